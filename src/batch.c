@@ -1,0 +1,367 @@
+/* batch.c — the batch printers: text, csv and json. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+#include "i18n.h"
+#include "order.h"
+#include "timing.h"
+#include "xalloc.h"
+
+void batch_init(struct batch_printer *b, const struct options *o)
+{
+	memset(b, 0, sizeof(*b));
+	b->format = o->format;
+	b->display.metric = METRIC_PCT;
+	b->display.threads = o->threads;
+	b->filter.by_uid = o->by_uid;
+	b->filter.uid = o->uid;
+	b->filter.active = o->active;
+	b->sort_col = o->sort_col;
+	b->reverse = o->reverse;
+}
+
+void batch_free(struct batch_printer *b)
+{
+	out_free(&b->out);
+	free(b->order);
+}
+
+/* The rows to print, filtered and sorted, into b->order; returns how many. */
+static size_t select_rows(struct batch_printer *b, const struct snapshot *snap)
+{
+	size_t n = 0;
+
+	b->order = xgrow(b->order, &b->caporder, snap->nrows + 1, sizeof(*b->order));
+	for (size_t i = 0; i < snap->nrows; i++)
+		if (filter_match(&b->filter, &snap->rows[i], &b->display))
+			b->order[n++] = &snap->rows[i];
+	order_sort(b->order, n, b->sort_col, b->reverse, &b->display);
+	return n;
+}
+
+static const char *delayacct_text(int state)
+{
+	switch (state) {
+	case DELAYACCT_ON: return _("on");
+	case DELAYACCT_OFF: return _("off (only CPU delay is measured)");
+	default: return _("unknown");
+	}
+}
+
+/* ---- text ---- */
+
+static void text_psi_cell(struct outbuf *o, const struct psi_line *l)
+{
+	char buf[32];
+	double v[4] = { l->pct, l->avg10, l->avg60, l->avg300 };
+
+	for (int i = 0; i < 4; i++) {
+		fmt_cell(buf, l->present ? v[i] : NAN, 1, 6);
+		out_padded(o, buf, 7, 1);
+	}
+}
+
+static void text_psi(struct outbuf *o, const struct psi_snapshot *psi)
+{
+	out_printf(o, "%-8s %7s%7s%7s%7s   %7s%7s%7s%7s\n", _("PSI"), _("some%"), _("avg10"), _("avg60"),
+		   _("avg300"), _("full%"), _("avg10"), _("avg60"), _("avg300"));
+	for (int r = 0; r < PSI_COUNT; r++) {
+		const struct psi_resource *res = &psi->res[r];
+
+		out_padded(o, _(psi_label(r)), 8, 0);
+		out_char(o, ' ');
+		if (!res->present) {
+			out_printf(o, "%s\n", _("not provided by this kernel"));
+			continue;
+		}
+		text_psi_cell(o, &res->some);
+		out_spaces(o, 3);
+		text_psi_cell(o, &res->full);
+		out_char(o, '\n');
+	}
+}
+
+static void text_header(struct outbuf *o, const struct snapshot *snap, const struct batch_printer *b)
+{
+	char when[48];
+
+	timing_iso8601(&snap->wall, when, sizeof(when));
+	out_printf(o, _("%s - %s  interval %.2f s  processes %u  threads %u  rows: %s, sorted by %s\n"),
+		   PACKAGE, when, snap->interval_s, snap->nprocs, snap->nthreads,
+		   snap->threads ? _("threads") : _("processes"), column_get(b->sort_col, &b->display).key);
+	out_printf(o, _("delay accounting %s  privileges %s"), delayacct_text(snap->delayacct),
+		   snap->limited ? _("limited (CPU and I/O delay only)") : _("full"));
+	if (snap->listening)
+		out_printf(o, _("  exits %llu (%llu lost)"), (unsigned long long)snap->exits,
+			   (unsigned long long)snap->exits_lost);
+	out_char(o, '\n');
+	text_psi(o, &snap->psi);
+	out_char(o, '\n');
+}
+
+static void text_titles(struct outbuf *o, const struct display *d)
+{
+	for (int c = 0; c < COL_COUNT; c++) {
+		struct column col = column_get(c, d);
+
+		if (c)
+			out_char(o, ' ');
+		if (c == COL_COMMAND)
+			out_str(o, col.title);
+		else
+			out_padded(o, col.title, col.width, col.right);
+	}
+	out_char(o, '\n');
+}
+
+static void text_row(struct outbuf *o, const struct row *r, const struct display *d)
+{
+	char buf[32];
+
+	for (int c = 0; c < COL_COUNT; c++) {
+		struct column col = column_get(c, d);
+		const char *text = column_text(r, c, d, buf);
+
+		if (c)
+			out_char(o, ' ');
+		if (c == COL_COMMAND) {
+			out_padded(o, text, text_width(text), 0);
+			if (r->exited)
+				out_str(o, _(" <exited>"));
+		} else {
+			out_padded(o, text, col.width, col.right);
+		}
+	}
+	out_char(o, '\n');
+}
+
+static void text_report(struct batch_printer *b, const struct snapshot *snap, size_t n)
+{
+	text_header(&b->out, snap, b);
+	text_titles(&b->out, &b->display);
+	for (size_t i = 0; i < n; i++)
+		text_row(&b->out, b->order[i], &b->display);
+	out_char(&b->out, '\n');
+}
+
+/* ---- json ---- */
+
+static void json_number(struct outbuf *o, double v)
+{
+	char buf[40];
+
+	out_mem(o, buf, fmt_json_number(buf, v));
+}
+
+static void json_psi_line(struct outbuf *o, const struct psi_line *l)
+{
+	if (!l->present) {
+		out_str(o, "null");
+		return;
+	}
+	out_str(o, "{\"avg10\":");
+	json_number(o, l->avg10);
+	out_str(o, ",\"avg60\":");
+	json_number(o, l->avg60);
+	out_str(o, ",\"avg300\":");
+	json_number(o, l->avg300);
+	out_str(o, ",\"pct\":");
+	json_number(o, l->pct);
+	out_char(o, '}');
+}
+
+static void json_common(struct outbuf *o, const char *type, const char *when, const struct snapshot *snap)
+{
+	out_printf(o, "{\"type\":\"%s\",\"time\":\"%s\",\"interval_s\":", type, when);
+	json_number(o, snap->interval_s);
+}
+
+static void json_psi(struct outbuf *o, const char *when, const struct snapshot *snap)
+{
+	static const char *const da[] = { "\"off\"", "\"on\"" };
+
+	json_common(o, "psi", when, snap);
+	for (int r = 0; r < PSI_COUNT; r++) {
+		const struct psi_resource *res = &snap->psi.res[r];
+
+		out_printf(o, ",\"%s\":", psi_name(r));
+		if (!res->present) {
+			out_str(o, "null");
+			continue;
+		}
+		out_str(o, "{\"some\":");
+		json_psi_line(o, &res->some);
+		out_str(o, ",\"full\":");
+		json_psi_line(o, &res->full);
+		out_char(o, '}');
+	}
+	out_printf(o, ",\"processes\":%u,\"threads\":%u,\"delayacct\":%s,\"limited\":%s", snap->nprocs,
+		   snap->nthreads, snap->delayacct >= 0 ? da[snap->delayacct] : "null",
+		   snap->limited ? "true" : "false");
+	if (snap->listening)
+		out_printf(o, ",\"exits\":%llu,\"exits_lost\":%llu", (unsigned long long)snap->exits,
+			   (unsigned long long)snap->exits_lost);
+	else
+		out_str(o, ",\"exits\":null,\"exits_lost\":null");
+	out_str(o, "}\n");
+}
+
+/* One kind's four numbers under display d; the metric field of d is overridden. */
+static void kind_numbers(const struct row *r, int k, const struct display *d, double v[METRIC_COUNT])
+{
+	struct display one = *d;
+
+	for (int m = 0; m < METRIC_COUNT; m++) {
+		one.metric = (enum metric)m;
+		v[m] = column_value(r, COL_KIND + k, &one);
+	}
+}
+
+static void json_task(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,
+		      const struct display *d)
+{
+	static const char *const names[METRIC_COUNT] = { "pct", "avg_ms", "per_s", "max_ms" };
+	char state[2] = { r->state, '\0' };
+
+	json_common(o, "task", when, snap);
+	out_printf(o, ",\"pid\":%u,\"tid\":", r->pid);
+	if (d->threads)
+		out_printf(o, "%u", r->tid);
+	else
+		out_str(o, "null");
+	out_str(o, ",\"user\":");
+	out_json_string(o, r->user);
+	out_str(o, ",\"state\":");
+	out_json_string(o, state);
+	out_str(o, ",\"command\":");
+	out_json_string(o, r->comm);
+	out_str(o, ",\"delay\":{");
+	for (int k = 0; k < DK_COUNT; k++) {
+		double v[METRIC_COUNT];
+
+		kind_numbers(r, k, d, v);
+		out_printf(o, "%s\"%s\":{", k ? "," : "", delay_kinds[k].key);
+		for (int m = 0; m < METRIC_COUNT; m++) {
+			out_printf(o, "%s\"%s\":", m ? "," : "", names[m]);
+			json_number(o, v[m]);
+		}
+		out_char(o, '}');
+	}
+	out_str(o, "},\"run_pct\":");
+	json_number(o, column_value(r, COL_PCPU, d));
+	out_str(o, ",\"total_pct\":");
+	{
+		struct display pct = *d;
+
+		pct.metric = METRIC_PCT;
+		json_number(o, column_value(r, COL_TOTAL, &pct));
+	}
+	out_printf(o, ",\"exited\":%s,\"cmdline\":", r->exited ? "true" : "false");
+	if (r->cmdline)
+		out_json_string(o, r->cmdline);
+	else
+		out_str(o, "null");
+	out_str(o, "}\n");
+}
+
+static void json_report(struct batch_printer *b, const struct snapshot *snap, size_t n)
+{
+	char when[48];
+
+	timing_iso8601(&snap->wall, when, sizeof(when));
+	json_psi(&b->out, when, snap);
+	for (size_t i = 0; i < n; i++)
+		json_task(&b->out, when, snap, b->order[i], &b->display);
+}
+
+/* ---- csv ---- */
+
+static void csv_header(struct outbuf *o)
+{
+	static const char *const names[METRIC_COUNT] = { "pct", "avg_ms", "per_s", "max_ms" };
+
+	out_str(o, "time,interval_s,pid,tid,user,state,command");
+	for (int k = 0; k < DK_COUNT; k++)
+		for (int m = 0; m < METRIC_COUNT; m++)
+			out_printf(o, ",%s_%s", delay_kinds[k].key, names[m]);
+	out_str(o, ",run_pct,total_pct,exited,cmdline\n");
+}
+
+static void csv_number(struct outbuf *o, double v)
+{
+	char buf[40];
+
+	out_char(o, ',');
+	if (isfinite(v))
+		out_mem(o, buf, fmt_fixed(buf, v, 3));
+}
+
+static void csv_task(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,
+		     const struct display *d)
+{
+	char state[2] = { r->state, '\0' };
+	struct display pct = *d;
+
+	out_str(o, when);
+	csv_number(o, snap->interval_s);
+	out_printf(o, ",%u,", r->pid);
+	if (d->threads)
+		out_printf(o, "%u", r->tid);
+	out_char(o, ',');
+	out_csv_field(o, r->user);
+	out_char(o, ',');
+	out_csv_field(o, state);
+	out_char(o, ',');
+	out_csv_field(o, r->comm);
+	for (int k = 0; k < DK_COUNT; k++) {
+		double v[METRIC_COUNT];
+
+		kind_numbers(r, k, d, v);
+		for (int m = 0; m < METRIC_COUNT; m++)
+			csv_number(o, v[m]);
+	}
+	csv_number(o, column_value(r, COL_PCPU, d));
+	pct.metric = METRIC_PCT;
+	csv_number(o, column_value(r, COL_TOTAL, &pct));
+	out_str(o, r->exited ? ",1," : ",0,");
+	if (r->cmdline)
+		out_csv_field(o, r->cmdline);
+	out_char(o, '\n');
+}
+
+static void csv_report(struct batch_printer *b, const struct snapshot *snap, size_t n)
+{
+	char when[48];
+
+	if (!b->header_done) {
+		csv_header(&b->out);
+		b->header_done = 1;
+	}
+	timing_iso8601(&snap->wall, when, sizeof(when));
+	for (size_t i = 0; i < n; i++)
+		csv_task(&b->out, when, snap, b->order[i], &b->display);
+}
+
+void batch_format(struct batch_printer *b, const struct snapshot *snap)
+{
+	size_t n;
+
+	b->display.elapsed_s = snap->elapsed_s;
+	b->display.threads = snap->threads;
+	n = select_rows(b, snap);
+	switch (b->format) {
+	case FORMAT_JSON: json_report(b, snap, n); break;
+	case FORMAT_CSV: csv_report(b, snap, n); break;
+	default: text_report(b, snap, n); break;
+	}
+}
+
+int batch_print(struct batch_printer *b, const struct snapshot *snap, FILE *f)
+{
+	batch_format(b, snap);
+	return out_flush(&b->out, f);
+}

@@ -1,0 +1,34 @@
+/* batch.h — printing snapshots as text (like top -b), CSV or JSON lines. */
+#ifndef DELAYTOP_BATCH_H
+#define DELAYTOP_BATCH_H
+
+#include <stdio.h>
+
+#include "columns.h"
+#include "filter.h"
+#include "format.h"
+#include "model.h"
+#include "options.h"
+
+struct batch_printer {
+	enum output_format format;
+	struct display display;
+	struct filter filter;
+	int sort_col;
+	int reverse;
+	int header_done; /* CSV: the header row is out */
+	struct outbuf out;
+	const struct row **order; /* scratch: the rows to print, sorted */
+	size_t caporder;
+};
+
+void batch_init(struct batch_printer *b, const struct options *o);
+void batch_free(struct batch_printer *b);
+
+/* Prints one report of snap to f. Returns 0, or -1 when writing failed (a closed pipe). */
+int batch_print(struct batch_printer *b, const struct snapshot *snap, FILE *f);
+
+/* Formats the report into b->out without writing it (for tests). */
+void batch_format(struct batch_printer *b, const struct snapshot *snap);
+
+#endif

@@ -1,0 +1,22 @@
+/* filter.h — which rows to show: by user, command substring, pid, or only tasks that waited.
+ * Pure code. */
+#ifndef DELAYTOP_FILTER_H
+#define DELAYTOP_FILTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "columns.h"
+
+struct filter {
+	int by_uid;
+	uint32_t uid;
+	const char *command;   /* substring of the name or command line, ignoring case; NULL: any */
+	const uint32_t *pids;  /* only these processes, when npids > 0 */
+	size_t npids;
+	int active;            /* only tasks that waited during the interval (or since the start) */
+};
+
+int filter_match(const struct filter *f, const struct row *r, const struct display *d);
+
+#endif

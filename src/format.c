@@ -1,0 +1,318 @@
+/* format.c — numbers and strings as text. */
+#include "config.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "format.h"
+#include "xalloc.h"
+
+static const double pow10_table[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
+
+/* Digits of u, most significant first; returns the length. */
+static size_t put_uint(char *buf, uint64_t u)
+{
+	char tmp[24];
+	size_t n = 0, len;
+
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	len = n;
+	for (size_t i = 0; i < len; i++)
+		buf[i] = tmp[--n];
+	return len;
+}
+
+size_t fmt_fixed(char *buf, double v, int decimals)
+{
+	uint64_t scaled, whole, frac;
+	size_t len = 0;
+	double scale;
+
+	if (isnan(v)) {
+		buf[0] = '-';
+		buf[1] = '\0';
+		return 1;
+	}
+	if (decimals < 0)
+		decimals = 0;
+	if (decimals > 6)
+		decimals = 6;
+	scale = pow10_table[decimals];
+	if (v < 0) {
+		buf[len++] = '-';
+		v = -v;
+	}
+	if (v * scale >= 1e18) { /* beyond fixed point: rare, let printf do it */
+		len += (size_t)snprintf(buf + len, 32 - len, "%.*e", decimals, v);
+		return len;
+	}
+	scaled = (uint64_t)llround(v * scale);
+	whole = scaled / (uint64_t)scale;
+	frac = scaled % (uint64_t)scale;
+	len += put_uint(buf + len, whole);
+	if (decimals > 0) {
+		buf[len++] = '.';
+		for (int d = decimals - 1; d >= 0; d--) {
+			buf[len + (size_t)d] = (char)('0' + frac % 10);
+			frac /= 10;
+		}
+		len += (size_t)decimals;
+	}
+	buf[len] = '\0';
+	return len;
+}
+
+size_t fmt_cell(char *buf, double v, int decimals, int width)
+{
+	static const char suffix[] = "kMGTP";
+	size_t len;
+
+	if (isnan(v))
+		return fmt_fixed(buf, v, 0);
+	len = fmt_fixed(buf, v, decimals);
+	if ((int)len <= width)
+		return len;
+	len = fmt_fixed(buf, v, 0);
+	for (int i = 0; (int)len > width && i < 5; i++) {
+		v /= 1000;
+		len = fmt_fixed(buf, v, v < 10 ? 1 : 0);
+		buf[len++] = suffix[i];
+		buf[len] = '\0';
+	}
+	return len;
+}
+
+size_t fmt_json_number(char *buf, double v)
+{
+	if (!isfinite(v)) {
+		memcpy(buf, "null", 5);
+		return 4;
+	}
+	return fmt_fixed(buf, v, 3);
+}
+
+void out_reserve(struct outbuf *o, size_t more)
+{
+	if (o->len + more + 1 > o->cap)
+		o->data = xgrow(o->data, &o->cap, o->len + more + 1, 1);
+}
+
+void out_mem(struct outbuf *o, const char *s, size_t n)
+{
+	out_reserve(o, n);
+	memcpy(o->data + o->len, s, n);
+	o->len += n;
+}
+
+void out_str(struct outbuf *o, const char *s)
+{
+	out_mem(o, s, strlen(s));
+}
+
+void out_char(struct outbuf *o, char c)
+{
+	out_reserve(o, 1);
+	o->data[o->len++] = c;
+}
+
+void out_spaces(struct outbuf *o, int n)
+{
+	if (n <= 0)
+		return;
+	out_reserve(o, (size_t)n);
+	memset(o->data + o->len, ' ', (size_t)n);
+	o->len += (size_t)n;
+}
+
+void out_printf(struct outbuf *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	out_reserve(o, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(o->data + o->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	o->len += (size_t)n;
+}
+
+void out_padded(struct outbuf *o, const char *s, int width, int right)
+{
+	size_t fit = text_fit(s, width);
+	int used = text_width_n(s, fit);
+
+	if (right)
+		out_spaces(o, width - used);
+	out_mem(o, s, fit);
+	for (size_t i = o->len - fit; i < o->len; i++)
+		if ((unsigned char)o->data[i] < 0x20 || o->data[i] == 0x7f)
+			o->data[i] = '?';
+	if (!right)
+		out_spaces(o, width - used);
+}
+
+/* Decodes one UTF-8 character at s; returns its length (0 at the end), or -1 for a bad byte. */
+static int utf8_next(const char *s, wchar_t *wc)
+{
+	mbstate_t st;
+	size_t n;
+
+	if (!*s)
+		return 0;
+	if ((unsigned char)*s < 0x80) {
+		*wc = (unsigned char)*s;
+		return 1;
+	}
+	memset(&st, 0, sizeof(st));
+	n = mbrtowc(wc, s, MB_LEN_MAX, &st);
+	if (n == (size_t)-1 || n == (size_t)-2 || n == 0)
+		return -1;
+	return (int)n;
+}
+
+static void out_json_escape(struct outbuf *o, unsigned c)
+{
+	switch (c) {
+	case '"': out_str(o, "\\\""); break;
+	case '\\': out_str(o, "\\\\"); break;
+	case '\n': out_str(o, "\\n"); break;
+	case '\t': out_str(o, "\\t"); break;
+	case '\r': out_str(o, "\\r"); break;
+	default: out_printf(o, "\\u%04x", c); break;
+	}
+}
+
+void out_json_string(struct outbuf *o, const char *s)
+{
+	out_char(o, '"');
+	while (*s) {
+		unsigned char c = (unsigned char)*s;
+		wchar_t wc;
+		int n;
+
+		if (c < 0x20 || c == '"' || c == '\\') {
+			out_json_escape(o, c);
+			s++;
+			continue;
+		}
+		if (c < 0x80) {
+			out_char(o, (char)c);
+			s++;
+			continue;
+		}
+		n = utf8_next(s, &wc);
+		if (n < 0 || MB_CUR_MAX == 1) {
+			out_str(o, "\\ufffd"); /* not UTF-8, or the locale cannot tell: stay valid JSON */
+			s++;
+			continue;
+		}
+		out_mem(o, s, (size_t)n);
+		s += n;
+	}
+	out_char(o, '"');
+}
+
+void out_csv_field(struct outbuf *o, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		out_str(o, s);
+		return;
+	}
+	out_char(o, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			out_char(o, '"');
+		out_char(o, *s);
+	}
+	out_char(o, '"');
+}
+
+int out_flush(struct outbuf *o, FILE *f)
+{
+	int rc = 0;
+
+	if (o->len && fwrite(o->data, 1, o->len, f) != o->len)
+		rc = -1;
+	if (fflush(f) != 0)
+		rc = -1;
+	o->len = 0;
+	return rc;
+}
+
+void out_free(struct outbuf *o)
+{
+	free(o->data);
+	o->data = NULL;
+	o->len = o->cap = 0;
+}
+
+static int char_width(const char *s, int *len)
+{
+	wchar_t wc;
+	int n = utf8_next(s, &wc);
+	int w;
+
+	if (n <= 0) {
+		*len = 1;
+		return 1;
+	}
+	*len = n;
+	w = wcwidth(wc);
+	return w < 0 ? 1 : w;
+}
+
+int text_width_n(const char *s, size_t bytes)
+{
+	int width = 0;
+
+	for (size_t i = 0; i < bytes && s[i];) {
+		int len;
+
+		width += char_width(s + i, &len);
+		i += (size_t)len;
+	}
+	return width;
+}
+
+int text_width(const char *s)
+{
+	return text_width_n(s, strlen(s));
+}
+
+size_t text_fit(const char *s, int width)
+{
+	size_t i = 0;
+	int used = 0;
+
+	while (s[i]) {
+		int len;
+		int w = char_width(s + i, &len);
+
+		if (used + w > width)
+			break;
+		used += w;
+		i += (size_t)len;
+	}
+	return i;
+}
+
+void str_copy(char *dst, size_t size, const char *src)
+{
+	size_t n = strnlen(src, size - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}

@@ -1,0 +1,52 @@
+/* format.h — turning numbers and strings into text: fixed-width cells, JSON and CSV escaping,
+ * terminal display widths. Pure code, and fast: batch mode formats every row every interval. */
+#ifndef DELAYTOP_FORMAT_H
+#define DELAYTOP_FORMAT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Writes v with the given decimals ("12.5"), "-" for NAN. Returns the length. buf holds >= 32. */
+size_t fmt_fixed(char *buf, double v, int decimals);
+
+/* Writes v into at most width characters: with decimals when they fit, then without, then
+ * scaled with a k, M or G suffix. NAN gives "-". Returns the length. buf holds >= 32. */
+size_t fmt_cell(char *buf, double v, int decimals, int width);
+
+/* Writes v for JSON: up to 3 decimals, "null" for NAN or infinity. Returns the length. */
+size_t fmt_json_number(char *buf, double v);
+
+/* A growable output buffer, so that a report is written with one fwrite(). */
+struct outbuf {
+	char *data;
+	size_t len, cap;
+};
+
+void out_reserve(struct outbuf *o, size_t more);
+void out_mem(struct outbuf *o, const char *s, size_t n);
+void out_str(struct outbuf *o, const char *s);
+void out_char(struct outbuf *o, char c);
+void out_spaces(struct outbuf *o, int n);
+void out_printf(struct outbuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* s padded with spaces to width columns (right-aligned when right is set), cut to fit; control
+ * characters become '?' so that a task name cannot move the cursor. */
+void out_padded(struct outbuf *o, const char *s, int width, int right);
+/* s as a JSON string, quotes included; bytes that are not UTF-8 become U+FFFD. */
+void out_json_string(struct outbuf *o, const char *s);
+/* s as a CSV field: quoted when it holds a comma, quote, CR or LF. */
+void out_csv_field(struct outbuf *o, const char *s);
+/* Writes the buffer to f and empties it; returns 0, or -1 when the write failed (EPIPE). */
+int out_flush(struct outbuf *o, FILE *f);
+void out_free(struct outbuf *o);
+
+/* Copies src into dst of size bytes, cut to fit and always terminated. */
+void str_copy(char *dst, size_t size, const char *src);
+
+/* How many terminal columns s takes (UTF-8; invalid bytes and control characters count 1). */
+int text_width(const char *s);
+/* The same for the first bytes of s. */
+int text_width_n(const char *s, size_t bytes);
+/* The number of bytes of s that fit in width columns without splitting a character. */
+size_t text_fit(const char *s, int width);
+
+#endif

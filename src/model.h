@@ -1,0 +1,58 @@
+/* model.h — one snapshot: the header facts and the rows of one interval, as both front ends (the
+ * screen and the batch printers) see them. */
+#ifndef DELAYTOP_MODEL_H
+#define DELAYTOP_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "psi.h"
+#include "rates.h"
+
+/* Cumulative totals of one task since delaytop started (accumulated mode). */
+struct task_totals {
+	uint64_t total_ns[DK_COUNT];
+	uint64_t count[DK_COUNT];
+	uint64_t max_ns[DK_COUNT];
+	uint64_t run_ns;
+	uint8_t kinds; /* bit k: kind k was available at least once */
+};
+
+struct row {
+	uint32_t pid; /* the process (thread group id) */
+	uint32_t tid; /* the thread in thread mode; 0 in process mode */
+	uint32_t uid;
+	char state;   /* as in ps(1): R, S, D, Z, T, ...; '?' when unknown */
+	uint8_t exited; /* the task ended during the interval */
+	uint8_t fresh;  /* first reading of this task: no rates yet */
+	const char *user;    /* strings belong to the sampler and live until its next tick */
+	const char *comm;
+	const char *cmdline; /* full command line, or NULL when unknown */
+	struct task_rates r;
+	const struct task_totals *acc; /* since start; NULL unless accumulating */
+};
+
+enum {
+	DELAYACCT_UNKNOWN = -1,
+	DELAYACCT_OFF = 0,
+	DELAYACCT_ON = 1,
+};
+
+struct snapshot {
+	struct timespec wall; /* when the reading started */
+	double interval_s;    /* length of the interval; 0 for the first reading (no rates) */
+	double elapsed_s;     /* since delaytop's first reading */
+	int threads;          /* rows are threads rather than processes */
+	unsigned nprocs, nthreads; /* on the system */
+	int delayacct;        /* DELAYACCT_*: kernel.task_delayacct now */
+	int limited;          /* no CAP_NET_ADMIN: only CPU and I/O delay, from /proc */
+	int listening;        /* exits between readings are counted */
+	uint64_t exits;       /* exit records received, since start */
+	uint64_t exits_lost;  /* exit records the kernel dropped, since start */
+	struct psi_snapshot psi;
+	struct row *rows;
+	size_t nrows;
+};
+
+#endif

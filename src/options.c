@@ -1,0 +1,276 @@
+/* options.c — parsing and validating the command line. Every bad value gets a message that
+ * names it; the caller prints it and exits with status 2. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "options.h"
+#include "order.h"
+#include "xalloc.h"
+
+#define MIN_DELAY 0.1
+#define MAX_DELAY 86400.0
+
+enum { OPT_REVERSE = 256, OPT_FORMAT };
+
+static const struct option long_options[] = {
+	{ "batch", no_argument, NULL, 'b' },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "user", required_argument, NULL, 'u' },
+	{ "threads", no_argument, NULL, 'H' },
+	{ "sort", required_argument, NULL, 's' },
+	{ "reverse", no_argument, NULL, OPT_REVERSE },
+	{ "active", no_argument, NULL, 'a' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* '+': stop at the first word that is not an option. */
+static const char short_options[] = "+:bn:d:p:u:Hs:ahV";
+
+void options_usage(FILE *f)
+{
+	fprintf(f, _("Usage: %s [OPTION]...\n"), PACKAGE);
+	fputs(_("Show which tasks are waiting, on what, and how badly, from the kernel's delay\n"
+		"accounting and pressure stall information.\n\n"), f);
+	fputs(_("  -b, --batch              print reports as text instead of the full screen\n"
+		"  -n, --iterations=N       stop after N reports (default: until interrupted)\n"
+		"  -d, --delay=SECS         seconds between reports, fractional, at least 0.1\n"
+		"                           (default 1)\n"
+		"  -p, --pid=PID[,PID...]   only these processes (may be repeated)\n"
+		"  -u, --user=USER          only tasks of this user (name or uid)\n"
+		"  -H, --threads            one row per thread instead of per process\n"), f);
+	fprintf(f, _("  -s, --sort=KEY           sort by KEY (default total): %s\n"), order_keys());
+	fputs(_("      --reverse            reverse the sort order\n"
+		"  -a, --active             only tasks that waited during the interval\n"
+		"      --format=FORMAT      batch output: text, csv or json (implies --batch)\n"
+		"  -h, --help               show this help and exit\n"
+		"  -V, --version            show the version and exit\n\n"), f);
+	fputs(_("Delays are percentages of the interval: a process with several waiting threads\n"
+		"can exceed 100%. Taskstats needs CAP_NET_ADMIN; without it only CPU and I/O\n"
+		"delay are shown, from /proc. See delaytop(8).\n"), f);
+}
+
+static void version(void)
+{
+	printf("%s %s\n", PACKAGE, VERSION);
+	fputs(_("Copyright (C) 2026 the delaytop authors.\n"
+		"License GPLv2+: GNU GPL version 2 or later <https://gnu.org/licenses/gpl.html>.\n"
+		"This is free software: you are free to change and redistribute it.\n"
+		"There is NO WARRANTY, to the extent permitted by law.\n"), stdout);
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int parse_iterations(const char *s, long *out, char *err, size_t errlen)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (!*s || *end || errno || v < 1)
+		return fail(err, errlen, _("invalid number of iterations '%s': expected a whole number of at least 1"), s);
+	*out = v;
+	return 0;
+}
+
+int options_parse_delay(const char *s, double *out, char *err, size_t errlen)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (!*s || *end || errno || !isfinite(v))
+		return fail(err, errlen, _("invalid delay '%s': expected seconds, such as 1 or 0.5"), s);
+	if (v < MIN_DELAY - 1e-9)
+		return fail(err, errlen, _("invalid delay '%s': the minimum is 0.1 seconds"), s);
+	if (v > MAX_DELAY)
+		return fail(err, errlen, _("invalid delay '%s': the maximum is 86400 seconds"), s);
+	*out = v;
+	return 0;
+}
+
+/* Parses one pid of a list: digits only, 1 to INT_MAX. */
+static int parse_pid(const char *s, size_t len, uint32_t *out)
+{
+	unsigned long v = 0;
+
+	if (len == 0 || len > 10)
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (unsigned long)(s[i] - '0');
+	}
+	if (v < 1 || v > INT_MAX)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int options_parse_pids(const char *s, uint32_t **pids, size_t *n, char *err, size_t errlen)
+{
+	size_t cap = *n;
+	const char *p = s;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		uint32_t pid;
+
+		if (parse_pid(p, len, &pid) < 0) {
+			char bad[64];
+
+			snprintf(bad, sizeof(bad), "%.*s", (int)(len < 40 ? len : 40), p);
+			return fail(err, errlen, _("invalid pid '%s': expected a positive number"), bad);
+		}
+		*pids = xgrow(*pids, &cap, *n + 1, sizeof(**pids));
+		(*pids)[(*n)++] = pid;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
+int options_parse_user(const char *s, uint32_t *uid, char *err, size_t errlen)
+{
+	struct passwd *pw = getpwnam(s);
+	char *end;
+	unsigned long v;
+
+	if (pw) {
+		*uid = pw->pw_uid;
+		return 0;
+	}
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (*s && !*end && !errno && s[0] != '-' && v <= UINT32_MAX - 1) {
+		*uid = (uint32_t)v;
+		return 0;
+	}
+	return fail(err, errlen, _("unknown user '%s'"), s);
+}
+
+static int parse_sort(const char *s, int *col, char *err, size_t errlen)
+{
+	*col = order_find(s);
+	if (*col >= 0)
+		return 0;
+	snprintf(err, errlen, _("unknown sort key '%s' (choose from: %s)"), s, order_keys());
+	return -1;
+}
+
+static int parse_format(const char *s, enum output_format *f, char *err, size_t errlen)
+{
+	if (strcmp(s, "text") == 0)
+		*f = FORMAT_TEXT;
+	else if (strcmp(s, "csv") == 0)
+		*f = FORMAT_CSV;
+	else if (strcmp(s, "json") == 0)
+		*f = FORMAT_JSON;
+	else
+		return fail(err, errlen, _("unknown format '%s' (choose from: text, csv, json)"), s);
+	return 0;
+}
+
+/* The option getopt stopped at, as the user wrote it. */
+static const char *bad_option(char **argv, int optopt_char, char *buf, size_t size)
+{
+	if (optopt_char) {
+		snprintf(buf, size, "-%c", optopt_char);
+		return buf;
+	}
+	snprintf(buf, size, "%s", argv[optind - 1]);
+	buf[strcspn(buf, "=")] = '\0';
+	return buf;
+}
+
+static void defaults(struct options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->delay_s = 1.0;
+	o->sort_col = COL_TOTAL;
+	o->format = FORMAT_TEXT;
+}
+
+static int parse_one(int c, char **argv, struct options *o, char *err, size_t errlen)
+{
+	char opt[64];
+
+	switch (c) {
+	case 'b': o->batch = 1; return 0;
+	case 'n': return parse_iterations(optarg, &o->iterations, err, errlen);
+	case 'd': return options_parse_delay(optarg, &o->delay_s, err, errlen);
+	case 'p': return options_parse_pids(optarg, &o->pids, &o->npids, err, errlen);
+	case 'u':
+		o->by_uid = 1;
+		return options_parse_user(optarg, &o->uid, err, errlen);
+	case 'H': o->threads = 1; return 0;
+	case 's': return parse_sort(optarg, &o->sort_col, err, errlen);
+	case OPT_REVERSE: o->reverse = 1; return 0;
+	case 'a': o->active = 1; return 0;
+	case OPT_FORMAT:
+		o->batch = 1;
+		return parse_format(optarg, &o->format, err, errlen);
+	case ':':
+		return fail(err, errlen, _("option '%s' needs a value"), bad_option(argv, optopt, opt, sizeof(opt)));
+	default:
+		return fail(err, errlen, _("unknown option '%s'"), bad_option(argv, optopt, opt, sizeof(opt)));
+	}
+}
+
+int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
+{
+	int c;
+
+	defaults(o);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
+		if (c == 'h') {
+			options_usage(stdout);
+			return OPTIONS_EXIT;
+		}
+		if (c == 'V') {
+			version();
+			return OPTIONS_EXIT;
+		}
+		if (parse_one(c, argv, o, err, errlen) < 0)
+			return OPTIONS_ERROR;
+	}
+	if (optind < argc) {
+		fail(err, errlen, _("unexpected argument '%s'"), argv[optind]);
+		return OPTIONS_ERROR;
+	}
+	return OPTIONS_OK;
+}
+
+void options_free(struct options *o)
+{
+	free(o->pids);
+	o->pids = NULL;
+	o->npids = 0;
+}

@@ -1,0 +1,49 @@
+/* options.h — the command line: parsing, validation, --help and --version. */
+#ifndef DELAYTOP_OPTIONS_H
+#define DELAYTOP_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "columns.h"
+
+enum output_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON };
+
+struct options {
+	int batch;
+	long iterations;   /* reports to print; 0: until interrupted */
+	double delay_s;    /* seconds between reports */
+	uint32_t *pids;    /* -p, in the order given */
+	size_t npids;
+	int by_uid;        /* -u given */
+	uint32_t uid;
+	int threads;       /* -H */
+	int sort_col;      /* a column_id */
+	int reverse;
+	int active;        /* -a */
+	enum output_format format;
+};
+
+enum { OPTIONS_OK = 0, OPTIONS_EXIT = 1, OPTIONS_ERROR = -1 };
+
+/* Parses argv into *o. Returns OPTIONS_OK; OPTIONS_EXIT after printing --help or --version; or
+ * OPTIONS_ERROR with a one-line message naming the bad value in err. Pure except for --help and
+ * --version output and the user database lookup of -u. */
+int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen);
+void options_free(struct options *o);
+
+/* Parses a delay in seconds as -d takes it (also for the screen's prompt). Returns 0, or -1 with
+ * a message naming the value in err. */
+int options_parse_delay(const char *s, double *out, char *err, size_t errlen);
+
+/* Parses a comma-separated pid list as -p takes it, appending to *pids. Returns 0 or -1 with a
+ * message in err. */
+int options_parse_pids(const char *s, uint32_t **pids, size_t *n, char *err, size_t errlen);
+
+/* Parses a user name or uid as -u takes it. Returns 0 or -1 with a message in err. */
+int options_parse_user(const char *s, uint32_t *uid, char *err, size_t errlen);
+
+void options_usage(FILE *f);
+
+#endif

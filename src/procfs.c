@@ -1,0 +1,278 @@
+/* procfs.c — the /proc readers. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libproc2/pids.h>
+
+#include "format.h"
+#include "i18n.h"
+#include "procfs.h"
+#include "xalloc.h"
+
+/* libproc2 selects at most this many pids per call. */
+#define SELECT_MAX 255
+
+enum walk_item { W_PID, W_PPID, W_STATE, W_BEGAN, W_NLWP, W_EUID, W_EUSER, W_CMD };
+static enum pids_item walk_items[] = { PIDS_ID_PID,     PIDS_ID_PPID, PIDS_STATE,    PIDS_TICS_BEGAN,
+				       PIDS_NLWP,       PIDS_ID_EUID, PIDS_ID_EUSER, PIDS_CMD };
+enum cmdline_item { C_PID, C_CMDLINE };
+static enum pids_item cmdline_items[] = { PIDS_ID_PID, PIDS_CMDLINE };
+
+struct procfs {
+	struct pids_info *walk;
+	struct pids_info *cmdline;
+	struct proc_entry *entries;
+	size_t cap;
+};
+
+int procfs_open(struct procfs **out, char *err, size_t errlen)
+{
+	struct procfs *p = xcalloc(1, sizeof(*p));
+	int rc = procps_pids_new(&p->walk, walk_items, (int)(sizeof(walk_items) / sizeof(walk_items[0])));
+
+	if (rc >= 0)
+		rc = procps_pids_new(&p->cmdline, cmdline_items, 2);
+	if (rc < 0) {
+		snprintf(err, errlen, _("cannot read /proc through libproc2: %s"), strerror(-rc));
+		procfs_close(p);
+		return rc;
+	}
+	*out = p;
+	return 0;
+}
+
+void procfs_close(struct procfs *p)
+{
+	if (!p)
+		return;
+	if (p->walk)
+		procps_pids_unref(&p->walk);
+	if (p->cmdline)
+		procps_pids_unref(&p->cmdline);
+	free(p->entries);
+	free(p);
+}
+
+static void take_stacks(struct procfs *p, struct pids_fetch *f, size_t *n)
+{
+	p->entries = xgrow(p->entries, &p->cap, *n + (size_t)f->counts->total, sizeof(*p->entries));
+	for (int i = 0; i < f->counts->total; i++) {
+		struct pids_stack *s = f->stacks[i];
+		struct proc_entry *e = &p->entries[(*n)++];
+
+		e->pid = (uint32_t)PIDS_VAL(W_PID, s_int, s, p->walk);
+		e->ppid = (uint32_t)PIDS_VAL(W_PPID, s_int, s, p->walk);
+		e->state = PIDS_VAL(W_STATE, s_ch, s, p->walk);
+		e->start_ticks = PIDS_VAL(W_BEGAN, ull_int, s, p->walk);
+		e->nlwp = PIDS_VAL(W_NLWP, s_int, s, p->walk);
+		e->euid = PIDS_VAL(W_EUID, u_int, s, p->walk);
+		/* Copied: libproc2 reuses its strings on the next select. */
+		str_copy(e->euser, sizeof(e->euser), PIDS_VAL(W_EUSER, str, s, p->walk));
+		str_copy(e->comm, sizeof(e->comm), PIDS_VAL(W_CMD, str, s, p->walk));
+	}
+}
+
+int procfs_walk(struct procfs *p, const uint32_t *pids, size_t npids, struct proc_entry **out, size_t *n)
+{
+	struct pids_fetch *f;
+
+	*n = 0;
+	if (npids == 0) {
+		f = procps_pids_reap(p->walk, PIDS_FETCH_TASKS_ONLY);
+		if (!f)
+			return -errno ? -errno : -EIO;
+		take_stacks(p, f, n);
+	}
+	for (size_t i = 0; i < npids; i += SELECT_MAX) {
+		int chunk = (int)(npids - i < SELECT_MAX ? npids - i : SELECT_MAX);
+
+		f = procps_pids_select(p->walk, (unsigned *)(pids + i), chunk, PIDS_SELECT_PID);
+		if (f)
+			take_stacks(p, f, n);
+	}
+	*out = p->entries;
+	return 0;
+}
+
+void procfs_cmdlines(struct procfs *p, const uint32_t *pids, size_t n,
+		     void (*fn)(void *arg, uint32_t pid, const char *cmdline), void *arg)
+{
+	for (size_t i = 0; i < n; i += SELECT_MAX) {
+		int chunk = (int)(n - i < SELECT_MAX ? n - i : SELECT_MAX);
+		struct pids_fetch *f = procps_pids_select(p->cmdline, (unsigned *)(pids + i), chunk, PIDS_SELECT_PID);
+
+		if (!f)
+			continue;
+		for (int k = 0; k < f->counts->total; k++) {
+			struct pids_stack *s = f->stacks[k];
+
+			fn(arg, (uint32_t)PIDS_VAL(C_PID, s_int, s, p->cmdline), PIDS_VAL(C_CMDLINE, str, s, p->cmdline));
+		}
+	}
+}
+
+size_t procfs_threads(uint32_t pid, uint32_t **tids, size_t *n, size_t *cap)
+{
+	char path[64];
+	DIR *d;
+	struct dirent *e;
+	size_t before = *n;
+
+	snprintf(path, sizeof(path), "/proc/%u/task", pid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) != NULL) {
+		char *end;
+		unsigned long tid;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		tid = strtoul(e->d_name, &end, 10);
+		if (*end)
+			continue;
+		*tids = xgrow(*tids, cap, *n + 1, sizeof(**tids));
+		(*tids)[(*n)++] = (uint32_t)tid;
+	}
+	closedir(d);
+	return *n - before;
+}
+
+/* Reads a small /proc file into buf; returns its length or a negative errno. */
+static ssize_t read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t len;
+
+	if (fd < 0)
+		return -errno;
+	len = read(fd, buf, size - 1);
+	close(fd);
+	if (len < 0)
+		return -errno;
+	buf[len] = '\0';
+	return len;
+}
+
+/* The fields after "pid (comm)" in a stat line: the comm may hold spaces and parentheses. */
+static const char *stat_fields(const char *buf)
+{
+	const char *p = strrchr(buf, ')');
+
+	return p && p[1] == ' ' ? p + 2 : NULL;
+}
+
+/* Copies the comm between the first '(' and the ')' that precedes the fields. */
+static void get_comm(const char *buf, const char *fields, char *comm, size_t size)
+{
+	const char *open = strchr(buf, '(');
+	size_t len;
+
+	if (!open || fields < open + 3) {
+		comm[0] = '\0';
+		return;
+	}
+	len = (size_t)(fields - 2 - (open + 1));
+	if (len >= size)
+		len = size - 1;
+	memcpy(comm, open + 1, len);
+	comm[len] = '\0';
+}
+
+char procfs_thread_state(uint32_t pid, uint32_t tid)
+{
+	char path[64], buf[1024];
+	const char *f;
+
+	snprintf(path, sizeof(path), "/proc/%u/task/%u/stat", pid, tid);
+	if (read_file(path, buf, sizeof(buf)) < 0 || !(f = stat_fields(buf)))
+		return 0;
+	return f[0];
+}
+
+/* Field n (1-based, as in proc(5)) of a stat line, counted from field 3 at f. */
+static const char *stat_field(const char *f, int n)
+{
+	for (int i = 3; i < n && f; i++) {
+		f = strchr(f, ' ');
+		if (f)
+			f++;
+	}
+	return f;
+}
+
+int procfs_thread_counters(uint32_t pid, uint32_t tid, struct task_counters *c, char *state,
+			   uint64_t *start_ticks)
+{
+	char path[64], buf[1024];
+	unsigned long long run, wait, slices, blkio, began;
+	const char *f, *f22, *f42;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(path, sizeof(path), "/proc/%u/task/%u/schedstat", pid, tid);
+	if (read_file(path, buf, sizeof(buf)) < 0 || sscanf(buf, "%llu %llu %llu", &run, &wait, &slices) != 3)
+		return -ESRCH;
+	snprintf(path, sizeof(path), "/proc/%u/task/%u/stat", pid, tid);
+	if (read_file(path, buf, sizeof(buf)) < 0 || !(f = stat_fields(buf)))
+		return -ESRCH;
+	f22 = stat_field(f, 22);
+	f42 = stat_field(f, 42);
+	if (!f22 || !f42 || sscanf(f22, "%llu", &began) != 1 || sscanf(f42, "%llu", &blkio) != 1)
+		return -ESRCH;
+	*state = f[0];
+	*start_ticks = began;
+	get_comm(buf, f, c->comm, sizeof(c->comm));
+	c->delay[DK_CPU].total_ns = wait;
+	c->delay[DK_CPU].count = slices;
+	c->delay[DK_IO].total_ns = blkio * (1000000000ull / (unsigned long long)procfs_hz());
+	c->kind_total = (uint8_t)(1u << DK_CPU | 1u << DK_IO);
+	c->kind_count = (uint8_t)(1u << DK_CPU);
+	c->run_virtual_ns = c->run_real_ns = run;
+	c->have = HAVE_RUN | HAVE_COMM;
+	c->pid = tid;
+	c->tgid = pid;
+	return 0;
+}
+
+#define DELAYACCT_SYSCTL "/proc/sys/kernel/task_delayacct"
+
+int procfs_delayacct(void)
+{
+	char buf[16];
+
+	if (read_file(DELAYACCT_SYSCTL, buf, sizeof(buf)) < 0)
+		return -1;
+	return atoi(buf) != 0;
+}
+
+int procfs_set_delayacct(int on)
+{
+	int fd = open(DELAYACCT_SYSCTL, O_WRONLY | O_CLOEXEC);
+	int rc = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, on ? "1\n" : "0\n", 2) != 2)
+		rc = -errno;
+	close(fd);
+	return rc;
+}
+
+long procfs_hz(void)
+{
+	static long hz;
+
+	if (!hz) {
+		hz = sysconf(_SC_CLK_TCK);
+		if (hz <= 0)
+			hz = 100;
+	}
+	return hz;
+}

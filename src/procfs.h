@@ -1,0 +1,60 @@
+/* procfs.h — what delaytop reads from /proc: the process walk (through libproc2), the threads of
+ * a process, a thread's state, and the counters anyone may read without CAP_NET_ADMIN. */
+#ifndef DELAYTOP_PROCFS_H
+#define DELAYTOP_PROCFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "counters.h"
+
+struct procfs;
+
+/* One process as the walk saw it. */
+struct proc_entry {
+	uint32_t pid, ppid;
+	uint64_t start_ticks; /* clock ticks after boot */
+	char state;
+	int nlwp; /* threads */
+	uint32_t euid;
+	char euser[64];
+	char comm[64];
+};
+
+int procfs_open(struct procfs **out, char *err, size_t errlen);
+void procfs_close(struct procfs *p);
+
+/* Walks /proc: every process, or only pids[0..npids) when npids > 0. The result belongs to p and
+ * lives until the next walk. Returns 0 or a negative errno. */
+int procfs_walk(struct procfs *p, const uint32_t *pids, size_t npids, struct proc_entry **out, size_t *n);
+
+/* Calls fn with the command line of each of pids[0..n) that still exists ("[kworker/0:1]" for a
+ * kernel thread). The string lives until fn returns. */
+void procfs_cmdlines(struct procfs *p, const uint32_t *pids, size_t n,
+		     void (*fn)(void *arg, uint32_t pid, const char *cmdline), void *arg);
+
+/* Appends the thread ids of pid to *tids (a growable array of *cap). Returns how many were added,
+ * 0 when the process is gone. Plain readdir: libproc2 would stat() every thread's directory,
+ * which costs 3 µs per thread per refresh. */
+size_t procfs_threads(uint32_t pid, uint32_t **tids, size_t *n, size_t *cap);
+
+/* The state letter of a thread from /proc/PID/task/TID/stat, or 0 when it is gone. */
+char procfs_thread_state(uint32_t pid, uint32_t tid);
+
+/* What /proc gives anyone about a thread: CPU delay, run time and timeslices from schedstat, and
+ * block-I/O delay (ticks, no count) from stat field 42. Also its state and start time. Returns 0,
+ * or -ESRCH when it is gone. */
+int procfs_thread_counters(uint32_t pid, uint32_t tid, struct task_counters *c, char *state,
+			   uint64_t *start_ticks);
+
+/* The current value of the kernel.task_delayacct sysctl: 1, 0, or -1 when the kernel has no such
+ * switch (before 5.14 it is on unless booted with nodelayacct). */
+int procfs_delayacct(void);
+
+/* Sets kernel.task_delayacct; returns 0 or a negative errno. */
+int procfs_set_delayacct(int on);
+
+/* Clock ticks per second (USER_HZ). */
+long procfs_hz(void);
+
+#endif

@@ -1,0 +1,116 @@
+/* psi.c — /proc/pressure/{cpu,memory,io,irq}. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "i18n.h"
+#include "psi.h"
+
+static const char *const names[PSI_COUNT] = { "cpu", "memory", "io", "irq" };
+static const char *const labels[PSI_COUNT] = { N_("CPU"), N_("memory"), N_("I/O"), N_("IRQ") };
+
+const char *psi_name(int res)
+{
+	return names[res];
+}
+
+const char *psi_label(int res)
+{
+	return labels[res];
+}
+
+/* Parses "avg10=0.12 avg60=0.05 avg300=0.01 total=12345" after the some/full word. */
+static int parse_fields(const char *s, struct psi_line *l)
+{
+	int n = 0;
+	unsigned long long total;
+
+	if (sscanf(s, " avg10=%lf avg60=%lf avg300=%lf total=%llu%n", &l->avg10, &l->avg60, &l->avg300,
+		   &total, &n) != 4 || n == 0)
+		return -EINVAL;
+	if (!isfinite(l->avg10) || !isfinite(l->avg60) || !isfinite(l->avg300))
+		return -EINVAL;
+	l->total_us = total;
+	l->present = 1;
+	l->pct = NAN;
+	return 0;
+}
+
+int psi_parse(const char *text, struct psi_resource *out)
+{
+	const char *line = text;
+
+	memset(out, 0, sizeof(*out));
+	out->some.pct = out->full.pct = NAN;
+	while (line && *line) {
+		if (strncmp(line, "some", 4) == 0)
+			parse_fields(line + 4, &out->some);
+		else if (strncmp(line, "full", 4) == 0)
+			parse_fields(line + 4, &out->full);
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	out->present = out->some.present || out->full.present;
+	return out->present ? 0 : -EINVAL;
+}
+
+static int read_small_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return 0;
+}
+
+void psi_read(const char *dir, int system, uint64_t when_ns, struct psi_snapshot *out)
+{
+	char path[4096], buf[512];
+
+	out->when_ns = when_ns;
+	for (int r = 0; r < PSI_COUNT; r++) {
+		struct psi_resource *res = &out->res[r];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[r]);
+		if (read_small_file(path, buf, sizeof(buf)) < 0 || psi_parse(buf, res) < 0) {
+			memset(res, 0, sizeof(*res));
+			res->some.pct = res->full.pct = NAN;
+			continue;
+		}
+		if (system && r == PSI_CPU)
+			res->full.present = 0;
+	}
+}
+
+static void line_interval(const struct psi_line *prev, struct psi_line *cur, double wall_us)
+{
+	cur->pct = NAN;
+	if (!prev->present || !cur->present || wall_us <= 0)
+		return;
+	/* A total that went backwards (a cgroup recreated) gives no rate rather than a negative one. */
+	cur->pct = cur->total_us >= prev->total_us ? (cur->total_us - prev->total_us) / wall_us * 100.0 : NAN;
+}
+
+void psi_interval(const struct psi_snapshot *prev, struct psi_snapshot *cur)
+{
+	double wall_us = cur->when_ns > prev->when_ns ? (cur->when_ns - prev->when_ns) / 1e3 : 0;
+
+	for (int r = 0; r < PSI_COUNT; r++) {
+		line_interval(&prev->res[r].some, &cur->res[r].some, wall_us);
+		line_interval(&prev->res[r].full, &cur->res[r].full, wall_us);
+	}
+}

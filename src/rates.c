@@ -1,0 +1,95 @@
+/* rates.c — per-interval rates from two samples. */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "rates.h"
+
+void sample_from_counters(struct sample *s, const struct task_counters *c, uint64_t when_ns)
+{
+	memset(s, 0, sizeof(*s));
+	s->when_ns = when_ns;
+	for (int k = 0; k < DK_COUNT; k++) {
+		s->count[k] = c->delay[k].count;
+		s->total[k] = c->delay[k].total_ns;
+		s->max[k] = c->delay[k].max_ns;
+	}
+	s->kind_total = c->kind_total;
+	s->kind_count = c->kind_count;
+	s->kind_max = c->kind_max;
+	s->have_run = (c->have & HAVE_RUN) != 0;
+	s->run_ns = c->run_virtual_ns;
+}
+
+void sample_zero_like(struct sample *zero, const struct sample *cur, uint64_t when_ns)
+{
+	memset(zero, 0, sizeof(*zero));
+	zero->when_ns = when_ns;
+	zero->kind_total = cur->kind_total;
+	zero->kind_count = cur->kind_count;
+	zero->kind_max = cur->kind_max;
+	zero->have_run = cur->have_run;
+}
+
+void rates_unavailable(struct task_rates *out)
+{
+	for (int k = 0; k < DK_COUNT; k++)
+		out->kind[k] = (struct kind_rate){ NAN, NAN, NAN, NAN };
+	out->run_pct = NAN;
+	out->total_pct = NAN;
+}
+
+static uint64_t forward(uint64_t prev, uint64_t cur)
+{
+	return cur >= prev ? cur - prev : 0;
+}
+
+static void kind_rate(const struct sample *prev, const struct sample *cur, int k, double wall_s,
+		      struct kind_rate *r)
+{
+	unsigned bit = 1u << k;
+	int counted = (prev->kind_count & cur->kind_count & bit) != 0;
+	uint64_t dcount = counted ? forward(prev->count[k], cur->count[k]) : 0;
+	uint64_t dtotal;
+
+	*r = (struct kind_rate){ NAN, NAN, NAN, NAN };
+	if (cur->kind_max & bit)
+		r->max_ms = (float)(cur->max[k] / 1e6);
+	if (!(prev->kind_total & cur->kind_total & bit))
+		return;
+	dtotal = forward(prev->total[k], cur->total[k]);
+	/* The kernel restarts a total at 0 when it would overflow; anything else going backwards is a
+	 * reset, or a thread counted twice while it exits, and gives 0. */
+	if (cur->total[k] < prev->total[k] && dcount > 0 && prev->total[k] > UINT64_MAX / 2)
+		dtotal = cur->total[k];
+	r->pct = (float)(dtotal / 1e9 / wall_s * 100.0);
+	if (!counted)
+		return;
+	r->per_s = (float)(dcount / wall_s);
+	r->avg_ms = dcount ? (float)(dtotal / 1e6 / (double)dcount) : 0.0f;
+}
+
+void rates_compute(const struct sample *prev, const struct sample *cur, struct task_rates *out)
+{
+	double wall_s;
+	int any = 0;
+
+	rates_unavailable(out);
+	if (cur->when_ns <= prev->when_ns)
+		return;
+	wall_s = (cur->when_ns - prev->when_ns) / 1e9;
+	out->total_pct = 0;
+	for (int k = 0; k < DK_COUNT; k++) {
+		kind_rate(prev, cur, k, wall_s, &out->kind[k]);
+		if (!isnan(out->kind[k].pct)) {
+			out->total_pct += out->kind[k].pct;
+			any = 1;
+		}
+	}
+	if (!any)
+		out->total_pct = NAN;
+	if (prev->have_run && cur->have_run)
+		out->run_pct = (float)(forward(prev->run_ns, cur->run_ns) / 1e9 / wall_s * 100.0);
+}

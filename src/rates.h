@@ -1,0 +1,49 @@
+/* rates.h — turning two readings of a task's counters into per-interval rates. Pure code. */
+#ifndef DELAYTOP_RATES_H
+#define DELAYTOP_RATES_H
+
+#include <stdint.h>
+
+#include "counters.h"
+
+/* The part of a reading that rates need; the sampler keeps one per task between ticks. */
+struct sample {
+	uint64_t when_ns; /* CLOCK_MONOTONIC time of the reading */
+	uint64_t count[DK_COUNT];
+	uint64_t total[DK_COUNT];
+	uint64_t max[DK_COUNT];
+	uint64_t run_ns;
+	uint8_t kind_total, kind_count, kind_max;
+	uint8_t have_run;
+};
+
+/* One kind over one interval. NAN means unavailable. */
+struct kind_rate {
+	float pct;    /* percent of wall time spent waiting; above 100 when several threads wait */
+	float avg_ms; /* average wait per event */
+	float per_s;  /* events per second */
+	float max_ms; /* longest single wait over the task's life (the kernel keeps no interval max) */
+};
+
+struct task_rates {
+	struct kind_rate kind[DK_COUNT];
+	float run_pct;   /* CPU time as a percent of wall time */
+	float total_pct; /* sum of the available kinds' pct */
+};
+
+/* Copies what rates need out of c, stamped with when_ns. */
+void sample_from_counters(struct sample *s, const struct task_counters *c, uint64_t when_ns);
+
+/* A reading of all zeros at when_ns with cur's availability: the baseline of a task that started
+ * after when_ns. */
+void sample_zero_like(struct sample *zero, const struct sample *cur, uint64_t when_ns);
+
+/* Rates over prev -> cur. A counter that went backwards (a reset, or a transient double count in a
+ * process aggregate) gives 0, never a negative or giant rate; a total that overflowed and restarted
+ * at zero while its count went on gives the time since the restart. */
+void rates_compute(const struct sample *prev, const struct sample *cur, struct task_rates *out);
+
+/* All rates unavailable. */
+void rates_unavailable(struct task_rates *out);
+
+#endif

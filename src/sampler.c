@@ -1,0 +1,839 @@
+/* sampler.c — a tick: gather, match with the previous reading, compute rates.
+ *
+ * Tasks are identified by (id, start time), so a reused pid is never diffed against the task that
+ * had it before. Process metadata (user, command line) is read once per process; thread names
+ * and identities come free with each taskstats reply, and a thread's state is re-read only when
+ * the thread ran since the last look (a task that did not run cannot have changed state, except
+ * for being woken, which shows one tick later). */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "format.h"
+#include "i18n.h"
+#include "idmap.h"
+#include "procfs.h"
+#include "psi.h"
+#include "sampler.h"
+#include "taskstats.h"
+#include "timing.h"
+#include "xalloc.h"
+
+/* Two readings of one thread whose estimated start times differ by less than this are the same
+ * thread: a pid cannot be reused that fast. */
+#define SAME_START_NS 20000000ull
+
+struct proc {
+	uint32_t pid;
+	uint32_t seen;   /* last tick whose rows may point here */
+	uint32_t walked; /* last tick whose walk saw it */
+	uint64_t start_ticks;
+	uint32_t euid;
+	int refs;      /* tasks pointing here */
+	int detached;  /* no longer in the map: freed when refs drop to 0 */
+	int nlwp;
+	char state;
+	char user[64];
+	char comm[64];
+	char *cmdline;
+};
+
+struct task {
+	uint32_t id;       /* tid in thread mode, tgid in process mode */
+	uint32_t seen;     /* tick of the last reading */
+	uint64_t start_ns; /* identity: start time, on the clock identity_now() gives */
+	struct proc *proc;
+	uint64_t activity; /* run time + CPU count at the last state read */
+	char state;
+	char comm[17];
+	uint8_t has_base; /* base holds the previous reading (or zeros for a task born since) */
+	uint8_t exited;
+	uint8_t need_state;
+	struct sample base, last;
+	struct task_totals *acc;
+};
+
+/* An exit record waiting for the next tick. */
+struct pending_exit {
+	uint32_t id;  /* the task's id in the current mode */
+	uint32_t pid; /* its process */
+	uint64_t age_ns; /* how long it lived, UINT64_MAX when the record does not say */
+	struct task_counters c;
+};
+
+struct sampler {
+	struct sampler_opts o;
+	uint32_t *pids;
+	struct procfs *procfs;
+	struct ts_client *ts;
+	struct ts_listener *listener;
+	int limited;
+	char notice[512];
+
+	struct idmap procs, tasks;
+	struct task **departed; /* exited tasks kept for their totals (accumulate mode) */
+	size_t ndeparted, capdeparted;
+	struct idmap users;     /* uid -> name, for tasks seen only in exit records */
+
+	uint32_t tick;
+	uint64_t now_mono, now_boot, prev_mono, prev_boot, first_mono;
+	int delayacct;
+	uint64_t exits, exits_lost;
+	struct pending_exit *pending;
+	size_t npending, cappending;
+	struct psi_snapshot psi_prev;
+
+	/* scratch, reused every tick */
+	uint32_t *ids;
+	size_t nids, capids;
+	struct proc **owner; /* the process of each id */
+	size_t capowner;
+	uint32_t *newpids;
+	size_t nnew, capnew;
+	struct row *rows;
+	size_t caprows;
+};
+
+/* ---- processes ---- */
+
+static void proc_free(struct proc *p)
+{
+	free(p->cmdline);
+	free(p);
+}
+
+static void proc_detach(struct sampler *s, struct proc *p)
+{
+	idmap_del(&s->procs, p->pid);
+	p->detached = 1;
+	if (p->refs == 0)
+		proc_free(p);
+}
+
+static void proc_unref(struct proc *p)
+{
+	if (p && --p->refs == 0 && p->detached)
+		proc_free(p);
+}
+
+static void task_set_proc(struct task *t, struct proc *p)
+{
+	if (t->proc == p)
+		return;
+	if (p)
+		p->refs++;
+	proc_unref(t->proc);
+	t->proc = p;
+}
+
+/* Finds or makes the process of a walk entry; a pid now held by a newer process gets a new one. */
+static struct proc *proc_update(struct sampler *s, const struct proc_entry *e)
+{
+	struct proc *p = idmap_get(&s->procs, e->pid);
+
+	if (p && p->start_ticks != e->start_ticks) {
+		proc_detach(s, p);
+		p = NULL;
+	}
+	if (!p) {
+		p = xcalloc(1, sizeof(*p));
+		p->pid = e->pid;
+		p->start_ticks = e->start_ticks;
+		idmap_put(&s->procs, p->pid, p);
+		s->newpids = xgrow(s->newpids, &s->capnew, s->nnew + 1, sizeof(*s->newpids));
+		s->newpids[s->nnew++] = p->pid;
+	}
+	p->seen = p->walked = s->tick;
+	p->euid = e->euid;
+	p->state = e->state;
+	p->nlwp = e->nlwp;
+	memcpy(p->user, e->euser, sizeof(p->user));
+	memcpy(p->comm, e->comm, sizeof(p->comm));
+	return p;
+}
+
+static void set_cmdline(void *arg, uint32_t pid, const char *cmdline)
+{
+	struct sampler *s = arg;
+	struct proc *p = idmap_get(&s->procs, pid);
+
+	if (p && !p->cmdline)
+		p->cmdline = xstrdup(cmdline);
+}
+
+/* ---- tasks ---- */
+
+static void task_free(struct task *t)
+{
+	task_set_proc(t, NULL);
+	free(t->acc);
+	free(t);
+}
+
+static struct task *task_new(struct sampler *s, uint32_t id, uint64_t start_ns)
+{
+	struct task *t = xcalloc(1, sizeof(*t));
+
+	t->id = id;
+	t->start_ns = start_ns;
+	t->state = '?';
+	t->need_state = 1;
+	if (s->o.accumulate)
+		t->acc = xcalloc(1, sizeof(*t->acc));
+	return t;
+}
+
+/* Finds the task with this id and start, replacing one that held the id before. */
+static struct task *task_lookup(struct sampler *s, uint32_t id, uint64_t start_ns)
+{
+	struct task *t = idmap_get(&s->tasks, id);
+	uint64_t diff;
+
+	if (t) {
+		diff = t->start_ns > start_ns ? t->start_ns - start_ns : start_ns - t->start_ns;
+		if (diff < SAME_START_NS && !t->exited)
+			return t;
+		idmap_del(&s->tasks, id);
+		task_free(t);
+	}
+	t = task_new(s, id, start_ns);
+	idmap_put(&s->tasks, id, t);
+	return t;
+}
+
+/* Non-CPU delays are not accounted while kernel.task_delayacct is 0: unavailable, not 0. */
+static void mask_sample(const struct sampler *s, struct sample *x)
+{
+	if (s->delayacct != DELAYACCT_OFF)
+		return;
+	x->kind_total &= 1u << DK_CPU;
+	x->kind_count &= 1u << DK_CPU;
+	x->kind_max &= 1u << DK_CPU;
+}
+
+/* Records a reading of t. born_since: the task started after the previous reading, so zeros
+ * are its baseline. */
+static void task_reading(struct sampler *s, struct task *t, const struct task_counters *c, uint64_t when,
+			 int born_since)
+{
+	sample_from_counters(&t->last, c, when);
+	mask_sample(s, &t->last);
+	if (!t->has_base && born_since && s->tick > 1) {
+		sample_zero_like(&t->base, &t->last, s->prev_mono);
+		t->has_base = 1;
+	}
+	t->seen = s->tick;
+	if (t->last.run_ns + t->last.count[DK_CPU] != t->activity) {
+		t->activity = t->last.run_ns + t->last.count[DK_CPU];
+		t->need_state = 1;
+	}
+}
+
+/* ---- gathering ---- */
+
+static uint64_t ticks_to_ns(uint64_t ticks)
+{
+	return ticks * (1000000000ull / (uint64_t)procfs_hz());
+}
+
+static int walk(struct sampler *s)
+{
+	struct proc_entry *e;
+	size_t n;
+	int rc = procfs_walk(s->procfs, s->pids, s->o.npids, &e, &n);
+
+	if (rc < 0)
+		return rc;
+	s->nnew = 0;
+	s->nids = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct proc *p = proc_update(s, &e[i]);
+
+		s->ids = xgrow(s->ids, &s->capids, s->nids + 1, sizeof(*s->ids));
+		s->owner = xgrow(s->owner, &s->capowner, s->nids + 1, sizeof(*s->owner));
+		s->ids[s->nids] = p->pid;
+		s->owner[s->nids++] = p;
+	}
+	procfs_cmdlines(s->procfs, s->newpids, s->nnew, set_cmdline, s);
+	return 0;
+}
+
+/* Replaces the process list in ids/owner by the list of their threads. */
+static void list_threads(struct sampler *s)
+{
+	size_t nprocs = s->nids;
+	struct proc **procs = xmalloc((nprocs ? nprocs : 1) * sizeof(*procs));
+
+	memcpy(procs, s->owner, nprocs * sizeof(*procs));
+	s->nids = 0;
+	for (size_t i = 0; i < nprocs; i++) {
+		size_t before = s->nids;
+		size_t added = procfs_threads(procs[i]->pid, &s->ids, &s->nids, &s->capids);
+
+		s->owner = xgrow(s->owner, &s->capowner, s->nids, sizeof(*s->owner));
+		for (size_t k = before; k < before + added; k++)
+			s->owner[k] = procs[i];
+	}
+	free(procs);
+}
+
+static void on_thread_reply(void *arg, size_t i, const struct ts_record *rec, uint64_t when)
+{
+	struct sampler *s = arg;
+	uint64_t age = rec->c.etime_us * 1000;
+	uint64_t start = when > age ? when - age : 0;
+	struct task *t = task_lookup(s, rec->id, start);
+
+	task_set_proc(t, s->owner[i]);
+	if (rec->c.have & HAVE_COMM)
+		str_copy(t->comm, sizeof(t->comm), rec->c.comm);
+	task_reading(s, t, &rec->c, when, start >= s->prev_mono);
+}
+
+static void on_process_reply(void *arg, size_t i, const struct ts_record *rec, uint64_t when)
+{
+	struct sampler *s = arg;
+	struct proc *p = s->owner[i];
+	struct task *t = task_lookup(s, rec->id, ticks_to_ns(p->start_ticks));
+
+	task_set_proc(t, p);
+	t->state = p->state;
+	t->need_state = 0;
+	task_reading(s, t, &rec->c, when, ticks_to_ns(p->start_ticks) >= s->prev_boot);
+}
+
+static int query(struct sampler *s)
+{
+	if (s->o.threads) {
+		list_threads(s);
+		return ts_query(s->ts, TS_BY_PID, s->ids, s->nids, on_thread_reply, s);
+	}
+	return ts_query(s->ts, TS_BY_TGID, s->ids, s->nids, on_process_reply, s);
+}
+
+/* Limited mode: sums the threads' /proc counters for process rows. */
+static void read_limited(struct sampler *s)
+{
+	size_t nprocs = s->nids;
+	struct proc **procs = xmalloc((nprocs ? nprocs : 1) * sizeof(*procs));
+
+	memcpy(procs, s->owner, nprocs * sizeof(*procs));
+	list_threads(s);
+	for (size_t i = 0, j = 0; i < nprocs; i++) {
+		struct proc *p = procs[i];
+		struct task_counters sum, c;
+		char state;
+		uint64_t began;
+		int any = 0;
+		uint64_t when = timing_mono_ns();
+
+		memset(&sum, 0, sizeof(sum));
+		for (; j < s->nids && s->owner[j] == p; j++) {
+			if (procfs_thread_counters(p->pid, s->ids[j], &c, &state, &began) < 0)
+				continue;
+			if (s->o.threads) {
+				struct task *t = task_lookup(s, s->ids[j], ticks_to_ns(began));
+
+				task_set_proc(t, p);
+				t->state = state;
+				t->need_state = 0;
+				str_copy(t->comm, sizeof(t->comm), c.comm);
+				task_reading(s, t, &c, when, ticks_to_ns(began) >= s->prev_boot);
+				continue;
+			}
+			for (int k = 0; k < DK_COUNT; k++) {
+				sum.delay[k].total_ns += c.delay[k].total_ns;
+				sum.delay[k].count += c.delay[k].count;
+			}
+			sum.run_virtual_ns += c.run_virtual_ns;
+			sum.kind_total = c.kind_total;
+			sum.kind_count = c.kind_count;
+			sum.have = c.have;
+			any = 1;
+		}
+		if (!s->o.threads && any) {
+			struct task *t = task_lookup(s, p->pid, ticks_to_ns(p->start_ticks));
+
+			task_set_proc(t, p);
+			t->state = p->state;
+			t->need_state = 0;
+			task_reading(s, t, &sum, when, ticks_to_ns(p->start_ticks) >= s->prev_boot);
+		}
+	}
+	free(procs);
+}
+
+static void read_states(struct sampler *s)
+{
+	size_t pos = 0;
+	void *v;
+
+	while (idmap_next(&s->tasks, &pos, NULL, &v)) {
+		struct task *t = v;
+
+		if (t->seen == s->tick && t->need_state && !t->exited && t->proc) {
+			char st = procfs_thread_state(t->proc->pid, t->id);
+
+			t->state = st ? st : '?';
+			t->need_state = 0;
+		}
+	}
+}
+
+/* ---- exits ---- */
+
+static const char *user_name(struct sampler *s, uint32_t uid)
+{
+	char *name = idmap_get(&s->users, uid + 1);
+	struct passwd *pw;
+	char num[16];
+
+	if (name)
+		return name;
+	pw = getpwuid(uid);
+	snprintf(num, sizeof(num), "%u", uid);
+	name = xstrdup(pw ? pw->pw_name : num);
+	idmap_put(&s->users, uid + 1, name);
+	return name;
+}
+
+/* A process seen only in an exit record: made up from the record, kept until the next tick. */
+static struct proc *ghost_proc(struct sampler *s, const struct task_counters *c, uint32_t pid)
+{
+	struct proc *p = idmap_get(&s->procs, pid);
+
+	if (p)
+		return p;
+	p = xcalloc(1, sizeof(*p));
+	p->pid = pid;
+	p->seen = s->tick;
+	p->state = 'X';
+	p->euid = c->uid;
+	str_copy(p->user, sizeof(p->user), (c->have & HAVE_IDS) ? user_name(s, c->uid) : "?");
+	str_copy(p->comm, sizeof(p->comm), (c->have & HAVE_COMM) ? c->comm : "?");
+	idmap_put(&s->procs, pid, p);
+	return p;
+}
+
+static int selected(const struct sampler *s, uint32_t pid)
+{
+	if (s->o.npids == 0)
+		return 1;
+	for (size_t i = 0; i < s->o.npids; i++)
+		if (s->pids[i] == pid)
+			return 1;
+	return 0;
+}
+
+/* Folds one exit record into the tick: the task's final counters replace its last reading. A
+ * task delaytop never read has a baseline only if it was born during the interval: for a thread
+ * its age says so; a process that the previous walk did not see was born since. */
+static void fold_exit(struct sampler *s, const struct pending_exit *x)
+{
+	struct task *t = idmap_get(&s->tasks, x->id);
+	int born_since = x->age_ns != UINT64_MAX ? s->now_mono - s->prev_mono > x->age_ns
+						 : !idmap_get(&s->procs, x->pid);
+
+	if (!selected(s, x->pid) || (t && t->exited))
+		return;
+	if (!t && !born_since)
+		return;
+	if (!t) {
+		t = task_new(s, x->id, s->now_mono - (x->age_ns != UINT64_MAX ? x->age_ns : 0));
+		idmap_put(&s->tasks, x->id, t);
+	}
+	task_set_proc(t, ghost_proc(s, &x->c, x->pid));
+	if (t->comm[0] == '\0')
+		str_copy(t->comm, sizeof(t->comm), (x->c.have & HAVE_COMM) ? x->c.comm : t->proc->comm);
+	task_reading(s, t, &x->c, s->now_mono, born_since);
+	t->exited = 1;
+	t->state = 'X';
+	t->need_state = 0;
+	t->proc->seen = s->tick;
+}
+
+static void fold_exits(struct sampler *s)
+{
+	for (size_t i = 0; i < s->npending; i++)
+		fold_exit(s, &s->pending[i]);
+	s->npending = 0;
+}
+
+static void queue_exit(struct sampler *s, uint32_t id, const struct ts_record *rec, uint64_t age_ns)
+{
+	struct pending_exit *x;
+
+	s->pending = xgrow(s->pending, &s->cappending, s->npending + 1, sizeof(*s->pending));
+	x = &s->pending[s->npending++];
+	x->id = id;
+	x->pid = (rec->c.have & HAVE_TGID) ? rec->c.tgid : id;
+	x->age_ns = age_ns;
+	x->c = rec->c;
+}
+
+/* Keeps the record the current mode shows: the thread's in thread mode; in process mode the
+ * process aggregate, or the thread record of a process that only ever had one thread. */
+static void on_exit_message(void *arg, const struct ts_record *thread, const struct ts_record *process)
+{
+	struct sampler *s = arg;
+
+	s->exits++;
+	if (s->o.threads) {
+		if (thread)
+			queue_exit(s, thread->id, thread, thread->c.etime_us * 1000);
+	} else if (process) {
+		queue_exit(s, process->id, process, UINT64_MAX);
+	} else if (thread && (thread->c.flag & TS_AGROUP)) {
+		uint32_t pid = (thread->c.have & HAVE_TGID) ? thread->c.tgid : thread->id;
+
+		queue_exit(s, pid, thread, UINT64_MAX);
+	}
+}
+
+void sampler_drain(struct sampler *s)
+{
+	if (s->listener && s->tick > 0)
+		ts_listen_drain(s->listener, on_exit_message, s, &s->exits_lost);
+}
+
+int sampler_listen_fd(const struct sampler *s)
+{
+	return s->listener ? ts_listen_fd(s->listener) : -1;
+}
+
+/* ---- the tick ---- */
+
+/* Frees what the previous tick's rows needed but the next readings do not, and makes every
+ * task's last reading its baseline. */
+static void retire(struct sampler *s)
+{
+	size_t pos = 0;
+	uint32_t id;
+	void *v;
+
+	while (idmap_next(&s->tasks, &pos, &id, &v)) {
+		struct task *t = v;
+
+		if (t->seen == s->tick && !t->exited) {
+			t->base = t->last;
+			t->has_base = 1;
+			continue;
+		}
+		idmap_del(&s->tasks, id);
+		pos--; /* the deletion may have shifted a later entry into this slot */
+		if (t->acc && t->exited) {
+			s->departed = xgrow(s->departed, &s->capdeparted, s->ndeparted + 1, sizeof(*s->departed));
+			s->departed[s->ndeparted++] = t;
+		} else {
+			task_free(t);
+		}
+	}
+	pos = 0;
+	while (idmap_next(&s->procs, &pos, &id, &v)) {
+		struct proc *p = v;
+
+		if (p->seen != s->tick) {
+			proc_detach(s, p);
+			pos--;
+		}
+	}
+}
+
+static void accumulate(struct task *t)
+{
+	struct task_totals *a = t->acc;
+
+	if (!a || !t->has_base)
+		return;
+	for (int k = 0; k < DK_COUNT; k++) {
+		unsigned bit = 1u << k;
+
+		if (t->base.kind_total & t->last.kind_total & bit) {
+			a->total_ns[k] += t->last.total[k] >= t->base.total[k] ? t->last.total[k] - t->base.total[k] : 0;
+			a->kinds |= (uint8_t)bit;
+		}
+		if (t->base.kind_count & t->last.kind_count & bit)
+			a->count[k] += t->last.count[k] >= t->base.count[k] ? t->last.count[k] - t->base.count[k] : 0;
+		if ((t->last.kind_max & bit) && t->last.max[k] > a->max_ns[k])
+			a->max_ns[k] = t->last.max[k];
+	}
+	if (t->base.have_run && t->last.have_run && t->last.run_ns >= t->base.run_ns)
+		a->run_ns += t->last.run_ns - t->base.run_ns;
+}
+
+static void fill_row(struct row *r, const struct task *t, int threads)
+{
+	memset(r, 0, sizeof(*r));
+	r->pid = t->proc ? t->proc->pid : t->id;
+	r->tid = threads ? t->id : 0;
+	r->uid = t->proc ? t->proc->euid : 0;
+	r->state = t->state ? t->state : '?';
+	r->exited = t->exited;
+	r->user = t->proc ? t->proc->user : "?";
+	r->comm = threads && t->comm[0] ? t->comm : t->proc ? t->proc->comm : "?";
+	r->cmdline = t->proc ? t->proc->cmdline : NULL;
+	r->acc = t->acc;
+}
+
+static void build_rows(struct sampler *s, struct snapshot *snap)
+{
+	size_t pos = 0, n = 0;
+	void *v;
+
+	s->rows = xgrow(s->rows, &s->caprows, s->tasks.len + s->ndeparted + 1, sizeof(*s->rows));
+	while (idmap_next(&s->tasks, &pos, NULL, &v)) {
+		struct task *t = v;
+		struct row *r = &s->rows[n];
+
+		if (t->seen != s->tick)
+			continue;
+		fill_row(r, t, s->o.threads);
+		if (t->has_base) {
+			rates_compute(&t->base, &t->last, &r->r);
+			accumulate(t);
+		} else {
+			rates_unavailable(&r->r);
+			r->fresh = 1;
+		}
+		n++;
+	}
+	for (size_t i = 0; i < s->ndeparted; i++) {
+		fill_row(&s->rows[n], s->departed[i], s->o.threads);
+		rates_unavailable(&s->rows[n].r);
+		s->rows[n++].exited = 1;
+	}
+	snap->rows = s->rows;
+	snap->nrows = n;
+}
+
+static void fill_header(struct sampler *s, struct snapshot *snap)
+{
+	size_t pos = 0;
+	void *v;
+
+	snap->interval_s = s->tick > 1 ? (s->now_mono - s->prev_mono) / 1e9 : 0;
+	snap->elapsed_s = (s->now_mono - s->first_mono) / 1e9;
+	snap->threads = s->o.threads;
+	snap->nprocs = 0;
+	snap->nthreads = 0;
+	while (idmap_next(&s->procs, &pos, NULL, &v)) {
+		const struct proc *p = v;
+
+		if (p->walked == s->tick) {
+			snap->nprocs++;
+			snap->nthreads += (unsigned)p->nlwp;
+		}
+	}
+	snap->delayacct = s->delayacct;
+	snap->limited = s->limited;
+	snap->listening = s->listener != NULL;
+	snap->exits = s->exits;
+	snap->exits_lost = s->exits_lost;
+}
+
+static void read_psi(struct sampler *s, struct snapshot *snap)
+{
+	psi_read("/proc/pressure", 1, s->now_mono, &snap->psi);
+	if (s->tick > 1)
+		psi_interval(&s->psi_prev, &snap->psi);
+	s->psi_prev = snap->psi;
+}
+
+static int gather(struct sampler *s, char *err, size_t errlen)
+{
+	int rc = walk(s);
+
+	if (rc < 0) {
+		snprintf(err, errlen, _("cannot walk /proc: %s"), strerror(-rc));
+		return rc;
+	}
+	if (s->limited) {
+		read_limited(s);
+		return 0;
+	}
+	rc = query(s);
+	if (rc == -EPERM) {
+		/* The capability went away (setpriv, a dropped bounding set): carry on with /proc. */
+		s->limited = 1;
+		snprintf(s->notice, sizeof(s->notice), "%s",
+			 _("taskstats refused the query (no CAP_NET_ADMIN): showing only CPU and I/O delay, from /proc"));
+		read_limited(s);
+		return 0;
+	}
+	if (rc < 0) {
+		snprintf(err, errlen, _("taskstats query failed: %s"), strerror(-rc));
+		return rc;
+	}
+	read_states(s);
+	return 0;
+}
+
+int sampler_tick(struct sampler *s, struct snapshot *snap, char *err, size_t errlen)
+{
+	int rc;
+
+	memset(snap, 0, sizeof(*snap));
+	retire(s);
+	s->prev_mono = s->now_mono;
+	s->prev_boot = s->now_boot;
+	s->tick++;
+	clock_gettime(CLOCK_REALTIME, &snap->wall);
+	s->now_mono = timing_mono_ns();
+	s->now_boot = timing_boot_ns();
+	if (s->tick == 1)
+		s->first_mono = s->now_mono;
+	s->delayacct = procfs_delayacct();
+	read_psi(s, snap);
+	rc = gather(s, err, errlen);
+	if (rc < 0)
+		return rc;
+	sampler_drain(s);
+	fold_exits(s); /* after the readings: a final record supersedes a reading of the same tick */
+	fill_header(s, snap);
+	build_rows(s, snap);
+	return 0;
+}
+
+/* ---- set-up ---- */
+
+static void open_taskstats(struct sampler *s)
+{
+	char err[256];
+	int rc;
+
+	if (s->o.force_limited) {
+		s->limited = 1;
+		return;
+	}
+	rc = ts_open(&s->ts, err, sizeof(err));
+	if (rc == 0)
+		rc = ts_probe(s->ts, (uint32_t)getpid());
+	if (rc == 0)
+		return;
+	s->limited = 1;
+	if (rc == -EPERM)
+		snprintf(s->notice, sizeof(s->notice), "%s",
+			 _("taskstats needs CAP_NET_ADMIN: showing only CPU and I/O delay, from /proc. "
+			   "Run delaytop as root, or allow it once with: setcap cap_net_admin+ep $(command -v delaytop)"));
+	else
+		snprintf(s->notice, sizeof(s->notice), _("%s: showing only CPU and I/O delay, from /proc"),
+			 rc == -ESRCH ? _("taskstats did not answer") : err);
+}
+
+static void open_listener(struct sampler *s)
+{
+	char err[256];
+
+	if (s->limited || !s->o.listen)
+		return;
+	if (ts_listen(&s->listener, s->o.exit_rcvbuf, err, sizeof(err)) < 0)
+		snprintf(s->notice, sizeof(s->notice), _("%s: tasks that exit between refreshes are not shown"), err);
+}
+
+int sampler_open(struct sampler **out, const struct sampler_opts *o, char *err, size_t errlen)
+{
+	struct sampler *s = xcalloc(1, sizeof(*s));
+	int rc;
+
+	s->o = *o;
+	sampler_set_pids(s, o->pids, o->npids);
+	idmap_init(&s->procs);
+	idmap_init(&s->tasks);
+	idmap_init(&s->users);
+	rc = procfs_open(&s->procfs, err, errlen);
+	if (rc < 0) {
+		sampler_close(s);
+		return rc;
+	}
+	open_taskstats(s);
+	open_listener(s);
+	*out = s;
+	return 0;
+}
+
+const char *sampler_notice(const struct sampler *s)
+{
+	return s->notice[0] ? s->notice : NULL;
+}
+
+static void forget_tasks(struct sampler *s)
+{
+	size_t pos = 0;
+	void *v;
+
+	while (idmap_next(&s->tasks, &pos, NULL, &v))
+		task_free(v);
+	idmap_free(&s->tasks);
+	idmap_init(&s->tasks);
+}
+
+void sampler_set_threads(struct sampler *s, int threads)
+{
+	if (s->o.threads == !!threads)
+		return;
+	s->o.threads = !!threads;
+	forget_tasks(s);
+	s->npending = 0; /* records of the other mode */
+}
+
+void sampler_set_pids(struct sampler *s, const uint32_t *pids, size_t npids)
+{
+	free(s->pids);
+	s->pids = NULL;
+	if (npids) {
+		s->pids = xmalloc(npids * sizeof(*pids));
+		memcpy(s->pids, pids, npids * sizeof(*pids));
+	}
+	s->o.pids = s->pids;
+	s->o.npids = npids;
+}
+
+void sampler_set_accumulate(struct sampler *s, int on)
+{
+	size_t pos = 0;
+	void *v;
+
+	s->o.accumulate = !!on;
+	while (idmap_next(&s->tasks, &pos, NULL, &v)) {
+		struct task *t = v;
+
+		if (on && !t->acc)
+			t->acc = xcalloc(1, sizeof(*t->acc));
+	}
+}
+
+void sampler_close(struct sampler *s)
+{
+	size_t pos = 0;
+	void *v;
+
+	if (!s)
+		return;
+	forget_tasks(s);
+	for (size_t i = 0; i < s->ndeparted; i++)
+		task_free(s->departed[i]);
+	while (idmap_next(&s->procs, &pos, NULL, &v))
+		proc_free(v);
+	idmap_free(&s->procs);
+	pos = 0;
+	while (idmap_next(&s->users, &pos, NULL, &v))
+		free(v);
+	idmap_free(&s->users);
+	ts_listen_close(s->listener);
+	ts_close(s->ts);
+	procfs_close(s->procfs);
+	free(s->pids);
+	free(s->departed);
+	free(s->ids);
+	free(s->owner);
+	free(s->newpids);
+	free(s->pending);
+	free(s->rows);
+	free(s);
+}

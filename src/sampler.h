@@ -1,0 +1,47 @@
+/* sampler.h — one reading per tick: walk /proc, ask taskstats about every task, fold in the tasks
+ * that exited, and turn consecutive readings into a snapshot of per-interval rates. */
+#ifndef DELAYTOP_SAMPLER_H
+#define DELAYTOP_SAMPLER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+
+struct sampler;
+
+struct sampler_opts {
+	int threads;          /* rows are threads (queries by pid) rather than processes (by tgid) */
+	const uint32_t *pids; /* only these processes, when npids > 0 */
+	size_t npids;
+	int listen;           /* listen for exits between readings, when the kernel allows it */
+	int exit_rcvbuf;      /* receive buffer for exit records, bytes */
+	int accumulate;       /* keep totals since the first reading, exited tasks included */
+	int force_limited;    /* use only what /proc gives, as without CAP_NET_ADMIN (tests) */
+};
+
+/* Opens the sources. Without CAP_NET_ADMIN the sampler works in limited mode and
+ * sampler_notice() says so. Returns 0 or a negative errno with a message in err. */
+int sampler_open(struct sampler **out, const struct sampler_opts *o, char *err, size_t errlen);
+void sampler_close(struct sampler *s);
+
+/* Takes one reading and fills *snap. The first reading has no rates (interval_s is 0); every
+ * later one has the rates since the previous one. The snapshot's rows and strings belong to the
+ * sampler and live until the next tick. Returns 0 or a negative errno with a message in err. */
+int sampler_tick(struct sampler *s, struct snapshot *snap, char *err, size_t errlen);
+
+/* What the user should be told once about missing privileges or exit records, or NULL. */
+const char *sampler_notice(const struct sampler *s);
+
+/* The exit listener's descriptor, to poll between ticks; -1 when there is none. */
+int sampler_listen_fd(const struct sampler *s);
+/* Reads exit records queued now, so that a burst does not overflow the buffer between ticks. */
+void sampler_drain(struct sampler *s);
+
+/* Changes take effect at the next tick. Switching between processes and threads, or changing
+ * the pid selection, starts new baselines: tasks new to the selection get rates one tick later. */
+void sampler_set_threads(struct sampler *s, int threads);
+void sampler_set_pids(struct sampler *s, const uint32_t *pids, size_t npids);
+void sampler_set_accumulate(struct sampler *s, int on);
+
+#endif

@@ -1,0 +1,63 @@
+/* taskstats.h — the kernel's TASKSTATS generic-netlink family, through libnl-genl-3: batched
+ * queries by pid or tgid, and the listener for records of tasks as they exit. */
+#ifndef DELAYTOP_TASKSTATS_H
+#define DELAYTOP_TASKSTATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "counters.h"
+
+struct ts_client;
+struct ts_listener;
+
+enum ts_by { TS_BY_PID, TS_BY_TGID };
+
+/* One record: a thread's counters, or a process aggregate (by TGID). Process aggregates carry no
+ * comm, ids, I/O counters or CPU times, and their max/min are one thread's rather than the
+ * maximum; the decoder's availability bits are cleared accordingly. */
+struct ts_record {
+	int tgid;    /* 1: a process aggregate; 0: one thread */
+	uint32_t id; /* the tid, or the tgid of an aggregate */
+	struct task_counters c;
+};
+
+/* Called for each answer: index into the queried ids, the record, and the CLOCK_MONOTONIC time
+ * just after the kernel made it. */
+typedef void (*ts_reply_fn)(void *arg, size_t index, const struct ts_record *rec, uint64_t when_ns);
+
+/* Opens a socket and resolves the family. Returns 0, or a negative errno with a message in err:
+ * -ENOENT when the kernel has no taskstats. */
+int ts_open(struct ts_client **out, char *err, size_t errlen);
+void ts_close(struct ts_client *c);
+
+/* Queries ids[0..n) in batches of requests. Tasks that are gone are skipped without a word.
+ * Returns 0, -EPERM when the kernel refuses (no CAP_NET_ADMIN), or another negative errno. */
+int ts_query(struct ts_client *c, enum ts_by by, const uint32_t *ids, size_t n, ts_reply_fn fn, void *arg);
+
+/* Asks about one pid: 0 when queries work, -EPERM without the capability. */
+int ts_probe(struct ts_client *c, uint32_t pid);
+
+/* Called for each exit message: the exiting thread's record, and, when it was the last thread of
+ * a process that ever had several, the process aggregate (else NULL). A thread record whose
+ * c.flag has TS_AGROUP and comes without an aggregate is a whole single-threaded process. */
+typedef void (*ts_exit_fn)(void *arg, const struct ts_record *thread, const struct ts_record *process);
+
+/* ac_flag bit of the record of a task whose exit ended its thread group (linux/acct.h AGROUP). */
+#define TS_AGROUP 0x20
+
+/* Registers a listener for exits on every possible CPU, on its own socket with a receive buffer
+ * of rcvbuf bytes. Needs CAP_NET_ADMIN and the initial user and PID namespace. Returns 0 or a
+ * negative errno with a message in err. */
+int ts_listen(struct ts_listener **out, int rcvbuf, char *err, size_t errlen);
+void ts_listen_close(struct ts_listener *l);
+int ts_listen_fd(const struct ts_listener *l);
+/* The receive buffer the kernel granted. */
+int ts_listen_rcvbuf(const struct ts_listener *l);
+
+/* Reads every queued exit message without blocking and calls fn for each. Messages the kernel
+ * dropped because the buffer was full are added to *lost. Returns the number of messages, or a
+ * negative errno. */
+int ts_listen_drain(struct ts_listener *l, ts_exit_fn fn, void *arg, uint64_t *lost);
+
+#endif

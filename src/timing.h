@@ -1,0 +1,15 @@
+/* timing.h — clocks and deadline-paced sleeping. */
+#ifndef DELAYTOP_TIMING_H
+#define DELAYTOP_TIMING_H
+
+#include <stdint.h>
+#include <time.h>
+
+uint64_t timing_mono_ns(void); /* CLOCK_MONOTONIC */
+uint64_t timing_boot_ns(void); /* CLOCK_BOOTTIME: what /proc start times count from */
+
+/* Formats t (local time) as ISO 8601 with milliseconds and UTC offset, "2026-11-22T10:25:31.042+01:00",
+ * into buf (at least 40 bytes). */
+void timing_iso8601(const struct timespec *t, char *buf, size_t size);
+
+#endif

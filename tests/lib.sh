@@ -1,0 +1,139 @@
+# lib.sh — shared helpers for delaytop's shell tests. Source it; the test prints TAP.
+#
+# Every workload a test starts is registered with track_pid and stopped by its pid on exit;
+# every sysctl it changes is put back on exit. Tests that touch global state (CPU load, the
+# task_delayacct switch) take a lock so that a parallel `make -j check` cannot skew them.
+
+set -u
+
+: "${DELAYTOP:=${top_builddir:-.}/src/delaytop}"
+: "${WORKLOAD:=${top_builddir:-.}/tests/workload}"
+TEST_NAME=$(basename "$0" .sh)
+TAP_N=0
+TAP_FAILED=0
+TRACKED_PIDS=""
+RESTORE_SYSCTLS=""
+TMPDIR_TEST=$(mktemp -d "${TMPDIR:-/tmp}/delaytop-$TEST_NAME.XXXXXX")
+
+cleanup() {
+	local pid kv
+	for pid in $TRACKED_PIDS; do
+		kill -TERM "$pid" 2>/dev/null
+	done
+	for pid in $TRACKED_PIDS; do
+		wait "$pid" 2>/dev/null
+	done
+	for kv in $RESTORE_SYSCTLS; do
+		sysctl -q -w "$kv" >/dev/null 2>&1
+	done
+	rm -rf "$TMPDIR_TEST"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ok CONDITION-STATUS "description" [diagnostic...]: one TAP test point from an exit status.
+tap_ok() {
+	local status=$1 desc=$2
+	shift 2
+	TAP_N=$((TAP_N + 1))
+	if [ "$status" -eq 0 ]; then
+		echo "ok $TAP_N - $desc"
+	else
+		echo "not ok $TAP_N - $desc"
+		TAP_FAILED=$((TAP_FAILED + 1))
+		local line
+		for line in "$@"; do
+			echo "#   $line"
+		done
+	fi
+}
+
+# check "description" command...: runs the command; a test point from its status.
+check() {
+	local desc=$1
+	shift
+	"$@"
+	tap_ok $? "$desc" "command failed: $*"
+}
+
+diag() {
+	echo "# $*"
+}
+
+# skip_all "reason": the whole test reports SKIP with the reason.
+skip_all() {
+	echo "1..0 # SKIP $*"
+	exit 0
+}
+
+done_testing() {
+	echo "1..$TAP_N"
+	[ "$TAP_FAILED" -eq 0 ]
+	exit $?
+}
+
+require_root() {
+	[ "$(id -u)" -eq 0 ] || skip_all "needs root (taskstats needs CAP_NET_ADMIN)"
+}
+
+require_taskstats() {
+	require_root
+	"$DELAYTOP" -b -n 1 -d 0.1 -p 1 >/dev/null 2>"$TMPDIR_TEST/probe.err"
+	if grep -q -e "taskstats" "$TMPDIR_TEST/probe.err"; then
+		skip_all "taskstats is not usable here: $(head -1 "$TMPDIR_TEST/probe.err")"
+	fi
+}
+
+require_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || skip_all "needs $c"
+	done
+}
+
+require_cpus() {
+	[ "$(nproc)" -ge "$1" ] || skip_all "needs $1 CPUs"
+}
+
+# lock_global: serialises tests that load CPUs or flip sysctls.
+lock_global() {
+	exec 9>"${TMPDIR:-/tmp}/delaytop-tests.lock"
+	flock 9
+}
+
+# set_sysctl NAME VALUE: sets a sysctl and puts the old value back on exit.
+set_sysctl() {
+	local old
+	old=$(sysctl -n "$1") || return 1
+	RESTORE_SYSCTLS="$RESTORE_SYSCTLS $1=$old"
+	sysctl -q -w "$1=$2" >/dev/null
+}
+
+track_pid() {
+	TRACKED_PIDS="$TRACKED_PIDS $1"
+}
+
+# start_workload ARGS...: starts tests/workload in the background and prints its pid.
+start_workload() {
+	"$WORKLOAD" "$@" >/dev/null 2>&1 &
+	local pid=$!
+	track_pid "$pid"
+	echo "$pid"
+}
+
+# stop_pid PID: stops one tracked workload now.
+stop_pid() {
+	kill -TERM "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+	return 0
+}
+
+# within VALUE LOW HIGH: true when LOW <= VALUE <= HIGH (decimals allowed).
+within() {
+	awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v + 0 >= lo + 0 && v + 0 <= hi + 0) }'
+}
+
+# schedstat_wait TID: field 2 of /proc/TID/schedstat, nanoseconds waited on a runqueue.
+schedstat_wait() {
+	awk '{ print $2 }' "/proc/$1/schedstat"
+}

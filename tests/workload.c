@@ -1,0 +1,243 @@
+/* workload.c — the loads delaytop's tests measure. Each mode runs until killed unless it says
+ * otherwise; the test stops it by its pid.
+ *
+ *   workload spin CPU                 one busy loop pinned to CPU
+ *   workload threads N CPU            N busy threads pinned to CPU; the main thread sleeps
+ *   workload odirect FILE             4 KiB O_DIRECT|O_DSYNC writes to FILE, forever
+ *   workload idle PROCS THREADS       PROCS processes of THREADS sleeping threads each
+ *   workload forks N CPU MS           N children one after another, each busy MS ms on CPU,
+ *                                     then exits; prints the summed CPU delay of the children
+ *                                     (from their /proc/self/schedstat at exit) in ns
+ *   workload at-pid PID MODE ARGS...  runs MODE in a child that gets exactly PID (root: uses
+ *                                     kernel.ns_last_pid); prints the pid
+ *   workload sleep SECONDS            sleeps, then exits
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0)
+		die("sched_setaffinity");
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+__attribute__((noreturn)) static void spin_forever(void)
+{
+	volatile uint64_t x = 0;
+
+	for (;;)
+		x++;
+}
+
+static void *spin_thread(void *arg)
+{
+	pin(*(int *)arg);
+	spin_forever();
+	return NULL;
+}
+
+__attribute__((noreturn)) static void mode_threads(int n, int cpu)
+{
+	static int cpus[1024];
+
+	if (n < 1 || n > 1024)
+		die("threads: N out of range");
+	for (int i = 0; i < n; i++) {
+		pthread_t t;
+
+		cpus[i] = cpu;
+		if (pthread_create(&t, NULL, spin_thread, &cpus[i]) != 0)
+			die("pthread_create");
+	}
+	for (;;)
+		pause();
+}
+
+__attribute__((noreturn)) static void mode_odirect(const char *path)
+{
+	void *buf;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT | O_DSYNC, 0600);
+	off_t off = 0;
+
+	if (fd < 0)
+		die("open O_DIRECT");
+	if (posix_memalign(&buf, 4096, 4096) != 0)
+		die("posix_memalign");
+	memset(buf, 'x', 4096);
+	for (;;) {
+		if (pwrite(fd, buf, 4096, off) != 4096)
+			die("pwrite");
+		off = (off + 4096) % (64 << 20);
+	}
+}
+
+static void *sleeper(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+__attribute__((noreturn)) static void mode_idle(int procs, int threads)
+{
+	for (int p = 0; p < procs; p++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork");
+		if (pid == 0) {
+			pthread_attr_t attr;
+
+			prctl(PR_SET_PDEATHSIG, SIGKILL); /* gone with the parent the test stops */
+			pthread_attr_init(&attr);
+			pthread_attr_setstacksize(&attr, 64 * 1024);
+			for (int i = 1; i < threads; i++) {
+				pthread_t t;
+
+				if (pthread_create(&t, &attr, sleeper, NULL) != 0)
+					die("pthread_create");
+			}
+			for (;;)
+				pause();
+		}
+	}
+	printf("%d\n", (int)getpid());
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
+/* The CPU delay a process has had, from its schedstat (field 2, ns). */
+static uint64_t own_cpu_wait(void)
+{
+	unsigned long long run = 0, wait = 0;
+	FILE *f = fopen("/proc/self/schedstat", "r");
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu %llu", &run, &wait) != 2)
+		wait = 0;
+	fclose(f);
+	return wait;
+}
+
+/* Children report their CPU delay through a shared counter just before they exit. */
+static int mode_forks(int n, int cpu, int ms)
+{
+	uint64_t *total = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (total == MAP_FAILED)
+		die("mmap");
+	for (int i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork");
+		if (pid == 0) {
+			uint64_t end;
+			volatile uint64_t x = 0;
+
+			pin(cpu);
+			end = now_ns() + (uint64_t)ms * 1000000u;
+			while (now_ns() < end)
+				x++;
+			__atomic_add_fetch(total, own_cpu_wait(), __ATOMIC_SEQ_CST);
+			_exit(0);
+		}
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	printf("%llu\n", (unsigned long long)*total);
+	return 0;
+}
+
+static int run_mode(int argc, char **argv);
+
+static int mode_at_pid(int want, int argc, char **argv)
+{
+	for (int tries = 0; tries < 200; tries++) {
+		FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "w");
+		pid_t pid;
+
+		if (!f)
+			die("ns_last_pid");
+		fprintf(f, "%d", want - 1);
+		fclose(f);
+		pid = fork();
+		if (pid < 0)
+			die("fork");
+		if (pid == 0) {
+			if (getpid() != want)
+				_exit(0);
+			return run_mode(argc, argv);
+		}
+		if (pid == want) {
+			printf("%d\n", (int)pid);
+			return 0;
+		}
+		waitpid(pid, NULL, 0);
+	}
+	fprintf(stderr, "at-pid: could not get pid %d\n", want);
+	return 1;
+}
+
+static int run_mode(int argc, char **argv)
+{
+	if (argc >= 2 && strcmp(argv[0], "spin") == 0) {
+		pin(atoi(argv[1]));
+		spin_forever();
+	}
+	if (argc >= 3 && strcmp(argv[0], "threads") == 0)
+		mode_threads(atoi(argv[1]), atoi(argv[2]));
+	if (argc >= 2 && strcmp(argv[0], "odirect") == 0)
+		mode_odirect(argv[1]);
+	if (argc >= 3 && strcmp(argv[0], "idle") == 0)
+		mode_idle(atoi(argv[1]), atoi(argv[2]));
+	if (argc >= 4 && strcmp(argv[0], "forks") == 0)
+		return mode_forks(atoi(argv[1]), atoi(argv[2]), atoi(argv[3]));
+	if (argc >= 3 && strcmp(argv[0], "at-pid") == 0)
+		return mode_at_pid(atoi(argv[1]), argc - 2, argv + 2);
+	if (argc >= 2 && strcmp(argv[0], "sleep") == 0) {
+		sleep((unsigned)atoi(argv[1]));
+		return 0;
+	}
+	fprintf(stderr, "usage: workload spin|threads|odirect|idle|forks|at-pid|sleep ARGS\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	return run_mode(argc - 1, argv + 1);
+}
