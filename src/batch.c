@@ -16,6 +16,7 @@ void batch_init(struct batch_printer *b, const struct options *o)
 	memset(b, 0, sizeof(*b));
 	b->format = o->format;
 	b->display.metric = METRIC_PCT;
+	b->display.accumulate = o->accumulate;
 	b->display.threads = o->threads;
 	b->filter.by_uid = o->by_uid;
 	b->filter.uid = o->uid;
@@ -103,48 +104,16 @@ static void text_header(struct outbuf *o, const struct snapshot *snap, const str
 	out_char(o, '\n');
 }
 
-static void text_titles(struct outbuf *o, const struct display *d)
-{
-	for (int c = 0; c < COL_COUNT; c++) {
-		struct column col = column_get(c, d);
-
-		if (c)
-			out_char(o, ' ');
-		if (c == COL_COMMAND)
-			out_str(o, col.title);
-		else
-			out_padded(o, col.title, col.width, col.right);
-	}
-	out_char(o, '\n');
-}
-
-static void text_row(struct outbuf *o, const struct row *r, const struct display *d)
-{
-	char buf[32];
-
-	for (int c = 0; c < COL_COUNT; c++) {
-		struct column col = column_get(c, d);
-		const char *text = column_text(r, c, d, buf);
-
-		if (c)
-			out_char(o, ' ');
-		if (c == COL_COMMAND) {
-			out_padded(o, text, text_width(text), 0);
-			if (r->exited)
-				out_str(o, _(" <exited>"));
-		} else {
-			out_padded(o, text, col.width, col.right);
-		}
-	}
-	out_char(o, '\n');
-}
-
 static void text_report(struct batch_printer *b, const struct snapshot *snap, size_t n)
 {
+	int cols[COL_COUNT];
+
+	for (int c = 0; c < COL_COUNT; c++)
+		cols[c] = c;
 	text_header(&b->out, snap, b);
-	text_titles(&b->out, &b->display);
+	column_line(&b->out, NULL, &b->display, cols, COL_COUNT, -1, 0);
 	for (size_t i = 0; i < n; i++)
-		text_row(&b->out, b->order[i], &b->display);
+		column_line(&b->out, b->order[i], &b->display, cols, COL_COUNT, -1, 0);
 	out_char(&b->out, '\n');
 }
 
@@ -210,6 +179,21 @@ static void json_psi(struct outbuf *o, const char *when, const struct snapshot *
 	out_str(o, "}\n");
 }
 
+/* In totals since the start the third number is a count of waits: a whole number. */
+static int is_count(const struct display *d, int m)
+{
+	return d->accumulate && m == METRIC_RATE;
+}
+
+/* TOTAL under the first metric: percent of the interval, or seconds since the start. */
+static double total_first_metric(const struct row *r, const struct display *d)
+{
+	struct display first = *d;
+
+	first.metric = METRIC_PCT;
+	return column_value(r, COL_TOTAL, &first);
+}
+
 /* One kind's four numbers under display d; the metric field of d is overridden. */
 static void kind_numbers(const struct row *r, int k, const struct display *d, double v[METRIC_COUNT])
 {
@@ -221,10 +205,14 @@ static void kind_numbers(const struct row *r, int k, const struct display *d, do
 	}
 }
 
+/* Field names of a kind's four numbers, in metric order: per interval, or totals since start. */
+static const char *const interval_names[METRIC_COUNT] = { "pct", "avg_ms", "per_s", "max_ms" };
+static const char *const total_names[METRIC_COUNT] = { "total_s", "avg_ms", "count", "max_ms" };
+
 static void json_task(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,
 		      const struct display *d)
 {
-	static const char *const names[METRIC_COUNT] = { "pct", "avg_ms", "per_s", "max_ms" };
+	const char *const *names = d->accumulate ? total_names : interval_names;
 	char state[2] = { r->state, '\0' };
 
 	json_common(o, "task", when, snap);
@@ -247,19 +235,17 @@ static void json_task(struct outbuf *o, const char *when, const struct snapshot 
 		out_printf(o, "%s\"%s\":{", k ? "," : "", delay_kinds[k].key);
 		for (int m = 0; m < METRIC_COUNT; m++) {
 			out_printf(o, "%s\"%s\":", m ? "," : "", names[m]);
-			json_number(o, v[m]);
+			if (is_count(d, m) && !isnan(v[m]))
+				out_printf(o, "%.0f", v[m]);
+			else
+				json_number(o, v[m]);
 		}
 		out_char(o, '}');
 	}
-	out_str(o, "},\"run_pct\":");
+	out_str(o, d->accumulate ? "},\"run_s\":" : "},\"run_pct\":");
 	json_number(o, column_value(r, COL_PCPU, d));
-	out_str(o, ",\"total_pct\":");
-	{
-		struct display pct = *d;
-
-		pct.metric = METRIC_PCT;
-		json_number(o, column_value(r, COL_TOTAL, &pct));
-	}
+	out_str(o, d->accumulate ? ",\"total_s\":" : ",\"total_pct\":");
+	json_number(o, total_first_metric(r, d));
 	out_printf(o, ",\"exited\":%s,\"cmdline\":", r->exited ? "true" : "false");
 	if (r->cmdline)
 		out_json_string(o, r->cmdline);
@@ -280,15 +266,15 @@ static void json_report(struct batch_printer *b, const struct snapshot *snap, si
 
 /* ---- csv ---- */
 
-static void csv_header(struct outbuf *o)
+static void csv_header(struct outbuf *o, const struct display *d)
 {
-	static const char *const names[METRIC_COUNT] = { "pct", "avg_ms", "per_s", "max_ms" };
+	const char *const *names = d->accumulate ? total_names : interval_names;
 
 	out_str(o, "time,interval_s,pid,tid,user,state,command");
 	for (int k = 0; k < DK_COUNT; k++)
 		for (int m = 0; m < METRIC_COUNT; m++)
 			out_printf(o, ",%s_%s", delay_kinds[k].key, names[m]);
-	out_str(o, ",run_pct,total_pct,exited,cmdline\n");
+	out_str(o, d->accumulate ? ",run_s,total_s,exited,cmdline\n" : ",run_pct,total_pct,exited,cmdline\n");
 }
 
 static void csv_number(struct outbuf *o, double v)
@@ -304,7 +290,6 @@ static void csv_task(struct outbuf *o, const char *when, const struct snapshot *
 		     const struct display *d)
 {
 	char state[2] = { r->state, '\0' };
-	struct display pct = *d;
 
 	out_str(o, when);
 	csv_number(o, snap->interval_s);
@@ -321,12 +306,15 @@ static void csv_task(struct outbuf *o, const char *when, const struct snapshot *
 		double v[METRIC_COUNT];
 
 		kind_numbers(r, k, d, v);
-		for (int m = 0; m < METRIC_COUNT; m++)
-			csv_number(o, v[m]);
+		for (int m = 0; m < METRIC_COUNT; m++) {
+			if (is_count(d, m) && !isnan(v[m]))
+				out_printf(o, ",%.0f", v[m]);
+			else
+				csv_number(o, v[m]);
+		}
 	}
 	csv_number(o, column_value(r, COL_PCPU, d));
-	pct.metric = METRIC_PCT;
-	csv_number(o, column_value(r, COL_TOTAL, &pct));
+	csv_number(o, total_first_metric(r, d));
 	out_str(o, r->exited ? ",1," : ",0,");
 	if (r->cmdline)
 		out_csv_field(o, r->cmdline);
@@ -338,7 +326,7 @@ static void csv_report(struct batch_printer *b, const struct snapshot *snap, siz
 	char when[48];
 
 	if (!b->header_done) {
-		csv_header(&b->out);
+		csv_header(&b->out, &b->display);
 		b->header_done = 1;
 	}
 	timing_iso8601(&snap->wall, when, sizeof(when));

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "columns.h"
@@ -12,11 +13,31 @@
 
 static const char *const metric_keys[METRIC_COUNT] = { "pct", "avg", "rate", "max" };
 static const char *const metric_labels[METRIC_COUNT] = {
+	/* xgettext:no-c-format */
 	N_("% of time waiting"),
 	N_("average ms per wait"),
 	N_("waits per second"),
 	N_("longest wait, ms"),
 };
+
+static const char *const metric_shorts[METRIC_COUNT] = {
+	/* xgettext:no-c-format */
+	N_("% time"),
+	N_("ms/wait"),
+	N_("waits/s"),
+	N_("max ms"),
+};
+static const char *const total_shorts[METRIC_COUNT] = {
+	N_("s waited"),
+	N_("ms/wait"),
+	N_("waits"),
+	N_("max ms"),
+};
+
+const char *metric_short(enum metric m, int accumulate)
+{
+	return _(accumulate ? total_shorts[m] : metric_shorts[m]);
+}
 
 const char *metric_key(enum metric m)
 {
@@ -47,7 +68,7 @@ struct column column_get(int id, const struct display *d)
 	case COL_ID: return (struct column){ d->threads ? _("TID") : _("PID"), 7, 1, "pid" };
 	case COL_USER: return (struct column){ _("USER"), 8, 0, "user" };
 	case COL_STATE: return (struct column){ _("S"), 1, 0, "state" };
-	case COL_PCPU: return (struct column){ _("CPU%"), 6, 1, "pcpu" };
+	case COL_PCPU: return (struct column){ d->accumulate ? _("CPU s") : _("CPU%"), 6, 1, "pcpu" };
 	case COL_TOTAL: return (struct column){ _("TOTAL"), 7, 1, "total" };
 	default: return (struct column){ _("COMMAND"), 7, 0, "command" };
 	}
@@ -66,17 +87,18 @@ static double interval_kind(const struct row *r, int k, enum metric m)
 	}
 }
 
-/* Value of one kind since the start: share of the session, per-event average, rate, peak. */
+/* Value of one kind since the start: seconds waited, average ms per wait, number of waits, the
+ * longest wait. */
 static double accumulated_kind(const struct row *r, int k, const struct display *d)
 {
 	const struct task_totals *a = r->acc;
 
-	if (!a || !(a->kinds & (1u << k)) || d->elapsed_s <= 0)
+	if (!a || !(a->kinds & (1u << k)))
 		return NAN;
 	switch (d->metric) {
-	case METRIC_PCT: return a->total_ns[k] / 1e9 / d->elapsed_s * 100.0;
+	case METRIC_PCT: return a->total_ns[k] / 1e9;
 	case METRIC_AVG: return a->count[k] ? a->total_ns[k] / 1e6 / (double)a->count[k] : 0.0;
-	case METRIC_RATE: return a->count[k] / d->elapsed_s;
+	case METRIC_RATE: return (double)a->count[k];
 	default: return a->max_ns[k] ? a->max_ns[k] / 1e6 : NAN;
 	}
 }
@@ -113,8 +135,9 @@ static double total_value(const struct row *r, const struct display *d)
 		return NAN;
 	if (d->metric == METRIC_MAX)
 		return peak;
-	if (d->metric == METRIC_AVG) /* percent of a second waited over waits per second */
-		return events > 0 ? waited / 100.0 / events * 1000.0 : 0.0;
+	/* waited is percent of the interval and events per second, or seconds and waits in totals */
+	if (d->metric == METRIC_AVG)
+		return events > 0 ? waited * (d->accumulate ? 1.0 : 0.01) / events * 1000.0 : 0.0;
 	return sum;
 }
 
@@ -122,9 +145,7 @@ static double pcpu_value(const struct row *r, const struct display *d)
 {
 	if (!d->accumulate)
 		return r->r.run_pct;
-	if (!r->acc || d->elapsed_s <= 0)
-		return NAN;
-	return r->acc->run_ns / 1e9 / d->elapsed_s * 100.0;
+	return r->acc ? r->acc->run_ns / 1e9 : NAN; /* CPU seconds since the start */
 }
 
 double column_value(const struct row *r, int id, const struct display *d)
@@ -139,13 +160,22 @@ double column_value(const struct row *r, int id, const struct display *d)
 	}
 }
 
-static int metric_decimals(enum metric m)
+static int metric_decimals(const struct display *d)
 {
-	return m == METRIC_AVG ? 2 : 1;
+	if (d->accumulate && d->metric == METRIC_RATE)
+		return 0; /* a count of waits */
+	return d->metric == METRIC_AVG || (d->accumulate && d->metric == METRIC_PCT) ? 2 : 1;
+}
+
+static int is_number_column(int id)
+{
+	return id == COL_PCPU || (id >= COL_KIND && id <= COL_TOTAL);
 }
 
 const char *column_text(const struct row *r, int id, const struct display *d, char *buf)
 {
+	if (r->fresh && is_number_column(id) && !d->accumulate)
+		return "";
 	switch (id) {
 	case COL_USER: return r->user;
 	case COL_STATE:
@@ -157,10 +187,103 @@ const char *column_text(const struct row *r, int id, const struct display *d, ch
 		fmt_fixed(buf, column_value(r, id, d), 0);
 		return buf;
 	case COL_PCPU:
-		fmt_cell(buf, column_value(r, id, d), 1, 6);
+		fmt_cell(buf, column_value(r, id, d), d->accumulate ? 2 : 1, 6);
 		return buf;
 	default:
-		fmt_cell(buf, column_value(r, id, d), metric_decimals(d->metric), KIND_WIDTH);
+		fmt_cell(buf, column_value(r, id, d), metric_decimals(d), KIND_WIDTH);
 		return buf;
 	}
+}
+
+/* The sort marker: a triangle where the terminal speaks UTF-8, else v and ^. */
+static const char *marker(int descending)
+{
+	if (MB_CUR_MAX > 1)
+		return descending ? "\u25bc" : "\u25b2";
+	return descending ? "v" : "^";
+}
+
+static void title_cell(struct outbuf *o, const struct column *c, int marked, int descending, int last)
+{
+	int pad = c->width - text_width(c->title);
+
+	if (!marked) {
+		if (last)
+			out_str(o, c->title);
+		else
+			out_padded(o, c->title, c->width, c->right);
+		return;
+	}
+	if (c->right) {
+		/* the marker sits right before the title, in the padding or the separator */
+		if (pad >= 1) {
+			out_spaces(o, pad - 1);
+		} else if (o->len > 0 && o->data[o->len - 1] == ' ') {
+			o->len--;
+		}
+		out_str(o, marker(descending));
+		out_padded(o, c->title, text_width(c->title), 0);
+		return;
+	}
+	out_str(o, c->title);
+	out_str(o, marker(descending));
+	if (!last)
+		out_spaces(o, pad - 1);
+}
+
+void column_line(struct outbuf *o, const struct row *r, const struct display *d, const int *cols, int ncols,
+		 int marker_col, int descending)
+{
+	char buf[32];
+
+	for (int i = 0; i < ncols; i++) {
+		struct column c = column_get(cols[i], d);
+		int last = cols[i] == COL_COMMAND;
+		const char *text;
+
+		if (i)
+			out_char(o, ' ');
+		if (!r) {
+			title_cell(o, &c, cols[i] == marker_col, descending, last);
+			continue;
+		}
+		text = column_text(r, cols[i], d, buf);
+		if (last) {
+			out_padded(o, text, text_width(text), 0);
+			if (r->exited)
+				out_str(o, _(" <exited>"));
+		} else {
+			out_padded(o, text, c.width, c.right);
+		}
+	}
+	out_char(o, '\n');
+}
+
+int column_layout(int width, int sort_col, int *cols)
+{
+	/* hidden first when space is short */
+	static const int drop_order[] = { COL_KIND + DK_IRQ, COL_KIND + DK_WPCOPY, COL_KIND + DK_COMPACT,
+					  COL_KIND + DK_THRASHING, COL_KIND + DK_RECLAIM, COL_KIND + DK_SWAPIN,
+					  COL_USER, COL_STATE, COL_PCPU, COL_KIND + DK_IO, COL_KIND + DK_CPU,
+					  COL_TOTAL };
+	struct display d = { 0 };
+	int shown[COL_COUNT], need = 0, n = 0;
+	const int command_min = 8;
+
+	for (int c = 0; c < COL_COUNT; c++) {
+		shown[c] = 1;
+		need += (c == COL_COMMAND ? command_min : column_get(c, &d).width) + (c ? 1 : 0);
+	}
+	for (size_t i = 0; need > width && i < sizeof(drop_order) / sizeof(drop_order[0]); i++) {
+		int c = drop_order[i];
+
+		if (c == sort_col)
+			continue;
+		shown[c] = 0;
+		need -= column_get(c, &d).width + 1;
+	}
+	for (int c = 0; c < COL_COUNT; c++)
+		if (shown[c])
+			cols[n++] = c;
+	return n;
 }

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "format.h"
 #include "model.h"
 
 /* What the delay cells show. */
@@ -19,8 +20,9 @@ enum metric {
 /* How rows are presented. */
 struct display {
 	enum metric metric;
-	int accumulate;   /* totals since delaytop started instead of the last interval */
-	double elapsed_s; /* since delaytop started, for accumulated rates */
+	int accumulate;   /* totals since delaytop started instead of the last interval: cells show
+			     seconds waited, ms per wait, waits, the longest wait; CPU s the CPU time */
+	double elapsed_s; /* since delaytop started */
 	int cmdline;      /* the command column shows the full command line */
 	int threads;      /* the first column is the thread id */
 };
@@ -51,11 +53,25 @@ struct column column_get(int id, const struct display *d);
 double column_value(const struct row *r, int id, const struct display *d);
 
 /* The text of a row's cell, not padded, into buf (>= 32 bytes); strings may be returned
- * directly. */
+ * directly. A row without a reading yet (fresh) has blank numbers; "-" means unavailable. */
 const char *column_text(const struct row *r, int id, const struct display *d, char *buf);
+
+/* Appends one table line to o: the titles when r is NULL, else the row's cells, for the columns
+ * cols[0..ncols), separated by one space, the command column last and unpadded. marker_col gets
+ * the sort marker before its title (-1: none); descending picks the marker's direction. */
+void column_line(struct outbuf *o, const struct row *r, const struct display *d, const int *cols, int ncols,
+		 int marker_col, int descending);
+
+/* Chooses the columns that fit in width: all of them when they fit, else without the delay and
+ * minor columns of lowest priority, never without the id, the command or sort_col. Fills cols
+ * (COL_COUNT entries) in display order; returns how many. */
+int column_layout(int width, int sort_col, int *cols);
 
 /* The metric's name for people ("% of time", translated) and for the header ("%"). */
 const char *metric_label(enum metric m);
+/* The metric's short name for the header: "% time", "ms/wait", "waits/s", "max ms"; in totals
+ * since the start "s waited", "ms/wait", "waits", "max ms". */
+const char *metric_short(enum metric m, int accumulate);
 /* The metric's key for options: "pct", "avg", "rate", "max"; and back (-1 when unknown). */
 const char *metric_key(enum metric m);
 int metric_find(const char *key);

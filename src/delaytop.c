@@ -11,10 +11,12 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "command.h"
 #include "i18n.h"
 #include "options.h"
 #include "sampler.h"
 #include "timing.h"
+#include "view.h"
 
 #define EXIT_USAGE 2
 
@@ -133,7 +135,7 @@ static struct sampler *open_sampler(const struct options *o)
 	so.pids = o->pids;
 	so.npids = o->npids;
 	so.listen = 1;
-	so.exit_rcvbuf = 4 << 20;
+	so.exit_rcvbuf = o->exit_buffer;
 	if (sampler_open(&s, &so, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", PACKAGE, err);
 		return NULL;
@@ -158,14 +160,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", PACKAGE, err);
 		return EXIT_USAGE;
 	}
-	if (!o.batch) {
-		fprintf(stderr, "%s: %s\n", PACKAGE, _("the full-screen view is not available yet; use -b"));
-		options_free(&o);
-		return EXIT_FAILURE;
-	}
 	setup_signals();
+	if (o.command) {
+		rc = command_run(&o);
+		options_free(&o);
+		return rc;
+	}
 	s = open_sampler(&o);
-	rc = s ? run_batch(&o, s) : EXIT_FAILURE;
+	if (!s)
+		rc = EXIT_FAILURE;
+	else if (o.batch)
+		rc = run_batch(&o, s);
+	else
+		rc = view_run(&o, s, &stop_requested);
 	sampler_close(s);
 	options_free(&o);
 	return rc;

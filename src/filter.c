@@ -21,8 +21,6 @@ static int waited(const struct row *r, const struct display *d)
 {
 	if (!d->accumulate)
 		return r->r.total_pct > 0; /* NAN compares false */
-	if (!r->acc)
-		return 0;
 	for (int k = 0; k < DK_COUNT; k++)
 		if (r->acc->total_ns[k] > 0)
 			return 1;
@@ -39,6 +37,8 @@ static int pid_listed(const struct filter *f, uint32_t pid)
 
 int filter_match(const struct filter *f, const struct row *r, const struct display *d)
 {
+	if (r->departed && !d->accumulate)
+		return 0; /* ended in an earlier interval: only the totals show it */
 	if (f->by_uid && r->uid != f->uid)
 		return 0;
 	if (f->npids && !pid_listed(f, r->pid))

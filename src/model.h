@@ -24,13 +24,14 @@ struct row {
 	uint32_t tid; /* the thread in thread mode; 0 in process mode */
 	uint32_t uid;
 	char state;   /* as in ps(1): R, S, D, Z, T, ...; '?' when unknown */
-	uint8_t exited; /* the task ended during the interval */
-	uint8_t fresh;  /* first reading of this task: no rates yet */
+	uint8_t exited;   /* the task ended during the interval, or earlier when departed */
+	uint8_t departed; /* it ended before this interval: only its totals since the start count */
+	uint8_t fresh;    /* first reading of this task: no rates yet */
 	const char *user;    /* strings belong to the sampler and live until its next tick */
 	const char *comm;
 	const char *cmdline; /* full command line, or NULL when unknown */
 	struct task_rates r;
-	const struct task_totals *acc; /* since start; NULL unless accumulating */
+	const struct task_totals *acc; /* since delaytop's first reading */
 };
 
 enum {

@@ -19,7 +19,7 @@
 #define MIN_DELAY 0.1
 #define MAX_DELAY 86400.0
 
-enum { OPT_REVERSE = 256, OPT_FORMAT };
+enum { OPT_REVERSE = 256, OPT_FORMAT, OPT_ACCUMULATE, OPT_EXIT_BUFFER };
 
 static const struct option long_options[] = {
 	{ "batch", no_argument, NULL, 'b' },
@@ -32,17 +32,20 @@ static const struct option long_options[] = {
 	{ "reverse", no_argument, NULL, OPT_REVERSE },
 	{ "active", no_argument, NULL, 'a' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "accumulate", no_argument, NULL, OPT_ACCUMULATE },
+	{ "exit-buffer", required_argument, NULL, OPT_EXIT_BUFFER },
+	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
 
 /* '+': stop at the first word that is not an option. */
-static const char short_options[] = "+:bn:d:p:u:Hs:ahV";
+static const char short_options[] = "+:bn:d:p:u:Hs:ao:hV";
 
 void options_usage(FILE *f)
 {
-	fprintf(f, _("Usage: %s [OPTION]...\n"), PACKAGE);
+	fprintf(f, _("Usage: %s [OPTION]... [-- COMMAND [ARG]...]\n"), PACKAGE);
 	fputs(_("Show which tasks are waiting, on what, and how badly, from the kernel's delay\n"
 		"accounting and pressure stall information.\n\n"), f);
 	fputs(_("  -b, --batch              print reports as text instead of the full screen\n"
@@ -56,8 +59,15 @@ void options_usage(FILE *f)
 	fputs(_("      --reverse            reverse the sort order\n"
 		"  -a, --active             only tasks that waited during the interval\n"
 		"      --format=FORMAT      batch output: text, csv or json (implies --batch)\n"
+		"      --accumulate         totals since the start, exited tasks included\n"
+		"      --exit-buffer=SIZE   receive buffer for exit records, such as 16M\n"
+		"                           (default 4M)\n"
+		"  -o, --output=FILE        command mode: write the report to FILE, not stderr\n"
 		"  -h, --help               show this help and exit\n"
 		"  -V, --version            show the version and exit\n\n"), f);
+	fputs(_("With -- COMMAND, delaytop runs the command, follows every process it starts,\n"
+		"and reports the delays of the whole run when it ends; it exits with the\n"
+		"command's status.\n\n"), f);
 	fputs(_("Delays are percentages of the interval: a process with several waiting threads\n"
 		"can exceed 100%. Taskstats needs CAP_NET_ADMIN; without it only CPU and I/O\n"
 		"delay are shown, from /proc. See delaytop(8).\n"), f);
@@ -183,6 +193,26 @@ static int parse_sort(const char *s, int *col, char *err, size_t errlen)
 	return -1;
 }
 
+/* Parses a byte count with an optional K, M or G (powers of 1024). */
+static int parse_size(const char *s, int *out, char *err, size_t errlen)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end != s && (*end == 'K' || *end == 'k'))
+		v *= 1024, end++;
+	else if (end != s && (*end == 'M' || *end == 'm'))
+		v *= 1024 * 1024, end++;
+	else if (end != s && (*end == 'G' || *end == 'g'))
+		v *= 1024.0 * 1024 * 1024, end++;
+	if (!*s || *end || errno || !isfinite(v) || v < 4096 || v > 1024.0 * 1024 * 1024)
+		return fail(err, errlen, _("invalid exit buffer size '%s': expected 4K to 1G, such as 16M"), s);
+	*out = (int)v;
+	return 0;
+}
+
 static int parse_format(const char *s, enum output_format *f, char *err, size_t errlen)
 {
 	if (strcmp(s, "text") == 0)
@@ -196,15 +226,16 @@ static int parse_format(const char *s, enum output_format *f, char *err, size_t 
 	return 0;
 }
 
-/* The option getopt stopped at, as the user wrote it. */
-static const char *bad_option(char **argv, int optopt_char, char *buf, size_t size)
+/* The option getopt stopped at, as the user wrote it: a long option from its word (optopt holds
+ * its value, not its name), a short one from optopt. word is the argument getopt was reading. */
+static const char *bad_option(const char *word, int optopt_char, char *buf, size_t size)
 {
-	if (optopt_char) {
+	if (strncmp(word, "--", 2) == 0) {
+		snprintf(buf, size, "%s", word);
+		buf[strcspn(buf, "=")] = '\0';
+	} else {
 		snprintf(buf, size, "-%c", optopt_char);
-		return buf;
 	}
-	snprintf(buf, size, "%s", argv[optind - 1]);
-	buf[strcspn(buf, "=")] = '\0';
 	return buf;
 }
 
@@ -214,9 +245,10 @@ static void defaults(struct options *o)
 	o->delay_s = 1.0;
 	o->sort_col = COL_TOTAL;
 	o->format = FORMAT_TEXT;
+	o->exit_buffer = DEFAULT_EXIT_BUFFER;
 }
 
-static int parse_one(int c, char **argv, struct options *o, char *err, size_t errlen)
+static int parse_one(int c, const char *word, struct options *o, char *err, size_t errlen)
 {
 	char opt[64];
 
@@ -235,20 +267,24 @@ static int parse_one(int c, char **argv, struct options *o, char *err, size_t er
 	case OPT_FORMAT:
 		o->batch = 1;
 		return parse_format(optarg, &o->format, err, errlen);
+	case OPT_ACCUMULATE: o->accumulate = 1; return 0;
+	case OPT_EXIT_BUFFER: return parse_size(optarg, &o->exit_buffer, err, errlen);
+	case 'o': o->output = optarg; return 0;
 	case ':':
-		return fail(err, errlen, _("option '%s' needs a value"), bad_option(argv, optopt, opt, sizeof(opt)));
+		return fail(err, errlen, _("option '%s' needs a value"), bad_option(word, optopt, opt, sizeof(opt)));
 	default:
-		return fail(err, errlen, _("unknown option '%s'"), bad_option(argv, optopt, opt, sizeof(opt)));
+		return fail(err, errlen, _("unknown option '%s'"), bad_option(word, optopt, opt, sizeof(opt)));
 	}
 }
 
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
-	int c;
+	int c, word = 1;
 
 	defaults(o);
 	opterr = 0;
 	optind = 1;
+	/* word: optind before the call is the argument getopt reads, also inside "-bx" clusters */
 	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
 		if (c == 'h') {
 			options_usage(stdout);
@@ -258,11 +294,23 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			version();
 			return OPTIONS_EXIT;
 		}
-		if (parse_one(c, argv, o, err, errlen) < 0)
+		if (parse_one(c, argv[word < argc ? word : argc - 1], o, err, errlen) < 0)
 			return OPTIONS_ERROR;
+		word = optind;
 	}
 	if (optind < argc) {
-		fail(err, errlen, _("unexpected argument '%s'"), argv[optind]);
+		/* a command comes after "--", so that a typo is not run */
+		if (optind == 1 || strcmp(argv[optind - 1], "--") != 0) {
+			fail(err, errlen, _("unexpected argument '%s' (a command to run goes after --)"), argv[optind]);
+			return OPTIONS_ERROR;
+		}
+		o->command = argv + optind;
+	} else if (optind > 1 && strcmp(argv[optind - 1], "--") == 0) {
+		fail(err, errlen, "%s", _("a command to run is missing after --"));
+		return OPTIONS_ERROR;
+	}
+	if (o->output && !o->command) {
+		fail(err, errlen, "%s", _("--output is for command mode: add -- COMMAND"));
 		return OPTIONS_ERROR;
 	}
 	return OPTIONS_OK;

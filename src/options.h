@@ -23,7 +23,14 @@ struct options {
 	int reverse;
 	int active;        /* -a */
 	enum output_format format;
+	int accumulate;    /* totals since the start */
+	int exit_buffer;   /* receive buffer for exit records, bytes */
+	const char *output; /* command mode: where the report goes (NULL: stderr) */
+	char **command;    /* the command after --, or NULL */
 };
+
+/* The default receive buffer for exit records: about 2,000 records. */
+#define DEFAULT_EXIT_BUFFER (4 << 20)
 
 enum { OPTIONS_OK = 0, OPTIONS_EXIT = 1, OPTIONS_ERROR = -1 };
 

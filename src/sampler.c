@@ -29,6 +29,9 @@
  * thread: a pid cannot be reused that fast. */
 #define SAME_START_NS 20000000ull
 
+/* Exited tasks kept one by one for the totals since the start; the rest are summed in one row. */
+#define DEPARTED_MAX 10000
+
 struct proc {
 	uint32_t pid;
 	uint32_t seen;   /* last tick whose rows may point here */
@@ -56,7 +59,7 @@ struct task {
 	uint8_t exited;
 	uint8_t need_state;
 	struct sample base, last;
-	struct task_totals *acc;
+	struct task_totals acc; /* since the first reading */
 };
 
 /* An exit record waiting for the next tick. */
@@ -77,8 +80,9 @@ struct sampler {
 	char notice[512];
 
 	struct idmap procs, tasks;
-	struct task **departed; /* exited tasks kept for their totals (accumulate mode) */
+	struct task **departed; /* exited tasks, kept for their totals since the start */
 	size_t ndeparted, capdeparted;
+	struct task *others;    /* the totals of exited tasks beyond DEPARTED_MAX */
 	struct idmap users;     /* uid -> name, for tasks seen only in exit records */
 
 	uint32_t tick;
@@ -172,7 +176,6 @@ static void set_cmdline(void *arg, uint32_t pid, const char *cmdline)
 static void task_free(struct task *t)
 {
 	task_set_proc(t, NULL);
-	free(t->acc);
 	free(t);
 }
 
@@ -184,8 +187,7 @@ static struct task *task_new(struct sampler *s, uint32_t id, uint64_t start_ns)
 	t->start_ns = start_ns;
 	t->state = '?';
 	t->need_state = 1;
-	if (s->o.accumulate)
-		t->acc = xcalloc(1, sizeof(*t->acc));
+	(void)s;
 	return t;
 }
 
@@ -507,6 +509,88 @@ int sampler_listen_fd(const struct sampler *s)
 	return s->listener ? ts_listen_fd(s->listener) : -1;
 }
 
+/* ---- totals since the start ---- */
+
+static void accumulate(struct task *t)
+{
+	struct task_totals *a = &t->acc;
+
+	if (!t->has_base)
+		return;
+	for (int k = 0; k < DK_COUNT; k++) {
+		unsigned bit = 1u << k;
+
+		if (t->base.kind_total & t->last.kind_total & bit) {
+			a->total_ns[k] += t->last.total[k] >= t->base.total[k] ? t->last.total[k] - t->base.total[k] : 0;
+			a->kinds |= (uint8_t)bit;
+		}
+		if (t->base.kind_count & t->last.kind_count & bit)
+			a->count[k] += t->last.count[k] >= t->base.count[k] ? t->last.count[k] - t->base.count[k] : 0;
+		if ((t->last.kind_max & bit) && t->last.max[k] > a->max_ns[k])
+			a->max_ns[k] = t->last.max[k];
+	}
+	if (t->base.have_run && t->last.have_run && t->last.run_ns >= t->base.run_ns)
+		a->run_ns += t->last.run_ns - t->base.run_ns;
+}
+
+static uint64_t waited(const struct task *t)
+{
+	uint64_t sum = 0;
+
+	for (int k = 0; k < DK_COUNT; k++)
+		sum += t->acc.total_ns[k];
+	return sum;
+}
+
+static int by_waited(const void *a, const void *b)
+{
+	uint64_t x = waited(*(struct task *const *)a), y = waited(*(struct task *const *)b);
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static void add_totals(struct task_totals *sum, const struct task_totals *a)
+{
+	for (int k = 0; k < DK_COUNT; k++) {
+		sum->total_ns[k] += a->total_ns[k];
+		sum->count[k] += a->count[k];
+		if (a->max_ns[k] > sum->max_ns[k])
+			sum->max_ns[k] = a->max_ns[k];
+	}
+	sum->run_ns += a->run_ns;
+	sum->kinds |= a->kinds;
+}
+
+/* Keeps the DEPARTED_MAX exited tasks that waited most and sums the others into one row; done
+ * in halves so that the sort is rare. */
+static void fold_departed(struct sampler *s)
+{
+	qsort(s->departed, s->ndeparted, sizeof(*s->departed), by_waited);
+	if (!s->others) {
+		s->others = task_new(s, 0, 0);
+		str_copy(s->others->comm, sizeof(s->others->comm), _("(other exited)"));
+		s->others->exited = 1;
+		s->others->state = 'X';
+	}
+	for (size_t i = DEPARTED_MAX; i < s->ndeparted; i++) {
+		add_totals(&s->others->acc, &s->departed[i]->acc);
+		task_free(s->departed[i]);
+	}
+	s->ndeparted = DEPARTED_MAX;
+}
+
+static void keep_departed(struct sampler *s, struct task *t)
+{
+	if (!t->acc.kinds) { /* read only once: nothing to add up */
+		task_free(t);
+		return;
+	}
+	s->departed = xgrow(s->departed, &s->capdeparted, s->ndeparted + 1, sizeof(*s->departed));
+	s->departed[s->ndeparted++] = t;
+	if (s->ndeparted >= 2 * DEPARTED_MAX)
+		fold_departed(s);
+}
+
 /* ---- the tick ---- */
 
 /* Frees what the previous tick's rows needed but the next readings do not, and makes every
@@ -527,12 +611,10 @@ static void retire(struct sampler *s)
 		}
 		idmap_del(&s->tasks, id);
 		pos--; /* the deletion may have shifted a later entry into this slot */
-		if (t->acc && t->exited) {
-			s->departed = xgrow(s->departed, &s->capdeparted, s->ndeparted + 1, sizeof(*s->departed));
-			s->departed[s->ndeparted++] = t;
-		} else {
+		if (t->exited)
+			keep_departed(s, t);
+		else
 			task_free(t);
-		}
 	}
 	pos = 0;
 	while (idmap_next(&s->procs, &pos, &id, &v)) {
@@ -545,28 +627,6 @@ static void retire(struct sampler *s)
 	}
 }
 
-static void accumulate(struct task *t)
-{
-	struct task_totals *a = t->acc;
-
-	if (!a || !t->has_base)
-		return;
-	for (int k = 0; k < DK_COUNT; k++) {
-		unsigned bit = 1u << k;
-
-		if (t->base.kind_total & t->last.kind_total & bit) {
-			a->total_ns[k] += t->last.total[k] >= t->base.total[k] ? t->last.total[k] - t->base.total[k] : 0;
-			a->kinds |= (uint8_t)bit;
-		}
-		if (t->base.kind_count & t->last.kind_count & bit)
-			a->count[k] += t->last.count[k] >= t->base.count[k] ? t->last.count[k] - t->base.count[k] : 0;
-		if ((t->last.kind_max & bit) && t->last.max[k] > a->max_ns[k])
-			a->max_ns[k] = t->last.max[k];
-	}
-	if (t->base.have_run && t->last.have_run && t->last.run_ns >= t->base.run_ns)
-		a->run_ns += t->last.run_ns - t->base.run_ns;
-}
-
 static void fill_row(struct row *r, const struct task *t, int threads)
 {
 	memset(r, 0, sizeof(*r));
@@ -575,10 +635,10 @@ static void fill_row(struct row *r, const struct task *t, int threads)
 	r->uid = t->proc ? t->proc->euid : 0;
 	r->state = t->state ? t->state : '?';
 	r->exited = t->exited;
-	r->user = t->proc ? t->proc->user : "?";
-	r->comm = threads && t->comm[0] ? t->comm : t->proc ? t->proc->comm : "?";
+	r->user = t->proc ? t->proc->user : "-";
+	r->comm = (threads || !t->proc) && t->comm[0] ? t->comm : t->proc ? t->proc->comm : "?";
 	r->cmdline = t->proc ? t->proc->cmdline : NULL;
-	r->acc = t->acc;
+	r->acc = &t->acc;
 }
 
 static void build_rows(struct sampler *s, struct snapshot *snap)
@@ -586,7 +646,7 @@ static void build_rows(struct sampler *s, struct snapshot *snap)
 	size_t pos = 0, n = 0;
 	void *v;
 
-	s->rows = xgrow(s->rows, &s->caprows, s->tasks.len + s->ndeparted + 1, sizeof(*s->rows));
+	s->rows = xgrow(s->rows, &s->caprows, s->tasks.len + s->ndeparted + 2, sizeof(*s->rows));
 	while (idmap_next(&s->tasks, &pos, NULL, &v)) {
 		struct task *t = v;
 		struct row *r = &s->rows[n];
@@ -603,10 +663,15 @@ static void build_rows(struct sampler *s, struct snapshot *snap)
 		}
 		n++;
 	}
-	for (size_t i = 0; i < s->ndeparted; i++) {
-		fill_row(&s->rows[n], s->departed[i], s->o.threads);
+	for (size_t i = 0; i <= s->ndeparted; i++) {
+		const struct task *t = i < s->ndeparted ? s->departed[i] : s->others;
+
+		if (!t)
+			continue;
+		fill_row(&s->rows[n], t, s->o.threads);
 		rates_unavailable(&s->rows[n].r);
-		s->rows[n++].exited = 1;
+		s->rows[n].exited = 1;
+		s->rows[n++].departed = 1;
 	}
 	snap->rows = s->rows;
 	snap->nrows = n;
@@ -771,6 +836,12 @@ static void forget_tasks(struct sampler *s)
 		task_free(v);
 	idmap_free(&s->tasks);
 	idmap_init(&s->tasks);
+	for (size_t i = 0; i < s->ndeparted; i++)
+		task_free(s->departed[i]);
+	s->ndeparted = 0;
+	if (s->others)
+		task_free(s->others);
+	s->others = NULL;
 }
 
 void sampler_set_threads(struct sampler *s, int threads)
@@ -794,20 +865,6 @@ void sampler_set_pids(struct sampler *s, const uint32_t *pids, size_t npids)
 	s->o.npids = npids;
 }
 
-void sampler_set_accumulate(struct sampler *s, int on)
-{
-	size_t pos = 0;
-	void *v;
-
-	s->o.accumulate = !!on;
-	while (idmap_next(&s->tasks, &pos, NULL, &v)) {
-		struct task *t = v;
-
-		if (on && !t->acc)
-			t->acc = xcalloc(1, sizeof(*t->acc));
-	}
-}
-
 void sampler_close(struct sampler *s)
 {
 	size_t pos = 0;
@@ -818,6 +875,8 @@ void sampler_close(struct sampler *s)
 	forget_tasks(s);
 	for (size_t i = 0; i < s->ndeparted; i++)
 		task_free(s->departed[i]);
+	if (s->others)
+		task_free(s->others);
 	while (idmap_next(&s->procs, &pos, NULL, &v))
 		proc_free(v);
 	idmap_free(&s->procs);

@@ -16,7 +16,6 @@ struct sampler_opts {
 	size_t npids;
 	int listen;           /* listen for exits between readings, when the kernel allows it */
 	int exit_rcvbuf;      /* receive buffer for exit records, bytes */
-	int accumulate;       /* keep totals since the first reading, exited tasks included */
 	int force_limited;    /* use only what /proc gives, as without CAP_NET_ADMIN (tests) */
 };
 
@@ -26,8 +25,10 @@ int sampler_open(struct sampler **out, const struct sampler_opts *o, char *err, 
 void sampler_close(struct sampler *s);
 
 /* Takes one reading and fills *snap. The first reading has no rates (interval_s is 0); every
- * later one has the rates since the previous one. The snapshot's rows and strings belong to the
- * sampler and live until the next tick. Returns 0 or a negative errno with a message in err. */
+ * later one has the rates since the previous one. Every row also carries its totals since the
+ * first reading, and the tasks that exited earlier follow as departed rows, so that a front end
+ * can show either. The snapshot's rows and strings belong to the sampler and live until the
+ * next tick. Returns 0 or a negative errno with a message in err. */
 int sampler_tick(struct sampler *s, struct snapshot *snap, char *err, size_t errlen);
 
 /* What the user should be told once about missing privileges or exit records, or NULL. */
@@ -39,9 +40,9 @@ int sampler_listen_fd(const struct sampler *s);
 void sampler_drain(struct sampler *s);
 
 /* Changes take effect at the next tick. Switching between processes and threads, or changing
- * the pid selection, starts new baselines: tasks new to the selection get rates one tick later. */
+ * the pid selection, starts new baselines: tasks new to the selection get rates one tick later,
+ * and a switch also starts the totals anew. */
 void sampler_set_threads(struct sampler *s, int threads);
 void sampler_set_pids(struct sampler *s, const uint32_t *pids, size_t npids);
-void sampler_set_accumulate(struct sampler *s, int on);
 
 #endif

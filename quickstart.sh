@@ -1,0 +1,121 @@
+#!/bin/sh
+# quickstart.sh — one command to set up a Debian 12 machine for delaytop and then run it or test it.
+#
+#   ./quickstart.sh run [OPTION]...   install what is missing, build in build/, start delaytop
+#   ./quickstart.sh check             the same set-up, then the whole test suite: make check,
+#                                     the sanitizer build (ASan+UBSan) and make distcheck
+#
+# Safe to run again: it installs only missing packages and rebuilds only what changed. Needs root
+# (apt-get, and the tests read taskstats and flip kernel.task_delayacct, putting it back).
+# A test that reports SKIP fails the check, because CI must run everything; set
+# DELAYTOP_ALLOW_SKIP=1 to accept skips on a machine that lacks something.
+set -eu
+
+cd "$(dirname "$0")"
+top=$(pwd)
+jobs=$(nproc 2>/dev/null || echo 2)
+
+# Build and test dependencies; the reasons are in README.md.
+PACKAGES="build-essential autoconf automake autopoint gettext pkg-config
+libncurses-dev libnl-genl-3-dev libproc2-dev
+tmux groff-base jq python3 util-linux procps locales"
+
+say() {
+	printf 'quickstart: %s\n' "$*"
+}
+
+need_root() {
+	if [ "$(id -u)" -ne 0 ]; then
+		say "run this as root: it installs packages and the tests need CAP_NET_ADMIN"
+		exit 1
+	fi
+}
+
+install_packages() {
+	missing=""
+	for p in $PACKAGES; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+	done
+	if [ -n "$missing" ]; then
+		say "installing:$missing"
+		apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+	fi
+}
+
+# The German translation test needs a German UTF-8 locale.
+ensure_locale() {
+	if ! locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\?8$'; then
+		say "generating the de_DE.UTF-8 locale"
+		sed -i 's/^# *\(de_DE\.UTF-8 UTF-8\)/\1/' /etc/locale.gen
+		grep -q '^de_DE\.UTF-8 UTF-8' /etc/locale.gen || echo 'de_DE.UTF-8 UTF-8' >>/etc/locale.gen
+		locale-gen >/dev/null
+	fi
+}
+
+# A build directory per configuration; the source tree itself stays unconfigured.
+configure_in() {
+	dir=$1
+	shift
+	if [ -f "$top/config.status" ]; then
+		say "the source tree was configured in place; cleaning it so that build directories work"
+		make -C "$top" distclean >/dev/null
+	fi
+	mkdir -p "$dir"
+	if [ ! -f "$dir/config.status" ]; then
+		(cd "$dir" && "$top/configure" "$@")
+	fi
+}
+
+build() {
+	need_root
+	install_packages
+	ensure_locale
+	if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt Makefile.in ]; then
+		./autogen.sh
+	fi
+	configure_in "$top/build" --enable-werror
+	make -C "$top/build" -j"$jobs"
+}
+
+# Fails when a test suite reported SKIP, listing the tests and their reasons.
+no_skips() {
+	log=$1/test-suite.log
+	[ -f "$log" ] || return 0
+	skipped=$(grep -c '^SKIP: ' "$log" || true)
+	if [ "$skipped" -gt 0 ] && [ "${DELAYTOP_ALLOW_SKIP:-0}" != 1 ]; then
+		say "$skipped test(s) skipped in $1; the whole suite must run here:"
+		grep -A1 '^SKIP: ' "$log" | sed 's/^/  /'
+		return 1
+	fi
+}
+
+check() {
+	build
+	say "make check"
+	make -C "$top/build" -j"$jobs" check || { cat "$top/build/test-suite.log"; exit 1; }
+	no_skips "$top/build"
+	say "sanitizer build: unit, command-line and kernel tests under ASan and UBSan"
+	configure_in "$top/build-sanitize" --enable-werror --enable-sanitizers
+	make -C "$top/build-sanitize" -j"$jobs"
+	make -C "$top/build-sanitize" -j"$jobs" check-sanitizer || { cat "$top/build-sanitize/test-suite.log"; exit 1; }
+	no_skips "$top/build-sanitize"
+	say "make distcheck"
+	make -C "$top/build" -j"$jobs" distcheck
+	say "all tests passed"
+}
+
+case "${1:-}" in
+run)
+	shift
+	build
+	exec "$top/build/src/delaytop" "$@"
+	;;
+check)
+	check
+	;;
+*)
+	echo "usage: $0 run [DELAYTOP OPTION]... | check" >&2
+	exit 2
+	;;
+esac

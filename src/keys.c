@@ -1,0 +1,49 @@
+/* keys.c — the key table. */
+#include "config.h"
+
+#include <curses.h>
+
+#include "i18n.h"
+#include "keys.h"
+
+#define CTRL(c) ((c) & 0x1f)
+
+const struct key_binding key_bindings[] = {
+	{ { KEY_UP, 'k', 0 }, N_("Up, k"), ACT_UP, N_("select the task above") },
+	{ { KEY_DOWN, 'j', 0 }, N_("Down, j"), ACT_DOWN, N_("select the task below") },
+	{ { KEY_PPAGE, 0 }, N_("PgUp"), ACT_PAGE_UP, N_("one page up") },
+	{ { KEY_NPAGE, 0 }, N_("PgDn"), ACT_PAGE_DOWN, N_("one page down") },
+	{ { KEY_HOME, 0 }, N_("Home"), ACT_HOME, N_("first task") },
+	{ { KEY_END, 0 }, N_("End"), ACT_END, N_("last task") },
+	{ { '<', 0 }, "<", ACT_SORT_LEFT, N_("sort by the column to the left") },
+	{ { '>', 0 }, ">", ACT_SORT_RIGHT, N_("sort by the column to the right") },
+	{ { KEY_F(6), 's', 0 }, N_("F6, s"), ACT_SORT_MENU, N_("choose the sort column from a menu") },
+	{ { 'r', 0 }, "r", ACT_REVERSE, N_("reverse the sort order") },
+	{ { '/', 0 }, "/", ACT_FILTER_COMMAND, N_("show only commands containing a text (Esc clears)") },
+	{ { 'u', 0 }, "u", ACT_FILTER_USER, N_("show only one user's tasks (empty: all users)") },
+	{ { 'p', 0 }, "p", ACT_FILTER_PID, N_("show only some processes by pid (empty: all)") },
+	{ { 27, 0 }, N_("Esc"), ACT_CLEAR_FILTER, N_("clear the command filter") },
+	{ { 'H', 0 }, "H", ACT_THREADS, N_("switch between processes and threads") },
+	{ { 'a', 0 }, "a", ACT_ACTIVE, N_("show only tasks that waited during the interval") },
+	{ { 'c', 0 }, "c", ACT_CMDLINE, N_("show the command name or the full command line") },
+	{ { 'm', 0 }, "m", ACT_METRIC, N_("cycle what delay cells show: % of time, ms per wait, waits/s, longest wait") },
+	{ { 'A', 0 }, "A", ACT_ACCUMULATE, N_("totals since the start, exited tasks included, or the last interval") },
+	{ { ' ', 0 }, N_("Space"), ACT_REFRESH, N_("take a reading now") },
+	{ { 'z', 0 }, "z", ACT_PAUSE, N_("pause: freeze the screen (exits are still collected)") },
+	{ { 'd', 0 }, "d", ACT_DELAY, N_("change the interval") },
+	{ { 'h', '?', 0 }, N_("h, ?"), ACT_HELP, N_("this help") },
+	{ { 'q', 0 }, "q", ACT_QUIT, N_("quit") },
+	{ { CTRL('L'), 0 }, N_("Ctrl-L"), ACT_REDRAW, N_("redraw the screen") },
+	{ { CTRL('T'), 0 }, N_("Ctrl-T"), ACT_DELAYACCT, N_("switch kernel.task_delayacct on or off (root)") },
+};
+
+const size_t key_binding_count = sizeof(key_bindings) / sizeof(key_bindings[0]);
+
+enum action keys_action(int code)
+{
+	for (size_t i = 0; i < key_binding_count; i++)
+		for (int j = 0; j < 3 && key_bindings[i].codes[j]; j++)
+			if (key_bindings[i].codes[j] == code)
+				return key_bindings[i].action;
+	return ACT_NONE;
+}

@@ -1,0 +1,322 @@
+/* report.c — aggregating a run and printing its report. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "format.h"
+#include "i18n.h"
+#include "report.h"
+#include "xalloc.h"
+
+void report_init(struct report *r, char **argv)
+{
+	memset(r, 0, sizeof(*r));
+	r->argv = argv;
+}
+
+void report_free(struct report *r)
+{
+	free(r->groups);
+	r->groups = NULL;
+	r->ngroups = r->capgroups = 0;
+}
+
+static void add_kinds(struct report_kind *sum, const struct exit_task *t)
+{
+	for (int k = 0; k < DK_COUNT; k++) {
+		unsigned bit = 1u << k;
+
+		if (t->kinds & bit) {
+			sum[k].total_ns += t->total_ns[k];
+			sum[k].have_total = 1;
+		}
+		if (t->kinds_count & bit) {
+			sum[k].count += t->count[k];
+			sum[k].have_count = 1;
+		}
+		if (t->kinds_max & bit) {
+			if (t->max_ns[k] > sum[k].max_ns)
+				sum[k].max_ns = t->max_ns[k];
+			sum[k].have_max = 1;
+		}
+	}
+}
+
+static struct report_group *group_of(struct report *r, const char *comm)
+{
+	struct report_group *g;
+
+	for (size_t i = 0; i < r->ngroups; i++)
+		if (strcmp(r->groups[i].comm, comm) == 0)
+			return &r->groups[i];
+	r->groups = xgrow(r->groups, &r->capgroups, r->ngroups + 1, sizeof(*r->groups));
+	g = &r->groups[r->ngroups++];
+	memset(g, 0, sizeof(*g));
+	str_copy(g->comm, sizeof(g->comm), comm);
+	return g;
+}
+
+void report_add(struct report *r, const struct exit_task *t, int running)
+{
+	struct report_group *g = group_of(r, t->comm);
+	int leader = t->tid == t->tgid;
+
+	add_kinds(r->kind, t);
+	add_kinds(g->kind, t);
+	r->run_ns += t->run_ns;
+	g->run_ns += t->run_ns;
+	r->threads++;
+	g->threads++;
+	if (leader) {
+		r->procs++;
+		g->procs++;
+		r->running += running != 0;
+	}
+}
+
+int report_exit_status(const struct report *r)
+{
+	if (WIFEXITED(r->wait_status))
+		return WEXITSTATUS(r->wait_status);
+	if (WIFSIGNALED(r->wait_status))
+		return 128 + WTERMSIG(r->wait_status);
+	return EXIT_FAILURE;
+}
+
+static uint64_t group_total(const struct report_group *g)
+{
+	uint64_t sum = 0;
+
+	for (int k = 0; k < DK_COUNT; k++)
+		sum += g->kind[k].total_ns;
+	return sum;
+}
+
+static int by_total(const void *a, const void *b)
+{
+	uint64_t x = group_total(a), y = group_total(b);
+
+	if (x != y)
+		return x < y ? 1 : -1;
+	return strcmp(((const struct report_group *)a)->comm, ((const struct report_group *)b)->comm);
+}
+
+static uint64_t kinds_total(const struct report_kind *k)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < DK_COUNT; i++)
+		sum += k[i].total_ns;
+	return sum;
+}
+
+/* ---- text ---- */
+
+static void text_cell(struct outbuf *o, double v, int decimals, int width)
+{
+	char buf[32];
+
+	fmt_cell(buf, v, decimals, width);
+	out_char(o, ' ');
+	out_padded(o, buf, width, 1);
+}
+
+static void text_command(struct outbuf *o, const struct report *r)
+{
+	for (char **a = r->argv; a && *a; a++) {
+		if (a != r->argv)
+			out_char(o, ' ');
+		out_str(o, *a);
+	}
+}
+
+static void text_summary(struct outbuf *o, const struct report *r)
+{
+	out_str(o, "delaytop: '");
+	text_command(o, r);
+	if (WIFSIGNALED(r->wait_status))
+		out_printf(o, _("' was killed by signal %d after %.2f s\n"), WTERMSIG(r->wait_status), r->wall_s);
+	else
+		out_printf(o, _("' exited with status %d after %.2f s\n"), report_exit_status(r), r->wall_s);
+	out_printf(o, _("processes %u  threads %u  still running %u  exit records lost %llu\n"), r->procs,
+		   r->threads, r->running, (unsigned long long)r->lost);
+	if (r->lost)
+		out_str(o, _("warning: the kernel dropped exit records; the report misses those tasks "
+			     "(a larger --exit-buffer helps)\n"));
+	if (r->undecided)
+		out_printf(o, _("note: %llu exit records could not be traced to the command and are left out\n"),
+			   (unsigned long long)r->undecided);
+}
+
+static void text_kinds(struct outbuf *o, const struct report *r)
+{
+	out_printf(o, "\n%-8s %10s %10s %10s %10s %9s\n", _("DELAY"), _("TOTAL s"), _("WAITS"), _("AVG ms"),
+		   _("MAX ms"), _("% OF RUN"));
+	for (int k = 0; k < DK_COUNT; k++) {
+		const struct report_kind *rk = &r->kind[k];
+		double total = rk->have_total ? rk->total_ns / 1e9 : NAN;
+
+		out_padded(o, _(delay_kinds[k].title), 8, 0);
+		text_cell(o, total, 3, 10);
+		text_cell(o, rk->have_count ? (double)rk->count : NAN, 0, 10);
+		text_cell(o, rk->have_count && rk->have_total ? (rk->count ? total * 1e3 / (double)rk->count : 0) : NAN, 3, 10);
+		text_cell(o, rk->have_max ? rk->max_ns / 1e6 : NAN, 3, 10);
+		text_cell(o, r->wall_s > 0 ? total / r->wall_s * 100.0 : NAN, 1, 9);
+		out_char(o, '\n');
+	}
+	out_padded(o, _("TOTAL"), 8, 0);
+	text_cell(o, kinds_total(r->kind) / 1e9, 3, 10);
+	out_spaces(o, 33);
+	text_cell(o, r->wall_s > 0 ? kinds_total(r->kind) / 1e9 / r->wall_s * 100.0 : NAN, 1, 9);
+	out_char(o, '\n');
+}
+
+static void text_groups(struct outbuf *o, const struct report *r)
+{
+	out_printf(o, "\n%-16s %6s %7s %9s", _("COMMAND"), _("PROCS"), _("THREADS"), _("TOTAL s"));
+	for (int k = 0; k < DK_COUNT; k++)
+		out_printf(o, " %8s", _(delay_kinds[k].title));
+	out_char(o, '\n');
+	for (size_t i = 0; i < r->ngroups; i++) {
+		const struct report_group *g = &r->groups[i];
+
+		out_padded(o, g->comm, 16, 0);
+		out_printf(o, " %6u %7u", g->procs, g->threads);
+		text_cell(o, kinds_total(g->kind) / 1e9, 3, 9);
+		for (int k = 0; k < DK_COUNT; k++)
+			text_cell(o, g->kind[k].have_total ? g->kind[k].total_ns / 1e9 : NAN, 3, 8);
+		out_char(o, '\n');
+	}
+}
+
+/* ---- json ---- */
+
+static void json_num(struct outbuf *o, double v)
+{
+	char buf[40];
+
+	out_mem(o, buf, fmt_json_number(buf, v));
+}
+
+static void json_kinds(struct outbuf *o, const struct report_kind *kind, double wall_s)
+{
+	out_str(o, "{");
+	for (int k = 0; k < DK_COUNT; k++) {
+		const struct report_kind *rk = &kind[k];
+		double total = rk->have_total ? rk->total_ns / 1e9 : NAN;
+
+		out_printf(o, "%s\"%s\":{\"total_s\":", k ? "," : "", delay_kinds[k].key);
+		json_num(o, total);
+		out_str(o, ",\"count\":");
+		if (rk->have_count)
+			out_printf(o, "%llu", (unsigned long long)rk->count);
+		else
+			out_str(o, "null");
+		out_str(o, ",\"avg_ms\":");
+		json_num(o, rk->have_count && rk->have_total ? (rk->count ? total * 1e3 / (double)rk->count : 0) : NAN);
+		out_str(o, ",\"max_ms\":");
+		json_num(o, rk->have_max ? rk->max_ns / 1e6 : NAN);
+		if (wall_s >= 0) {
+			out_str(o, ",\"pct\":");
+			json_num(o, wall_s > 0 ? total / wall_s * 100.0 : NAN);
+		}
+		out_char(o, '}');
+	}
+	out_char(o, '}');
+}
+
+static void json_report(struct outbuf *o, const struct report *r)
+{
+	out_str(o, "{\"command\":[");
+	for (char **a = r->argv; a && *a; a++) {
+		if (a != r->argv)
+			out_char(o, ',');
+		out_json_string(o, *a);
+	}
+	out_printf(o, "],\"status\":%d,\"signal\":", report_exit_status(r));
+	if (WIFSIGNALED(r->wait_status))
+		out_printf(o, "%d", WTERMSIG(r->wait_status));
+	else
+		out_str(o, "null");
+	out_str(o, ",\"wall_s\":");
+	json_num(o, r->wall_s);
+	out_printf(o, ",\"processes\":%u,\"threads\":%u,\"running\":%u,\"exits_lost\":%llu,\"undecided\":%llu,\"total_s\":",
+		   r->procs, r->threads, r->running, (unsigned long long)r->lost, (unsigned long long)r->undecided);
+	json_num(o, kinds_total(r->kind) / 1e9);
+	out_str(o, ",\"run_s\":");
+	json_num(o, r->run_ns / 1e9);
+	out_str(o, ",\"delay\":");
+	json_kinds(o, r->kind, r->wall_s);
+	out_str(o, ",\"by_command\":[");
+	for (size_t i = 0; i < r->ngroups; i++) {
+		const struct report_group *g = &r->groups[i];
+
+		out_str(o, i ? ",{\"command\":" : "{\"command\":");
+		out_json_string(o, g->comm);
+		out_printf(o, ",\"processes\":%u,\"threads\":%u,\"total_s\":", g->procs, g->threads);
+		json_num(o, kinds_total(g->kind) / 1e9);
+		out_str(o, ",\"run_s\":");
+		json_num(o, g->run_ns / 1e9);
+		out_str(o, ",\"delay\":");
+		json_kinds(o, g->kind, -1);
+		out_char(o, '}');
+	}
+	out_str(o, "]}\n");
+}
+
+/* ---- csv: one row per command name, after a row "(all)" for the whole run ---- */
+
+static void csv_row(struct outbuf *o, const char *comm, unsigned procs, unsigned threads, const struct report_kind *kind)
+{
+	char buf[40];
+
+	out_csv_field(o, comm);
+	out_printf(o, ",%u,%u,", procs, threads);
+	out_mem(o, buf, fmt_fixed(buf, kinds_total(kind) / 1e9, 6));
+	for (int k = 0; k < DK_COUNT; k++) {
+		out_char(o, ',');
+		if (kind[k].have_total)
+			out_mem(o, buf, fmt_fixed(buf, kind[k].total_ns / 1e9, 6));
+		out_char(o, ',');
+		if (kind[k].have_count)
+			out_printf(o, "%llu", (unsigned long long)kind[k].count);
+		out_char(o, ',');
+		if (kind[k].have_max)
+			out_mem(o, buf, fmt_fixed(buf, kind[k].max_ns / 1e6, 3));
+	}
+	out_char(o, '\n');
+}
+
+static void csv_report(struct outbuf *o, const struct report *r)
+{
+	out_str(o, "command,processes,threads,total_s");
+	for (int k = 0; k < DK_COUNT; k++)
+		out_printf(o, ",%s_total_s,%s_count,%s_max_ms", delay_kinds[k].key, delay_kinds[k].key, delay_kinds[k].key);
+	out_char(o, '\n');
+	csv_row(o, "(all)", r->procs, r->threads, r->kind);
+	for (size_t i = 0; i < r->ngroups; i++)
+		csv_row(o, r->groups[i].comm, r->groups[i].procs, r->groups[i].threads, r->groups[i].kind);
+}
+
+int report_print(struct report *r, enum output_format format, FILE *out)
+{
+	struct outbuf o = { 0 };
+	int rc;
+
+	qsort(r->groups, r->ngroups, sizeof(*r->groups), by_total);
+	if (format == FORMAT_JSON) {
+		json_report(&o, r);
+	} else if (format == FORMAT_CSV) {
+		csv_report(&o, r);
+	} else {
+		text_summary(&o, r);
+		text_kinds(&o, r);
+		text_groups(&o, r);
+	}
+	rc = out_flush(&o, out);
+	out_free(&o);
+	return rc;
+}

@@ -1,0 +1,50 @@
+/* report.h — the report of a whole command run: delays per kind and per command name. Pure code
+ * apart from the printer's output stream. */
+#ifndef DELAYTOP_REPORT_H
+#define DELAYTOP_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "family.h"
+#include "options.h"
+
+struct report_kind {
+	uint64_t total_ns, count, max_ns;
+	int have_total, have_count, have_max;
+};
+
+struct report_group {
+	char comm[17];
+	unsigned procs, threads;
+	struct report_kind kind[DK_COUNT];
+	uint64_t run_ns;
+};
+
+struct report {
+	char **argv;       /* the command */
+	int wait_status;   /* as waitpid() gave it */
+	double wall_s;
+	unsigned procs, threads;
+	unsigned running;  /* processes still alive at the end, counted as far as they got */
+	uint64_t lost;     /* exit records the kernel dropped */
+	uint64_t undecided; /* records whose descent could not be decided */
+	struct report_kind kind[DK_COUNT];
+	uint64_t run_ns;
+	struct report_group *groups;
+	size_t ngroups, capgroups;
+};
+
+void report_init(struct report *r, char **argv);
+void report_free(struct report *r);
+
+/* Adds one thread's counters; running: it was still alive at the end. */
+void report_add(struct report *r, const struct exit_task *t, int running);
+
+/* The exit status delaytop returns: the command's, or 128 + the signal that ended it. */
+int report_exit_status(const struct report *r);
+
+/* Prints the report; returns 0 or -1 when writing failed. */
+int report_print(struct report *r, enum output_format format, FILE *out);
+
+#endif

@@ -1,0 +1,540 @@
+/* view.c — the screen's state and event loop: readings on a deadline, keys at once.
+ *
+ * Keys never wait for a reading: sorting, filtering and drawing work on the last snapshot. While
+ * paused (z) no readings are taken, so the screen stays as it is; exit records are still
+ * collected, so the first reading after the pause covers all of it. */
+#include "config.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include "format.h"
+#include "i18n.h"
+#include "keys.h"
+#include "order.h"
+#include "procfs.h"
+#include "timing.h"
+#include "view.h"
+#include "xalloc.h"
+
+#define MESSAGE_NS 4000000000ull
+#define KEY_ESC 27
+
+static void say(struct view *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void say(struct view *v, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(v->message, sizeof(v->message), fmt, ap);
+	va_end(ap);
+	v->message_until = timing_mono_ns() + MESSAGE_NS;
+}
+
+/* ---- rows and selection ---- */
+
+static void remember_selection(struct view *v)
+{
+	if (v->selected < v->nrows) {
+		v->sel_pid = v->rows[v->selected]->pid;
+		v->sel_tid = v->rows[v->selected]->tid;
+	}
+}
+
+/* Filters and sorts the snapshot's rows; the selected task stays selected while it is there. */
+static void rebuild(struct view *v)
+{
+	size_t n = 0;
+
+	v->display.threads = v->snap.threads;
+	v->display.elapsed_s = v->snap.elapsed_s;
+	v->filter.command = v->command_filter[0] ? v->command_filter : NULL;
+	v->rows = xgrow(v->rows, &v->caprows, v->snap.nrows + 1, sizeof(*v->rows));
+	for (size_t i = 0; v->have_snap && i < v->snap.nrows; i++)
+		if (filter_match(&v->filter, &v->snap.rows[i], &v->display))
+			v->rows[n++] = &v->snap.rows[i];
+	v->nrows = n;
+	order_sort(v->rows, n, v->sort_col, v->reverse, &v->display);
+	for (size_t i = 0; i < n; i++) {
+		if (v->rows[i]->pid == v->sel_pid && v->rows[i]->tid == v->sel_tid) {
+			v->selected = i;
+			return;
+		}
+	}
+	/* the task is gone or filtered out: keep the position */
+	if (v->selected >= n)
+		v->selected = n ? n - 1 : 0;
+	remember_selection(v);
+}
+
+static void take_reading(struct view *v)
+{
+	char err[512];
+
+	remember_selection(v);
+	v->have_snap = sampler_tick(v->sampler, &v->snap, err, sizeof(err)) == 0;
+	if (!v->have_snap)
+		say(v, "%s", err);
+	rebuild(v);
+}
+
+static void move_selection(struct view *v, long delta)
+{
+	long target = (long)v->selected + delta;
+
+	if (target < 0 || v->nrows == 0)
+		target = 0;
+	else if (target >= (long)v->nrows)
+		target = (long)v->nrows - 1;
+	v->selected = (size_t)target;
+	remember_selection(v);
+}
+
+/* ---- prompts ---- */
+
+static void open_prompt(struct view *v, enum prompt_kind kind, const char *initial)
+{
+	v->prompt = kind;
+	snprintf(v->input, sizeof(v->input), "%s", initial);
+}
+
+static void input_append(struct view *v, wint_t wc)
+{
+	char mb[MB_LEN_MAX];
+	mbstate_t st;
+	size_t len = strlen(v->input), n;
+
+	memset(&st, 0, sizeof(st));
+	n = wcrtomb(mb, (wchar_t)wc, &st);
+	if (n == (size_t)-1 || len + n >= sizeof(v->input))
+		return;
+	memcpy(v->input + len, mb, n);
+	v->input[len + n] = '\0';
+}
+
+/* Removes the last character, which may be several bytes. */
+static void input_backspace(struct view *v)
+{
+	size_t len = strlen(v->input);
+
+	while (len > 0) {
+		unsigned char c = (unsigned char)v->input[--len];
+
+		if ((c & 0xc0) != 0x80)
+			break;
+	}
+	v->input[len] = '\0';
+}
+
+static void apply_user(struct view *v)
+{
+	char err[256];
+	uint32_t uid;
+
+	if (!v->input[0]) {
+		v->filter.by_uid = 0;
+		v->user_text[0] = '\0';
+		return;
+	}
+	if (options_parse_user(v->input, &uid, err, sizeof(err)) < 0) {
+		say(v, "%s", err);
+		return;
+	}
+	v->filter.by_uid = 1;
+	v->filter.uid = uid;
+	str_copy(v->user_text, sizeof(v->user_text), v->input);
+}
+
+/* The pid prompt does what -p does: it restricts both the readings and the rows. */
+static void apply_pids(struct view *v)
+{
+	char err[256];
+	uint32_t *pids = NULL;
+	size_t n = 0;
+
+	if (v->input[0] && options_parse_pids(v->input, &pids, &n, err, sizeof(err)) < 0) {
+		say(v, "%s", err);
+		free(pids);
+		return;
+	}
+	free(v->pids);
+	v->pids = pids;
+	v->npids = n;
+	v->filter.pids = pids;
+	v->filter.npids = n;
+	sampler_set_pids(v->sampler, pids, n);
+	if (n)
+		say(v, "%s", _("new processes in the selection get rates from the next reading"));
+}
+
+static void apply_delay(struct view *v, uint64_t *deadline)
+{
+	char err[256];
+	double d;
+
+	if (options_parse_delay(v->input, &d, err, sizeof(err)) < 0) {
+		say(v, "%s", err);
+		return;
+	}
+	*deadline = *deadline - (uint64_t)(v->delay_s * 1e9) + (uint64_t)(d * 1e9);
+	v->delay_s = d;
+}
+
+static void toggle_delayacct(struct view *v)
+{
+	int now = procfs_delayacct();
+	int rc = procfs_set_delayacct(!now);
+
+	if (rc < 0)
+		say(v, _("cannot switch kernel.task_delayacct: %s"), strerror(-rc));
+	else
+		say(v, now ? _("kernel.task_delayacct is now off") : _("kernel.task_delayacct is now on: tasks started from now on report every delay"));
+}
+
+static void finish_prompt(struct view *v, uint64_t *deadline)
+{
+	enum prompt_kind kind = v->prompt;
+
+	v->prompt = PROMPT_NONE;
+	switch (kind) {
+	case PROMPT_COMMAND: str_copy(v->command_filter, sizeof(v->command_filter), v->input); break;
+	case PROMPT_USER: apply_user(v); break;
+	case PROMPT_PID: apply_pids(v); break;
+	case PROMPT_DELAY: apply_delay(v, deadline); break;
+	case PROMPT_SORT: v->sort_col = v->menu; break;
+	default: break;
+	}
+	rebuild(v);
+}
+
+static int is_enter(wint_t c, int is_key)
+{
+	return (!is_key && (c == '\n' || c == '\r')) || (is_key && c == KEY_ENTER);
+}
+
+/* A key while a prompt is open. */
+static void prompt_key(struct view *v, wint_t c, int is_key, uint64_t *deadline)
+{
+	if (v->prompt == PROMPT_DELAYACCT) {
+		v->prompt = PROMPT_NONE;
+		if (!is_key && (c == 'y' || c == 'Y'))
+			toggle_delayacct(v);
+		return;
+	}
+	if (v->prompt == PROMPT_SORT) {
+		if (is_key && (c == KEY_UP || c == KEY_LEFT))
+			v->menu = v->menu > 0 ? v->menu - 1 : v->menu;
+		else if (is_key && (c == KEY_DOWN || c == KEY_RIGHT))
+			v->menu = v->menu < COL_COUNT - 1 ? v->menu + 1 : v->menu;
+		else if (is_enter(c, is_key))
+			finish_prompt(v, deadline);
+		else if (!is_key && (c == KEY_ESC || c == 'q'))
+			v->prompt = PROMPT_NONE;
+		return;
+	}
+	if (is_enter(c, is_key)) {
+		finish_prompt(v, deadline);
+	} else if (!is_key && c == KEY_ESC) {
+		if (v->prompt == PROMPT_COMMAND) { /* Esc clears the command filter */
+			v->command_filter[0] = '\0';
+			rebuild(v);
+		}
+		v->prompt = PROMPT_NONE;
+	} else if ((is_key && c == KEY_BACKSPACE) || (!is_key && (c == 127 || c == 8))) {
+		input_backspace(v);
+	} else if (!is_key && c == ('U' & 0x1f)) {
+		v->input[0] = '\0';
+	} else if (!is_key && c >= ' ' && c != 127) {
+		input_append(v, c);
+	}
+	if (v->prompt == PROMPT_COMMAND) { /* the command filter follows the typing */
+		str_copy(v->command_filter, sizeof(v->command_filter), v->input);
+		rebuild(v);
+	}
+}
+
+/* ---- actions ---- */
+
+static void sort_step(struct view *v, int step)
+{
+	int c = v->sort_col + step;
+
+	if (c >= 0 && c < COL_COUNT)
+		v->sort_col = c;
+	rebuild(v);
+}
+
+/* New baselines now, so the next reading is a whole interval later. */
+static void switch_threads(struct view *v, uint64_t *deadline)
+{
+	sampler_set_threads(v->sampler, !v->display.threads);
+	v->display.threads = !v->display.threads;
+	v->sel_tid = 0;
+	take_reading(v);
+	*deadline = timing_mono_ns() + (uint64_t)(v->delay_s * 1e9);
+	say(v, "%s", _("rates from the next reading"));
+}
+
+static void toggle(struct view *v, int *flag)
+{
+	*flag = !*flag;
+	rebuild(v);
+}
+
+static void ask_delayacct(struct view *v)
+{
+	if (geteuid() != 0) {
+		say(v, "%s", _("switching kernel.task_delayacct needs root"));
+		return;
+	}
+	open_prompt(v, PROMPT_DELAYACCT, "");
+}
+
+static void paging(struct view *v, enum action a)
+{
+	long page = v->page > 1 ? v->page - 1 : 1;
+
+	switch (a) {
+	case ACT_UP: move_selection(v, -1); break;
+	case ACT_DOWN: move_selection(v, 1); break;
+	case ACT_PAGE_UP: move_selection(v, -page); break;
+	case ACT_PAGE_DOWN: move_selection(v, page); break;
+	case ACT_HOME: move_selection(v, -(long)v->nrows); break;
+	default: move_selection(v, (long)v->nrows); break;
+	}
+}
+
+static void act(struct view *v, enum action a, uint64_t *deadline)
+{
+	char buf[32];
+
+	switch (a) {
+	case ACT_UP: case ACT_DOWN: case ACT_PAGE_UP: case ACT_PAGE_DOWN: case ACT_HOME: case ACT_END:
+		paging(v, a);
+		break;
+	case ACT_SORT_LEFT: sort_step(v, -1); break;
+	case ACT_SORT_RIGHT: sort_step(v, 1); break;
+	case ACT_SORT_MENU:
+		v->menu = v->sort_col;
+		open_prompt(v, PROMPT_SORT, "");
+		break;
+	case ACT_REVERSE: toggle(v, &v->reverse); break;
+	case ACT_FILTER_COMMAND: open_prompt(v, PROMPT_COMMAND, v->command_filter); break;
+	case ACT_FILTER_USER: open_prompt(v, PROMPT_USER, v->user_text); break;
+	case ACT_FILTER_PID:
+		buf[0] = '\0';
+		if (v->npids)
+			snprintf(buf, sizeof(buf), "%u%s", v->pids[0], v->npids > 1 ? ",..." : "");
+		open_prompt(v, PROMPT_PID, v->npids == 1 ? buf : "");
+		break;
+	case ACT_CLEAR_FILTER:
+		v->command_filter[0] = '\0';
+		rebuild(v);
+		break;
+	case ACT_THREADS: switch_threads(v, deadline); break;
+	case ACT_ACTIVE: toggle(v, &v->filter.active); break;
+	case ACT_CMDLINE: toggle(v, &v->display.cmdline); break;
+	case ACT_ACCUMULATE: toggle(v, &v->display.accumulate); break;
+	case ACT_METRIC:
+		v->display.metric = (enum metric)((v->display.metric + 1) % METRIC_COUNT);
+		rebuild(v);
+		break;
+	case ACT_REFRESH:
+		take_reading(v);
+		*deadline = timing_mono_ns() + (uint64_t)(v->delay_s * 1e9);
+		break;
+	case ACT_PAUSE: v->paused = !v->paused; break;
+	case ACT_DELAY: {
+		char d[32];
+
+		snprintf(d, sizeof(d), "%g", v->delay_s);
+		open_prompt(v, PROMPT_DELAY, d);
+		break;
+	}
+	case ACT_HELP:
+		v->help = 1;
+		v->help_top = 0;
+		break;
+	case ACT_QUIT: v->quit = 1; break;
+	case ACT_REDRAW: clearok(curscr, TRUE); break;
+	case ACT_DELAYACCT: ask_delayacct(v); break;
+	default: break;
+	}
+}
+
+static void help_key(struct view *v, wint_t c, int is_key)
+{
+	if (is_key && c == KEY_DOWN)
+		v->help_top++;
+	else if (is_key && c == KEY_UP)
+		v->help_top = v->help_top > 0 ? v->help_top - 1 : 0;
+	else if (is_key && c == KEY_NPAGE)
+		v->help_top += 10;
+	else if (is_key && c == KEY_PPAGE)
+		v->help_top = v->help_top > 10 ? v->help_top - 10 : 0;
+	else if (!(is_key && c == KEY_RESIZE))
+		v->help = 0; /* any other key closes the help */
+}
+
+/* Reads every pending key; returns 1 when something changed. */
+static int handle_keys(struct view *v, uint64_t *deadline)
+{
+	int changed = 0;
+	wint_t c;
+	int rc;
+
+	while ((rc = get_wch(&c)) != ERR) {
+		int is_key = rc == KEY_CODE_YES;
+
+		changed = 1;
+		if (is_key && c == KEY_RESIZE)
+			continue;
+		if (v->help)
+			help_key(v, c, is_key);
+		else if (v->prompt != PROMPT_NONE)
+			prompt_key(v, c, is_key, deadline);
+		else
+			act(v, keys_action(is_key ? (int)c : c < 0x80 ? (int)c : 0), deadline);
+		if (v->quit)
+			break;
+	}
+	return changed;
+}
+
+/* ---- set-up and loop ---- */
+
+static int start_curses(void)
+{
+	const char *term = getenv("TERM");
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "%s: %s\n", PACKAGE,
+			_("the full screen needs a terminal; use -b for batch output"));
+		return -1;
+	}
+	if (!newterm(NULL, stdout, stdin)) {
+		fprintf(stderr, "%s: ", PACKAGE);
+		fprintf(stderr, _("cannot use the terminal type '%s'; set TERM, or use -b for batch output"),
+			term ? term : "");
+		fputc('\n', stderr);
+		return -1;
+	}
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25); /* Esc alone answers at once instead of after a second */
+	curs_set(0);
+	return 0;
+}
+
+static int setup_colors(void)
+{
+	const char *no_color = getenv("NO_COLOR");
+
+	if ((no_color && *no_color) || !has_colors())
+		return 0;
+	start_color();
+	use_default_colors();
+	init_pair(1, COLOR_GREEN, -1);
+	init_pair(2, COLOR_YELLOW, -1);
+	init_pair(3, COLOR_RED, -1);
+	init_pair(4, COLOR_CYAN, -1);
+	return 1;
+}
+
+static void init_view(struct view *v, const struct options *o, struct sampler *s)
+{
+	memset(v, 0, sizeof(*v));
+	v->sampler = s;
+	v->display.threads = o->threads;
+	v->display.metric = METRIC_PCT;
+	v->display.accumulate = o->accumulate;
+	v->filter.by_uid = o->by_uid;
+	v->filter.uid = o->uid;
+	v->filter.active = o->active;
+	if (o->by_uid)
+		snprintf(v->user_text, sizeof(v->user_text), "%u", o->uid);
+	if (o->npids) {
+		v->pids = xmalloc(o->npids * sizeof(*v->pids));
+		memcpy(v->pids, o->pids, o->npids * sizeof(*v->pids));
+		v->npids = o->npids;
+		v->filter.pids = v->pids;
+		v->filter.npids = v->npids;
+	}
+	v->sort_col = o->sort_col;
+	v->reverse = o->reverse;
+	v->delay_s = o->delay_s;
+	v->listening = sampler_listen_fd(s) >= 0;
+	if (sampler_notice(s))
+		say(v, "%s", sampler_notice(s));
+}
+
+static int wait_ms(const struct view *v, uint64_t deadline)
+{
+	uint64_t now = timing_mono_ns();
+	uint64_t until = v->paused ? now + 1000000000ull : deadline;
+
+	if (v->message[0] && v->message_until < until)
+		until = v->message_until;
+	return until > now ? (int)((until - now + 999999) / 1000000) : 0;
+}
+
+static void loop(struct view *v, volatile sig_atomic_t *stop)
+{
+	uint64_t step, deadline;
+	int dirty = 1;
+
+	take_reading(v);
+	deadline = timing_mono_ns() + (uint64_t)(v->delay_s * 1e9);
+	while (!v->quit && !*stop) {
+		struct pollfd fds[2] = { { STDIN_FILENO, POLLIN, 0 }, { sampler_listen_fd(v->sampler), POLLIN, 0 } };
+		uint64_t now;
+
+		if (dirty)
+			view_draw(v);
+		dirty = 0;
+		poll(fds, fds[1].fd >= 0 ? 2 : 1, wait_ms(v, deadline));
+		if (fds[1].revents & POLLIN)
+			sampler_drain(v->sampler);
+		dirty |= handle_keys(v, &deadline);
+		now = timing_mono_ns();
+		if (v->message[0] && now >= v->message_until) {
+			v->message[0] = '\0';
+			dirty = 1;
+		}
+		step = (uint64_t)(v->delay_s * 1e9);
+		if (!v->paused && now >= deadline) {
+			take_reading(v);
+			deadline += step;
+			if (deadline < now)
+				deadline = now + step;
+			dirty = 1;
+		}
+	}
+}
+
+int view_run(const struct options *o, struct sampler *s, volatile sig_atomic_t *stop)
+{
+	struct view v;
+
+	if (start_curses() < 0)
+		return EXIT_FAILURE;
+	init_view(&v, o, s);
+	v.colors = setup_colors();
+	loop(&v, stop);
+	endwin();
+	free(v.rows);
+	free(v.pids);
+	return EXIT_SUCCESS;
+}

@@ -1,0 +1,68 @@
+/* view.h — the full-screen front end: state, keys and drawing on ncursesw. */
+#ifndef DELAYTOP_VIEW_H
+#define DELAYTOP_VIEW_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "columns.h"
+#include "filter.h"
+#include "model.h"
+#include "options.h"
+#include "sampler.h"
+
+/* Runs the screen until q or a signal sets *stop. Returns the exit status; prints a message
+ * suggesting -b and returns 1 when there is no usable terminal. */
+int view_run(const struct options *o, struct sampler *s, volatile sig_atomic_t *stop);
+
+/* ---- shared by view.c and viewdraw.c ---- */
+
+enum prompt_kind {
+	PROMPT_NONE,
+	PROMPT_COMMAND,
+	PROMPT_USER,
+	PROMPT_PID,
+	PROMPT_DELAY,
+	PROMPT_DELAYACCT,
+	PROMPT_SORT,
+};
+
+struct view {
+	struct sampler *sampler;
+	struct snapshot snap;
+	int have_snap;
+	const struct row **rows; /* the snapshot's rows that pass the filter, sorted */
+	size_t nrows, caprows;
+
+	struct display display;
+	struct filter filter;
+	char command_filter[128];
+	char user_text[64];
+	uint32_t *pids;
+	size_t npids;
+	int sort_col, reverse;
+	double delay_s;
+	int paused;
+	int listening;
+
+	size_t selected, top;     /* index of the selected row, of the first row shown */
+	uint32_t sel_pid, sel_tid; /* the selected task, kept across refreshes while it lives */
+	int page;                  /* table rows on screen at the last draw */
+
+	int help;
+	int help_top;
+	enum prompt_kind prompt;
+	char input[256];
+	int menu;                  /* the sort menu's highlighted column */
+
+	char message[256];
+	uint64_t message_until;    /* CLOCK_MONOTONIC */
+	int colors;
+	int quit;
+};
+
+/* Draws everything for the current state. */
+void view_draw(struct view *v);
+
+#endif

@@ -1,0 +1,315 @@
+/* viewdraw.c — drawing the screen: the header line, the PSI bars, the table, the footer, prompts
+ * and the help. Everything is cut to the terminal's width; on a tiny terminal the parts of lowest
+ * priority (bars, footer) go first. */
+#include "config.h"
+
+#include <curses.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "format.h"
+#include "i18n.h"
+#include "keys.h"
+#include "order.h"
+#include "timing.h"
+#include "view.h"
+
+/* Bar colours by the interval's stall share, documented in delaytop(8). */
+#define PSI_WARN 10.0
+#define PSI_BAD 40.0
+
+enum { PAIR_OK = 1, PAIR_WARN, PAIR_BAD, PAIR_TITLE };
+
+/* Writes s at (y, x), cut to the screen's width. */
+static void put(int y, int x, const char *s)
+{
+	int room = COLS - x;
+
+	if (room <= 0 || y < 0 || y >= LINES)
+		return;
+	mvaddnstr(y, x, s, (int)text_fit(s, room));
+}
+
+/* The screen line y filled with s and padded to the full width, in attribute a. */
+static void put_line(int y, const char *s, attr_t a)
+{
+	attron(a);
+	move(y, 0);
+	clrtoeol();
+	put(y, 0, s);
+	if (a & A_REVERSE)
+		for (int x = text_width_n(s, text_fit(s, COLS)); x < COLS; x++)
+			mvaddch(y, x, ' ');
+	attroff(a);
+}
+
+static void uptime(char *buf, size_t size)
+{
+	uint64_t s = timing_boot_ns() / 1000000000u;
+
+	if (s >= 86400)
+		snprintf(buf, size, _("up %llud %02llu:%02llu"), (unsigned long long)(s / 86400),
+			 (unsigned long long)(s % 86400 / 3600), (unsigned long long)(s % 3600 / 60));
+	else
+		snprintf(buf, size, _("up %02llu:%02llu"), (unsigned long long)(s / 3600),
+			 (unsigned long long)(s % 3600 / 60));
+}
+
+static void filter_text(const struct view *v, struct outbuf *o)
+{
+	size_t start = o->len;
+
+	if (v->command_filter[0])
+		out_printf(o, " /%s", v->command_filter);
+	if (v->filter.by_uid)
+		out_printf(o, _(" user %s"), v->user_text);
+	if (v->npids)
+		out_printf(o, _(" %zu pid(s)"), v->npids);
+	if (v->filter.active)
+		out_str(o, _(" active"));
+	if (o->len == start)
+		out_str(o, _(" none"));
+}
+
+/* The header line, most important first, since a narrow terminal cuts it. */
+static void draw_header(const struct view *v, int y)
+{
+	struct outbuf o = { 0 };
+	char up[32], when[16];
+	struct tm tm;
+	time_t t = v->snap.wall.tv_sec;
+
+	localtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	uptime(up, sizeof(up));
+	if (v->paused)
+		out_str(&o, _("PAUSED  "));
+	out_printf(&o, _("%s %s  %.1fs  %u proc %u thr  delayacct %s  privileges %s  %s  %s%s  sort %s%s  filter"),
+		   when, up, v->delay_s, v->snap.nprocs, v->snap.nthreads,
+		   v->snap.delayacct == DELAYACCT_ON ? _("on") : v->snap.delayacct == DELAYACCT_OFF ? _("OFF") : "?",
+		   v->snap.limited ? _("limited") : _("full"), v->display.threads ? _("threads") : _("processes"),
+		   v->display.accumulate ? _("since start, ") : "", metric_short(v->display.metric, v->display.accumulate),
+		   column_get(v->sort_col, &v->display).key, v->reverse ? _(" reversed") : "");
+	filter_text(v, &o);
+	if (v->listening)
+		out_printf(&o, _("  exits lost %llu"), (unsigned long long)v->snap.exits_lost);
+	out_char(&o, '\0');
+	put_line(y, o.data, A_BOLD);
+	out_free(&o);
+}
+
+struct bar {
+	int res;
+	const struct psi_line *line;
+	const char *which;
+};
+
+/* The bars to show: CPU some; memory and I/O some and full; IRQ full where the kernel has it. */
+static int psi_bars(const struct snapshot *s, struct bar *bars)
+{
+	int n = 0;
+
+	for (int r = 0; r < PSI_COUNT; r++) {
+		const struct psi_resource *res = &s->psi.res[r];
+
+		if (!res->present)
+			continue;
+		if (r != PSI_IRQ && res->some.present)
+			bars[n++] = (struct bar){ r, &res->some, "some" };
+		if (r != PSI_CPU && res->full.present)
+			bars[n++] = (struct bar){ r, &res->full, "full" };
+	}
+	return n;
+}
+
+static int severity_pair(double pct)
+{
+	return pct >= PSI_BAD ? PAIR_BAD : pct >= PSI_WARN ? PAIR_WARN : PAIR_OK;
+}
+
+/* Without colour the fill says the severity: '-' low, '=' raised, '#' high. */
+static char severity_fill(double pct)
+{
+	return pct >= PSI_BAD ? '#' : pct >= PSI_WARN ? '=' : '-';
+}
+
+static void draw_bar(const struct view *v, int y, const struct bar *b)
+{
+	char label[40], numbers[96], c10[16], c60[16], c300[16], cpct[16];
+	double pct = isnan(b->line->pct) ? 0 : b->line->pct;
+	int width, fill;
+
+	snprintf(label, sizeof(label), "%-6s %s ", _(psi_label(b->res)), b->which);
+	fmt_cell(cpct, b->line->pct, 1, 5);
+	fmt_cell(c10, b->line->avg10, 1, 5);
+	fmt_cell(c60, b->line->avg60, 1, 5);
+	fmt_cell(c300, b->line->avg300, 1, 5);
+	snprintf(numbers, sizeof(numbers), _(" %5s%%  avg10 %5s avg60 %5s avg300 %5s"), cpct, c10, c60, c300);
+	move(y, 0);
+	clrtoeol();
+	put(y, 0, label);
+	width = COLS - text_width(label) - text_width(numbers) - 2;
+	if (width < 5) { /* no room for a bar: numbers only */
+		put(y, text_width(label), numbers);
+		return;
+	}
+	fill = (int)lround(fmin(pct, 100.0) / 100.0 * width);
+	put(y, text_width(label), "[");
+	if (v->colors)
+		attron(COLOR_PAIR(severity_pair(pct)) | A_BOLD);
+	for (int i = 0; i < width; i++)
+		mvaddch(y, text_width(label) + 1 + i, i < fill ? (chtype)severity_fill(pct) : ' ');
+	if (v->colors)
+		attroff(COLOR_PAIR(severity_pair(pct)) | A_BOLD);
+	put(y, text_width(label) + 1 + width, "]");
+	put(y, text_width(label) + 2 + width, numbers);
+}
+
+static void draw_table(struct view *v, int y, int rows)
+{
+	int cols[COL_COUNT];
+	int ncols = column_layout(COLS, v->sort_col, cols);
+	int descending = order_descending(v->sort_col) != !!v->reverse;
+	struct outbuf o = { 0 };
+
+	column_line(&o, NULL, &v->display, cols, ncols, v->sort_col, descending);
+	o.data[o.len - 1] = '\0';
+	put_line(y++, o.data, A_REVERSE | A_BOLD);
+	rows--;
+	v->page = rows > 0 ? rows : 1;
+	if (v->selected < v->top)
+		v->top = v->selected;
+	if (rows > 0 && v->selected >= v->top + (size_t)rows)
+		v->top = v->selected - (size_t)rows + 1;
+	if (v->top > 0 && v->top + (size_t)rows > v->nrows)
+		v->top = v->nrows > (size_t)rows ? v->nrows - (size_t)rows : 0;
+	for (int i = 0; i < rows; i++) {
+		size_t r = v->top + (size_t)i;
+		attr_t a = A_NORMAL;
+
+		if (r >= v->nrows) {
+			move(y + i, 0);
+			clrtoeol();
+			continue;
+		}
+		o.len = 0;
+		column_line(&o, v->rows[r], &v->display, cols, ncols, -1, 0);
+		o.data[o.len - 1] = '\0';
+		if (r == v->selected)
+			a = A_REVERSE;
+		else if (v->rows[r]->exited)
+			a = A_DIM;
+		put_line(y + i, o.data, a);
+	}
+	out_free(&o);
+}
+
+static void draw_footer(const struct view *v, int y)
+{
+	static const char *const prompts[] = {
+		[PROMPT_COMMAND] = N_("Filter by command (Enter keeps, Esc clears): "),
+		[PROMPT_USER] = N_("Only the tasks of user (empty: all): "),
+		[PROMPT_PID] = N_("Only processes PID[,PID...] (empty: all): "),
+		[PROMPT_DELAY] = N_("Seconds between readings: "),
+	};
+	char line[512];
+
+	if (v->prompt == PROMPT_DELAYACCT) {
+		int on = v->snap.delayacct == DELAYACCT_ON;
+
+		snprintf(line, sizeof(line), "%s", on
+			? _("Switch kernel.task_delayacct off? Non-CPU delays stop being counted. [y/N] ")
+			: _("Switch kernel.task_delayacct on? Only tasks started after this get non-CPU delays. [y/N] "));
+		put_line(y, line, A_BOLD);
+		return;
+	}
+	if (v->prompt != PROMPT_NONE && v->prompt != PROMPT_SORT) {
+		snprintf(line, sizeof(line), "%s%s_", _(prompts[v->prompt]), v->input);
+		put_line(y, line, A_BOLD);
+		return;
+	}
+	if (v->message[0]) {
+		put_line(y, v->message, A_BOLD);
+		return;
+	}
+	put_line(y, _("h help  q quit  </> sort  r reverse  / filter  H threads  m metric  a active  z pause"),
+		 A_REVERSE);
+}
+
+static void draw_sort_menu(const struct view *v, int top, int rows)
+{
+	struct display d = v->display;
+
+	put_line(top, _("Sort by (Up/Down, Enter; Esc cancels):"), A_BOLD);
+	for (int c = 0; c < COL_COUNT && c + 1 < rows; c++) {
+		char line[128];
+		struct column col = column_get(c, &d);
+
+		snprintf(line, sizeof(line), "  %-8s %s", col.title, col.key);
+		put_line(top + 1 + c, line, c == v->menu ? A_REVERSE : A_NORMAL);
+	}
+}
+
+/* The help's lines after the keys. */
+static const char *const help_notes[] = {
+	"",
+	/* xgettext:no-c-format */
+	N_("Delay cells: % of the interval spent waiting (a process can exceed 100%),"),
+	N_("or, with m, ms per wait, waits per second, the longest wait. '-': unavailable."),
+	/* xgettext:no-c-format */
+	N_("PSI bars: share of the interval with stalls; green below 10%, yellow below 40%, red above."),
+	N_("Without colour the bar is drawn with '-', '=' and '#' for the same levels."),
+	N_("Pause (z) freezes the screen; exits are still collected and the next reading covers the pause."),
+	"",
+	N_("Press any key to return."),
+};
+
+static void draw_help(struct view *v)
+{
+	size_t nnotes = sizeof(help_notes) / sizeof(help_notes[0]);
+	size_t total = key_binding_count + nnotes;
+	char line[512];
+	int y = 1;
+
+	erase();
+	put_line(0, _("delaytop help (Up/Down scroll)"), A_REVERSE | A_BOLD);
+	if (v->help_top > (int)total - 1)
+		v->help_top = (int)total - 1;
+	for (size_t i = (size_t)v->help_top; i < total && y < LINES; i++) {
+		if (i < key_binding_count)
+			snprintf(line, sizeof(line), "  %-10s %s", _(key_bindings[i].label), _(key_bindings[i].help));
+		else
+			snprintf(line, sizeof(line), "%s", help_notes[i - key_binding_count][0]
+				 ? _(help_notes[i - key_binding_count]) : "");
+		put_line(y++, line, A_NORMAL);
+	}
+}
+
+void view_draw(struct view *v)
+{
+	struct bar bars[8];
+	int nbars = v->have_snap ? psi_bars(&v->snap, bars) : 0;
+	int y = 0, footer = LINES >= 3, rows;
+
+	if (v->help) {
+		draw_help(v);
+		refresh();
+		return;
+	}
+	erase();
+	draw_header(v, y++);
+	/* the bars only when the table keeps at least three rows */
+	if (LINES - 1 - nbars - footer - 1 < 3)
+		nbars = 0;
+	for (int i = 0; i < nbars; i++)
+		draw_bar(v, y++, &bars[i]);
+	rows = LINES - y - footer;
+	if (v->prompt == PROMPT_SORT)
+		draw_sort_menu(v, y, rows);
+	else if (rows > 0)
+		draw_table(v, y, rows);
+	if (footer)
+		draw_footer(v, LINES - 1);
+	refresh();
+}

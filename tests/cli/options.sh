@@ -1,0 +1,49 @@
+# options.sh — bad input gets one line naming the bad value and exit status 2; --help and
+# --version work. Needs nothing but the binary.
+. "$top_srcdir/tests/lib.sh"
+
+# bad_input "description" ARGS...: expects status 2 and one stderr line containing the last
+# word of the description (the value that must be named).
+bad_input() {
+	local want=$1
+	shift
+	local err="$TMPDIR_TEST/err" status lines
+	"$DELAYTOP" "$@" >"$TMPDIR_TEST/out" 2>"$err"
+	status=$?
+	lines=$(wc -l <"$err")
+	tap_ok "$([ "$status" -eq 2 ] && echo 0 || echo 1)" "'$*' exits with status 2" "got status $status"
+	tap_ok "$([ "$lines" -eq 1 ] && grep -qF -- "$want" "$err" && echo 0 || echo 1)" \
+		"'$*' says what is wrong in one line naming '$want'" "stderr was: $(cat "$err")"
+	tap_ok "$([ -s "$TMPDIR_TEST/out" ] && echo 1 || echo 0)" "'$*' prints nothing on stdout"
+}
+
+bad_input "abc" -b -n abc
+bad_input "'0'" -b -n 0
+bad_input "'0'" -b -d 0
+bad_input "'-1'" -b -d -1
+bad_input "abc" -b -d abc
+bad_input "0.05" -b -d 0.05
+bad_input "nan" -b -d nan
+bad_input "nosuch" -b -s nosuch
+bad_input "'x'" -b -p x
+bad_input "'x'" -b -p 1,x
+bad_input "'-q'" -b -q
+bad_input "--no-such-option" -b --no-such-option
+bad_input "--format" -b --format
+bad_input "'--delay'" -b --delay
+bad_input "'-d'" -b -d
+bad_input "'-x'" --batch -xb
+bad_input "xml" --format xml
+bad_input "no_such_user_xyz" -b -u no_such_user_xyz
+bad_input "extra" -b extra
+
+"$DELAYTOP" --help >"$TMPDIR_TEST/help" 2>&1
+tap_ok $? "--help exits with status 0"
+grep -q -- "--iterations" "$TMPDIR_TEST/help"
+tap_ok $? "--help describes the options"
+
+version=$("$DELAYTOP" --version | head -1)
+[ "$version" = "delaytop ${PACKAGE_VERSION:-}" ]
+tap_ok $? "--version prints the version configure set" "expected 'delaytop ${PACKAGE_VERSION:-}', got '$version'"
+
+done_testing
