@@ -20,6 +20,7 @@ static const char *const metric_labels[METRIC_COUNT] = {
 	N_("longest wait, ms"),
 };
 
+/* TRANSLATORS: the header's short names of what the cells show: at most 10 columns each. */
 static const char *const metric_shorts[METRIC_COUNT] = {
 	/* xgettext:no-c-format */
 	N_("% time"),
@@ -64,7 +65,7 @@ struct column column_get(int id, const struct display *d)
 					delay_kinds[id - COL_KIND].key };
 	switch (id) {
 	/* TRANSLATORS: column titles have the width of their column at most: PID and TID 7, USER 8,
-	   S 1, CPU% 6, TOTAL 7. */
+	   S 1, CPU% and CPU s 6, TOTAL 7, the delay kinds 7. */
 	case COL_ID: return (struct column){ d->threads ? _("TID") : _("PID"), 7, 1, "pid" };
 	case COL_USER: return (struct column){ _("USER"), 8, 0, "user" };
 	case COL_STATE: return (struct column){ _("S"), 1, 0, "state" };

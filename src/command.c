@@ -207,7 +207,7 @@ int command_run(const struct options *o)
 
 	memset(&r, 0, sizeof(r));
 	if (ts_listen(&l, o->exit_buffer, err, sizeof(err)) < 0 || ts_open(&ts, err, sizeof(err)) < 0) {
-		fprintf(stderr, _("%s: command mode follows exit records, and %s\n"), PACKAGE, err);
+		fprintf(stderr, _("%s: command mode needs the kernel's exit records: %s\n"), PACKAGE, err);
 		ts_listen_close(l);
 		return EXIT_FAILURE;
 	}

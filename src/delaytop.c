@@ -91,18 +91,19 @@ static int run_batch(const struct options *o, struct sampler *s)
 	int warned = 0, status = EXIT_SUCCESS;
 
 	batch_init(&bp, o);
+	deadline = timing_mono_ns() + step; /* from the start of the first reading, however long it takes */
 	if (sampler_tick(s, &snap, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", PACKAGE, err);
 		batch_free(&bp);
 		return EXIT_FAILURE;
 	}
 	warn_delayacct(snap.delayacct, &warned);
-	deadline = timing_mono_ns() + step;
 	for (long i = 0; !o->iterations || i < o->iterations; i++) {
 		uint64_t now;
 
 		if (wait_until(deadline, s) < 0)
 			break;
+		now = timing_mono_ns();
 		if (sampler_tick(s, &snap, err, sizeof(err)) < 0) {
 			fprintf(stderr, "%s: %s\n", PACKAGE, err);
 			status = EXIT_FAILURE;
@@ -117,9 +118,8 @@ static int run_batch(const struct options *o, struct sampler *s)
 			break;
 		}
 		deadline += step;
-		now = timing_mono_ns();
-		if (now > deadline + step) /* a slow tick: skip the missed slots rather than rush */
-			deadline = now;
+		if (now > deadline) /* a slow tick: skip the missed slots rather than rush */
+			deadline = now + step;
 	}
 	batch_free(&bp);
 	return status;

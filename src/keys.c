@@ -26,8 +26,9 @@ const struct key_binding key_bindings[] = {
 	{ { 'H', 0 }, "H", ACT_THREADS, N_("switch between processes and threads") },
 	{ { 'a', 0 }, "a", ACT_ACTIVE, N_("show only tasks that waited during the interval") },
 	{ { 'c', 0 }, "c", ACT_CMDLINE, N_("show the command name or the full command line") },
-	{ { 'm', 0 }, "m", ACT_METRIC, N_("cycle what delay cells show: % of time, ms per wait, waits/s, longest wait") },
-	{ { 'A', 0 }, "A", ACT_ACCUMULATE, N_("totals since the start, exited tasks included, or the last interval") },
+	/* xgettext:no-c-format */
+	{ { 'm', 0 }, "m", ACT_METRIC, N_("cycle the cells: % of time, ms per wait, waits/s, longest wait") },
+	{ { 'A', 0 }, "A", ACT_ACCUMULATE, N_("totals since the start (exited tasks too), or the last interval") },
 	{ { ' ', 0 }, N_("Space"), ACT_REFRESH, N_("take a reading now") },
 	{ { 'z', 0 }, "z", ACT_PAUSE, N_("pause: freeze the screen (exits are still collected)") },
 	{ { 'd', 0 }, "d", ACT_DELAY, N_("change the interval") },

@@ -43,6 +43,31 @@ static const struct option long_options[] = {
 /* '+': stop at the first word that is not an option. */
 static const char short_options[] = "+:bn:d:p:u:Hs:ao:hV";
 
+/* Prints a comma-separated list indented to column indent, wrapped before column width. */
+static void print_wrapped(FILE *f, const char *list, int indent, int width)
+{
+	int col = 0;
+
+	while (*list) {
+		size_t len = strcspn(list, ",");
+		int more = list[len] == ',';
+
+		if (col == 0 || col + (int)len + 2 > width) {
+			fprintf(f, "%s%*s", col ? "\n" : "", indent, "");
+			col = indent;
+		} else {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s%s", (int)len, list, more ? "," : "");
+		col += (int)len + more;
+		list += len + more;
+		while (*list == ' ')
+			list++;
+	}
+	fputc('\n', f);
+}
+
 void options_usage(FILE *f)
 {
 	fprintf(f, _("Usage: %s [OPTION]... [-- COMMAND [ARG]...]\n"), PACKAGE);
@@ -55,7 +80,8 @@ void options_usage(FILE *f)
 		"  -p, --pid=PID[,PID...]   only these processes (may be repeated)\n"
 		"  -u, --user=USER          only tasks of this user (name or uid)\n"
 		"  -H, --threads            one row per thread instead of per process\n"), f);
-	fprintf(f, _("  -s, --sort=KEY           sort by KEY (default total): %s\n"), order_keys());
+	fputs(_("  -s, --sort=KEY           sort by KEY (default total), one of:\n"), f);
+	print_wrapped(f, order_keys(), 27, 79);
 	fputs(_("      --reverse            reverse the sort order\n"
 		"  -a, --active             only tasks that waited during the interval\n"
 		"      --format=FORMAT      batch output: text, csv or json (implies --batch)\n"

@@ -124,37 +124,60 @@ static void text_cell(struct outbuf *o, double v, int decimals, int width)
 	out_padded(o, buf, width, 1);
 }
 
-static void text_command(struct outbuf *o, const struct report *r)
+/* The command as one string, its arguments separated by spaces. */
+static char *command_text(const struct report *r)
 {
+	struct outbuf o = { 0 };
+
 	for (char **a = r->argv; a && *a; a++) {
 		if (a != r->argv)
-			out_char(o, ' ');
-		out_str(o, *a);
+			out_char(&o, ' ');
+		out_str(&o, *a);
 	}
+	out_char(&o, '\0');
+	return o.data;
 }
 
 static void text_summary(struct outbuf *o, const struct report *r)
 {
-	out_str(o, "delaytop: '");
-	text_command(o, r);
+	char *cmd = command_text(r);
+
 	if (WIFSIGNALED(r->wait_status))
-		out_printf(o, _("' was killed by signal %d after %.2f s\n"), WTERMSIG(r->wait_status), r->wall_s);
+		out_printf(o, _("%s: '%s' was killed by signal %d after %.2f s\n"), PACKAGE, cmd,
+			   WTERMSIG(r->wait_status), r->wall_s);
 	else
-		out_printf(o, _("' exited with status %d after %.2f s\n"), report_exit_status(r), r->wall_s);
+		out_printf(o, _("%s: '%s' exited with status %d after %.2f s\n"), PACKAGE, cmd,
+			   report_exit_status(r), r->wall_s);
+	free(cmd);
 	out_printf(o, _("processes %u  threads %u  still running %u  exit records lost %llu\n"), r->procs,
 		   r->threads, r->running, (unsigned long long)r->lost);
 	if (r->lost)
 		out_str(o, _("warning: the kernel dropped exit records; the report misses those tasks "
 			     "(a larger --exit-buffer helps)\n"));
 	if (r->undecided)
-		out_printf(o, _("note: %llu exit records could not be traced to the command and are left out\n"),
+		out_printf(o, ngettext("note: %llu exit record could not be traced to the command and is left out\n",
+				       "note: %llu exit records could not be traced to the command and are left out\n",
+				       r->undecided),
 			   (unsigned long long)r->undecided);
+}
+
+/* Titles padded by display width, not bytes, so that translations line up. */
+static void text_title(struct outbuf *o, const char *title, int width, int right)
+{
+	out_char(o, ' ');
+	out_padded(o, title, width, right);
 }
 
 static void text_kinds(struct outbuf *o, const struct report *r)
 {
-	out_printf(o, "\n%-8s %10s %10s %10s %10s %9s\n", _("DELAY"), _("TOTAL s"), _("WAITS"), _("AVG ms"),
-		   _("MAX ms"), _("% OF RUN"));
+	out_char(o, '\n');
+	out_padded(o, _("DELAY"), 8, 0);
+	text_title(o, _("TOTAL s"), 10, 1);
+	text_title(o, _("WAITS"), 10, 1);
+	text_title(o, _("AVG ms"), 10, 1);
+	text_title(o, _("MAX ms"), 10, 1);
+	text_title(o, _("% OF RUN"), 9, 1);
+	out_char(o, '\n');
 	for (int k = 0; k < DK_COUNT; k++) {
 		const struct report_kind *rk = &r->kind[k];
 		double total = rk->have_total ? rk->total_ns / 1e9 : NAN;
@@ -176,9 +199,13 @@ static void text_kinds(struct outbuf *o, const struct report *r)
 
 static void text_groups(struct outbuf *o, const struct report *r)
 {
-	out_printf(o, "\n%-16s %6s %7s %9s", _("COMMAND"), _("PROCS"), _("THREADS"), _("TOTAL s"));
+	out_char(o, '\n');
+	out_padded(o, _("COMMAND"), 16, 0);
+	text_title(o, _("PROCS"), 6, 1);
+	text_title(o, _("THREADS"), 7, 1);
+	text_title(o, _("TOTAL s"), 9, 1);
 	for (int k = 0; k < DK_COUNT; k++)
-		out_printf(o, " %8s", _(delay_kinds[k].title));
+		text_title(o, _(delay_kinds[k].title), 8, 1);
 	out_char(o, '\n');
 	for (size_t i = 0; i < r->ngroups; i++) {
 		const struct report_group *g = &r->groups[i];

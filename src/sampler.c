@@ -32,6 +32,9 @@
 /* Exited tasks kept one by one for the totals since the start; the rest are summed in one row. */
 #define DEPARTED_MAX 10000
 
+/* Exit records waiting for the next tick (a long pause); more are counted as lost. */
+#define PENDING_MAX 65536
+
 struct proc {
 	uint32_t pid;
 	uint32_t seen;   /* last tick whose rows may point here */
@@ -83,6 +86,8 @@ struct sampler {
 	struct task **departed; /* exited tasks, kept for their totals since the start */
 	size_t ndeparted, capdeparted;
 	struct task *others;    /* the totals of exited tasks beyond DEPARTED_MAX */
+	struct task **replaced; /* this tick: tasks whose id a newer task took; their exit record may come */
+	size_t nreplaced, capreplaced;
 	struct idmap users;     /* uid -> name, for tasks seen only in exit records */
 
 	uint32_t tick;
@@ -179,7 +184,7 @@ static void task_free(struct task *t)
 	free(t);
 }
 
-static struct task *task_new(struct sampler *s, uint32_t id, uint64_t start_ns)
+static struct task *task_new(uint32_t id, uint64_t start_ns)
 {
 	struct task *t = xcalloc(1, sizeof(*t));
 
@@ -187,11 +192,11 @@ static struct task *task_new(struct sampler *s, uint32_t id, uint64_t start_ns)
 	t->start_ns = start_ns;
 	t->state = '?';
 	t->need_state = 1;
-	(void)s;
 	return t;
 }
 
-/* Finds the task with this id and start, replacing one that held the id before. */
+/* Finds the task with this id and start. One that held the id before is set aside for the rest
+ * of the tick: the exit record that comes for the id is its. */
 static struct task *task_lookup(struct sampler *s, uint32_t id, uint64_t start_ns)
 {
 	struct task *t = idmap_get(&s->tasks, id);
@@ -202,9 +207,10 @@ static struct task *task_lookup(struct sampler *s, uint32_t id, uint64_t start_n
 		if (diff < SAME_START_NS && !t->exited)
 			return t;
 		idmap_del(&s->tasks, id);
-		task_free(t);
+		s->replaced = xgrow(s->replaced, &s->capreplaced, s->nreplaced + 1, sizeof(*s->replaced));
+		s->replaced[s->nreplaced++] = t;
 	}
-	t = task_new(s, id, start_ns);
+	t = task_new(id, start_ns);
 	idmap_put(&s->tasks, id, t);
 	return t;
 }
@@ -436,18 +442,28 @@ static int selected(const struct sampler *s, uint32_t pid)
 /* Folds one exit record into the tick: the task's final counters replace its last reading. A
  * task delaytop never read has a baseline only if it was born during the interval: for a thread
  * its age says so; a process that the previous walk did not see was born since. */
+/* The task an exit record is about: one set aside this tick when a newer task took its id, or
+ * the one that has the id. */
+static struct task *exiting_task(struct sampler *s, uint32_t id)
+{
+	for (size_t i = 0; i < s->nreplaced; i++)
+		if (s->replaced[i]->id == id && !s->replaced[i]->exited)
+			return s->replaced[i];
+	return idmap_get(&s->tasks, id);
+}
+
 static void fold_exit(struct sampler *s, const struct pending_exit *x)
 {
-	struct task *t = idmap_get(&s->tasks, x->id);
+	struct task *t = exiting_task(s, x->id);
 	int born_since = x->age_ns != UINT64_MAX ? s->now_mono - s->prev_mono > x->age_ns
 						 : !idmap_get(&s->procs, x->pid);
 
-	if (!selected(s, x->pid) || (t && t->exited))
+	if (t && t->exited)
 		return;
 	if (!t && !born_since)
 		return;
 	if (!t) {
-		t = task_new(s, x->id, s->now_mono - (x->age_ns != UINT64_MAX ? x->age_ns : 0));
+		t = task_new(x->id, s->now_mono - (x->age_ns != UINT64_MAX ? x->age_ns : 0));
 		idmap_put(&s->tasks, x->id, t);
 	}
 	task_set_proc(t, ghost_proc(s, &x->c, x->pid));
@@ -469,12 +485,19 @@ static void fold_exits(struct sampler *s)
 
 static void queue_exit(struct sampler *s, uint32_t id, const struct ts_record *rec, uint64_t age_ns)
 {
+	uint32_t pid = (rec->c.have & HAVE_TGID) ? rec->c.tgid : id;
 	struct pending_exit *x;
 
+	if (!selected(s, pid))
+		return;
+	if (s->npending >= PENDING_MAX) {
+		s->exits_lost++;
+		return;
+	}
 	s->pending = xgrow(s->pending, &s->cappending, s->npending + 1, sizeof(*s->pending));
 	x = &s->pending[s->npending++];
 	x->id = id;
-	x->pid = (rec->c.have & HAVE_TGID) ? rec->c.tgid : id;
+	x->pid = pid;
 	x->age_ns = age_ns;
 	x->c = rec->c;
 }
@@ -567,8 +590,7 @@ static void fold_departed(struct sampler *s)
 {
 	qsort(s->departed, s->ndeparted, sizeof(*s->departed), by_waited);
 	if (!s->others) {
-		s->others = task_new(s, 0, 0);
-		str_copy(s->others->comm, sizeof(s->others->comm), _("(other exited)"));
+		s->others = task_new(0, 0);
 		s->others->exited = 1;
 		s->others->state = 'X';
 	}
@@ -616,6 +638,13 @@ static void retire(struct sampler *s)
 		else
 			task_free(t);
 	}
+	for (size_t i = 0; i < s->nreplaced; i++) {
+		if (s->replaced[i]->exited)
+			keep_departed(s, s->replaced[i]);
+		else
+			task_free(s->replaced[i]);
+	}
+	s->nreplaced = 0;
 	pos = 0;
 	while (idmap_next(&s->procs, &pos, &id, &v)) {
 		struct proc *p = v;
@@ -643,14 +672,20 @@ static void fill_row(struct row *r, const struct task *t, int threads)
 
 static void build_rows(struct sampler *s, struct snapshot *snap)
 {
-	size_t pos = 0, n = 0;
-	void *v;
+	size_t n = 0;
 
-	s->rows = xgrow(s->rows, &s->caprows, s->tasks.len + s->ndeparted + 2, sizeof(*s->rows));
-	while (idmap_next(&s->tasks, &pos, NULL, &v)) {
-		struct task *t = v;
+	s->rows = xgrow(s->rows, &s->caprows, s->tasks.len + s->nreplaced + s->ndeparted + 2, sizeof(*s->rows));
+	for (size_t i = 0; i < s->tasks.cap + s->nreplaced; i++) {
+		struct task *t;
 		struct row *r = &s->rows[n];
 
+		if (i < s->tasks.cap) {
+			if (!s->tasks.keys[i])
+				continue;
+			t = s->tasks.vals[i];
+		} else {
+			t = s->replaced[i - s->tasks.cap];
+		}
 		if (t->seen != s->tick)
 			continue;
 		fill_row(r, t, s->o.threads);
@@ -670,6 +705,8 @@ static void build_rows(struct sampler *s, struct snapshot *snap)
 			continue;
 		fill_row(&s->rows[n], t, s->o.threads);
 		rates_unavailable(&s->rows[n].r);
+		if (t == s->others)
+			s->rows[n].comm = _("(other exited)");
 		s->rows[n].exited = 1;
 		s->rows[n++].departed = 1;
 	}
@@ -839,6 +876,9 @@ static void forget_tasks(struct sampler *s)
 	for (size_t i = 0; i < s->ndeparted; i++)
 		task_free(s->departed[i]);
 	s->ndeparted = 0;
+	for (size_t i = 0; i < s->nreplaced; i++)
+		task_free(s->replaced[i]);
+	s->nreplaced = 0;
 	if (s->others)
 		task_free(s->others);
 	s->others = NULL;
@@ -893,6 +933,7 @@ void sampler_close(struct sampler *s)
 	free(s->owner);
 	free(s->newpids);
 	free(s->pending);
+	free(s->replaced);
 	free(s->rows);
 	free(s);
 }

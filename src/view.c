@@ -225,8 +225,10 @@ static int is_enter(wint_t c, int is_key)
 static void prompt_key(struct view *v, wint_t c, int is_key, uint64_t *deadline)
 {
 	if (v->prompt == PROMPT_DELAYACCT) {
+		char answer[2] = { (char)c, '\0' };
+
 		v->prompt = PROMPT_NONE;
-		if (!is_key && (c == 'y' || c == 'Y'))
+		if (!is_key && c < 0x80 && rpmatch(answer) == 1) /* the locale's yes: y, or j in German */
 			toggle_delayacct(v);
 		return;
 	}
@@ -495,8 +497,8 @@ static void loop(struct view *v, volatile sig_atomic_t *stop)
 	uint64_t step, deadline;
 	int dirty = 1;
 
-	take_reading(v);
 	deadline = timing_mono_ns() + (uint64_t)(v->delay_s * 1e9);
+	take_reading(v);
 	while (!v->quit && !*stop) {
 		struct pollfd fds[2] = { { STDIN_FILENO, POLLIN, 0 }, { sampler_listen_fd(v->sampler), POLLIN, 0 } };
 		uint64_t now;
@@ -517,7 +519,7 @@ static void loop(struct view *v, volatile sig_atomic_t *stop)
 		if (!v->paused && now >= deadline) {
 			take_reading(v);
 			deadline += step;
-			if (deadline < now)
+			if (deadline < now) /* a slow reading: skip the missed slots */
 				deadline = now + step;
 			dirty = 1;
 		}

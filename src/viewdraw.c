@@ -65,7 +65,7 @@ static void filter_text(const struct view *v, struct outbuf *o)
 	if (v->filter.by_uid)
 		out_printf(o, _(" user %s"), v->user_text);
 	if (v->npids)
-		out_printf(o, _(" %zu pid(s)"), v->npids);
+		out_printf(o, ngettext(" %zu pid", " %zu pids", v->npids), v->npids);
 	if (v->filter.active)
 		out_str(o, _(" active"));
 	if (o->len == start)
@@ -134,13 +134,29 @@ static char severity_fill(double pct)
 	return pct >= PSI_BAD ? '#' : pct >= PSI_WARN ? '=' : '-';
 }
 
+/* The widest resource label, so that every bar starts in the same column. */
+static int label_width(void)
+{
+	int w = 0;
+
+	for (int r = 0; r < PSI_COUNT; r++)
+		if (text_width(_(psi_label(r))) > w)
+			w = text_width(_(psi_label(r)));
+	return w;
+}
+
 static void draw_bar(const struct view *v, int y, const struct bar *b)
 {
-	char label[40], numbers[96], c10[16], c60[16], c300[16], cpct[16];
+	char numbers[96], c10[16], c60[16], c300[16], cpct[16];
 	double pct = isnan(b->line->pct) ? 0 : b->line->pct;
+	struct outbuf lb = { 0 };
+	const char *label;
 	int width, fill;
 
-	snprintf(label, sizeof(label), "%-6s %s ", _(psi_label(b->res)), b->which);
+	out_padded(&lb, _(psi_label(b->res)), label_width(), 0);
+	out_printf(&lb, " %s ", b->which);
+	out_char(&lb, '\0');
+	label = lb.data;
 	fmt_cell(cpct, b->line->pct, 1, 5);
 	fmt_cell(c10, b->line->avg10, 1, 5);
 	fmt_cell(c60, b->line->avg60, 1, 5);
@@ -152,6 +168,7 @@ static void draw_bar(const struct view *v, int y, const struct bar *b)
 	width = COLS - text_width(label) - text_width(numbers) - 2;
 	if (width < 5) { /* no room for a bar: numbers only */
 		put(y, text_width(label), numbers);
+		out_free(&lb);
 		return;
 	}
 	fill = (int)lround(fmin(pct, 100.0) / 100.0 * width);
@@ -164,6 +181,7 @@ static void draw_bar(const struct view *v, int y, const struct bar *b)
 		attroff(COLOR_PAIR(severity_pair(pct)) | A_BOLD);
 	put(y, text_width(label) + 1 + width, "]");
 	put(y, text_width(label) + 2 + width, numbers);
+	out_free(&lb);
 }
 
 static void draw_table(struct view *v, int y, int rows)
@@ -233,8 +251,7 @@ static void draw_footer(const struct view *v, int y)
 		put_line(y, v->message, A_BOLD);
 		return;
 	}
-	put_line(y, _("h help  q quit  </> sort  r reverse  / filter  H threads  m metric  a active  z pause"),
-		 A_REVERSE);
+	put_line(y, _("h help  q quit  </> sort  r reverse  / filter  H threads  m cells  z pause"), A_REVERSE);
 }
 
 static void draw_sort_menu(const struct view *v, int top, int rows)
@@ -243,11 +260,15 @@ static void draw_sort_menu(const struct view *v, int top, int rows)
 
 	put_line(top, _("Sort by (Up/Down, Enter; Esc cancels):"), A_BOLD);
 	for (int c = 0; c < COL_COUNT && c + 1 < rows; c++) {
-		char line[128];
+		struct outbuf o = { 0 };
 		struct column col = column_get(c, &d);
 
-		snprintf(line, sizeof(line), "  %-8s %s", col.title, col.key);
-		put_line(top + 1 + c, line, c == v->menu ? A_REVERSE : A_NORMAL);
+		out_str(&o, "  ");
+		out_padded(&o, col.title, 8, 0);
+		out_printf(&o, " %s", col.key);
+		out_char(&o, '\0');
+		put_line(top + 1 + c, o.data, c == v->menu ? A_REVERSE : A_NORMAL);
+		out_free(&o);
 	}
 }
 
@@ -258,9 +279,11 @@ static const char *const help_notes[] = {
 	N_("Delay cells: % of the interval spent waiting (a process can exceed 100%),"),
 	N_("or, with m, ms per wait, waits per second, the longest wait. '-': unavailable."),
 	/* xgettext:no-c-format */
-	N_("PSI bars: share of the interval with stalls; green below 10%, yellow below 40%, red above."),
-	N_("Without colour the bar is drawn with '-', '=' and '#' for the same levels."),
-	N_("Pause (z) freezes the screen; exits are still collected and the next reading covers the pause."),
+	N_("PSI bars: the share of the interval with stalls; green below 10%,"),
+	/* xgettext:no-c-format */
+	N_("yellow below 40%, red above; without colour drawn with '-', '=' and '#'."),
+	N_("Pause (z) freezes the screen; exits are still collected, and the"),
+	N_("next reading covers the whole pause."),
 	"",
 	N_("Press any key to return."),
 };
@@ -269,7 +292,6 @@ static void draw_help(struct view *v)
 {
 	size_t nnotes = sizeof(help_notes) / sizeof(help_notes[0]);
 	size_t total = key_binding_count + nnotes;
-	char line[512];
 	int y = 1;
 
 	erase();
@@ -277,12 +299,19 @@ static void draw_help(struct view *v)
 	if (v->help_top > (int)total - 1)
 		v->help_top = (int)total - 1;
 	for (size_t i = (size_t)v->help_top; i < total && y < LINES; i++) {
-		if (i < key_binding_count)
-			snprintf(line, sizeof(line), "  %-10s %s", _(key_bindings[i].label), _(key_bindings[i].help));
-		else
-			snprintf(line, sizeof(line), "%s", help_notes[i - key_binding_count][0]
-				 ? _(help_notes[i - key_binding_count]) : "");
-		put_line(y++, line, A_NORMAL);
+		struct outbuf o = { 0 };
+
+		if (i < key_binding_count) {
+			out_str(&o, "  ");
+			out_padded(&o, _(key_bindings[i].label), 10, 0);
+			out_char(&o, ' ');
+			out_str(&o, _(key_bindings[i].help));
+		} else if (help_notes[i - key_binding_count][0]) {
+			out_str(&o, _(help_notes[i - key_binding_count]));
+		}
+		out_char(&o, '\0');
+		put_line(y++, o.data, A_NORMAL);
+		out_free(&o);
 	}
 }
 

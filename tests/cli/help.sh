@@ -24,7 +24,7 @@ while read -r opt; do
 done <"$TMPDIR_TEST/man"
 
 # Every sort key --help names is in the man page's description of --sort.
-keys=$(LC_ALL=C "$DELAYTOP" --help | sed -n 's/.*sort by KEY (default total): //p')
+keys=$(LC_ALL=C "$DELAYTOP" --help | sed -n '/sort by KEY (default total), one of:/,/^  *--reverse/p' | sed '1d;$d' | tr -d ' ' | tr '\n' ',')
 [ -n "$keys" ]
 tap_ok $? "--help lists the sort keys"
 sed -n '/^\.BR \\-s ", " \\-\\-sort/,/^\.TP/p' "$man" >"$TMPDIR_TEST/sort"

@@ -1,0 +1,48 @@
+# i18n.sh — the German translation is complete, matches the template, and is used: under a
+# German locale --help and the batch header print German.
+. "$top_srcdir/tests/lib.sh"
+
+po="$top_srcdir/po/de.po"
+pot="$top_srcdir/po/delaytop.pot"
+require_cmd msgfmt msgcmp xgettext
+
+msgfmt -c --statistics -o "$TMPDIR_TEST/de.mo" "$po" 2>"$TMPDIR_TEST/stats"
+tap_ok $? "msgfmt -c accepts po/de.po" "$(cat "$TMPDIR_TEST/stats")"
+! grep -q -e "untranslated" -e "fuzzy" "$TMPDIR_TEST/stats"
+tap_ok $? "po/de.po translates every message" "$(cat "$TMPDIR_TEST/stats")"
+
+# The template must be what the sources say now: the same msgids.
+(cd "$top_srcdir" && xgettext --keyword=_ --keyword=N_ --from-code=UTF-8 --add-comments=TRANSLATORS: \
+	-o "$TMPDIR_TEST/fresh.pot" --files-from=po/POTFILES.in) 2>"$TMPDIR_TEST/xgettext.err"
+tap_ok $? "xgettext reads the sources" "$(cat "$TMPDIR_TEST/xgettext.err")"
+msgcmp --use-untranslated "$TMPDIR_TEST/fresh.pot" "$pot" 2>"$TMPDIR_TEST/cmp1" &&
+	msgcmp --use-untranslated "$pot" "$TMPDIR_TEST/fresh.pot" 2>"$TMPDIR_TEST/cmp2"
+tap_ok $? "po/delaytop.pot has exactly the strings of the sources (make -C po update-po)" \
+	"$(head -5 "$TMPDIR_TEST/cmp1" "$TMPDIR_TEST/cmp2" 2>/dev/null)"
+msgcmp "$po" "$pot" 2>"$TMPDIR_TEST/cmp3"
+tap_ok $? "po/de.po covers the template" "$(head -5 "$TMPDIR_TEST/cmp3")"
+
+locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\?8$' || skip_all "needs the de_DE.UTF-8 locale (Debian: locales, locale-gen)"
+mkdir -p "$TMPDIR_TEST/locale/de/LC_MESSAGES"
+cp "$TMPDIR_TEST/de.mo" "$TMPDIR_TEST/locale/de/LC_MESSAGES/delaytop.mo"
+german() {
+	LANGUAGE=de LC_ALL=de_DE.UTF-8 DELAYTOP_LOCALEDIR="$TMPDIR_TEST/locale" "$@"
+}
+
+german "$DELAYTOP" --help >"$TMPDIR_TEST/help.de"
+LC_ALL=C "$DELAYTOP" --help >"$TMPDIR_TEST/help.en"
+grep -q "^Aufruf:" "$TMPDIR_TEST/help.de"
+tap_ok $? "--help under a German locale prints German" "$(head -3 "$TMPDIR_TEST/help.de")"
+! cmp -s "$TMPDIR_TEST/help.de" "$TMPDIR_TEST/help.en"
+tap_ok $? "the German --help differs from the English one"
+awk 'length($0) > 79 { bad = 1 } END { exit bad }' "$TMPDIR_TEST/help.de"
+tap_ok $? "no line of the German --help is wider than 79 columns"
+grep -q -- "--iterations" "$TMPDIR_TEST/help.de"
+tap_ok $? "option names stay untranslated"
+
+german "$DELAYTOP" -b -d nan 2>"$TMPDIR_TEST/err.de"
+status=$?
+[ "$status" -eq 2 ] && grep -q "nan" "$TMPDIR_TEST/err.de" && ! grep -q "invalid delay" "$TMPDIR_TEST/err.de"
+tap_ok $? "option errors are German and still name the value" "$(cat "$TMPDIR_TEST/err.de")"
+
+done_testing
