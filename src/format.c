@@ -83,7 +83,9 @@ size_t fmt_cell(char *buf, double v, int decimals, int width)
 	len = fmt_fixed(buf, v, 0);
 	for (int i = 0; (int)len > width && i < 5; i++) {
 		v /= 1000;
-		len = fmt_fixed(buf, v, v < 10 ? 1 : 0);
+		len = fmt_fixed(buf, v, 1);
+		if (len > 3 + (size_t)(v < 0) || (int)len + 1 > width) /* a decimal only after one digit */
+			len = fmt_fixed(buf, v, 0);
 		buf[len++] = suffix[i];
 		buf[len] = '\0';
 	}
@@ -214,7 +216,8 @@ void out_json_string(struct outbuf *o, const char *s)
 			continue;
 		}
 		n = utf8_next(s, &wc);
-		if (n < 0 || MB_CUR_MAX == 1) {
+		/* glibc decodes beyond U+10FFFF and surrogates; JSON must not carry them */
+		if (n < 0 || MB_CUR_MAX == 1 || (unsigned long)wc > 0x10FFFF || (wc >= 0xD800 && wc <= 0xDFFF)) {
 			out_str(o, "\\ufffd"); /* not UTF-8, or the locale cannot tell: stay valid JSON */
 			s++;
 			continue;

@@ -21,8 +21,8 @@ void idmap_free(struct idmap *m)
 
 static size_t slot_of(const struct idmap *m, uint32_t id)
 {
-	/* Fibonacci hashing spreads sequential pids over the table. */
-	return (size_t)((id * 2654435769u) & (uint32_t)(m->cap - 1));
+	/* Fibonacci hashing: the high bits of the product depend on every bit of the id. */
+	return (size_t)((uint32_t)(id * 2654435769u) >> (32 - __builtin_ctzl(m->cap)));
 }
 
 static size_t find(const struct idmap *m, uint32_t id)

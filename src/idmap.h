@@ -20,8 +20,9 @@ void idmap_put(struct idmap *m, uint32_t id, void *val);
 /* Removes id; returns its value, or NULL when absent. */
 void *idmap_del(struct idmap *m, uint32_t id);
 
-/* Iteration: for (size_t i = 0; idmap_next(m, &i, &id, &val);) ... Do not insert or delete while
- * iterating. */
+/* Iteration: for (size_t i = 0; idmap_next(m, &i, &id, &val);) ... Do not insert while iterating.
+ * Deleting the entry just returned and then stepping back (pos--) loses and skips nothing, but an
+ * entry that deletion moved may then be visited twice: the caller must not mind. */
 int idmap_next(const struct idmap *m, size_t *pos, uint32_t *id, void **val);
 
 #endif

@@ -265,6 +265,15 @@ static const char *bad_option(const char *word, int optopt_char, char *buf, size
 	return buf;
 }
 
+/* Whether name is one of the long options. */
+static int known_long(const char *name)
+{
+	for (const struct option *l = long_options; l->name; l++)
+		if (strcmp(l->name, name) == 0)
+			return 1;
+	return 0;
+}
+
 static void defaults(struct options *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -299,17 +308,20 @@ static int parse_one(int c, const char *word, struct options *o, char *err, size
 	case ':':
 		return fail(err, errlen, _("option '%s' needs a value"), bad_option(word, optopt, opt, sizeof(opt)));
 	default:
-		return fail(err, errlen, _("unknown option '%s'"), bad_option(word, optopt, opt, sizeof(opt)));
+		bad_option(word, optopt, opt, sizeof(opt));
+		if (strncmp(word, "--", 2) == 0 && strchr(word, '=') && known_long(opt + 2))
+			return fail(err, errlen, _("option '%s' takes no value"), opt);
+		return fail(err, errlen, _("unknown option '%s'"), opt);
 	}
 }
 
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
-	int c, word = 1;
+	int c, word = 1; /* optind reads 1 after getopt's first call too */
 
 	defaults(o);
 	opterr = 0;
-	optind = 1;
+	optind = 0; /* 0, not 1: glibc then also forgets a half-read group such as -zb */
 	/* word: optind before the call is the argument getopt reads, also inside "-bx" clusters */
 	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
 		if (c == 'h') {

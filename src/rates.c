@@ -60,9 +60,10 @@ static void kind_rate(const struct sample *prev, const struct sample *cur, int k
 	if (!(prev->kind_total & cur->kind_total & bit))
 		return;
 	dtotal = forward(prev->total[k], cur->total[k]);
-	/* The kernel restarts a total at 0 when it would overflow; anything else going backwards is a
-	 * reset, or a thread counted twice while it exits, and gives 0. */
-	if (cur->total[k] < prev->total[k] && dcount > 0 && prev->total[k] > UINT64_MAX / 2)
+	/* The kernel restarts a total at 0 when it would overflow (CPU delay at 2^63, the others at
+	 * 2^64); anything else going backwards is a reset, or a thread counted twice while it exits,
+	 * and gives 0. */
+	if (cur->total[k] < prev->total[k] && dcount > 0 && prev->total[k] > (uint64_t)INT64_MAX / 2)
 		dtotal = cur->total[k];
 	r->pct = (float)(dtotal / 1e9 / wall_s * 100.0);
 	if (!counted)
