@@ -106,14 +106,13 @@ static void text_header(struct outbuf *o, const struct snapshot *snap, const str
 
 static void text_report(struct batch_printer *b, const struct snapshot *snap, size_t n)
 {
-	int cols[COL_COUNT];
+	struct table t;
 
-	for (int c = 0; c < COL_COUNT; c++)
-		cols[c] = c;
+	table_init(&t, &b->display, 0, -1);
 	text_header(&b->out, snap, b);
-	column_line(&b->out, NULL, &b->display, cols, COL_COUNT, -1, 0);
+	column_line(&b->out, NULL, &b->display, &t, -1, 0);
 	for (size_t i = 0; i < n; i++)
-		column_line(&b->out, b->order[i], &b->display, cols, COL_COUNT, -1, 0);
+		column_line(&b->out, b->order[i], &b->display, &t, -1, 0);
 	out_char(&b->out, '\n');
 }
 

@@ -232,35 +232,35 @@ static void title_cell(struct outbuf *o, const struct column *c, int marked, int
 		out_spaces(o, pad - 1);
 }
 
-void column_line(struct outbuf *o, const struct row *r, const struct display *d, const int *cols, int ncols,
+void column_line(struct outbuf *o, const struct row *r, const struct display *d, const struct table *t,
 		 int marker_col, int descending)
 {
 	char buf[32];
 
-	for (int i = 0; i < ncols; i++) {
-		struct column c = column_get(cols[i], d);
-		int last = cols[i] == COL_COMMAND;
+	for (int i = 0; i < t->n; i++) {
+		const struct column *c = &t->col[i];
+		int last = t->ids[i] == COL_COMMAND;
 		const char *text;
 
 		if (i)
 			out_char(o, ' ');
 		if (!r) {
-			title_cell(o, &c, cols[i] == marker_col, descending, last);
+			title_cell(o, c, t->ids[i] == marker_col, descending, last);
 			continue;
 		}
-		text = column_text(r, cols[i], d, buf);
+		text = column_text(r, t->ids[i], d, buf);
 		if (last) {
 			out_padded(o, text, text_width(text), 0);
 			if (r->exited)
 				out_str(o, _(" <exited>"));
 		} else {
-			out_padded(o, text, c.width, c.right);
+			out_padded(o, text, c->width, c->right);
 		}
 	}
 	out_char(o, '\n');
 }
 
-int column_layout(int width, int sort_col, int *cols)
+static int column_layout(int width, int sort_col, int *cols)
 {
 	/* hidden first when space is short */
 	static const int drop_order[] = { COL_KIND + DK_IRQ, COL_KIND + DK_WPCOPY, COL_KIND + DK_COMPACT,
@@ -287,4 +287,17 @@ int column_layout(int width, int sort_col, int *cols)
 		if (shown[c])
 			cols[n++] = c;
 	return n;
+}
+
+void table_init(struct table *t, const struct display *d, int width, int sort_col)
+{
+	if (width > 0) {
+		t->n = column_layout(width, sort_col, t->ids);
+	} else {
+		t->n = COL_COUNT;
+		for (int c = 0; c < COL_COUNT; c++)
+			t->ids[c] = c;
+	}
+	for (int i = 0; i < t->n; i++)
+		t->col[i] = column_get(t->ids[i], d);
 }

@@ -56,16 +56,22 @@ double column_value(const struct row *r, int id, const struct display *d);
  * directly. A row without a reading yet (fresh) has blank numbers; "-" means unavailable. */
 const char *column_text(const struct row *r, int id, const struct display *d, char *buf);
 
-/* Appends one table line to o: the titles when r is NULL, else the row's cells, for the columns
- * cols[0..ncols), separated by one space, the command column last and unpadded. marker_col gets
- * the sort marker before its title (-1: none); descending picks the marker's direction. */
-void column_line(struct outbuf *o, const struct row *r, const struct display *d, const int *cols, int ncols,
-		 int marker_col, int descending);
+/* The columns of a table under one display, looked up once per report rather than per cell. */
+struct table {
+	int n;
+	int ids[COL_COUNT];
+	struct column col[COL_COUNT];
+};
 
-/* Chooses the columns that fit in width: all of them when they fit, else without the delay and
- * minor columns of lowest priority, never without the id, the command or sort_col. Fills cols
- * (COL_COUNT entries) in display order; returns how many. */
-int column_layout(int width, int sort_col, int *cols);
+/* All columns when width is 0; otherwise the columns that fit in width: without the delay and
+ * minor columns of lowest priority, never without the id, the command or sort_col. */
+void table_init(struct table *t, const struct display *d, int width, int sort_col);
+
+/* Appends one table line to o: the titles when r is NULL, else the row's cells, separated by one
+ * space, the command column last and unpadded. marker_col gets the sort marker before its title
+ * (-1: none); descending picks the marker's direction. */
+void column_line(struct outbuf *o, const struct row *r, const struct display *d, const struct table *t,
+		 int marker_col, int descending);
 
 /* The metric's name for people ("% of time", translated) and for the header ("%"). */
 const char *metric_label(enum metric m);

@@ -265,9 +265,13 @@ void out_free(struct outbuf *o)
 static int char_width(const char *s, int *len)
 {
 	wchar_t wc;
-	int n = utf8_next(s, &wc);
-	int w;
+	int n, w;
 
+	if ((unsigned char)*s < 0x80) { /* ASCII, nearly every cell: no decoding */
+		*len = 1;
+		return 1;
+	}
+	n = utf8_next(s, &wc);
 	if (n <= 0) {
 		*len = 1;
 		return 1;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <libproc2/pids.h>
@@ -19,15 +20,11 @@
 /* libproc2 selects at most this many pids per call. */
 #define SELECT_MAX 255
 
-enum walk_item { W_PID, W_PPID, W_STATE, W_BEGAN, W_NLWP, W_EUID, W_EUSER, W_CMD };
-static enum pids_item walk_items[] = { PIDS_ID_PID,     PIDS_ID_PPID, PIDS_STATE,    PIDS_TICS_BEGAN,
-				       PIDS_NLWP,       PIDS_ID_EUID, PIDS_ID_EUSER, PIDS_CMD };
-enum cmdline_item { C_PID, C_CMDLINE };
-static enum pids_item cmdline_items[] = { PIDS_ID_PID, PIDS_CMDLINE };
+enum describe_item { D_PID, D_EUSER, D_CMDLINE };
+static enum pids_item describe_items[] = { PIDS_ID_PID, PIDS_ID_EUSER, PIDS_CMDLINE };
 
 struct procfs {
-	struct pids_info *walk;
-	struct pids_info *cmdline;
+	struct pids_info *describe;
 	struct proc_entry *entries;
 	size_t cap;
 };
@@ -35,10 +32,8 @@ struct procfs {
 int procfs_open(struct procfs **out, char *err, size_t errlen)
 {
 	struct procfs *p = xcalloc(1, sizeof(*p));
-	int rc = procps_pids_new(&p->walk, walk_items, (int)(sizeof(walk_items) / sizeof(walk_items[0])));
+	int rc = procps_pids_new(&p->describe, describe_items, 3);
 
-	if (rc >= 0)
-		rc = procps_pids_new(&p->cmdline, cmdline_items, 2);
 	if (rc < 0) {
 		snprintf(err, errlen, _("cannot read /proc through libproc2: %s"), strerror(-rc));
 		procfs_close(p);
@@ -52,68 +47,100 @@ void procfs_close(struct procfs *p)
 {
 	if (!p)
 		return;
-	if (p->walk)
-		procps_pids_unref(&p->walk);
-	if (p->cmdline)
-		procps_pids_unref(&p->cmdline);
+	if (p->describe)
+		procps_pids_unref(&p->describe);
 	free(p->entries);
 	free(p);
 }
 
-static void take_stacks(struct procfs *p, struct pids_fetch *f, size_t *n)
-{
-	p->entries = xgrow(p->entries, &p->cap, *n + (size_t)f->counts->total, sizeof(*p->entries));
-	for (int i = 0; i < f->counts->total; i++) {
-		struct pids_stack *s = f->stacks[i];
-		struct proc_entry *e = &p->entries[(*n)++];
+static ssize_t read_file(const char *path, char *buf, size_t size);
+static const char *stat_fields(const char *buf);
+static const char *stat_field(const char *f, int n);
+static void get_comm(const char *buf, const char *fields, char *comm, size_t size);
 
-		e->pid = (uint32_t)PIDS_VAL(W_PID, s_int, s, p->walk);
-		e->ppid = (uint32_t)PIDS_VAL(W_PPID, s_int, s, p->walk);
-		e->state = PIDS_VAL(W_STATE, s_ch, s, p->walk);
-		e->start_ticks = PIDS_VAL(W_BEGAN, ull_int, s, p->walk);
-		e->nlwp = PIDS_VAL(W_NLWP, s_int, s, p->walk);
-		e->euid = PIDS_VAL(W_EUID, u_int, s, p->walk);
-		/* Copied: libproc2 reuses its strings on the next select. */
-		str_copy(e->euser, sizeof(e->euser), PIDS_VAL(W_EUSER, str, s, p->walk));
-		str_copy(e->comm, sizeof(e->comm), PIDS_VAL(W_CMD, str, s, p->walk));
-	}
+/* Fills e from the main thread's stat and the owner of /proc/PID; returns 0, or -1 when the
+ * process is gone. */
+static int read_process(uint32_t pid, struct proc_entry *e)
+{
+	char path[64], buf[1024];
+	const char *f, *f20, *f22;
+	unsigned long long began;
+	struct stat st;
+	int nlwp, ppid;
+
+	snprintf(path, sizeof(path), "/proc/%u", pid);
+	if (stat(path, &st) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%u/task/%u/stat", pid, pid);
+	if (read_file(path, buf, sizeof(buf)) < 0 || !(f = stat_fields(buf)))
+		return -1;
+	f20 = stat_field(f, 20);
+	f22 = stat_field(f, 22);
+	if (sscanf(f + 1, " %d", &ppid) != 1 || !f20 || !f22 || sscanf(f20, "%d", &nlwp) != 1 ||
+	    sscanf(f22, "%llu", &began) != 1)
+		return -1;
+	e->pid = pid;
+	e->ppid = (uint32_t)ppid;
+	e->state = f[0];
+	e->nlwp = nlwp;
+	e->start_ticks = began;
+	e->euid = st.st_uid; /* /proc/PID belongs to the process's effective user */
+	get_comm(buf, f, e->comm, sizeof(e->comm));
+	return 0;
+}
+
+static void add_process(struct procfs *p, uint32_t pid, size_t *n)
+{
+	p->entries = xgrow(p->entries, &p->cap, *n + 1, sizeof(*p->entries));
+	if (read_process(pid, &p->entries[*n]) == 0)
+		(*n)++;
 }
 
 int procfs_walk(struct procfs *p, const uint32_t *pids, size_t npids, struct proc_entry **out, size_t *n)
 {
-	struct pids_fetch *f;
+	DIR *d;
+	struct dirent *e;
 
 	*n = 0;
-	if (npids == 0) {
-		f = procps_pids_reap(p->walk, PIDS_FETCH_TASKS_ONLY);
-		if (!f)
-			return -errno ? -errno : -EIO;
-		take_stacks(p, f, n);
+	*out = p->entries;
+	if (npids) {
+		for (size_t i = 0; i < npids; i++)
+			add_process(p, pids[i], n);
+		*out = p->entries;
+		return 0;
 	}
-	for (size_t i = 0; i < npids; i += SELECT_MAX) {
-		int chunk = (int)(npids - i < SELECT_MAX ? npids - i : SELECT_MAX);
+	d = opendir("/proc");
+	if (!d)
+		return -errno;
+	while ((e = readdir(d)) != NULL) {
+		char *end;
+		unsigned long pid;
 
-		f = procps_pids_select(p->walk, (unsigned *)(pids + i), chunk, PIDS_SELECT_PID);
-		if (f)
-			take_stacks(p, f, n);
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		pid = strtoul(e->d_name, &end, 10);
+		if (!*end)
+			add_process(p, (uint32_t)pid, n);
 	}
+	closedir(d);
 	*out = p->entries;
 	return 0;
 }
 
-void procfs_cmdlines(struct procfs *p, const uint32_t *pids, size_t n,
-		     void (*fn)(void *arg, uint32_t pid, const char *cmdline), void *arg)
+void procfs_describe(struct procfs *p, const uint32_t *pids, size_t n,
+		     void (*fn)(void *arg, uint32_t pid, const char *user, const char *cmdline), void *arg)
 {
 	for (size_t i = 0; i < n; i += SELECT_MAX) {
 		int chunk = (int)(n - i < SELECT_MAX ? n - i : SELECT_MAX);
-		struct pids_fetch *f = procps_pids_select(p->cmdline, (unsigned *)(pids + i), chunk, PIDS_SELECT_PID);
+		struct pids_fetch *f = procps_pids_select(p->describe, (unsigned *)(pids + i), chunk, PIDS_SELECT_PID);
 
 		if (!f)
 			continue;
 		for (int k = 0; k < f->counts->total; k++) {
 			struct pids_stack *s = f->stacks[k];
 
-			fn(arg, (uint32_t)PIDS_VAL(C_PID, s_int, s, p->cmdline), PIDS_VAL(C_CMDLINE, str, s, p->cmdline));
+			fn(arg, (uint32_t)PIDS_VAL(D_PID, s_int, s, p->describe), PIDS_VAL(D_EUSER, str, s, p->describe),
+			   PIDS_VAL(D_CMDLINE, str, s, p->describe));
 		}
 	}
 }

@@ -45,6 +45,7 @@ struct proc {
 	int detached;  /* no longer in the map: freed when refs drop to 0 */
 	int nlwp;
 	char state;
+	int described; /* user and command line were read */
 	char user[64];
 	char comm[64];
 	char *cmdline;
@@ -141,7 +142,8 @@ static void task_set_proc(struct task *t, struct proc *p)
 	t->proc = p;
 }
 
-/* Finds or makes the process of a walk entry; a pid now held by a newer process gets a new one. */
+/* Finds or makes the process of a walk entry; a pid now held by a newer process gets a new one.
+ * A process that is new, changed its user or ran exec (its name changed) is described anew. */
 static struct proc *proc_update(struct sampler *s, const struct proc_entry *e)
 {
 	struct proc *p = idmap_get(&s->procs, e->pid);
@@ -155,6 +157,9 @@ static struct proc *proc_update(struct sampler *s, const struct proc_entry *e)
 		p->pid = e->pid;
 		p->start_ticks = e->start_ticks;
 		idmap_put(&s->procs, p->pid, p);
+	}
+	if (!p->described || p->euid != e->euid || strcmp(p->comm, e->comm) != 0) {
+		snprintf(p->user, sizeof(p->user), "%u", e->euid); /* until libproc2 names it */
 		s->newpids = xgrow(s->newpids, &s->capnew, s->nnew + 1, sizeof(*s->newpids));
 		s->newpids[s->nnew++] = p->pid;
 	}
@@ -162,18 +167,21 @@ static struct proc *proc_update(struct sampler *s, const struct proc_entry *e)
 	p->euid = e->euid;
 	p->state = e->state;
 	p->nlwp = e->nlwp;
-	memcpy(p->user, e->euser, sizeof(p->user));
 	memcpy(p->comm, e->comm, sizeof(p->comm));
 	return p;
 }
 
-static void set_cmdline(void *arg, uint32_t pid, const char *cmdline)
+static void describe(void *arg, uint32_t pid, const char *user, const char *cmdline)
 {
 	struct sampler *s = arg;
 	struct proc *p = idmap_get(&s->procs, pid);
 
-	if (p && !p->cmdline)
-		p->cmdline = xstrdup(cmdline);
+	if (!p)
+		return;
+	str_copy(p->user, sizeof(p->user), user);
+	free(p->cmdline);
+	p->cmdline = xstrdup(cmdline);
+	p->described = 1;
 }
 
 /* ---- tasks ---- */
@@ -268,7 +276,7 @@ static int walk(struct sampler *s)
 		s->ids[s->nids] = p->pid;
 		s->owner[s->nids++] = p;
 	}
-	procfs_cmdlines(s->procfs, s->newpids, s->nnew, set_cmdline, s);
+	procfs_describe(s->procfs, s->newpids, s->nnew, describe, s);
 	return 0;
 }
 
@@ -466,7 +474,8 @@ static void fold_exit(struct sampler *s, const struct pending_exit *x)
 		t = task_new(x->id, s->now_mono - (x->age_ns != UINT64_MAX ? x->age_ns : 0));
 		idmap_put(&s->tasks, x->id, t);
 	}
-	task_set_proc(t, ghost_proc(s, &x->c, x->pid));
+	if (!t->proc) /* a task read before keeps its process, even if the pid has a new one now */
+		task_set_proc(t, ghost_proc(s, &x->c, x->pid));
 	if (t->comm[0] == '\0')
 		str_copy(t->comm, sizeof(t->comm), (x->c.have & HAVE_COMM) ? x->c.comm : t->proc->comm);
 	task_reading(s, t, &x->c, s->now_mono, born_since);

@@ -247,39 +247,46 @@ struct batch {
 	struct ts_record rec[2];
 };
 
-static void batch_message(struct batch *b, struct nlmsghdr *h, int family)
+/* Handles one message; returns 1 when it answered a request of the batch. */
+static int batch_message(struct batch *b, struct nlmsghdr *h, int family)
 {
 	size_t i = h->nlmsg_seq - b->seq0;
 	int has_thread, has_process;
 
 	if (h->nlmsg_seq < b->seq0 || i >= b->count || b->answered[i])
-		return; /* not an answer to this batch */
+		return 0; /* not an answer to this batch */
 	if (h->nlmsg_type == NLMSG_ERROR) {
 		struct nlmsgerr *e = nlmsg_data(h);
 
-		if (h->nlmsg_len >= NLMSG_LENGTH(sizeof(*e))) {
-			b->answered[i] = 1;
-			if (e->error == -EPERM)
-				b->eperm = 1;
-			/* -ESRCH: the task exited after the walk; the exit listener has it. */
-		}
-		return;
+		if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
+			return 0;
+		b->answered[i] = 1;
+		if (e->error == -EPERM)
+			b->eperm = 1;
+		/* -ESRCH: the task exited after the walk; the exit listener has it. */
+		return 1;
 	}
 	if (h->nlmsg_type != family)
-		return;
+		return 0;
 	b->answered[i] = 1;
-	if (parse_message(h, &b->rec[0], &has_thread, &b->rec[1], &has_process) < 0)
-		return;
-	b->fn(b->arg, b->first + i, has_process ? &b->rec[1] : &b->rec[0], b->when_ns);
+	if (parse_message(h, &b->rec[0], &has_thread, &b->rec[1], &has_process) == 0)
+		b->fn(b->arg, b->first + i, has_process ? &b->rec[1] : &b->rec[0], b->when_ns);
+	return 1;
 }
 
 /* Receives every queued answer of the batch; returns -ENOBUFS when some were dropped. */
 static int batch_collect(struct ts_client *c, struct batch *b)
 {
 	int overflow = 0;
+	size_t answered = 0;
 
 	for (;;) {
-		int n = receiver_take(&c->rx, c->fd);
+		int n;
+
+		/* all answered: no need to ask the socket once more to hear that nothing is left */
+		if (answered == b->count && !overflow)
+			return 0;
+		n = receiver_take(&c->rx, c->fd);
 
 		if (n == -ENOBUFS) {
 			overflow = 1;
@@ -292,7 +299,7 @@ static int batch_collect(struct ts_client *c, struct batch *b)
 			struct nlmsghdr *h = (struct nlmsghdr *)c->rx.iov[d].iov_base;
 
 			for (; nlmsg_ok(h, rem); h = nlmsg_next(h, &rem))
-				batch_message(b, h, c->family);
+				answered += batch_message(b, h, c->family);
 		}
 	}
 }

@@ -186,12 +186,12 @@ static void draw_bar(const struct view *v, int y, const struct bar *b)
 
 static void draw_table(struct view *v, int y, int rows)
 {
-	int cols[COL_COUNT];
-	int ncols = column_layout(COLS, v->sort_col, cols);
+	struct table t;
 	int descending = order_descending(v->sort_col) != !!v->reverse;
 	struct outbuf o = { 0 };
 
-	column_line(&o, NULL, &v->display, cols, ncols, v->sort_col, descending);
+	table_init(&t, &v->display, COLS, v->sort_col);
+	column_line(&o, NULL, &v->display, &t, v->sort_col, descending);
 	o.data[o.len - 1] = '\0';
 	put_line(y++, o.data, A_REVERSE | A_BOLD);
 	rows--;
@@ -212,7 +212,7 @@ static void draw_table(struct view *v, int y, int rows)
 			continue;
 		}
 		o.len = 0;
-		column_line(&o, v->rows[r], &v->display, cols, ncols, -1, 0);
+		column_line(&o, v->rows[r], &v->display, &t, -1, 0);
 		o.data[o.len - 1] = '\0';
 		if (r == v->selected)
 			a = A_REVERSE;

@@ -1,0 +1,198 @@
+#!/bin/bash
+# formats.sh — the batch formats are machine-readable: every JSON line parses, each report starts
+# with its psi line, and task lines carry every field of the spec; CSV has one header and the same
+# column count on every row, even for a command name with a comma and a quote; text has no escape
+# characters even when a command name contains one; `delaytop -b | head -1` ends quietly.
+. "$top_srcdir/tests/lib.sh"
+
+require_root
+require_cmd python3 timeout flock
+require_taskstats
+lock_global
+set_sysctl kernel.task_delayacct 1 || skip_all "cannot set kernel.task_delayacct"
+
+
+# Command names come from the name exec'd: symlinks to the workload give awkward ones.
+COMMA='a,b"c'
+ESCN=$'esc\e[31mred'
+ln -s "$WORKLOAD" "$TMPDIR_TEST/$COMMA"
+ln -s "$WORKLOAD" "$TMPDIR_TEST/$ESCN"
+WORKLOAD="$TMPDIR_TEST/$COMMA" start_workload sleep 60; PC=$WORKLOAD_PID
+WORKLOAD="$TMPDIR_TEST/$ESCN" start_workload sleep 60; PE=$WORKLOAD_PID
+sleep 0.2
+[ "$(cat "/proc/$PC/comm")" = "$COMMA" ] || skip_all "could not name a process '$COMMA'"
+[ "$(cat "/proc/$PE/comm")" = "$ESCN" ] || skip_all "could not name a process with an escape character"
+
+# ---- JSON ----
+"$DELAYTOP" -b -n 2 -d 0.5 --format json >"$TMPDIR_TEST/all.json" 2>"$TMPDIR_TEST/err"
+rc=$?
+"$DELAYTOP" -b -H -n 1 -d 0.5 --format json -p "$PC" >"$TMPDIR_TEST/thr.json" 2>>"$TMPDIR_TEST/err"
+rc2=$?
+[ "$rc" -eq 0 ] && [ "$rc2" -eq 0 ]
+tap_ok $? "delaytop --format json exits 0 (process and thread mode)" "got $rc and $rc2: $(head -2 "$TMPDIR_TEST/err" | tr '\n' ' ')"
+
+# json_check FILE MODE REPORTS: prints one "name<TAB>problem or OK" line per aspect.
+json_check() {
+	python3 - "$@" <<'PY'
+import json, os, re, sys
+path, mode, reports = sys.argv[1], sys.argv[2], int(sys.argv[3])
+lines = open(path, encoding='utf-8', errors='strict').read().split('\n')
+if lines and lines[-1] == '':
+    lines.pop()
+objs, bad = [], []
+for i, l in enumerate(lines, 1):
+    try:
+        objs.append(json.loads(l))
+    except Exception as e:
+        bad.append('line %d: %s: %r' % (i, e, l[:80]))
+print('parse\t' + ('; '.join(bad[:3]) if bad or not lines else 'OK' if lines else 'no output'))
+
+# psi first: a psi line opens each report; the task lines after it share its time.
+prob, psis, cur = [], 0, None
+for i, o in enumerate(objs, 1):
+    if o.get('type') == 'psi':
+        psis += 1
+        cur = o.get('time')
+    elif o.get('type') == 'task':
+        if cur is None or o.get('time') != cur:
+            prob.append('task line %d (time %s) not after the psi line of its report (%s)' % (i, o.get('time'), cur))
+    else:
+        prob.append('line %d has type %r' % (i, o.get('type')))
+if psis != reports:
+    prob.append('expected %d psi lines, got %d' % (reports, psis))
+print('order\t' + ('; '.join(prob[:3]) or 'OK'))
+
+prob = []
+irq_file = os.path.exists('/proc/pressure/irq')
+for o in (o for o in objs if o.get('type') == 'psi'):
+    for r in ('cpu', 'memory', 'io'):
+        v = o.get(r)
+        if not (isinstance(v, dict) and isinstance(v.get('some'), dict) and 'full' in v
+                and all(isinstance(v['some'].get(k), (int, float)) for k in ('avg10', 'avg60', 'avg300', 'pct'))):
+            prob.append('%s: %r' % (r, v))
+    if 'irq' not in o:
+        prob.append('no irq key')
+    elif irq_file and not isinstance(o['irq'], dict):
+        prob.append('irq should be an object (/proc/pressure/irq exists): %r' % o['irq'])
+    elif not irq_file and o['irq'] is not None:
+        prob.append('irq should be null (/proc/pressure/irq is absent): %r' % o['irq'])
+print('psi\t' + ('; '.join(prob[:3]) or 'OK'))
+
+iso = re.compile(r'^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?[+-]\d\d:\d\d$')
+num = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
+kinds = ('cpu', 'io', 'swapin', 'reclaim', 'thrashing', 'compact', 'wpcopy', 'irq')
+metrics = ('pct', 'avg_ms', 'per_s', 'max_ms')
+prob, ntask = [], 0
+for o in (o for o in objs if o.get('type') == 'task'):
+    ntask += 1
+    p = []
+    if not (isinstance(o.get('time'), str) and iso.match(o['time'])): p.append('time %r' % o.get('time'))
+    if not (num(o.get('interval_s')) and o['interval_s'] > 0): p.append('interval_s %r' % o.get('interval_s'))
+    if not (isinstance(o.get('pid'), int) and o['pid'] > 0): p.append('pid %r' % o.get('pid'))
+    if mode == 'process' and ('tid' not in o or o['tid'] is not None): p.append('tid %r (want null)' % o.get('tid', 'missing'))
+    if mode == 'thread' and not (isinstance(o.get('tid'), int) and o['tid'] > 0): p.append('tid %r (want a number)' % o.get('tid'))
+    if not isinstance(o.get('user'), str) or not o['user']: p.append('user %r' % o.get('user'))
+    if not (isinstance(o.get('state'), str) and len(o['state']) == 1): p.append('state %r' % o.get('state'))
+    if not isinstance(o.get('command'), str): p.append('command %r' % o.get('command'))
+    d = o.get('delay')
+    if not isinstance(d, dict):
+        p.append('delay %r' % d)
+    else:
+        for k in kinds:
+            if not isinstance(d.get(k), dict):
+                p.append('delay.%s missing' % k)
+                continue
+            for m in metrics:
+                if m not in d[k]: p.append('delay.%s.%s missing' % (k, m))
+                elif not (d[k][m] is None or num(d[k][m])): p.append('delay.%s.%s=%r' % (k, m, d[k][m]))
+    if p:
+        prob.append('pid %s: %s' % (o.get('pid'), ', '.join(p[:4])))
+if ntask == 0:
+    prob.append('no task lines')
+print('task\t' + ('; '.join(prob[:3]) or 'OK') + '\t%d task lines' % ntask)
+PY
+}
+
+declare -A R
+while IFS=$'\t' read -r k v extra; do R[$k]=$v; diag "json process mode: $k: $v $extra"; done < <(json_check "$TMPDIR_TEST/all.json" process 2)
+[ "${R[parse]:-}" = OK ]
+tap_ok $? "every --format json line parses as JSON" "${R[parse]:-no result}"
+[ "${R[order]:-}" = OK ]
+tap_ok $? "each of the 2 reports starts with its psi line, then its task lines" "${R[order]:-no result}"
+[ "${R[psi]:-}" = OK ]
+tap_ok $? "psi lines carry cpu/memory/io, and irq null exactly when /proc/pressure/irq is absent" "${R[psi]:-no result}"
+[ "${R[task]:-}" = OK ]
+tap_ok $? "process-mode task lines have type, ISO 8601 time with offset, interval_s, pid, tid null, user, state, command, delay.KIND.METRIC" "${R[task]:-no result}"
+
+R=()
+while IFS=$'\t' read -r k v extra; do R[$k]=$v; done < <(json_check "$TMPDIR_TEST/thr.json" thread 1)
+[ "${R[parse]:-}" = OK ] && [ "${R[task]:-}" = OK ]
+tap_ok $? "thread-mode (-H) task lines parse and carry a numeric tid" "parse: ${R[parse]:-?}; task: ${R[task]:-?}"
+
+# libproc2 may show a control character in a process name as '?'; either way the line parsed.
+got=$(python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    try: o = json.loads(l)
+    except Exception: continue
+    if o.get("type") == "task" and o.get("pid") == int(sys.argv[2]): print(repr(o.get("command"))); break
+' "$TMPDIR_TEST/all.json" "$PE")
+[[ "$got" =~ ^\'esc(\\x1b|\?)\[31mred\'$ ]]
+tap_ok $? "JSON has a valid line for a task named with an escape character" \
+	"expected command 'esc\\x1b[31mred' or 'esc?[31mred', got ${got:-no row for pid $PE}"
+
+# ---- CSV ----
+"$DELAYTOP" -b -n 2 -d 0.5 --format csv >"$TMPDIR_TEST/all.csv" 2>"$TMPDIR_TEST/err"
+rc=$?
+tap_ok "$rc" "delaytop --format csv exits 0" "got $rc: $(head -2 "$TMPDIR_TEST/err" | tr '\n' ' ')"
+csv=$(python3 - "$TMPDIR_TEST/all.csv" "$PC" "$COMMA" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline='', encoding='utf-8', errors='replace')))
+if not rows:
+    print('header\tno output'); print('columns\tno output'); print('comma\tno output'); sys.exit()
+h = rows[0]
+headers = [i for i, r in enumerate(rows) if r and r[0] == 'time']
+print('header\t' + ('OK' if headers == [0] and 'command' in h and 'cpu_pct' in h
+                    else 'header rows at %s, first row %r' % (headers, h[:5])))
+off = [(i + 1, len(r)) for i, r in enumerate(rows) if len(r) != len(h)]
+print('columns\t' + ('OK' if not off and len(rows) > 2 else
+                     '%d rows, header has %d columns; rows off: %s' % (len(rows), len(h), off[:3])))
+ci, pi = (h.index('command'), h.index('pid')) if 'command' in h and 'pid' in h else (None, None)
+mine = [r for r in rows[1:] if pi is not None and len(r) == len(h) and r[pi] == sys.argv[2]]
+print('comma\t' + ('OK' if len(mine) == 2 and all(r[ci] == sys.argv[3] for r in mine) else
+                   'rows for pid %s: %r' % (sys.argv[2], [r[ci] if ci is not None else r for r in mine])))
+PY
+)
+R=()
+while IFS=$'\t' read -r k v; do R[$k]=$v; done <<<"$csv"
+[ "${R[header]:-}" = OK ]
+tap_ok $? "CSV has exactly one header row, first" "${R[header]:-no result}"
+[ "${R[columns]:-}" = OK ]
+tap_ok $? "CSV rows all have the header's column count (read with a CSV parser)" "${R[columns]:-no result}"
+[ "${R[comma]:-}" = OK ]
+tap_ok $? "CSV keeps a command name with a comma and a quote ($COMMA) as one field" "${R[comma]:-no result}"
+
+# ---- text ----
+"$DELAYTOP" -b -n 1 -d 0.5 >"$TMPDIR_TEST/all.txt" 2>"$TMPDIR_TEST/err"
+rc=$?
+tap_ok "$rc" "delaytop -b (text) exits 0" "got $rc: $(head -2 "$TMPDIR_TEST/err" | tr '\n' ' ')"
+nesc=$(LC_ALL=C grep -c $'\x1b' "$TMPDIR_TEST/all.txt")
+row=$(LC_ALL=C grep -E "^ *$PE " "$TMPDIR_TEST/all.txt" | LC_ALL=C cat -v)
+[ "$nesc" -eq 0 ] && [ -n "$row" ]
+tap_ok $? "text output has no escape characters, even for a task named with one" \
+	"expected 0 lines with \\x1b and a row for pid $PE; got $nesc lines; row: ${row:-none}"
+
+# ---- head -1 ----
+t0=$(date +%s%N)
+timeout 10 "$DELAYTOP" -b 2>"$TMPDIR_TEST/head.err" | head -1 >"$TMPDIR_TEST/head.out"
+st=${PIPESTATUS[0]}
+t1=$(date +%s%N)
+ms=$(((t1 - t0) / 1000000))
+[ "$st" -eq 0 ] && [ "$ms" -lt 5000 ] && [ ! -s "$TMPDIR_TEST/head.err" ] && grep -q '^delaytop' "$TMPDIR_TEST/head.out"
+tap_ok $? "delaytop -b | head -1 ends quietly: exit 0, nothing on stderr, within 5 s" \
+	"exit $st (124 = timed out), ${ms} ms, stderr: '$(head -2 "$TMPDIR_TEST/head.err" | tr '\n' ' ')', line: '$(cat "$TMPDIR_TEST/head.out")'"
+diag "head -1 took ${ms} ms"
+
+stop_pid "$PC"
+stop_pid "$PE"
+done_testing

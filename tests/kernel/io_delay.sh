@@ -1,0 +1,53 @@
+#!/bin/bash
+# io_delay.sh — a task doing synchronous O_DIRECT writes to a disk-backed file spends most of its
+# time waiting for block I/O: delaytop's JSON shows io pct above 30% while its CPU delay stays small.
+. "$top_srcdir/tests/lib.sh"
+
+require_root
+require_cmd jq flock
+require_taskstats
+
+# O_DIRECT on tmpfs fails or never waits for a device: find a real disk-backed directory.
+DIR=""
+for d in /var/tmp "${top_builddir:-}" /tmp; do
+	[ -n "$d" ] && [ -d "$d" ] && [ -w "$d" ] || continue
+	case $(stat -f -c %T "$d" 2>/dev/null) in
+	tmpfs | ramfs | proc | sysfs | "") continue ;;
+	esac
+	DIR=$d
+	break
+done
+[ -n "$DIR" ] || skip_all "no disk-backed writable directory (only tmpfs among /var/tmp, builddir, /tmp)"
+WDIR=$(mktemp -d "$DIR/delaytop-io.XXXXXX") || skip_all "cannot create a directory in $DIR"
+trap 'cleanup; rm -rf "$WDIR"' EXIT
+
+lock_global
+set_sysctl kernel.task_delayacct 1 || skip_all "cannot set kernel.task_delayacct"
+
+
+start_workload odirect "$WDIR/data"; W=$WORKLOAD_PID
+sleep 0.3
+kill -0 "$W" 2>/dev/null || skip_all "O_DIRECT writes fail on $DIR ($(stat -f -c %T "$DIR"))"
+diag "writer pid $W on $DIR ($(stat -f -c %T "$DIR"))"
+
+"$DELAYTOP" -b -n 2 -d 1 --format json -p "$W" >"$TMPDIR_TEST/out.json" 2>"$TMPDIR_TEST/err"
+rc=$?
+tap_ok "$rc" "delaytop -b -n 2 --format json exits 0" "got exit status $rc" "stderr: $(head -3 "$TMPDIR_TEST/err" | tr "\n" " ")"
+
+last=$(jq -c --argjson p "$W" 'select(.type == "task" and .pid == $p)' "$TMPDIR_TEST/out.json" | tail -1)
+io=$(jq -r '.delay.io.pct' <<<"${last:-null}" 2>/dev/null)
+cpu=$(jq -r '.delay.cpu.pct' <<<"${last:-null}" 2>/dev/null)
+per_s=$(jq -r '.delay.io.per_s' <<<"${last:-null}" 2>/dev/null)
+
+[ -n "$last" ]
+tap_ok $? "the writer (pid $W) has a task row" "no task line with pid $W in: $(head -c 300 "$TMPDIR_TEST/out.json" | tr "\n" " ")"
+within "$io" 30.001 110
+tap_ok $? "the O_DIRECT writer waits for block I/O: io pct above 30%" "expected delay.io.pct > 30, got '$io'"
+within "$per_s" 1 1e9
+tap_ok $? "the writer's I/O waits are counted: io per_s above 0" "expected delay.io.per_s >= 1, got '$per_s'"
+within "$cpu" 0 10
+tap_ok $? "the writer's CPU delay stays small (under 10%)" "expected 0 <= delay.cpu.pct <= 10, got '$cpu'"
+diag "io=$io% ($per_s/s) cpu=$cpu%"
+
+stop_pid "$W"
+done_testing

@@ -1,0 +1,107 @@
+#!/bin/bash
+# pacing.sh — delaytop keeps time: -n N -d S takes about N*S seconds and prints N reports; -n 1
+# prints one report over one real interval (rates of that interval, not lifetime averages); short
+# delays are honoured; and 10,000 idle threads do not slow the -H reports down.
+. "$top_srcdir/tests/lib.sh"
+
+require_root
+require_cpus 2
+require_cmd jq flock
+require_taskstats
+lock_global
+set_sysctl kernel.task_delayacct 1 || skip_all "cannot set kernel.task_delayacct"
+
+
+wait_cpu_quiet 1 # the expected numbers assume CPU 1 is otherwise idle
+now_ns() { date +%s%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b - a) / 1e9 }'; }
+reports() { grep -c '^delaytop - ' "$1"; }
+
+# A spins alone on CPU 1 from now on; the -n 1 check below needs its long solo history.
+start_workload spin 1; A=$WORKLOAD_PID
+
+# ---- -n 5 -d 1 ----
+t0=$(now_ns)
+"$DELAYTOP" -b -n 5 -d 1 >"$TMPDIR_TEST/n5.txt" 2>"$TMPDIR_TEST/err"
+rc=$?
+t=$(secs "$t0" "$(now_ns)")
+n=$(reports "$TMPDIR_TEST/n5.txt")
+within "$t" 4.5 6.5 && [ "$rc" -eq 0 ]
+tap_ok $? "-b -n 5 -d 1 takes about 5 s (4.5..6.5)" "took $t s, exit $rc"
+[ "$n" -eq 5 ]
+tap_ok $? "-b -n 5 -d 1 prints 5 reports" "expected 5 report headers, got $n"
+
+# ---- -n 1: one real interval ----
+# A ran alone on CPU 1 during the run above, then B joins: A's lifetime average CPU delay is far
+# below the ~50% it has now, so a lifetime number (or a 0 from a missing baseline) cannot pass.
+start_workload spin 1; B=$WORKLOAD_PID
+sleep 0.3
+t0=$(now_ns)
+"$DELAYTOP" -b -n 1 -d 0.5 --format json -p "$A,$B" >"$TMPDIR_TEST/n1.json" 2>"$TMPDIR_TEST/err"
+rc=$?
+t=$(secs "$t0" "$(now_ns)")
+life=$(awk -v w="$(schedstat_wait "$A")" -v s="$(awk '{ print $22 }' "/proc/$A/stat")" \
+	-v up="$(awk '{ print $1 }' /proc/uptime)" -v hz="$(getconf CLK_TCK)" \
+	'BEGIN { printf "%.1f", w / 1e9 / (up - s / hz) * 100 }')
+npsi=$(jq -r 'select(.type == "psi") | .type' "$TMPDIR_TEST/n1.json" | wc -l)
+iv=$(jq -r 'select(.type == "psi") | .interval_s' "$TMPDIR_TEST/n1.json" | head -1)
+[ "$rc" -eq 0 ] && [ "$npsi" -eq 1 ] && within "$t" 0.4 1.3
+tap_ok $? "-n 1 -d 0.5 prints exactly one report after one interval" "exit $rc, $npsi reports, took $t s"
+within "$iv" 0.45 0.6
+tap_ok $? "-n 1 -d 0.5: the report's interval_s is about the delay (0.45..0.6)" "got interval_s '$iv'"
+for who in A B; do
+	pid=${!who}
+	pct=$(jq -r --argjson p "$pid" 'select(.type == "task" and .pid == $p) | .delay.cpu.pct' "$TMPDIR_TEST/n1.json")
+	within "$pct" 40 60
+	tap_ok $? "-n 1: spinner $who shows this interval's ~50% CPU delay (not 0, not a lifetime average)" \
+		"expected 40..60, got '$pct' (A's lifetime average is about $life%)"
+done
+diag "-n 1 took $t s; A's lifetime average CPU delay: $life%"
+stop_pid "$A"
+stop_pid "$B"
+
+# ---- -d 0.2 -n 10 ----
+t0=$(now_ns)
+"$DELAYTOP" -b -n 10 -d 0.2 >"$TMPDIR_TEST/d02.txt" 2>"$TMPDIR_TEST/err"
+rc=$?
+t=$(secs "$t0" "$(now_ns)")
+n=$(reports "$TMPDIR_TEST/d02.txt")
+within "$t" 1.8 2.8 && [ "$rc" -eq 0 ] && [ "$n" -eq 10 ]
+tap_ok $? "-b -d 0.2 -n 10 takes about 2 s (1.8..2.8) for 10 reports" "took $t s, exit $rc, $n reports"
+
+# ---- 10,000 idle threads ----
+start_workload idle 10 1000; I=$WORKLOAD_PID
+count_threads() {
+	local c sum=0 n
+	for c in $(cat "/proc/$I/task/$I/children" 2>/dev/null); do
+		n=$(awk '/^Threads:/ { print $2 }' "/proc/$c/status" 2>/dev/null)
+		sum=$((sum + ${n:-0}))
+	done
+	echo "$sum"
+}
+for _ in $(seq 150); do
+	[ "$(count_threads)" -ge 10000 ] && break
+	sleep 0.1
+done
+have=$(count_threads)
+[ "$have" -ge 10000 ] || skip_all "could not start 10,000 idle threads (got $have)"
+t0=$(now_ns)
+"$DELAYTOP" -b -H -n 5 -d 1 >"$TMPDIR_TEST/idle.txt" 2>"$TMPDIR_TEST/err"
+rc=$?
+t=$(secs "$t0" "$(now_ns)")
+n=$(reports "$TMPDIR_TEST/idle.txt")
+rows=$(awk '/^delaytop - / { n = 0; next } /^ *[0-9]+ / { n++ } END { print n + 0 }' "$TMPDIR_TEST/idle.txt")
+[ "$rc" -eq 0 ] && [ "$n" -eq 5 ] && [ "$rows" -ge 10000 ]
+tap_ok $? "-b -H with 10,000 idle threads prints 5 reports of every thread" \
+	"exit $rc, $n reports, $rows rows in the last (want >= 10000): $(head -2 "$TMPDIR_TEST/err" | tr '\n' ' ')"
+within "$t" 0 6.5
+tap_ok $? "-b -H -n 5 -d 1 with 10,000 idle threads still takes under 6.5 s" "took $t s"
+ivs=$(sed -n 's/^delaytop - .*  interval \([0-9.]*\) s .*/\1/p' "$TMPDIR_TEST/idle.txt" | tr '\n' ' ')
+off=$(for v in $ivs; do within "$v" 0.95 1.1 || echo "$v"; done | tr '\n' ' ')
+[ -n "$ivs" ] && [ -z "$off" ]
+tap_ok $? "with 10,000 idle threads every -H report covers about the delay (0.95..1.1 s), the first too" \
+	"intervals: $ivs; off: $off" "(a first interval of 1 s + the cost of the first reading means the wait was timed from its end)"
+diag "10,000 idle threads: $t s for 5 reports of $rows rows; intervals: $ivs"
+stop_pid "$I"
+
+done_testing

@@ -1,0 +1,113 @@
+#!/bin/bash
+# unprivileged.sh — delaytop run as nobody without capabilities: it says once on stderr that
+# taskstats needs CAP_NET_ADMIN and how to fix it, exits 0, and keeps working from /proc: CPU
+# delay from schedstat, I/O delay from stat field 42, and every other kind unavailable (null in
+# JSON, "-" in text), never 0.
+. "$top_srcdir/tests/lib.sh"
+
+require_root
+require_cpus 2
+require_cmd jq setpriv taskset flock
+require_taskstats
+
+NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all)
+"${NOBODY[@]}" true 2>/dev/null || skip_all "setpriv cannot switch to uid 65534 here"
+
+# nobody must be able to run the binary: from the build dir if it can, else from a 0755 copy.
+EXTRA_DIRS=""
+trap 'cleanup; [ -n "$EXTRA_DIRS" ] && rm -rf $EXTRA_DIRS' EXIT
+DT=$DELAYTOP
+if ! "${NOBODY[@]}" test -x "$DT" 2>/dev/null; then
+	bin=$(mktemp -d /tmp/delaytop-unpriv.XXXXXX) || skip_all "cannot make a temp dir"
+	EXTRA_DIRS="$EXTRA_DIRS $bin"
+	chmod 0755 "$bin" && cp "$DELAYTOP" "$bin/delaytop" && chmod 0755 "$bin/delaytop"
+	DT=$bin/delaytop
+	"${NOBODY[@]}" test -x "$DT" 2>/dev/null || skip_all "nobody cannot run $DELAYTOP nor a copy in $bin"
+	diag "running a copy: nobody cannot reach $DELAYTOP"
+fi
+
+lock_global
+set_sysctl kernel.task_delayacct 1 || skip_all "cannot set kernel.task_delayacct"
+
+
+wait_cpu_quiet 1 # the expected numbers assume CPU 1 is otherwise idle
+
+start_workload spin 1; A=$WORKLOAD_PID
+start_workload spin 1; B=$WORKLOAD_PID
+
+# An O_DIRECT writer on CPU 0 (away from the pair), if a disk-backed directory exists, so that
+# the I/O column is shown to carry a real value and not just a placeholder.
+W=""
+for d in /var/tmp /tmp; do
+	case $(stat -f -c %T "$d" 2>/dev/null) in tmpfs | ramfs | "") continue ;; esac
+	wdir=$(mktemp -d "$d/delaytop-unpriv-io.XXXXXX") || continue
+	EXTRA_DIRS="$EXTRA_DIRS $wdir"
+	start_workload odirect "$wdir/data"; W=$WORKLOAD_PID
+	taskset -p -c 0 "$W" >/dev/null 2>&1
+	break
+done
+sleep 0.3
+if [ -n "$W" ] && ! kill -0 "$W" 2>/dev/null; then W=""; fi
+PIDS=$A,$B${W:+,$W}
+
+"${NOBODY[@]}" "$DT" -b -n 2 -d 0.5 --format json -p "$PIDS" >"$TMPDIR_TEST/out.json" 2>"$TMPDIR_TEST/err"
+rc=$?
+tap_ok "$rc" "unprivileged delaytop exits 0" "expected 0, got $rc" "stderr: $(head -3 "$TMPDIR_TEST/err" | tr '\n' ' ')"
+
+n=$(grep -c CAP_NET_ADMIN "$TMPDIR_TEST/err")
+[ "$n" -eq 1 ]
+tap_ok $? "stderr says once that CAP_NET_ADMIN is missing" "expected 1 line naming CAP_NET_ADMIN, got $n:" \
+	"$(tr '\n' '|' <"$TMPDIR_TEST/err")"
+grep CAP_NET_ADMIN "$TMPDIR_TEST/err" | grep -q -E 'setcap|as root'
+tap_ok $? "the message names the fix (run as root, or setcap)" "got: $(tr '\n' '|' <"$TMPDIR_TEST/err")"
+
+lim=$(jq -r 'select(.type == "psi") | .limited' "$TMPDIR_TEST/out.json" | sort -u | tr '\n' ' ')
+[ "$lim" = "true " ]
+tap_ok $? "the reports say they are limited" "expected limited true in every psi line, got: $lim"
+
+last() { jq -c --argjson p "$1" 'select(.type == "task" and .pid == $p)' "$TMPDIR_TEST/out.json" | tail -1; }
+for who in A B; do
+	pid=${!who}
+	row=$(last "$pid")
+	cpu=$(jq -r '.delay.cpu.pct' <<<"${row:-null}")
+	within "$cpu" 40 60
+	tap_ok $? "spinner $who's CPU delay is present without privileges (about 50%)" "expected 40..60, got '$cpu'"
+	io=$(jq -r '.delay.io.pct | type' <<<"${row:-null}")
+	[ "$io" = number ]
+	tap_ok $? "spinner $who's io pct is present (from /proc stat field 42)" "expected a number, got $io"
+done
+if [ -n "$W" ]; then
+	io=$(jq -r '.delay.io.pct' <<<"$(last "$W")")
+	within "$io" 10 110
+	tap_ok $? "the O_DIRECT writer's io pct is a real value from stat field 42 (above 10%)" "expected 10..110, got '$io'"
+fi
+
+# Every other kind, every metric, every row: null.
+not_null=$(jq -r 'select(.type == "task") | .pid as $p | .delay
+	| to_entries[] | select(.key != "cpu" and .key != "io") | .key as $k
+	| .value | to_entries[] | select(.value != null) | "\($p) \($k).\(.key)=\(.value)"' "$TMPDIR_TEST/out.json" |
+	head -5 | tr '\n' ' ')
+kinds=$(jq -r 'select(.type == "task") | .delay | keys[]' "$TMPDIR_TEST/out.json" | sort -u | tr '\n' ' ')
+[ "$kinds" = "compact cpu io irq reclaim swapin thrashing wpcopy " ] && [ -z "$not_null" ]
+tap_ok $? "swapin/reclaim/thrashing/compact/wpcopy/irq are null in JSON (unavailable, never 0)" \
+	"kinds present: $kinds" "not null: ${not_null:-none}"
+
+# Text: the same cells are "-". Columns are found by their titles.
+"${NOBODY[@]}" "$DT" -b -n 1 -d 0.5 -p "$A,$B" >"$TMPDIR_TEST/out.txt" 2>/dev/null
+cells=$(awk '
+	/^ *PID +USER/ { for (i = 1; i <= NF; i++) col[$i] = i; hdr = 1; next }
+	hdr && NF > 0 && $1 ~ /^[0-9]+$/ {
+		printf "%s:%s/%s", $1, $col["CPU"], $col["IO"]
+		n = split("SWAP RECLAIM THRASH COMPACT WPCOPY IRQ", k, " ")
+		for (j = 1; j <= n; j++) printf " %s", $col[k[j]]
+		printf "\n"
+	}' "$TMPDIR_TEST/out.txt")
+rows=$(grep -c . <<<"$cells")
+bad=$(awk '{ for (i = 2; i <= NF; i++) if ($i != "-") { print; next } } $1 ~ /:-\// || $1 ~ /\/-$/ { print }' <<<"$cells" | tr '\n' ' ')
+[ -n "$cells" ] && [ "$rows" -eq 2 ] && [ -z "$bad" ]
+tap_ok $? "text: SWAP RECLAIM THRASH COMPACT WPCOPY IRQ cells are '-', CPU and IO are numbers" \
+	"expected 2 rows 'pid:cpu/io - - - - - -', got: $(tr '\n' '|' <<<"$cells")"
+diag "text cells (pid:cpu/io swap reclaim thrash compact wpcopy irq): $(tr '\n' '|' <<<"$cells")"
+
+for p in $A $B $W; do stop_pid "$p"; done
+done_testing
