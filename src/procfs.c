@@ -58,21 +58,39 @@ static const char *stat_fields(const char *buf);
 static const char *stat_field(const char *f, int n);
 static void get_comm(const char *buf, const char *fields, char *comm, size_t size);
 
-/* Fills e from the main thread's stat and the owner of /proc/PID; returns 0, or -1 when the
- * process is gone. */
+/* Reads a small /proc file and its owner; returns its length or a negative errno. */
+static ssize_t read_file_owner(const char *path, char *buf, size_t size, uid_t *owner)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	ssize_t len;
+
+	if (fd < 0)
+		return -errno;
+	len = read(fd, buf, size - 1);
+	if (len >= 0 && fstat(fd, &st) == 0)
+		*owner = st.st_uid;
+	else
+		len = -1;
+	close(fd);
+	if (len < 0)
+		return -EIO;
+	buf[len] = '\0';
+	return len;
+}
+
+/* Fills e from the main thread's stat file, which belongs to the process's effective user (root
+ * for a process that is not dumpable, as /proc/PID does); returns 0, or -1 when it is gone. */
 static int read_process(uint32_t pid, struct proc_entry *e)
 {
 	char path[64], buf[1024];
 	const char *f, *f20, *f22;
 	unsigned long long began;
-	struct stat st;
+	uid_t owner = 0;
 	int nlwp, ppid;
 
-	snprintf(path, sizeof(path), "/proc/%u", pid);
-	if (stat(path, &st) < 0)
-		return -1;
 	snprintf(path, sizeof(path), "/proc/%u/task/%u/stat", pid, pid);
-	if (read_file(path, buf, sizeof(buf)) < 0 || !(f = stat_fields(buf)))
+	if (read_file_owner(path, buf, sizeof(buf), &owner) < 0 || !(f = stat_fields(buf)))
 		return -1;
 	f20 = stat_field(f, 20);
 	f22 = stat_field(f, 22);
@@ -84,7 +102,7 @@ static int read_process(uint32_t pid, struct proc_entry *e)
 	e->state = f[0];
 	e->nlwp = nlwp;
 	e->start_ticks = began;
-	e->euid = st.st_uid; /* /proc/PID belongs to the process's effective user */
+	e->euid = owner;
 	get_comm(buf, f, e->comm, sizeof(e->comm));
 	return 0;
 }

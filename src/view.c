@@ -50,7 +50,8 @@ static void remember_selection(struct view *v)
 	}
 }
 
-/* Filters and sorts the snapshot's rows; the selected task stays selected while it is there. */
+/* Filters and sorts the snapshot's rows. A task the user selected stays selected while it is
+ * there; until the user moves, the selection stays on the first row, the top of the sort. */
 static void rebuild(struct view *v)
 {
 	size_t n = 0;
@@ -64,6 +65,11 @@ static void rebuild(struct view *v)
 			v->rows[n++] = &v->snap.rows[i];
 	v->nrows = n;
 	order_sort(v->rows, n, v->sort_col, v->reverse, &v->display);
+	if (!v->follow) {
+		v->selected = 0;
+		remember_selection(v);
+		return;
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (v->rows[i]->pid == v->sel_pid && v->rows[i]->tid == v->sel_tid) {
 			v->selected = i;
@@ -96,6 +102,7 @@ static void move_selection(struct view *v, long delta)
 	else if (target >= (long)v->nrows)
 		target = (long)v->nrows - 1;
 	v->selected = (size_t)target;
+	v->follow = target > 0; /* Home: back to following the top of the sort */
 	remember_selection(v);
 }
 

@@ -47,6 +47,7 @@ struct view {
 	int listening;
 
 	size_t selected, top;     /* index of the selected row, of the first row shown */
+	int follow;                /* the user moved the selection: it stays on its task */
 	uint32_t sel_pid, sel_tid; /* the selected task, kept across refreshes while it lives */
 	int page;                  /* table rows on screen at the last draw */
 
