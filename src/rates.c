@@ -7,10 +7,12 @@
 
 #include "rates.h"
 
-void sample_from_counters(struct sample *s, const struct task_counters *c, uint64_t when_ns)
+void sample_from_counters(struct sample *s, const struct task_counters *c, uint64_t when_ns, uint32_t threads)
 {
 	memset(s, 0, sizeof(*s));
 	s->when_ns = when_ns;
+	s->threads = threads ? threads : 1;
+	s->age_ns = (c->have & HAVE_IDS) ? c->etime_us * 1000 : 0;
 	for (int k = 0; k < DK_COUNT; k++) {
 		s->count[k] = c->delay[k].count;
 		s->total[k] = c->delay[k].total_ns;
@@ -31,6 +33,7 @@ void sample_zero_like(struct sample *zero, const struct sample *cur, uint64_t wh
 	zero->kind_count = cur->kind_count;
 	zero->kind_max = cur->kind_max;
 	zero->have_run = cur->have_run;
+	zero->threads = cur->threads;
 }
 
 void rates_unavailable(struct task_rates *out)
@@ -39,6 +42,7 @@ void rates_unavailable(struct task_rates *out)
 		out->kind[k] = (struct kind_rate){ NAN, NAN, NAN, NAN };
 	out->run_pct = NAN;
 	out->total_pct = NAN;
+	out->impossible = 0;
 }
 
 static uint64_t forward(uint64_t prev, uint64_t cur)
@@ -46,8 +50,18 @@ static uint64_t forward(uint64_t prev, uint64_t cur)
 	return cur >= prev ? cur - prev : 0;
 }
 
-static void kind_rate(const struct sample *prev, const struct sample *cur, int k, double wall_s,
-		      struct kind_rate *r)
+/* The most a task can wait in one kind over wall_s: every thread the whole time, with room for
+ * threads that came and went in between and for the readings not being taken at one instant. */
+static double most_waited_ns(const struct sample *prev, const struct sample *cur, double wall_s)
+{
+	uint32_t threads = prev->threads > cur->threads ? prev->threads : cur->threads;
+
+	return wall_s * 1e9 * (threads + 1) * 1.1 + 5e6;
+}
+
+/* Returns 0, or -1 when the kind's delta is impossible. */
+static int kind_rate(const struct sample *prev, const struct sample *cur, int k, double wall_s,
+		     struct kind_rate *r)
 {
 	unsigned bit = 1u << k;
 	int counted = (prev->kind_count & cur->kind_count & bit) != 0;
@@ -55,21 +69,24 @@ static void kind_rate(const struct sample *prev, const struct sample *cur, int k
 	uint64_t dtotal;
 
 	*r = (struct kind_rate){ NAN, NAN, NAN, NAN };
-	if (cur->kind_max & bit)
+	if ((cur->kind_max & bit) && !(cur->age_ns && cur->max[k] > cur->age_ns))
 		r->max_ms = (float)(cur->max[k] / 1e6);
 	if (!(prev->kind_total & cur->kind_total & bit))
-		return;
+		return 0;
 	dtotal = forward(prev->total[k], cur->total[k]);
 	/* The kernel restarts a total at 0 when it would overflow (CPU delay at 2^63, the others at
 	 * 2^64); anything else going backwards is a reset, or a thread counted twice while it exits,
 	 * and gives 0. */
 	if (cur->total[k] < prev->total[k] && dcount > 0 && prev->total[k] > (uint64_t)INT64_MAX / 2)
 		dtotal = cur->total[k];
+	if (dtotal > most_waited_ns(prev, cur, wall_s))
+		return -1;
 	r->pct = (float)(dtotal / 1e9 / wall_s * 100.0);
 	if (!counted)
-		return;
+		return 0;
 	r->per_s = (float)(dcount / wall_s);
 	r->avg_ms = dcount ? (float)(dtotal / 1e6 / (double)dcount) : 0.0f;
+	return 0;
 }
 
 void rates_compute(const struct sample *prev, const struct sample *cur, struct task_rates *out)
@@ -82,8 +99,10 @@ void rates_compute(const struct sample *prev, const struct sample *cur, struct t
 		return;
 	wall_s = (cur->when_ns - prev->when_ns) / 1e9;
 	out->total_pct = 0;
+	out->impossible = 0;
 	for (int k = 0; k < DK_COUNT; k++) {
-		kind_rate(prev, cur, k, wall_s, &out->kind[k]);
+		if (kind_rate(prev, cur, k, wall_s, &out->kind[k]) < 0)
+			out->impossible |= (uint8_t)(1u << k);
 		if (!isnan(out->kind[k].pct)) {
 			out->total_pct += out->kind[k].pct;
 			any = 1;

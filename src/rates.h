@@ -13,6 +13,8 @@ struct sample {
 	uint64_t total[DK_COUNT];
 	uint64_t max[DK_COUNT];
 	uint64_t run_ns;
+	uint64_t age_ns;  /* how long the task had lived; 0 when unknown */
+	uint32_t threads; /* threads whose delays the counters sum (at least 1) */
 	uint8_t kind_total, kind_count, kind_max;
 	uint8_t have_run;
 };
@@ -29,10 +31,12 @@ struct task_rates {
 	struct kind_rate kind[DK_COUNT];
 	float run_pct;   /* CPU time as a percent of wall time */
 	float total_pct; /* sum of the available kinds' pct */
+	uint8_t impossible; /* bit k: kind k's delta was more than the threads could wait */
 };
 
-/* Copies what rates need out of c, stamped with when_ns. */
-void sample_from_counters(struct sample *s, const struct task_counters *c, uint64_t when_ns);
+/* Copies what rates need out of c, stamped with when_ns; threads is how many threads the counters
+ * sum (1 for a thread). */
+void sample_from_counters(struct sample *s, const struct task_counters *c, uint64_t when_ns, uint32_t threads);
 
 /* A reading of all zeros at when_ns with cur's availability: the baseline of a task that started
  * after when_ns. */
@@ -40,7 +44,11 @@ void sample_zero_like(struct sample *zero, const struct sample *cur, uint64_t wh
 
 /* Rates over prev -> cur. A counter that went backwards (a reset, or a transient double count in a
  * process aggregate) gives 0, never a negative or giant rate; a total that overflowed and restarted
- * at zero while its count went on gives the time since the restart. */
+ * at zero while its count went on gives the time since the restart. A delta that no task could
+ * have waited — more than the interval per thread — is unavailable and marked in impossible: the
+ * kernel records such waits when kernel.task_delayacct is switched while a task waits (it then
+ * counts from a start it never took). A longest wait longer than the task's life is unavailable
+ * for the same reason. */
 void rates_compute(const struct sample *prev, const struct sample *cur, struct task_rates *out);
 
 /* All rates unavailable. */

@@ -233,12 +233,12 @@ static void mask_sample(const struct sampler *s, struct sample *x)
 	x->kind_max &= 1u << DK_CPU;
 }
 
-/* Records a reading of t. born_since: the task started after the previous reading, so zeros
- * are its baseline. */
+/* Records a reading of t, which sums threads threads. born_since: the task started after the
+ * previous reading, so zeros are its baseline. */
 static void task_reading(struct sampler *s, struct task *t, const struct task_counters *c, uint64_t when,
-			 int born_since)
+			 uint32_t threads, int born_since)
 {
-	sample_from_counters(&t->last, c, when);
+	sample_from_counters(&t->last, c, when, threads);
 	mask_sample(s, &t->last);
 	if (!t->has_base && born_since && s->tick > 1) {
 		sample_zero_like(&t->base, &t->last, s->prev_mono);
@@ -309,7 +309,7 @@ static void on_thread_reply(void *arg, size_t i, const struct ts_record *rec, ui
 	task_set_proc(t, s->owner[i]);
 	if (rec->c.have & HAVE_COMM)
 		str_copy(t->comm, sizeof(t->comm), rec->c.comm);
-	task_reading(s, t, &rec->c, when, start >= s->prev_mono);
+	task_reading(s, t, &rec->c, when, 1, start >= s->prev_mono);
 }
 
 static void on_process_reply(void *arg, size_t i, const struct ts_record *rec, uint64_t when)
@@ -321,7 +321,7 @@ static void on_process_reply(void *arg, size_t i, const struct ts_record *rec, u
 	task_set_proc(t, p);
 	t->state = p->state;
 	t->need_state = 0;
-	task_reading(s, t, &rec->c, when, ticks_to_ns(p->start_ticks) >= s->prev_boot);
+	task_reading(s, t, &rec->c, when, (uint32_t)p->nlwp, ticks_to_ns(p->start_ticks) >= s->prev_boot);
 }
 
 static int query(struct sampler *s)
@@ -360,7 +360,7 @@ static void read_limited(struct sampler *s)
 				t->state = state;
 				t->need_state = 0;
 				str_copy(t->comm, sizeof(t->comm), c.comm);
-				task_reading(s, t, &c, when, ticks_to_ns(began) >= s->prev_boot);
+				task_reading(s, t, &c, when, 1, ticks_to_ns(began) >= s->prev_boot);
 				continue;
 			}
 			for (int k = 0; k < DK_COUNT; k++) {
@@ -379,7 +379,7 @@ static void read_limited(struct sampler *s)
 			task_set_proc(t, p);
 			t->state = p->state;
 			t->need_state = 0;
-			task_reading(s, t, &sum, when, ticks_to_ns(p->start_ticks) >= s->prev_boot);
+			task_reading(s, t, &sum, when, (uint32_t)p->nlwp, ticks_to_ns(p->start_ticks) >= s->prev_boot);
 		}
 	}
 	free(procs);
@@ -478,7 +478,7 @@ static void fold_exit(struct sampler *s, const struct pending_exit *x)
 		task_set_proc(t, ghost_proc(s, &x->c, x->pid));
 	if (t->comm[0] == '\0')
 		str_copy(t->comm, sizeof(t->comm), (x->c.have & HAVE_COMM) ? x->c.comm : t->proc->comm);
-	task_reading(s, t, &x->c, s->now_mono, born_since);
+	task_reading(s, t, &x->c, s->now_mono, s->o.threads ? 1 : (uint32_t)t->proc->nlwp, born_since);
 	t->exited = 1;
 	t->state = 'X';
 	t->need_state = 0;
@@ -543,7 +543,8 @@ int sampler_listen_fd(const struct sampler *s)
 
 /* ---- totals since the start ---- */
 
-static void accumulate(struct task *t)
+/* Adds the interval to the totals since the start, without the kinds whose delta was impossible. */
+static void accumulate(struct task *t, uint8_t impossible)
 {
 	struct task_totals *a = &t->acc;
 
@@ -552,6 +553,8 @@ static void accumulate(struct task *t)
 	for (int k = 0; k < DK_COUNT; k++) {
 		unsigned bit = 1u << k;
 
+		if (impossible & bit)
+			continue;
 		if (t->base.kind_total & t->last.kind_total & bit) {
 			a->total_ns[k] += t->last.total[k] >= t->base.total[k] ? t->last.total[k] - t->base.total[k] : 0;
 			a->kinds |= (uint8_t)bit;
@@ -700,7 +703,7 @@ static void build_rows(struct sampler *s, struct snapshot *snap)
 		fill_row(r, t, s->o.threads);
 		if (t->has_base) {
 			rates_compute(&t->base, &t->last, &r->r);
-			accumulate(t);
+			accumulate(t, r->r.impossible);
 		} else {
 			rates_unavailable(&r->r);
 			r->fresh = 1;

@@ -79,6 +79,7 @@ static void test_arithmetic(void)
 	is_num(r.run_pct, 80.0, 1e-4, "run_pct: 1.6 s of CPU in 2 s is 80%");
 
 	/* more than one thread waiting: above 100 % */
+	prev.threads = cur.threads = 3;
 	cur.total[DK_CPU] = prev.total[DK_CPU] + 5 * SEC;
 	rates_compute(&prev, &cur, &r);
 	is_num(r.kind[DK_CPU].pct, 250.0, 1e-3, "5 s waited in 2 s (several threads) is 250%, not capped");
@@ -239,7 +240,7 @@ static void test_from_counters(void)
 	c.run_real_ns = 111;
 	c.run_virtual_ns = 222;
 	c.have = HAVE_RUN | HAVE_IDS;
-	sample_from_counters(&s, &c, 777);
+	sample_from_counters(&s, &c, 777, 1);
 	ok(s.when_ns == 777 && s.kind_total == 0x0f && s.kind_count == 0x07 && s.kind_max == 0x03,
 	   "sample_from_counters keeps the time and the availability bits");
 	ok(s.count[DK_IRQ] == 107 && s.total[DK_IRQ] == 1007 && s.max[DK_IRQ] == 10007 &&
@@ -247,7 +248,7 @@ static void test_from_counters(void)
 	   "sample_from_counters copies count, total and max of every kind");
 	ok(s.have_run == 1 && s.run_ns == 222, "sample_from_counters: run time is run_virtual_ns (the scheduler's)");
 	c.have = HAVE_IDS;
-	sample_from_counters(&s, &c, 777);
+	sample_from_counters(&s, &c, 777, 1);
 	is_int(s.have_run, 0, "sample_from_counters: no HAVE_RUN, no have_run");
 }
 
@@ -294,6 +295,42 @@ static void test_unavailable(void)
 	ok(nan && isnan(r.run_pct) && isnan(r.total_pct), "rates_unavailable sets every rate to NAN");
 }
 
+/* A delta that the task's threads could not have waited is unavailable, not a giant rate: the
+ * kernel makes such deltas when kernel.task_delayacct is switched during a wait. */
+static void test_impossible(void)
+{
+	struct sample prev, cur;
+	struct task_rates r;
+
+	both_available(&prev, &cur, (1 << DK_CPU) | (1 << DK_IO));
+	prev.threads = cur.threads = 1;
+	cur.total[DK_CPU] = 19 * SEC / 10; /* 1.9 s of a 2 s interval: possible */
+	cur.count[DK_CPU] = 10;
+	cur.total[DK_IO] = 4300 * SEC; /* "since boot": what a wait with a missed start records */
+	cur.count[DK_IO] = 1;
+	rates_compute(&prev, &cur, &r);
+	is_num(r.kind[DK_CPU].pct, 95.0, 1e-3, "a thread waiting 1.9 s of 2 s: 95%");
+	ok(all_nan(&r.kind[DK_IO]) || (isnan(r.kind[DK_IO].pct) && isnan(r.kind[DK_IO].avg_ms) && isnan(r.kind[DK_IO].per_s)),
+	   "a thread cannot wait 4300 s in 2 s: IO is unavailable, not 215000%%");
+	is_int(r.impossible, 1 << DK_IO, "the impossible kind is marked, the possible one is not");
+	is_num(r.total_pct, 95.0, 1e-3, "TOTAL leaves the impossible kind out");
+
+	cur.total[DK_IO] = 5 * SEC; /* 5 s in 2 s: more than one thread can wait */
+	rates_compute(&prev, &cur, &r);
+	ok(isnan(r.kind[DK_IO].pct), "one thread, 5 s waited in 2 s: unavailable");
+	prev.threads = cur.threads = 4;
+	rates_compute(&prev, &cur, &r);
+	is_num(r.kind[DK_IO].pct, 250.0, 1e-3, "four threads, 5 s waited in 2 s: 250%, possible");
+	is_int(r.impossible, 0, "nothing is impossible for four threads");
+
+	cur.age_ns = 1 * SEC; /* a task 1 s old */
+	cur.max[DK_CPU] = 3 * SEC;
+	cur.max[DK_IO] = SEC / 2;
+	rates_compute(&prev, &cur, &r);
+	ok(isnan(r.kind[DK_CPU].max_ms), "a longest wait longer than the task's life is unavailable");
+	is_num(r.kind[DK_IO].max_ms, 500.0, 1e-3, "a longest wait within the task's life is kept");
+}
+
 int main(void)
 {
 	test_arithmetic();
@@ -304,5 +341,6 @@ int main(void)
 	test_from_counters();
 	test_zero_like();
 	test_unavailable();
+	test_impossible();
 	return tap_done();
 }
