@@ -96,7 +96,8 @@ require_cpus() {
 	[ "$(nproc)" -ge "$1" ] || skip_all "needs $1 CPUs"
 }
 
-# lock_global: serialises tests that load CPUs or flip sysctls.
+# lock_global: serialises tests that load CPUs or flip sysctls. Programs a test starts should not
+# inherit fd 9 (start_workload closes it), or one left running would hold the lock.
 lock_global() {
 	exec 9>"${TMPDIR:-/tmp}/delaytop-tests.lock"
 	flock 9
@@ -118,7 +119,8 @@ track_pid() {
 # WORKLOAD_PID. Call it directly, not as $(start_workload ...): a command substitution runs it in
 # a subshell, so the pid would never be tracked and stop_pid could not wait for it.
 start_workload() {
-	"$WORKLOAD" "$@" >/dev/null 2>&1 &
+	# 9>&-: a workload left behind by a killed test must not hold the lock of lock_global
+	"$WORKLOAD" "$@" >/dev/null 2>&1 9>&- &
 	WORKLOAD_PID=$!
 	track_pid "$WORKLOAD_PID"
 }

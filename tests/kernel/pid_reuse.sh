@@ -32,7 +32,7 @@ dt=$!
 sleep 1.5
 a_wait=$(schedstat_wait "$A")
 stop_pid "$A"
-"$TMPDIR_TEST/spin_b" at-pid "$A" spin 1 >"$TMPDIR_TEST/b.pid" 2>"$TMPDIR_TEST/b.err"
+"$TMPDIR_TEST/spin_b" at-pid "$A" spin 1 >"$TMPDIR_TEST/b.pid" 2>"$TMPDIR_TEST/b.err" 9>&-
 t_swap=$(now_s)
 read -r B <"$TMPDIR_TEST/b.pid"
 if [ "${B:-}" != "$A" ]; then

@@ -49,7 +49,7 @@ WORKLOAD=$(abs "$WORKLOAD")
 bg_start() {
 	local var=$1
 	shift
-	"$@" >/dev/null 2>&1 &
+	"$@" >/dev/null 2>&1 9>&- &
 	track_pid "$!"
 	printf -v "$var" '%s' "$!"
 }
