@@ -152,7 +152,8 @@ static pid_t start(char **argv, const sigset_t *old_mask)
 }
 
 /* Waits for the command, reading exit records as they come and reaping adopted orphans. sigfd
- * reads SIGCHLD, so that the end of the command is seen at once. */
+ * reads SIGCHLD, so that the end of the command is seen at once, and SIGTERM and SIGHUP, which are
+ * passed on to the command: delaytop stays to write the report when it ends. */
 static int follow(struct run *r, struct ts_listener *l, pid_t child, int sigfd)
 {
 	int status = 0, done = 0;
@@ -166,7 +167,8 @@ static int follow(struct run *r, struct ts_listener *l, pid_t child, int sigfd)
 		poll(pfd, 2, 1000);
 		if (pfd[1].revents & POLLIN)
 			while (read(sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
-				;
+				if (si.ssi_signo != SIGCHLD)
+					kill(child, (int)si.ssi_signo);
 		ts_listen_drain(l, on_exit_message, r, &r->lost);
 		while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
 			if (pid == child) {
@@ -202,7 +204,7 @@ int command_run(const struct options *o)
 	uint64_t t0;
 	pid_t child;
 	FILE *out;
-	sigset_t chld, old_mask;
+	sigset_t chld, old_mask; /* chld: the signals read through sigfd */
 	int rc, sigfd;
 
 	memset(&r, 0, sizeof(r));
@@ -223,6 +225,8 @@ int command_run(const struct options *o)
 	signal(SIGQUIT, SIG_IGN);
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
+	sigaddset(&chld, SIGTERM);
+	sigaddset(&chld, SIGHUP);
 	sigprocmask(SIG_BLOCK, &chld, &old_mask);
 	sigfd = signalfd(-1, &chld, SFD_NONBLOCK | SFD_CLOEXEC);
 	report_init(&r.report, o->command);

@@ -124,9 +124,11 @@ static enum kin ask_parents(struct family *f, uint32_t pid)
 	enum kin k = KIN_NO;
 
 	for (uint32_t x = pid; n < MAX_DEPTH; n++) {
+		const struct member *m = idmap_get(&f->members, x);
 		int64_t p;
 
-		if (x == f->self || idmap_get(&f->members, x)) {
+		/* a live process cannot be a member that ended: its pid was reused */
+		if (x == f->self || (m && !m->gone_s)) {
 			k = KIN_YES;
 			break;
 		}
@@ -190,6 +192,14 @@ static void accept(struct family *f, const struct exit_task *t, uint64_t now_s)
 	release(f, t->tgid, now_s);
 }
 
+/* t does not descend: neither do the records that waited for its process. */
+static void reject(struct family *f, const struct exit_task *t, uint64_t now_s)
+{
+	add_stranger(f, t->tgid);
+	if (t->group_dead)
+		release(f, t->tgid, now_s);
+}
+
 static void decide(struct family *f, const struct exit_task *t, uint64_t now_s)
 {
 	if (is_stranger(f, t->tgid) && !idmap_get(&f->members, t->tgid))
@@ -199,12 +209,12 @@ static void decide(struct family *f, const struct exit_task *t, uint64_t now_s)
 		return;
 	}
 	if (is_stranger(f, t->ppid)) {
-		add_stranger(f, t->tgid);
+		reject(f, t, now_s);
 		return;
 	}
 	switch (ask_parents(f, t->ppid)) {
 	case KIN_YES: accept(f, t, now_s); break;
-	case KIN_NO: add_stranger(f, t->tgid); break;
+	case KIN_NO: reject(f, t, now_s); break;
 	default: wait_for(f, t->ppid, t); break;
 	}
 }

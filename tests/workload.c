@@ -7,10 +7,16 @@
  *   workload idle PROCS THREADS       PROCS processes of THREADS sleeping threads each
  *   workload forks N CPU MS           N children one after another, each busy MS ms on CPU,
  *                                     then exits; prints the summed CPU delay of the children
- *                                     (from their /proc/self/schedstat at exit) in ns
+ *                                     (from their /proc/self/schedstat at exit, read at the
+ *                                     start of a fresh turn on the CPU) in ns
  *   workload at-pid PID MODE ARGS...  runs MODE in a child that gets exactly PID (root: uses
  *                                     kernel.ns_last_pid); prints the pid
  *   workload sleep SECONDS            sleeps, then exits
+ *   workload thread-exits N CPU MS WAIT_MS
+ *                                     after WAIT_MS ms, N threads at once, each busy MS ms on CPU,
+ *                                     then they end; the process lives on until killed. Prints a
+ *                                     line "TID CPU-DELAY-NS" per thread (its schedstat, read just
+ *                                     before it ended), then "done"
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -139,17 +145,18 @@ __attribute__((noreturn)) static void mode_idle(int procs, int threads)
 		pause();
 }
 
-/* The CPU delay a process has had, from its schedstat (field 2, ns). */
-static uint64_t own_cpu_wait(void)
+/* The CPU delay a task has had, from its schedstat (field 2, ns), through a descriptor opened
+ * beforehand: reading it costs one pread, so that little happens between the reading and the
+ * exit that the kernel's final counters would see and this reading would not. */
+static uint64_t own_cpu_wait(int fd)
 {
 	unsigned long long run = 0, wait = 0;
-	FILE *f = fopen("/proc/self/schedstat", "r");
+	char buf[128];
+	ssize_t len = pread(fd, buf, sizeof(buf) - 1, 0);
 
-	if (!f)
-		return 0;
-	if (fscanf(f, "%llu %llu", &run, &wait) != 2)
+	buf[len > 0 ? len : 0] = '\0';
+	if (sscanf(buf, "%llu %llu", &run, &wait) != 2)
 		wait = 0;
-	fclose(f);
 	return wait;
 }
 
@@ -168,12 +175,15 @@ static int mode_forks(int n, int cpu, int ms)
 		if (pid == 0) {
 			uint64_t end;
 			volatile uint64_t x = 0;
+			int fd = open("/proc/self/schedstat", O_RDONLY);
 
 			pin(cpu);
 			end = now_ns() + (uint64_t)ms * 1000000u;
 			while (now_ns() < end)
 				x++;
-			__atomic_add_fetch(total, own_cpu_wait(), __ATOMIC_SEQ_CST);
+			/* a fresh turn on the CPU, so that the reading and the exit are not preempted */
+			sched_yield();
+			__atomic_add_fetch(total, own_cpu_wait(fd), __ATOMIC_SEQ_CST);
 			_exit(0);
 		}
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
@@ -181,6 +191,55 @@ static int mode_forks(int n, int cpu, int ms)
 	}
 	printf("%llu\n", (unsigned long long)*total);
 	return 0;
+}
+
+struct short_thread {
+	pthread_t t;
+	int cpu, ms;
+	pid_t tid;
+	uint64_t wait;
+};
+
+static void *short_thread(void *arg)
+{
+	struct short_thread *st = arg;
+	int fd = open("/proc/thread-self/schedstat", O_RDONLY);
+	volatile uint64_t x = 0;
+	uint64_t end;
+
+	pin(st->cpu);
+	end = now_ns() + (uint64_t)st->ms * 1000000u;
+	while (now_ns() < end)
+		x++;
+	st->tid = gettid();
+	sched_yield();
+	st->wait = own_cpu_wait(fd);
+	/* the descriptor stays open: closing it would be work after the reading */
+	return NULL;
+}
+
+/* Threads that start together, work a while and end, in a process that goes on. */
+__attribute__((noreturn)) static void mode_thread_exits(int n, int cpu, int ms, int wait_ms)
+{
+	static struct short_thread th[1024];
+
+	if (n < 1 || n > 1024)
+		die("thread-exits: N out of range");
+	usleep((useconds_t)wait_ms * 1000u);
+	for (int i = 0; i < n; i++) {
+		th[i].cpu = cpu;
+		th[i].ms = ms;
+		if (pthread_create(&th[i].t, NULL, short_thread, &th[i]) != 0)
+			die("pthread_create");
+	}
+	for (int i = 0; i < n; i++) {
+		pthread_join(th[i].t, NULL);
+		printf("%d %llu\n", (int)th[i].tid, (unsigned long long)th[i].wait);
+	}
+	printf("done\n");
+	fflush(stdout);
+	for (;;)
+		pause();
 }
 
 static int run_mode(int argc, char **argv);
@@ -229,11 +288,13 @@ static int run_mode(int argc, char **argv)
 		return mode_forks(atoi(argv[1]), atoi(argv[2]), atoi(argv[3]));
 	if (argc >= 3 && strcmp(argv[0], "at-pid") == 0)
 		return mode_at_pid(atoi(argv[1]), argc - 2, argv + 2);
+	if (argc >= 5 && strcmp(argv[0], "thread-exits") == 0)
+		mode_thread_exits(atoi(argv[1]), atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
 	if (argc >= 2 && strcmp(argv[0], "sleep") == 0) {
 		sleep((unsigned)atoi(argv[1]));
 		return 0;
 	}
-	fprintf(stderr, "usage: workload spin|threads|odirect|idle|forks|at-pid|sleep ARGS\n");
+	fprintf(stderr, "usage: workload spin|threads|odirect|idle|forks|at-pid|sleep|thread-exits ARGS\n");
 	return 2;
 }
 
