@@ -69,7 +69,8 @@ cc=$(command_column)
 rc=$(printf '%s\n' "$row" | awk -v n="züge" '{ i = index($0, n); if (i) print i - 1 }')
 [ -n "$cc" ] && [ "$cc" = "$rc" ]
 screen_ok $? "the row's command starts in the title's COMMAND column ($cc; the row's at ${rc:-none})" "row: $row"
-printf '%s\n' "$row" | grep -q -E " $UNAME\$"
+printf ' %s$\n' "$UNAME" >"$TMPDIR_TEST/uname"
+printf '%s\n' "$row" | grep -q -E -f "$TMPDIR_TEST/uname"
 screen_ok $? "the row shows the whole name $UNAME"
 # A window where the name's 語 (2 columns) would straddle the edge: it goes, nothing else.
 SCREEN_W=$((cc + 9))
@@ -95,10 +96,12 @@ bg_start XPID "$TMPDIR_TEST/$XNAME" sleep 3
 keys /
 type_text "$XNAME"
 keys Enter
+# Patterns through a file: a grep whose command line held the name would match the filter itself.
+printf '%s\n' "^$ESC\\[[0-9;]*7m.* $XPID .*$XNAME" >"$TMPDIR_TEST/selected"
 x_selected() {
 	[ "$(row_ids)" = "$XPID" ] || return 1
 	capture -e
-	printf '%s\n' "$SCREEN" | grep -E "^$ESC\\[[0-9;]*7m.* $XPID .*$XNAME" >/dev/null
+	printf '%s\n' "$SCREEN" | grep -E -f "$TMPDIR_TEST/selected" >/dev/null
 	local st=$?
 	capture
 	return $st
