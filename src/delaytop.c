@@ -154,11 +154,11 @@ int main(int argc, char **argv)
 
 	setup_locale();
 	rc = options_parse(argc, argv, &o, err, sizeof(err));
-	if (rc == OPTIONS_EXIT)
-		return EXIT_SUCCESS;
-	if (rc == OPTIONS_ERROR) {
-		fprintf(stderr, "%s: %s\n", PACKAGE, err);
-		return EXIT_USAGE;
+	if (rc != OPTIONS_OK) {
+		if (rc == OPTIONS_ERROR)
+			fprintf(stderr, "%s: %s\n", PACKAGE, err);
+		options_free(&o);
+		return rc == OPTIONS_EXIT ? EXIT_SUCCESS : EXIT_USAGE;
 	}
 	setup_signals();
 	if (o.command) {
