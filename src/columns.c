@@ -116,6 +116,9 @@ static double total_value(const struct row *r, const struct display *d)
 	double sum = 0, peak = NAN, waited = 0, events = 0;
 	int any = 0;
 
+	if (!d->accumulate && d->metric == METRIC_PCT)
+		return r->r.total_pct; /* the sum, made with the rates */
+
 	pct.metric = METRIC_PCT;
 	rate.metric = METRIC_RATE;
 	for (int k = 0; k < DK_COUNT; k++) {

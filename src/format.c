@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include <wchar.h>
 
 #include "format.h"
@@ -45,6 +46,11 @@ size_t fmt_fixed(char *buf, double v, int decimals)
 		decimals = 0;
 	if (decimals > 6)
 		decimals = 6;
+	if (v == 0) { /* the most common value of all */
+		memcpy(buf, "0.000000", (size_t)(decimals ? decimals + 2 : 1));
+		buf[decimals ? decimals + 2 : 1] = '\0';
+		return (size_t)(decimals ? decimals + 2 : 1);
+	}
 	scale = pow10_table[decimals];
 	if (v < 0) {
 		buf[len++] = '-';
@@ -54,7 +60,7 @@ size_t fmt_fixed(char *buf, double v, int decimals)
 		len += (size_t)snprintf(buf + len, 32 - len, "%.*e", decimals, v);
 		return len;
 	}
-	scaled = (uint64_t)llround(v * scale);
+	scaled = (uint64_t)(v * scale + 0.5); /* v is not negative here */
 	whole = scaled / (uint64_t)scale;
 	frac = scaled % (uint64_t)scale;
 	len += put_uint(buf + len, whole);
@@ -151,10 +157,43 @@ void out_printf(struct outbuf *o, const char *fmt, ...)
 	o->len += (size_t)n;
 }
 
+/* The length of s when it is plain printable ASCII, else -1. */
+static ssize_t plain_ascii(const char *s)
+{
+	const char *p = s;
+
+	for (; *p; p++)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+			return -1;
+	return p - s;
+}
+
 void out_padded(struct outbuf *o, const char *s, int width, int right)
 {
-	size_t fit = text_fit(s, width);
-	int used = text_width_n(s, fit);
+	ssize_t plain = plain_ascii(s);
+	size_t fit;
+	int used;
+
+	if (plain >= 0) { /* nearly every cell: one pass, nothing to decode or replace */
+		size_t pad;
+		char *d;
+
+		fit = (size_t)plain < (size_t)width ? (size_t)plain : (size_t)(width > 0 ? width : 0);
+		pad = width > (int)fit ? (size_t)width - fit : 0;
+		out_reserve(o, fit + pad);
+		d = o->data + o->len;
+		/* cells are a few bytes: plain loops beat calls to memcpy and memset */
+		for (size_t i = 0; right && i < pad; i++)
+			*d++ = ' ';
+		for (size_t i = 0; i < fit; i++)
+			*d++ = s[i];
+		for (size_t i = 0; !right && i < pad; i++)
+			*d++ = ' ';
+		o->len = (size_t)(d - o->data);
+		return;
+	}
+	fit = text_fit(s, width);
+	used = text_width_n(s, fit);
 
 	if (right)
 		out_spaces(o, width - used);

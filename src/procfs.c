@@ -80,8 +80,8 @@ static ssize_t read_file_owner(const char *path, char *buf, size_t size, uid_t *
 }
 
 /* Fills e from the main thread's stat file, which belongs to the process's effective user (root
- * for a process that is not dumpable, as /proc/PID does); returns 0, or -1 when it is gone. */
-static int read_process(uint32_t pid, struct proc_entry *e)
+ * for a process that is not dumpable, as /proc/PID does). */
+int procfs_read_process(uint32_t pid, struct proc_entry *e)
 {
 	char path[64], buf[1024];
 	const char *f, *f20, *f22;
@@ -107,24 +107,15 @@ static int read_process(uint32_t pid, struct proc_entry *e)
 	return 0;
 }
 
-static void add_process(struct procfs *p, uint32_t pid, size_t *n)
-{
-	p->entries = xgrow(p->entries, &p->cap, *n + 1, sizeof(*p->entries));
-	if (read_process(pid, &p->entries[*n]) == 0)
-		(*n)++;
-}
-
-int procfs_walk(struct procfs *p, const uint32_t *pids, size_t npids, struct proc_entry **out, size_t *n)
+int procfs_list(const uint32_t *pids, size_t npids, uint32_t **out, size_t *n, size_t *cap)
 {
 	DIR *d;
 	struct dirent *e;
 
-	*n = 0;
-	*out = p->entries;
 	if (npids) {
-		for (size_t i = 0; i < npids; i++)
-			add_process(p, pids[i], n);
-		*out = p->entries;
+		*out = xgrow(*out, cap, *n + npids, sizeof(**out));
+		memcpy(*out + *n, pids, npids * sizeof(*pids));
+		*n += npids;
 		return 0;
 	}
 	d = opendir("/proc");
@@ -137,12 +128,31 @@ int procfs_walk(struct procfs *p, const uint32_t *pids, size_t npids, struct pro
 		if (e->d_name[0] < '1' || e->d_name[0] > '9')
 			continue;
 		pid = strtoul(e->d_name, &end, 10);
-		if (!*end)
-			add_process(p, (uint32_t)pid, n);
+		if (*end)
+			continue;
+		*out = xgrow(*out, cap, *n + 1, sizeof(**out));
+		(*out)[(*n)++] = (uint32_t)pid;
 	}
 	closedir(d);
-	*out = p->entries;
 	return 0;
+}
+
+int procfs_walk(struct procfs *p, const uint32_t *pids, size_t npids, struct proc_entry **out, size_t *n)
+{
+	uint32_t *list = NULL;
+	size_t nlist = 0, cap = 0;
+	int rc = procfs_list(pids, npids, &list, &nlist, &cap);
+
+	*n = 0;
+	if (rc == 0) {
+		p->entries = xgrow(p->entries, &p->cap, nlist + 1, sizeof(*p->entries));
+		for (size_t i = 0; i < nlist; i++)
+			if (procfs_read_process(list[i], &p->entries[*n]) == 0)
+				(*n)++;
+	}
+	free(list);
+	*out = p->entries;
+	return rc;
 }
 
 void procfs_describe(struct procfs *p, const uint32_t *pids, size_t n,

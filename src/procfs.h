@@ -24,6 +24,13 @@ struct proc_entry {
 int procfs_open(struct procfs **out, char *err, size_t errlen);
 void procfs_close(struct procfs *p);
 
+/* Appends the pids in /proc to *out (a growable array of *cap): every process, or those of
+ * pids[0..npids) when npids > 0. Returns 0 or a negative errno. */
+int procfs_list(const uint32_t *pids, size_t npids, uint32_t **out, size_t *n, size_t *cap);
+
+/* Reads one process as the walk does; returns 0, or -1 when it is gone. */
+int procfs_read_process(uint32_t pid, struct proc_entry *e);
+
 /* Walks /proc: every process, or only pids[0..npids) when npids > 0. Each entry comes from the
  * main thread's /proc/PID/task/PID/stat: the kernel makes /proc/PID/stat by summing over every
  * thread, which costs 0.3 ms per 1,000 threads per refresh (measured), for fields delaytop does

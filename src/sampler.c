@@ -37,6 +37,7 @@
 
 struct proc {
 	uint32_t pid;
+	uint64_t activity; /* run time + CPU count at the last read of its stat */
 	uint32_t seen;   /* last tick whose rows may point here */
 	uint32_t walked; /* last tick whose walk saw it */
 	uint64_t start_ticks;
@@ -106,6 +107,10 @@ struct sampler {
 	size_t capowner;
 	uint32_t *newpids;
 	size_t nnew, capnew;
+	struct task_counters *replies; /* process mode: the answer for each id, until its process is read */
+	uint8_t *answered;
+	uint64_t *answered_at;
+	size_t capreplies;
 	struct row *rows;
 	size_t caprows;
 };
@@ -312,25 +317,93 @@ static void on_thread_reply(void *arg, size_t i, const struct ts_record *rec, ui
 	task_reading(s, t, &rec->c, when, 1, start >= s->prev_mono);
 }
 
-static void on_process_reply(void *arg, size_t i, const struct ts_record *rec, uint64_t when)
+/* Process mode keeps each answer until the process's identity is known. */
+static void keep_reply(void *arg, size_t i, const struct ts_record *rec, uint64_t when)
 {
 	struct sampler *s = arg;
-	struct proc *p = s->owner[i];
-	struct task *t = task_lookup(s, rec->id, ticks_to_ns(p->start_ticks));
+
+	s->replies[i] = rec->c;
+	s->answered[i] = 1;
+	s->answered_at[i] = when;
+}
+
+static uint64_t activity_of(const struct task_counters *c)
+{
+	return c->run_virtual_ns + c->delay[DK_CPU].count;
+}
+
+/* The process an answer is about. Its stat is read when it is new, was not there at the last
+ * tick, or ran since: a process that did not run cannot have changed its state, threads, name
+ * or user, and a new process under a reused pid has other counters, so it is read. */
+static struct proc *answered_process(struct sampler *s, uint32_t pid, const struct task_counters *c)
+{
+	struct proc *p = idmap_get(&s->procs, pid);
+	struct proc_entry e;
+
+	if (p && p->seen == s->tick - 1 && p->activity == activity_of(c)) {
+		p->seen = p->walked = s->tick;
+		return p;
+	}
+	if (procfs_read_process(pid, &e) < 0)
+		return NULL;
+	p = proc_update(s, &e);
+	p->activity = activity_of(c);
+	return p;
+}
+
+static void apply_process_reply(struct sampler *s, struct proc *p, const struct task_counters *c, uint64_t when)
+{
+	struct task *t = task_lookup(s, p->pid, ticks_to_ns(p->start_ticks));
 
 	task_set_proc(t, p);
 	t->state = p->state;
 	t->need_state = 0;
-	task_reading(s, t, &rec->c, when, (uint32_t)p->nlwp, ticks_to_ns(p->start_ticks) >= s->prev_boot);
+	task_reading(s, t, c, when, (uint32_t)p->nlwp, ticks_to_ns(p->start_ticks) >= s->prev_boot);
 }
 
-static int query(struct sampler *s)
+/* Process mode: the pids from /proc, one query per process, the stat of the processes that ran. */
+static int query_processes(struct sampler *s, char *err, size_t errlen)
 {
-	if (s->o.threads) {
-		list_threads(s);
-		return ts_query(s->ts, TS_BY_PID, s->ids, s->nids, on_thread_reply, s);
+	int rc;
+
+	s->nids = s->nnew = 0;
+	rc = procfs_list(s->pids, s->o.npids, &s->ids, &s->nids, &s->capids);
+	if (rc < 0) {
+		snprintf(err, errlen, _("cannot walk /proc: %s"), strerror(-rc));
+		return rc;
 	}
-	return ts_query(s->ts, TS_BY_TGID, s->ids, s->nids, on_process_reply, s);
+	if (s->nids > s->capreplies) {
+		s->capreplies = s->nids;
+		free(s->replies);
+		free(s->answered_at);
+		s->replies = xmalloc(s->capreplies * sizeof(*s->replies));
+		s->answered_at = xmalloc(s->capreplies * sizeof(*s->answered_at));
+		s->answered = xrealloc(s->answered, s->capreplies);
+	}
+	memset(s->answered, 0, s->nids);
+	rc = ts_query(s->ts, TS_BY_TGID, s->ids, s->nids, keep_reply, s);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < s->nids; i++) {
+		struct proc *p = s->answered[i] ? answered_process(s, s->ids[i], &s->replies[i]) : NULL;
+
+		if (p)
+			apply_process_reply(s, p, &s->replies[i], s->answered_at[i]);
+	}
+	procfs_describe(s->procfs, s->newpids, s->nnew, describe, s);
+	return 0;
+}
+
+static int query_threads(struct sampler *s, char *err, size_t errlen)
+{
+	int rc = walk(s);
+
+	if (rc < 0) {
+		snprintf(err, errlen, _("cannot walk /proc: %s"), strerror(-rc));
+		return rc;
+	}
+	list_threads(s);
+	return ts_query(s->ts, TS_BY_PID, s->ids, s->nids, on_thread_reply, s);
 }
 
 /* Limited mode: sums the threads' /proc counters for process rows. */
@@ -761,30 +834,32 @@ static void read_psi(struct sampler *s, struct snapshot *snap)
 
 static int gather(struct sampler *s, char *err, size_t errlen)
 {
-	int rc = walk(s);
+	int rc = 0;
 
-	if (rc < 0) {
-		snprintf(err, errlen, _("cannot walk /proc: %s"), strerror(-rc));
-		return rc;
-	}
-	if (s->limited) {
-		read_limited(s);
-		return 0;
-	}
-	rc = query(s);
+	if (!s->limited)
+		rc = s->o.threads ? query_threads(s, err, errlen) : query_processes(s, err, errlen);
 	if (rc == -EPERM) {
 		/* The capability went away (setpriv, a dropped bounding set): carry on with /proc. */
 		s->limited = 1;
 		snprintf(s->notice, sizeof(s->notice), "%s",
 			 _("taskstats refused the query (no CAP_NET_ADMIN): showing only CPU and I/O delay, from /proc"));
+	}
+	if (s->limited) {
+		rc = walk(s);
+		if (rc < 0) {
+			snprintf(err, errlen, _("cannot walk /proc: %s"), strerror(-rc));
+			return rc;
+		}
 		read_limited(s);
 		return 0;
 	}
 	if (rc < 0) {
-		snprintf(err, errlen, _("taskstats query failed: %s"), strerror(-rc));
+		if (!err[0])
+			snprintf(err, errlen, _("taskstats query failed: %s"), strerror(-rc));
 		return rc;
 	}
-	read_states(s);
+	if (s->o.threads)
+		read_states(s);
 	return 0;
 }
 
@@ -793,6 +868,7 @@ int sampler_tick(struct sampler *s, struct snapshot *snap, char *err, size_t err
 	int rc;
 
 	memset(snap, 0, sizeof(*snap));
+	err[0] = '\0';
 	retire(s);
 	s->prev_mono = s->now_mono;
 	s->prev_boot = s->now_boot;
@@ -946,6 +1022,9 @@ void sampler_close(struct sampler *s)
 	free(s->newpids);
 	free(s->pending);
 	free(s->replaced);
+	free(s->replies);
+	free(s->answered);
+	free(s->answered_at);
 	free(s->rows);
 	free(s);
 }

@@ -53,6 +53,7 @@ struct template {
 };
 
 struct receiver {
+	struct tsabi_plan plan; /* how the replies on this socket decode */
 	unsigned char *buf; /* BATCH slots of SLOT bytes */
 	struct mmsghdr mm[BATCH];
 	struct iovec iov[BATCH];
@@ -75,12 +76,14 @@ struct ts_listener {
 	int rcvbuf;
 	unsigned long inode;
 	uint64_t drops_seen; /* the socket's drop counter when last read */
+	int dropped;         /* the kernel has dropped records on this socket */
 	struct receiver rx;
 };
 
 static void receiver_init(struct receiver *rx)
 {
 	rx->buf = xmalloc((size_t)BATCH * SLOT);
+	rx->plan.status = -EINVAL; /* no plan yet: the first reply makes one */
 }
 
 /* Receives what is queued, without blocking: returns the number of datagrams, 0 when none,
@@ -193,20 +196,27 @@ void ts_close(struct ts_client *c)
 	free(c);
 }
 
-/* Fills rec from one TASKSTATS_TYPE_AGGR_* attribute; returns 0 or -EINVAL. */
-static int parse_aggregate(struct nlattr *aggr, int tgid, struct ts_record *rec)
+/* Fills rec from one TASKSTATS_TYPE_AGGR_* attribute, decoding by plan (made anew when the shape
+ * of the payload changes); returns 0 or -EINVAL. The attributes are walked with libnl's accessors
+ * rather than parsed into tables: a reply has three, and this runs once per task per tick. */
+static int parse_aggregate(struct nlattr *aggr, int tgid, struct ts_record *rec, struct tsabi_plan *plan)
 {
-	struct nlattr *tb[TS_TYPE_MAX + 1];
-	struct nlattr *idattr;
+	struct nlattr *a, *idattr = NULL, *stats = NULL;
+	int rem;
 
-	if (nla_parse_nested(tb, TS_TYPE_MAX, aggr, NULL) < 0)
-		return -EINVAL;
-	idattr = tb[tgid ? TS_TYPE_TGID : TS_TYPE_PID];
-	if (!idattr || nla_len(idattr) < 4 || !tb[TS_TYPE_STATS])
+	nla_for_each_nested(a, aggr, rem) {
+		if (nla_type(a) == (tgid ? TS_TYPE_TGID : TS_TYPE_PID))
+			idattr = a;
+		else if (nla_type(a) == TS_TYPE_STATS)
+			stats = a;
+	}
+	if (!idattr || nla_len(idattr) < 4 || !stats)
 		return -EINVAL;
 	rec->tgid = tgid;
 	rec->id = nla_get_u32(idattr);
-	if (tsabi_decode(nla_data(tb[TS_TYPE_STATS]), (size_t)nla_len(tb[TS_TYPE_STATS]), &rec->c) < 0)
+	if (!tsabi_plan_fits(plan, nla_data(stats), (size_t)nla_len(stats)))
+		tsabi_plan(plan, nla_data(stats), (size_t)nla_len(stats));
+	if (tsabi_apply(plan, nla_data(stats), &rec->c) < 0)
 		return -EINVAL;
 	if (tgid) {
 		/* Summed over live threads only, or not filled at all, for a process. */
@@ -221,17 +231,20 @@ static int parse_aggregate(struct nlattr *aggr, int tgid, struct ts_record *rec)
 /* Parses one generic-netlink TASKSTATS message into its thread and process records; returns 0
  * when it held at least one of them. */
 static int parse_message(struct nlmsghdr *h, struct ts_record *thread, int *has_thread,
-			 struct ts_record *process, int *has_process)
+			 struct ts_record *process, int *has_process, struct tsabi_plan *plan)
 {
-	struct nlattr *tb[TS_TYPE_MAX + 1];
+	struct nlattr *a;
+	int rem;
 
 	*has_thread = *has_process = 0;
-	if (genlmsg_parse(h, 0, tb, TS_TYPE_MAX, NULL) < 0)
+	if (h->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN))
 		return -EINVAL;
-	if (tb[TS_TYPE_AGGR_PID] && parse_aggregate(tb[TS_TYPE_AGGR_PID], 0, thread) == 0)
-		*has_thread = 1;
-	if (tb[TS_TYPE_AGGR_TGID] && parse_aggregate(tb[TS_TYPE_AGGR_TGID], 1, process) == 0)
-		*has_process = 1;
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(h), 0), genlmsg_attrlen(nlmsg_data(h), 0), rem) {
+		if (nla_type(a) == TS_TYPE_AGGR_PID && !*has_thread)
+			*has_thread = parse_aggregate(a, 0, thread, plan) == 0;
+		else if (nla_type(a) == TS_TYPE_AGGR_TGID && !*has_process)
+			*has_process = parse_aggregate(a, 1, process, plan) == 0;
+	}
 	return *has_thread || *has_process ? 0 : -EINVAL;
 }
 
@@ -244,6 +257,7 @@ struct batch {
 	uint64_t when_ns;
 	ts_reply_fn fn;
 	void *arg;
+	struct tsabi_plan *plan;
 	struct ts_record rec[2];
 };
 
@@ -269,7 +283,7 @@ static int batch_message(struct batch *b, struct nlmsghdr *h, int family)
 	if (h->nlmsg_type != family)
 		return 0;
 	b->answered[i] = 1;
-	if (parse_message(h, &b->rec[0], &has_thread, &b->rec[1], &has_process) == 0)
+	if (parse_message(h, &b->rec[0], &has_thread, &b->rec[1], &has_process, b->plan) == 0)
 		b->fn(b->arg, b->first + i, has_process ? &b->rec[1] : &b->rec[0], b->when_ns);
 	return 1;
 }
@@ -364,6 +378,7 @@ int ts_query(struct ts_client *c, enum ts_by by, const uint32_t *ids, size_t n, 
 	memset(&b, 0, sizeof(b));
 	b.fn = fn;
 	b.arg = arg;
+	b.plan = &c->rx.plan;
 	for (size_t first = 0; first < n; first += BATCH) {
 		int rc;
 
@@ -542,12 +557,15 @@ static int64_t read_drops(unsigned long inode)
 	return drops;
 }
 
-static void account_drops(struct ts_listener *l, uint64_t *lost)
+/* Adds the drops since the last look to *lost. The kernel says ENOBUFS once per congestion, and
+ * drops more silently until the queue drains, so after a first drop every drain looks again. */
+static void account_drops(struct ts_listener *l, int enobufs, uint64_t *lost)
 {
 	int64_t drops = read_drops(l->inode);
 
+	l->dropped = 1;
 	if (drops < 0) {
-		*lost += 1; /* the kernel said it dropped some; at least one */
+		*lost += enobufs != 0; /* the kernel said it dropped some: at least one */
 		return;
 	}
 	if ((uint64_t)drops > l->drops_seen)
@@ -564,13 +582,16 @@ int ts_listen_drain(struct ts_listener *l, ts_exit_fn fn, void *arg, uint64_t *l
 		int n = receiver_take(&l->rx, l->fd);
 
 		if (n == -ENOBUFS) {
-			account_drops(l, lost);
+			account_drops(l, 1, lost);
 			continue;
 		}
 		if (n < 0)
 			return n;
-		if (n == 0)
+		if (n == 0) {
+			if (l->dropped)
+				account_drops(l, 0, lost);
 			return messages;
+		}
 		for (int d = 0; d < n; d++) {
 			int rem = (int)l->rx.mm[d].msg_len;
 			struct nlmsghdr *h = (struct nlmsghdr *)l->rx.iov[d].iov_base;
@@ -583,7 +604,7 @@ int ts_listen_drain(struct ts_listener *l, ts_exit_fn fn, void *arg, uint64_t *l
 				int has_thread, has_process;
 
 				if (h->nlmsg_type != l->family ||
-				    parse_message(h, &thread, &has_thread, &process, &has_process) < 0)
+				    parse_message(h, &thread, &has_thread, &process, &has_process, &l->rx.plan) < 0)
 					continue;
 				fn(arg, has_thread ? &thread : NULL, has_process ? &process : NULL);
 				messages++;

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "tsabi.h"
@@ -50,30 +51,48 @@ static const struct layout layout_v15 = {
 	.nvcsw = { 320, 4 }, .nivcsw = { 328, 4 }, .btime64 = { 424, 10 }, .tgid = { 464, 12 },
 };
 
-struct reader {
+struct planner {
 	const unsigned char *p;
 	size_t len;
 	unsigned version;
+	struct tsabi_plan *plan;
 };
 
-static int fits(const struct reader *r, unsigned off, unsigned size, unsigned since)
+static int fits(const struct planner *r, unsigned off, unsigned size, unsigned since)
 {
 	return off != 0 && r->version >= since && off + size <= r->len;
 }
 
-static int get_u64(const struct reader *r, struct field f, uint64_t *v)
+/* Plans one copy; a copy that continues the previous one in both structs extends it. */
+static void step(struct planner *r, unsigned src, size_t dst, unsigned size)
 {
-	if (!fits(r, f.off, 8, f.since))
+	struct tsabi_plan *p = r->plan;
+	struct tsabi_step *last = p->nsteps ? &p->steps[p->nsteps - 1] : NULL;
+
+	if (last && last->src + last->size == src && last->dst + last->size == dst) {
+		last->size = (uint16_t)(last->size + size);
+		return;
+	}
+	p->steps[p->nsteps++] = (struct tsabi_step){ (uint16_t)src, (uint16_t)dst, (uint16_t)size };
+}
+
+/* Plans a copy of field f into dst when it is in the payload; returns whether it is. */
+static int field(struct planner *r, struct field f, size_t dst, unsigned size)
+{
+	if (!fits(r, f.off, size, f.since))
 		return 0;
-	memcpy(v, r->p + f.off, 8); /* the payload is not 8-byte aligned */
+	step(r, f.off, dst, size);
 	return 1;
 }
 
-static int get_u32(const struct reader *r, struct field f, uint32_t *v)
+/* Whether every field of a group is in the payload; then plans their copies. */
+static int group(struct planner *r, const struct field *f, const size_t *dst, const unsigned *size, int n)
 {
-	if (!fits(r, f.off, 4, f.since))
-		return 0;
-	memcpy(v, r->p + f.off, 4);
+	for (int i = 0; i < n; i++)
+		if (!fits(r, f[i].off, size[i], f[i].since))
+			return 0;
+	for (int i = 0; i < n; i++)
+		step(r, f[i].off, dst[i], size[i]);
 	return 1;
 }
 
@@ -92,101 +111,143 @@ static unsigned maxmin_since(unsigned version)
 	return version == 15 ? 15 : 16;
 }
 
-static void decode_kind(const struct reader *r, int kind, struct task_counters *out)
+#define AT(member) offsetof(struct task_counters, member)
+
+static void plan_kind(struct planner *r, int kind)
 {
 	const struct ts_kind_offsets *o = kind_offsets(kind, r->version);
-	unsigned since = delay_kinds[kind].since;
-	struct delay_counter *d = &out->delay[kind];
+	unsigned since = delay_kinds[kind].since, mm = maxmin_since(r->version);
+	struct tsabi_plan *p = r->plan;
 	uint8_t bit = (uint8_t)(1u << kind);
 
-	if (get_u64(r, (struct field){ o->total, since }, &d->total_ns))
-		out->kind_total |= bit;
-	if (get_u64(r, (struct field){ o->count, since }, &d->count))
-		out->kind_count |= bit;
-	if (fits(r, o->max, 8, maxmin_since(r->version)) && fits(r, o->min, 8, maxmin_since(r->version))) {
-		memcpy(&d->max_ns, r->p + o->max, 8);
-		memcpy(&d->min_ns, r->p + o->min, 8);
-		out->kind_max |= bit;
-	}
-	if (fits(r, o->max_ts, 16, 17)) {
-		memcpy(&d->max_ts_sec, r->p + o->max_ts, 8);
-		memcpy(&d->max_ts_nsec, r->p + o->max_ts + 8, 8);
-		out->kind_max_ts |= bit;
-	}
+	if (field(r, (struct field){ o->total, since }, AT(delay[kind].total_ns), 8))
+		p->kind_total |= bit;
+	if (field(r, (struct field){ o->count, since }, AT(delay[kind].count), 8))
+		p->kind_count |= bit;
+	if (group(r, (struct field[]){ { o->max, mm }, { o->min, mm } },
+		  (size_t[]){ AT(delay[kind].max_ns), AT(delay[kind].min_ns) }, (unsigned[]){ 8, 8 }, 2))
+		p->kind_max |= bit;
+	/* seconds and nanoseconds, side by side in both structs */
+	if (field(r, (struct field){ o->max_ts, 17 }, AT(delay[kind].max_ts_sec), 16))
+		p->kind_max_ts |= bit;
 }
 
-static void decode_ids(const struct reader *r, const struct layout *l, struct task_counters *out)
+static void plan_ids(struct planner *r, const struct layout *l)
 {
-	uint32_t btime32 = 0;
-	int ok = 1;
+	static const unsigned sizes[] = { 4, 4, 4, 4, 8, 8, 8 };
+	const struct field f[] = { l->uid, l->gid, l->pid, l->ppid, l->etime, l->minflt, l->majflt };
+	const size_t dst[] = { AT(uid), AT(gid), AT(pid), AT(ppid), AT(etime_us), AT(minflt), AT(majflt) };
+	struct tsabi_plan *p = r->plan;
 
-	ok &= get_u32(r, l->uid, &out->uid);
-	ok &= get_u32(r, l->gid, &out->gid);
-	ok &= get_u32(r, l->pid, &out->pid);
-	ok &= get_u32(r, l->ppid, &out->ppid);
-	ok &= get_u32(r, l->btime, &btime32);
-	ok &= get_u64(r, l->etime, &out->etime_us);
-	ok &= get_u64(r, l->minflt, &out->minflt);
-	ok &= get_u64(r, l->majflt, &out->majflt);
-	if (!ok)
+	if (!fits(r, l->btime.off, 4, l->btime.since) || !group(r, f, dst, sizes, 7))
 		return;
-	out->have |= HAVE_IDS;
-	out->btime = btime32;
-	memcpy(&out->exitcode, r->p + 4, 4);
-	out->flag = r->p[8];
-	out->nice = r->p[9];
-	if (get_u64(r, l->btime64, &out->btime))
-		out->have |= HAVE_BTIME64;
-	if (get_u32(r, l->tgid, &out->tgid))
-		out->have |= HAVE_TGID;
+	p->have |= HAVE_IDS;
+	p->btime32 = l->btime.off;
+	step(r, 4, AT(exitcode), 4);
+	step(r, 8, AT(flag), 1);
+	step(r, 9, AT(nice), 1);
+	if (field(r, l->btime64, AT(btime), 8)) /* after btime32: the 64-bit one wins */
+		p->have |= HAVE_BTIME64;
+	if (field(r, l->tgid, AT(tgid), 4))
+		p->have |= HAVE_TGID;
 }
 
-static void decode_comm(const struct reader *r, const struct layout *l, struct task_counters *out)
+static void plan_rest(struct planner *r, const struct layout *l)
 {
-	if (!fits(r, l->comm.off, 32, l->comm.since))
-		return;
-	memcpy(out->comm, r->p + l->comm.off, 32);
-	out->comm[32] = '\0';
-	out->have |= HAVE_COMM;
+	static const unsigned u64[] = { 8, 8, 8, 8 };
+	struct tsabi_plan *p = r->plan;
+
+	if (field(r, l->comm, AT(comm), 32))
+		p->have |= HAVE_COMM;
+	if (group(r, (struct field[]){ l->run_real, l->run_virtual },
+		  (size_t[]){ AT(run_real_ns), AT(run_virtual_ns) }, u64, 2))
+		p->have |= HAVE_RUN;
+	if (group(r, (struct field[]){ l->utime, l->stime }, (size_t[]){ AT(utime_us), AT(stime_us) }, u64, 2))
+		p->have |= HAVE_CPUTIME;
+	if (group(r, (struct field[]){ l->nvcsw, l->nivcsw }, (size_t[]){ AT(nvcsw), AT(nivcsw) }, u64, 2))
+		p->have |= HAVE_CSW;
+	if (group(r, (struct field[]){ l->read_bytes, l->write_bytes, l->cancelled },
+		  (size_t[]){ AT(read_bytes), AT(write_bytes), AT(cancelled_write_bytes) }, u64, 3))
+		p->have |= HAVE_IO_BYTES;
+	if (group(r, (struct field[]){ l->read_char, l->write_char, l->read_syscalls, l->write_syscalls },
+		  (size_t[]){ AT(read_char), AT(write_char), AT(read_syscalls), AT(write_syscalls) }, u64, 4))
+		p->have |= HAVE_IO_CHARS;
 }
 
-static void decode_rest(const struct reader *r, const struct layout *l, struct task_counters *out)
+int tsabi_plan(struct tsabi_plan *plan, const void *payload, size_t len)
 {
-	if (get_u64(r, l->run_real, &out->run_real_ns) & get_u64(r, l->run_virtual, &out->run_virtual_ns))
-		out->have |= HAVE_RUN;
-	if (get_u64(r, l->utime, &out->utime_us) & get_u64(r, l->stime, &out->stime_us))
-		out->have |= HAVE_CPUTIME;
-	if (get_u64(r, l->nvcsw, &out->nvcsw) & get_u64(r, l->nivcsw, &out->nivcsw))
-		out->have |= HAVE_CSW;
-	if (get_u64(r, l->read_bytes, &out->read_bytes) & get_u64(r, l->write_bytes, &out->write_bytes) &
-	    get_u64(r, l->cancelled, &out->cancelled_write_bytes))
-		out->have |= HAVE_IO_BYTES;
-	if (get_u64(r, l->read_char, &out->read_char) & get_u64(r, l->write_char, &out->write_char) &
-	    get_u64(r, l->read_syscalls, &out->read_syscalls) &
-	    get_u64(r, l->write_syscalls, &out->write_syscalls))
-		out->have |= HAVE_IO_CHARS;
+	struct planner r = { payload, len, 0, plan };
+	uint16_t version = 0;
+	const struct layout *l;
+
+	memset(plan, 0, sizeof(*plan));
+	plan->len = len;
+	plan->status = -EINVAL;
+	if (len < 2)
+		return plan->status;
+	memcpy(&version, payload, 2);
+	plan->version = version;
+	r.version = version;
+	/* Without the CPU counters there is nothing to show. */
+	if (version == 0 || !fits(&r, kind_offsets(DK_CPU, version)->total, 8, 1))
+		return plan->status;
+	l = version == 1 ? &layout_v1 : version == 15 ? &layout_v15 : &layout_std;
+	for (int k = 0; k < DK_COUNT; k++)
+		plan_kind(&r, k);
+	plan_ids(&r, l);
+	plan_rest(&r, l);
+	plan->status = 0;
+	return 0;
+}
+
+int tsabi_plan_fits(const struct tsabi_plan *plan, const void *payload, size_t len)
+{
+	uint16_t version;
+
+	if (len < 2 || len != plan->len)
+		return 0;
+	memcpy(&version, payload, 2);
+	return version == plan->version;
+}
+
+int tsabi_apply(const struct tsabi_plan *plan, const void *payload, struct task_counters *out)
+{
+	const unsigned char *p = payload;
+
+	memset(out, 0, sizeof(*out));
+	if (plan->status < 0)
+		return plan->status;
+	out->version = plan->version;
+	out->have = plan->have;
+	out->kind_total = plan->kind_total;
+	out->kind_count = plan->kind_count;
+	out->kind_max = plan->kind_max;
+	out->kind_max_ts = plan->kind_max_ts;
+	if (plan->btime32) {
+		uint32_t b;
+
+		memcpy(&b, p + plan->btime32, 4); /* the payload is not aligned */
+		out->btime = b;
+	}
+	for (unsigned i = 0; i < plan->nsteps; i++) {
+		const struct tsabi_step *st = &plan->steps[i];
+		unsigned char *dst = (unsigned char *)out + st->dst;
+
+		/* copies of a constant size compile to moves, not calls */
+		if (st->size == 8)
+			memcpy(dst, p + st->src, 8);
+		else if (st->size == 16)
+			memcpy(dst, p + st->src, 16);
+		else
+			memcpy(dst, p + st->src, st->size);
+	}
+	return 0;
 }
 
 int tsabi_decode(const void *payload, size_t len, struct task_counters *out)
 {
-	struct reader r = { payload, len, 0 };
-	uint16_t version;
-	const struct layout *l;
+	struct tsabi_plan plan;
 
-	memset(out, 0, sizeof(*out));
-	if (len < 2)
-		return -EINVAL;
-	memcpy(&version, payload, 2);
-	r.version = version;
-	/* Without the CPU counters there is nothing to show. */
-	if (version == 0 || !fits(&r, kind_offsets(DK_CPU, version)->total, 8, 1))
-		return -EINVAL;
-	out->version = version;
-	l = version == 1 ? &layout_v1 : version == 15 ? &layout_v15 : &layout_std;
-	for (int k = 0; k < DK_COUNT; k++)
-		decode_kind(&r, k, out);
-	decode_ids(&r, l, out);
-	decode_comm(&r, l, out);
-	decode_rest(&r, l, out);
-	return 0;
+	tsabi_plan(&plan, payload, len);
+	return tsabi_apply(&plan, payload, out);
 }

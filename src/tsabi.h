@@ -6,6 +6,7 @@
 #define DELAYTOP_TSABI_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "counters.h"
 
@@ -13,8 +14,35 @@
 #define TSABI_KNOWN_VERSION 17
 
 /* Decodes payload (any alignment) into *out. The payload's version field and its length decide
- * which fields exist; the rest stay unavailable. Returns 0, or -EINVAL for a payload that cannot
- * be a struct taskstats (too short for the CPU counters, or version 0). */
+ * which fields exist; the rest stay unavailable (a group of fields, such as the I/O counters, is
+ * there whole or not at all). Returns 0, or -EINVAL for a payload that cannot be a struct
+ * taskstats (too short for the CPU counters, or version 0). */
 int tsabi_decode(const void *payload, size_t len, struct task_counters *out);
+
+/* The same in two steps, for a stream of replies of one shape: a plan of the copies that a
+ * payload of this version and length needs, and running it. */
+#define TSABI_MAX_STEPS 96
+
+struct tsabi_step {
+	uint16_t src, dst, size;
+};
+
+struct tsabi_plan {
+	uint16_t version;
+	size_t len;
+	int status; /* 0, or -EINVAL */
+	uint32_t have;
+	uint8_t kind_total, kind_count, kind_max, kind_max_ts;
+	uint16_t btime32; /* offset of the 32-bit start time, 0 when absent */
+	unsigned nsteps;
+	struct tsabi_step steps[TSABI_MAX_STEPS];
+};
+
+/* Works out the plan for payloads like this one; returns its status. */
+int tsabi_plan(struct tsabi_plan *plan, const void *payload, size_t len);
+/* Whether payload has the version and length plan was made for. */
+int tsabi_plan_fits(const struct tsabi_plan *plan, const void *payload, size_t len);
+/* Decodes payload by plan; returns the plan's status. */
+int tsabi_apply(const struct tsabi_plan *plan, const void *payload, struct task_counters *out);
 
 #endif

@@ -839,8 +839,36 @@ static void test_garbage(void)
 	is_int(bad, 0, "1000 random payloads of random length: no crash, 0 or -EINVAL, sane result");
 }
 
+/* A plan is made for one version and length, and used only for payloads of that shape; decoding
+ * by plan gives what a fresh decode gives. */
+static void test_plan_reuse(void)
+{
+	unsigned char a[688], b[688];
+	struct tsabi_plan plan;
+	struct task_counters by_plan, fresh;
+	uint16_t v17 = 17, v16 = 16;
+	uint64_t value = 12345;
+
+	memset(a, 0, sizeof(a));
+	memcpy(a, &v17, 2);
+	memcpy(a + 24, &value, 8); /* cpu_delay_total */
+	memcpy(b, a, sizeof(b));
+	memcpy(b, &v16, 2);
+	is_int(tsabi_plan(&plan, a, sizeof(a)), 0, "a plan for a v17 payload of 688 bytes");
+	ok(tsabi_plan_fits(&plan, a, sizeof(a)), "the plan fits payloads of its version and length");
+	ok(!tsabi_plan_fits(&plan, a, 560), "the plan does not fit a shorter payload");
+	ok(!tsabi_plan_fits(&plan, b, sizeof(b)), "the plan does not fit another version of the same length");
+	tsabi_apply(&plan, a, &by_plan);
+	tsabi_decode(a, sizeof(a), &fresh);
+	ok(memcmp(&by_plan, &fresh, sizeof(fresh)) == 0, "decoding by plan gives what a fresh decode gives");
+	is_int(by_plan.delay[DK_CPU].total_ns, 12345, "the plan copies the CPU delay total");
+	tsabi_plan(&plan, "\x01", 1);
+	is_int(tsabi_apply(&plan, a, &by_plan), -EINVAL, "a plan for a payload too short to decode refuses");
+}
+
 int main(void)
 {
+	test_plan_reuse();
 	test_v13_mirror();
 	test_v13_header();
 	test_v14();
