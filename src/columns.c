@@ -176,10 +176,22 @@ static int is_number_column(int id)
 	return id == COL_PCPU || (id >= COL_KIND && id <= COL_TOTAL);
 }
 
+/* A number cell into buf (>= 32 bytes); returns its length. */
+static size_t number_text(const struct row *r, int id, const struct display *d, char *buf)
+{
+	if (r->fresh && !d->accumulate && id != COL_ID) {
+		buf[0] = '\0';
+		return 0;
+	}
+	switch (id) {
+	case COL_ID: return fmt_fixed(buf, column_value(r, id, d), 0);
+	case COL_PCPU: return fmt_cell(buf, column_value(r, id, d), d->accumulate ? 2 : 1, 6);
+	default: return fmt_cell(buf, column_value(r, id, d), metric_decimals(d), KIND_WIDTH);
+	}
+}
+
 const char *column_text(const struct row *r, int id, const struct display *d, char *buf)
 {
-	if (r->fresh && is_number_column(id) && !d->accumulate)
-		return "";
 	switch (id) {
 	case COL_USER: return r->user;
 	case COL_STATE:
@@ -187,14 +199,8 @@ const char *column_text(const struct row *r, int id, const struct display *d, ch
 		buf[1] = '\0';
 		return buf;
 	case COL_COMMAND: return d->cmdline && r->cmdline ? r->cmdline : r->comm;
-	case COL_ID:
-		fmt_fixed(buf, column_value(r, id, d), 0);
-		return buf;
-	case COL_PCPU:
-		fmt_cell(buf, column_value(r, id, d), d->accumulate ? 2 : 1, 6);
-		return buf;
 	default:
-		fmt_cell(buf, column_value(r, id, d), metric_decimals(d), KIND_WIDTH);
+		number_text(r, id, d, buf);
 		return buf;
 	}
 }
@@ -249,6 +255,10 @@ void column_line(struct outbuf *o, const struct row *r, const struct display *d,
 			out_char(o, ' ');
 		if (!r) {
 			title_cell(o, c, t->ids[i] == marker_col, descending, last);
+			continue;
+		}
+		if (t->ids[i] == COL_ID || is_number_column(t->ids[i])) { /* plain ASCII of known length */
+			out_field(o, buf, number_text(r, t->ids[i], d, buf), c->width, c->right);
 			continue;
 		}
 		text = column_text(r, t->ids[i], d, buf);

@@ -157,6 +157,24 @@ void out_printf(struct outbuf *o, const char *fmt, ...)
 	o->len += (size_t)n;
 }
 
+void out_field(struct outbuf *o, const char *s, size_t len, int width, int right)
+{
+	size_t fit = len < (size_t)(width > 0 ? width : 0) ? len : (size_t)(width > 0 ? width : 0);
+	size_t pad = width > (int)fit ? (size_t)width - fit : 0;
+	char *d;
+
+	out_reserve(o, fit + pad);
+	d = o->data + o->len;
+	/* cells are a few bytes: plain loops beat calls to memcpy and memset */
+	for (size_t i = 0; right && i < pad; i++)
+		*d++ = ' ';
+	for (size_t i = 0; i < fit; i++)
+		*d++ = s[i];
+	for (size_t i = 0; !right && i < pad; i++)
+		*d++ = ' ';
+	o->len = (size_t)(d - o->data);
+}
+
 /* The length of s when it is plain printable ASCII, else -1. */
 static ssize_t plain_ascii(const char *s)
 {
@@ -175,21 +193,7 @@ void out_padded(struct outbuf *o, const char *s, int width, int right)
 	int used;
 
 	if (plain >= 0) { /* nearly every cell: one pass, nothing to decode or replace */
-		size_t pad;
-		char *d;
-
-		fit = (size_t)plain < (size_t)width ? (size_t)plain : (size_t)(width > 0 ? width : 0);
-		pad = width > (int)fit ? (size_t)width - fit : 0;
-		out_reserve(o, fit + pad);
-		d = o->data + o->len;
-		/* cells are a few bytes: plain loops beat calls to memcpy and memset */
-		for (size_t i = 0; right && i < pad; i++)
-			*d++ = ' ';
-		for (size_t i = 0; i < fit; i++)
-			*d++ = s[i];
-		for (size_t i = 0; !right && i < pad; i++)
-			*d++ = ' ';
-		o->len = (size_t)(d - o->data);
+		out_field(o, s, (size_t)plain, width, right);
 		return;
 	}
 	fit = text_fit(s, width);

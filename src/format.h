@@ -31,6 +31,9 @@ void out_printf(struct outbuf *o, const char *fmt, ...) __attribute__((format(pr
 /* s padded with spaces to width columns (right-aligned when right is set), cut to fit; control
  * characters become '?' so that a task name cannot move the cursor. */
 void out_padded(struct outbuf *o, const char *s, int width, int right);
+/* s, len bytes of printable ASCII (a formatted number), padded to width: the fast path of
+ * out_padded for text known to be plain. */
+void out_field(struct outbuf *o, const char *s, size_t len, int width, int right);
 /* s as a JSON string, quotes included; bytes that are not UTF-8 become U+FFFD. */
 void out_json_string(struct outbuf *o, const char *s);
 /* s as a CSV field: quoted when it holds a comma, quote, CR or LF. */
