@@ -15,19 +15,31 @@
 
 static const double pow10_table[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
 
-/* Digits of u, most significant first; returns the length. */
+/* Digits of u, most significant first; returns the length. Two digits per division. */
 static size_t put_uint(char *buf, uint64_t u)
 {
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+				    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+				    "8081828384858687888990919293949596979899";
 	char tmp[24];
-	size_t n = 0, len;
+	char *p = tmp + sizeof(tmp);
+	size_t len;
 
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	len = n;
-	for (size_t i = 0; i < len; i++)
-		buf[i] = tmp[--n];
+	while (u >= 100) {
+		unsigned d = (unsigned)(u % 100) * 2;
+
+		u /= 100;
+		*--p = pairs[d + 1];
+		*--p = pairs[d];
+	}
+	if (u >= 10) {
+		*--p = pairs[u * 2 + 1];
+		*--p = pairs[u * 2];
+	} else {
+		*--p = (char)('0' + u);
+	}
+	len = (size_t)(tmp + sizeof(tmp) - p);
+	memcpy(buf, p, len);
 	return len;
 }
 
@@ -159,20 +171,18 @@ void out_printf(struct outbuf *o, const char *fmt, ...)
 
 void out_field(struct outbuf *o, const char *s, size_t len, int width, int right)
 {
-	size_t fit = len < (size_t)(width > 0 ? width : 0) ? len : (size_t)(width > 0 ? width : 0);
-	size_t pad = width > (int)fit ? (size_t)width - fit : 0;
+	size_t w = (size_t)(width > 0 ? width : 0);
+	size_t fit = len < w ? len : w;
+	size_t pad = w - fit;
 	char *d;
 
-	out_reserve(o, fit + pad);
+	out_reserve(o, w + 16);
 	d = o->data + o->len;
-	/* cells are a few bytes: plain loops beat calls to memcpy and memset */
-	for (size_t i = 0; right && i < pad; i++)
-		*d++ = ' ';
-	for (size_t i = 0; i < fit; i++)
-		*d++ = s[i];
-	for (size_t i = 0; !right && i < pad; i++)
-		*d++ = ' ';
-	o->len = (size_t)(d - o->data);
+	/* Cells are narrow: lay down a run of spaces in 16-byte stores, then the text over it. */
+	for (size_t i = 0; i < w; i += 16)
+		memcpy(d + i, "                ", 16);
+	memcpy(d + (right ? pad : 0), s, fit);
+	o->len += w;
 }
 
 /* The length of s when it is plain printable ASCII, else -1. */

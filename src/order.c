@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,7 @@ int order_descending(int col)
  * unsigned key that orders like the number (unavailable last), names stay strings. */
 struct keyed {
 	uint64_t k;
+	uint64_t id; /* pid << 32 | tid: the tie-break */
 	uint32_t pid, tid;
 	const char *s;
 	const struct row *r;
@@ -77,15 +79,6 @@ static int by_id(const struct keyed *a, const struct keyed *b)
 	return 0;
 }
 
-static int by_number(const void *pa, const void *pb)
-{
-	const struct keyed *a = pa, *b = pb;
-
-	if (a->k != b->k)
-		return a->k < b->k ? -1 : 1;
-	return by_id(a, b);
-}
-
 /* qsort has no context argument: the direction of names is in the sign of two comparators. */
 static int by_name(const void *pa, const void *pb, int sign)
 {
@@ -105,6 +98,44 @@ static int by_name_down(const void *a, const void *b)
 	return by_name(a, b, -1);
 }
 
+/* One pass of a least-significant-digit radix sort on byte `shift` of field: stable, so passes
+ * from the least to the most significant byte sort by all of them. A byte that is the same in
+ * every key (most are: pids are small, most delays are 0) costs only its count. */
+static void radix_pass(struct keyed **from, struct keyed **to, size_t n, size_t field, unsigned shift)
+{
+	size_t count[256] = { 0 }, at = 0;
+
+	for (size_t i = 0; i < n; i++)
+		count[((*(const uint64_t *)((const char *)&(*from)[i] + field)) >> shift) & 0xff]++;
+	for (int b = 0; b < 256; b++) {
+		size_t c = count[b];
+
+		if (c == n)
+			return; /* one bucket holds all: the order stands */
+		count[b] = at;
+		at += c;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned b = ((*(const uint64_t *)((const char *)&(*from)[i] + field)) >> shift) & 0xff;
+
+		(*to)[count[b]++] = (*from)[i];
+	}
+	struct keyed *swap = *from;
+	*from = *to;
+	*to = swap;
+}
+
+/* Sorts by k, then pid, then tid: the order by_number gives, in linear time. */
+static struct keyed *radix_sort(struct keyed *k, struct keyed *scratch, size_t n)
+{
+	static const size_t fields[] = { offsetof(struct keyed, id), offsetof(struct keyed, k) };
+
+	for (size_t f = 0; f < 2; f++)
+		for (unsigned shift = 0; shift < 64; shift += 8)
+			radix_pass(&k, &scratch, n, fields[f], shift);
+	return k;
+}
+
 void order_sort(const struct row **rows, size_t n, int col, int reverse, const struct display *d)
 {
 	struct keyed *k = xmalloc((n ? n : 1) * sizeof(*k));
@@ -112,15 +143,27 @@ void order_sort(const struct row **rows, size_t n, int col, int reverse, const s
 	int descending = order_descending(col) != !!reverse;
 	int names = col == COL_USER || col == COL_COMMAND;
 
+	struct keyed *sorted = k;
+
 	for (size_t i = 0; i < n; i++) {
 		k[i].r = rows[i];
 		k[i].pid = rows[i]->pid;
 		k[i].tid = rows[i]->tid;
+		k[i].id = (uint64_t)rows[i]->pid << 32 | rows[i]->tid;
 		/* user and command texts are the row's own strings, not buf */
 		k[i].s = names ? column_text(rows[i], col, d, buf) : NULL;
 		k[i].k = names ? 0 : order_key(col == COL_STATE ? rows[i]->state : column_value(rows[i], col, d), descending);
 	}
-	qsort(k, n, sizeof(*k), names ? (descending ? by_name_down : by_name_up) : by_number);
+	if (names) {
+		qsort(k, n, sizeof(*k), descending ? by_name_down : by_name_up);
+	} else {
+		struct keyed *scratch = xmalloc((n ? n : 1) * sizeof(*scratch));
+
+		sorted = radix_sort(k, scratch, n);
+		if (sorted != k)
+			memcpy(k, sorted, n * sizeof(*k));
+		free(scratch);
+	}
 	for (size_t i = 0; i < n; i++)
 		rows[i] = k[i].r;
 	free(k);
