@@ -183,11 +183,17 @@ static size_t number_text(const struct row *r, int id, const struct display *d, 
 		buf[0] = '\0';
 		return 0;
 	}
-	switch (id) {
-	case COL_ID: return fmt_fixed(buf, column_value(r, id, d), 0);
-	case COL_PCPU: return fmt_cell(buf, column_value(r, id, d), d->accumulate ? 2 : 1, 6);
-	default: return fmt_cell(buf, column_value(r, id, d), metric_decimals(d), KIND_WIDTH);
+	double v = column_value(r, id, d);
+	int decimals = id == COL_ID ? 0 : id == COL_PCPU ? (d->accumulate ? 2 : 1) : metric_decimals(d);
+
+	if (v == 0) { /* most cells of most rows */
+		size_t len = decimals ? (size_t)decimals + 2 : 1;
+
+		memcpy(buf, "0.00000", len);
+		buf[len] = '\0';
+		return len;
 	}
+	return fmt_cell(buf, v, decimals, id == COL_PCPU ? 6 : id == COL_ID ? 10 : KIND_WIDTH);
 }
 
 const char *column_text(const struct row *r, int id, const struct display *d, char *buf)
@@ -241,6 +247,32 @@ static void title_cell(struct outbuf *o, const struct column *c, int marked, int
 		out_spaces(o, pad - 1);
 }
 
+/* The number cells of a row, written straight into the buffer: one reservation for all of them
+ * instead of a call per cell. Returns the index of the first cell that is not a number. */
+static int number_cells(struct outbuf *o, const struct row *r, const struct display *d, const struct table *t,
+			int from)
+{
+	char buf[32];
+	int i = from;
+	char *p;
+
+	out_reserve(o, (size_t)t->n * 48);
+	p = o->data + o->len;
+	for (; i < t->n && (t->ids[i] == COL_ID || is_number_column(t->ids[i])); i++) {
+		const struct column *c = &t->col[i];
+		size_t len = number_text(r, t->ids[i], d, buf);
+		size_t w = (size_t)c->width, fit = len < w ? len : w;
+
+		if (i)
+			*p++ = ' ';
+		memset(p, ' ', w);
+		memcpy(p + (c->right ? w - fit : 0), buf, fit);
+		p += w;
+	}
+	o->len = (size_t)(p - o->data);
+	return i;
+}
+
 void column_line(struct outbuf *o, const struct row *r, const struct display *d, const struct table *t,
 		 int marker_col, int descending)
 {
@@ -251,14 +283,14 @@ void column_line(struct outbuf *o, const struct row *r, const struct display *d,
 		int last = t->ids[i] == COL_COMMAND;
 		const char *text;
 
+		if (r && (t->ids[i] == COL_ID || is_number_column(t->ids[i]))) {
+			i = number_cells(o, r, d, t, i) - 1;
+			continue;
+		}
 		if (i)
 			out_char(o, ' ');
 		if (!r) {
 			title_cell(o, c, t->ids[i] == marker_col, descending, last);
-			continue;
-		}
-		if (t->ids[i] == COL_ID || is_number_column(t->ids[i])) { /* plain ASCII of known length */
-			out_field(o, buf, number_text(r, t->ids[i], d, buf), c->width, c->right);
 			continue;
 		}
 		text = column_text(r, t->ids[i], d, buf);

@@ -107,6 +107,21 @@ int procfs_read_process(uint32_t pid, struct proc_entry *e)
 	return 0;
 }
 
+/* The number a /proc directory is named by, or 0 when the name is not a number. */
+static uint32_t parse_id(const char *name)
+{
+	uint64_t v = 0;
+
+	if (*name < '1' || *name > '9')
+		return 0;
+	for (; *name; name++) {
+		if (*name < '0' || *name > '9' || v > UINT32_MAX / 10)
+			return 0;
+		v = v * 10 + (uint64_t)(*name - '0');
+	}
+	return v <= UINT32_MAX ? (uint32_t)v : 0;
+}
+
 int procfs_list(const uint32_t *pids, size_t npids, uint32_t **out, size_t *n, size_t *cap)
 {
 	DIR *d;
@@ -122,16 +137,12 @@ int procfs_list(const uint32_t *pids, size_t npids, uint32_t **out, size_t *n, s
 	if (!d)
 		return -errno;
 	while ((e = readdir(d)) != NULL) {
-		char *end;
-		unsigned long pid;
+		uint32_t pid = parse_id(e->d_name);
 
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
-			continue;
-		pid = strtoul(e->d_name, &end, 10);
-		if (*end)
+		if (!pid)
 			continue;
 		*out = xgrow(*out, cap, *n + 1, sizeof(**out));
-		(*out)[(*n)++] = (uint32_t)pid;
+		(*out)[(*n)++] = pid;
 	}
 	closedir(d);
 	return 0;
@@ -185,16 +196,12 @@ size_t procfs_threads(uint32_t pid, uint32_t **tids, size_t *n, size_t *cap)
 	if (!d)
 		return 0;
 	while ((e = readdir(d)) != NULL) {
-		char *end;
-		unsigned long tid;
+		uint32_t tid = parse_id(e->d_name);
 
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
-			continue;
-		tid = strtoul(e->d_name, &end, 10);
-		if (*end)
+		if (!tid)
 			continue;
 		*tids = xgrow(*tids, cap, *n + 1, sizeof(**tids));
-		(*tids)[(*n)++] = (uint32_t)tid;
+		(*tids)[(*n)++] = tid;
 	}
 	closedir(d);
 	return *n - before;

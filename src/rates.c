@@ -79,6 +79,12 @@ static int kind_rate(const struct sample *prev, const struct sample *cur, int k,
 	 * and gives 0. */
 	if (cur->total[k] < prev->total[k] && dcount > 0 && prev->total[k] > (uint64_t)INT64_MAX / 2)
 		dtotal = cur->total[k];
+	if (dtotal == 0 && dcount == 0) { /* the usual case: nothing waited, no division needed */
+		r->pct = 0;
+		if (counted)
+			r->per_s = r->avg_ms = 0;
+		return 0;
+	}
 	if (dtotal > most_waited_ns(prev, cur, wall_s))
 		return -1;
 	r->pct = (float)(dtotal / 1e9 / wall_s * 100.0);
