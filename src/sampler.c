@@ -47,6 +47,7 @@ struct proc {
 	int nlwp;
 	char state;
 	int described; /* user and command line were read */
+	int reread;    /* thread mode: its stat is to be read again after the queries */
 	char user[64];
 	char comm[64];
 	char *cmdline;
@@ -285,7 +286,13 @@ static int walk(struct sampler *s)
 	return 0;
 }
 
-/* Replaces the process list in ids/owner by the list of their threads. */
+static uint64_t activity_of(const struct task_counters *c)
+{
+	return c->run_virtual_ns + c->delay[DK_CPU].count;
+}
+
+/* Replaces the process list in ids/owner by the list of their threads. A process whose thread
+ * count is not what its stat said is read again after the queries. */
 static void list_threads(struct sampler *s)
 {
 	size_t nprocs = s->nids;
@@ -300,8 +307,43 @@ static void list_threads(struct sampler *s)
 		s->owner = xgrow(s->owner, &s->capowner, s->nids, sizeof(*s->owner));
 		for (size_t k = before; k < before + added; k++)
 			s->owner[k] = procs[i];
+		if (added != (size_t)procs[i]->nlwp)
+			procs[i]->reread = 1;
 	}
 	free(procs);
+}
+
+/* Thread mode: a process that was there at the last tick keeps what its stat said; its stat is
+ * read again after the queries when its main thread ran or is new (a reused pid). The others
+ * are read now. Rows of threads need of their process only the user and command line. */
+static int walk_threads(struct sampler *s)
+{
+	size_t nprocs = 0;
+	int rc;
+
+	s->nids = s->nnew = 0;
+	rc = procfs_list(s->pids, s->o.npids, &s->ids, &s->nids, &s->capids);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < s->nids; i++) {
+		struct proc *p = idmap_get(&s->procs, s->ids[i]);
+		struct proc_entry e;
+
+		if (p && p->seen == s->tick - 1) {
+			p->seen = p->walked = s->tick;
+		} else {
+			if (procfs_read_process(s->ids[i], &e) < 0)
+				continue;
+			p = proc_update(s, &e);
+		}
+		p->reread = 0;
+		s->owner = xgrow(s->owner, &s->capowner, nprocs + 1, sizeof(*s->owner));
+		s->owner[nprocs] = p;
+		s->ids[nprocs++] = p->pid;
+	}
+	s->nids = nprocs;
+	list_threads(s);
+	return 0;
 }
 
 static void on_thread_reply(void *arg, size_t i, const struct ts_record *rec, uint64_t when)
@@ -310,11 +352,42 @@ static void on_thread_reply(void *arg, size_t i, const struct ts_record *rec, ui
 	uint64_t age = rec->c.etime_us * 1000;
 	uint64_t start = when > age ? when - age : 0;
 	struct task *t = task_lookup(s, rec->id, start);
+	struct proc *p = s->owner[i];
 
-	task_set_proc(t, s->owner[i]);
+	if (rec->id == p->pid && (t->seen != s->tick - 1 || activity_of(&rec->c) != t->activity))
+		p->reread = 1; /* the main thread is new or ran: the process may have changed */
+	task_set_proc(t, p);
 	if (rec->c.have & HAVE_COMM)
 		str_copy(t->comm, sizeof(t->comm), rec->c.comm);
 	task_reading(s, t, &rec->c, when, 1, start >= s->prev_mono);
+}
+
+/* Reads again the processes marked so. One whose pid now holds a newer process gets a new
+ * entry, and this tick's threads are pointed at it. */
+static void reread_processes(struct sampler *s)
+{
+	for (size_t i = 0; i < s->nids; i++) {
+		struct proc *p = s->owner[i], *np;
+		struct proc_entry e;
+
+		if (!p->reread)
+			continue;
+		p->reread = 0;
+		if (procfs_read_process(p->pid, &e) < 0)
+			continue;
+		np = proc_update(s, &e);
+		for (size_t k = i; np != p && k < s->nids; k++) {
+			struct task *t;
+
+			if (s->owner[k] != p)
+				continue;
+			s->owner[k] = np;
+			t = idmap_get(&s->tasks, s->ids[k]);
+			if (t && t->proc == p)
+				task_set_proc(t, np);
+		}
+	}
+	procfs_describe(s->procfs, s->newpids, s->nnew, describe, s);
 }
 
 /* Process mode keeps each answer until the process's identity is known. */
@@ -325,11 +398,6 @@ static void keep_reply(void *arg, size_t i, const struct ts_record *rec, uint64_
 	s->replies[i] = rec->c;
 	s->answered[i] = 1;
 	s->answered_at[i] = when;
-}
-
-static uint64_t activity_of(const struct task_counters *c)
-{
-	return c->run_virtual_ns + c->delay[DK_CPU].count;
 }
 
 /* The process an answer is about. Its stat is read when it is new, was not there at the last
@@ -396,14 +464,16 @@ static int query_processes(struct sampler *s, char *err, size_t errlen)
 
 static int query_threads(struct sampler *s, char *err, size_t errlen)
 {
-	int rc = walk(s);
+	int rc = walk_threads(s);
 
 	if (rc < 0) {
 		snprintf(err, errlen, _("cannot walk /proc: %s"), strerror(-rc));
 		return rc;
 	}
-	list_threads(s);
-	return ts_query(s->ts, TS_BY_PID, s->ids, s->nids, on_thread_reply, s);
+	rc = ts_query(s->ts, TS_BY_PID, s->ids, s->nids, on_thread_reply, s);
+	if (rc == 0)
+		reread_processes(s);
+	return rc;
 }
 
 /* Limited mode: sums the threads' /proc counters for process rows. */
