@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# bench/run.sh — CPU per refresh of delaytop (process and thread mode), iotop-c and a minimal
+# raw sampler, side by side on 10,000 idle threads; see bench/README.md.
+#
+#   bench/run.sh [DELAYTOP]        (default: src/delaytop of this repository; with a build
+#                                  directory: WORKLOAD=build/tests/workload bench/run.sh build/src/delaytop)
+#
+# Environment: ROUNDS (5), N (20 refreshes measured per run), DELAY (0.5 s), PROCS (10) and
+# THREADS (1000 per process) for the load, STRICT=1 to exit 1 when a target fails.
+# Needs root: taskstats queries need CAP_NET_ADMIN, and kernel.task_delayacct is switched on for
+# the run and put back after it.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/.." && pwd)
+delaytop=${1:-$root/src/delaytop}
+ROUNDS=${ROUNDS:-5}
+N=${N:-20}
+DELAY=${DELAY:-0.5}
+PROCS=${PROCS:-10}
+THREADS=${THREADS:-1000}
+STRICT=${STRICT:-0}
+CC=${CC:-cc}
+
+die() { echo "run.sh: $*" >&2; exit 1; }
+
+[ "$(id -u)" = 0 ] || die "run as root (taskstats needs CAP_NET_ADMIN; the run sets kernel.task_delayacct)"
+case $delaytop in /*) ;; *) delaytop=$PWD/$delaytop ;; esac
+[ -x "$delaytop" ] || die "no delaytop binary at $delaytop (build it, or pass its path)"
+workload=${WORKLOAD:-$root/tests/workload}
+[ -x "$workload" ] || die "no $workload: run 'make tests/workload' first (or set WORKLOAD)"
+
+iotop=$(command -v iotop-c || true)
+[ -n "$iotop" ] || iotop=$( [ -x /usr/sbin/iotop-c ] && echo /usr/sbin/iotop-c || true)
+if [ -z "$iotop" ]; then
+	echo "run.sh: installing iotop-c" >&2
+	DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iotop-c >/dev/null
+	iotop=$(command -v iotop-c || echo /usr/sbin/iotop-c)
+	[ -x "$iotop" ] || die "cannot install iotop-c"
+fi
+
+tmp=$(mktemp -d)
+sysctl_file=/proc/sys/kernel/task_delayacct
+old_delayacct=
+workload_pid=
+cleanup() {
+	if [ -n "$workload_pid" ]; then
+		kill "$workload_pid" 2>/dev/null || true
+		wait "$workload_pid" 2>/dev/null || true
+	fi
+	[ -z "$old_delayacct" ] || echo "$old_delayacct" > "$sysctl_file" || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+"$CC" -O2 -std=c11 -Wall -Wextra -o "$tmp/minsampler" "$here/minsampler.c"
+"$CC" -O2 -std=c11 -Wall -Wextra -o "$tmp/cputime" "$here/cputime.c"
+
+# Every thread on the machine, kernel threads included: what a /proc walk finds.
+nr_threads() { local a; read -r _ _ _ a _ < /proc/loadavg; echo "${a#*/}"; }
+
+old_delayacct=$(cat "$sysctl_file")
+echo 1 > "$sysctl_file"
+
+# Threads of the workload's processes (its children and itself), from /proc; without
+# /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN), the growth of the machine's count.
+workload_threads() {
+	local sum=1 c n
+	[ -r "/proc/$workload_pid/task/$workload_pid/children" ] || { echo $(($(nr_threads) - before)); return; }
+	for c in $(cat "/proc/$workload_pid/task/$workload_pid/children" 2>/dev/null); do
+		n=$(awk '/^Threads:/ { print $2 }' "/proc/$c/status" 2>/dev/null) && sum=$((sum + ${n:-0}))
+	done
+	echo "$sum"
+}
+
+before=$(nr_threads)
+"$workload" idle "$PROCS" "$THREADS" > "$tmp/workload.out" &
+workload_pid=$!
+for ((i = 0; ; i++)); do
+	[ "$(workload_threads)" -gt "$((PROCS * THREADS))" ] && break
+	kill -0 "$workload_pid" 2>/dev/null || die "the workload died"
+	[ "$i" -lt 600 ] || die "the workload did not reach $((PROCS * THREADS)) threads in 60 s"
+	sleep 0.1
+done
+sleep 1 # let the last threads settle into pause()
+
+tools=(process thread iotop minimal)
+label() {
+	case $1 in
+	process) echo "delaytop -b" ;;
+	thread) echo "delaytop -b -H" ;;
+	iotop) echo "iotop-c -b" ;;
+	minimal) echo "minsampler" ;;
+	esac
+}
+# set_cmd TOOL REFRESHES: the command line, in cmd. delaytop's -n counts reports after its first
+# reading, iotop-c's and minsampler's count readings: the difference of two runs is N refreshes
+# either way.
+set_cmd() {
+	case $1 in
+	process) cmd=("$delaytop" -b -n "$2" -d "$DELAY") ;;
+	thread) cmd=("$delaytop" -b -H -n "$2" -d "$DELAY") ;;
+	iotop) cmd=("$iotop" -b --threads --no-only -n "$2" -d "$DELAY") ;;
+	minimal) cmd=("$tmp/minsampler" -n "$2" -d "$DELAY") ;;
+	esac
+}
+# run TOOL REFRESHES: sets user and sys (CPU seconds) and rss (peak KiB).
+run() {
+	local rc=0
+	set_cmd "$1" "$2"
+	"$tmp/cputime" -o "$tmp/ru" "${cmd[@]}" > /dev/null 2>> "$tmp/stderr.log" || rc=$?
+	[ "$rc" = 0 ] || die "$(label "$1") failed (exit $rc): $(tail -3 "$tmp/stderr.log")"
+	read -r user sys rss < "$tmp/ru"
+}
+
+mkdir -p "$here/results"
+raw=$here/results/raw.tsv
+printf 'round\ttool\tthreads\tuser1_s\tsys1_s\tuserN1_s\tsysN1_s\tms_per_refresh\tuser_ms\tsys_ms\tmaxrss_kib\n' > "$raw"
+
+# The commit of the tree the binary sits in, when it is in one.
+bindir=$(dirname "$delaytop")
+if commit=$(git -C "$bindir" log --oneline -1 2>/dev/null); then
+	[ -z "$(git -C "$bindir" status --porcelain --untracked-files=no -- . 2>/dev/null)" ] ||
+		commit+=" (with uncommitted changes)"
+else
+	commit="(not in a git checkout)"
+fi
+echo "delaytop: $delaytop, commit $commit"
+echo "$("$iotop" --version 2>&1 | head -1); kernel $(uname -r); $(nproc) CPUs"
+echo "load: tests/workload idle $PROCS $THREADS: $((PROCS * THREADS)) threads added to $before already there"
+echo "per refresh: (CPU of a run of $((N + 1)) refreshes - CPU of a run of 1) / $N, delay $DELAY s;" \
+	"$ROUNDS rounds, order rotated"
+echo
+
+for ((r = 0; r < ROUNDS; r++)); do
+	order=()
+	for ((k = 0; k < ${#tools[@]}; k++)); do
+		order+=("${tools[(r + k) % ${#tools[@]}]}")
+	done
+	line="round $((r + 1)):"
+	for t in "${order[@]}"; do
+		threads=$(nr_threads)
+		run "$t" 1
+		u1=$user s1=$sys
+		run "$t" $((N + 1))
+		threads2=$(nr_threads)
+		ms=$(awk -v u1="$u1" -v s1="$s1" -v u="$user" -v s="$sys" -v n="$N" \
+			'BEGIN { printf "%.3f\t%.3f\t%.3f", (u + s - u1 - s1) / n * 1000, (u - u1) / n * 1000, (s - s1) / n * 1000 }')
+		printf '%d\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%d\n' $((r + 1)) "$t" $(((threads + threads2) / 2)) \
+			"$u1" "$s1" "$user" "$sys" "$ms" "$rss" >> "$raw"
+		line+=" $t ${ms%%$'\t'*}ms"
+	done
+	echo "$line"
+done
+echo
+
+# The table, the ratios and the verdicts, from the raw rows.
+awk -F '\t' -v strict="$STRICT" '
+function median(a, tool, n,   i, j, v, t) {
+	for (i = 1; i <= n; i++) v[i] = a[tool, i]
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+	lo = v[1]; hi = v[n]
+	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+}
+function verdict(ok) { if (!ok) failed = 1; return ok ? "PASS" : "FAIL" }
+NR > 1 {
+	c = ++cnt[$2]
+	ms[$2, c] = $8; um[$2, c] = $9; sm[$2, c] = $10; rss[$2, c] = $11
+	threads[$2] += $3
+}
+END {
+	name["process"] = "delaytop -b"; name["thread"] = "delaytop -b -H"
+	name["iotop"] = "iotop-c -b"; name["minimal"] = "minsampler"
+	split("process thread iotop minimal", order, " ")
+	printf "%-15s %10s %17s %8s %8s %10s %8s %10s\n", "tool", "ms/refresh", "(min..max)", "user ms", "sys ms",
+		"us/thread", "threads", "peak KiB"
+	for (k = 1; k <= 4; k++) {
+		t = order[k]
+		n = cnt[t]
+		m[t] = median(ms, t, n); range = sprintf("(%.2f..%.2f)", lo, hi)
+		u = median(um, t, n); sy = median(sm, t, n); r[t] = median(rss, t, n)
+		th[t] = threads[t] / n
+		printf "%-15s %10.2f %17s %8.2f %8.2f %10.2f %8d %10d\n", name[t], m[t], range, u, sy,
+			m[t] * 1000 / th[t], th[t], r[t]
+	}
+	print ""
+	tm = m["thread"] / m["minimal"]; it = m["iotop"] / m["thread"]; tp = m["thread"] / m["process"]
+	bpt = r["thread"] * 1024 / th["thread"]
+	printf "%-32s %9s %9s  %s\n", "target", "value", "goal", "result"
+	printf "%-32s %8.2fx %9s  %s\n", "thread / minimal (CPU)", tm, "<= 1.5x", verdict(tm <= 1.5)
+	printf "%-32s %8.2fx %9s  %s\n", "iotop-c / thread (CPU)", it, ">= 8x", verdict(it >= 8)
+	printf "%-32s %8.2fx %9s  %s\n", "thread / process (CPU)", tp, ">= 5x", verdict(tp >= 5)
+	printf "%-32s %9.0f %9s  %s\n", "delaytop -H peak RSS, B/thread", bpt, "< 2048", verdict(bpt < 2048)
+	printf "  (raw: delaytop -H peak RSS %d KiB, %d threads; nothing subtracted)\n", r["thread"], th["thread"]
+	exit strict && failed ? 1 : 0
+}' "$raw"
