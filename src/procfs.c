@@ -53,7 +53,6 @@ void procfs_close(struct procfs *p)
 	free(p);
 }
 
-static ssize_t read_file(const char *path, char *buf, size_t size);
 static const char *stat_fields(const char *buf);
 static const char *stat_field(const char *f, int n);
 static void get_comm(const char *buf, const char *fields, char *comm, size_t size);
@@ -122,29 +121,33 @@ static uint32_t parse_id(const char *name)
 	return v <= UINT32_MAX ? (uint32_t)v : 0;
 }
 
-int procfs_list(const uint32_t *pids, size_t npids, uint32_t **out, size_t *n, size_t *cap)
+/* Appends the numbered entries of a /proc directory to *out; returns 0 or a negative errno. */
+static int list_ids(const char *dir, uint32_t **out, size_t *n, size_t *cap)
 {
-	DIR *d;
+	DIR *d = opendir(dir);
 	struct dirent *e;
 
-	if (npids) {
-		*out = xgrow(*out, cap, *n + npids, sizeof(**out));
-		memcpy(*out + *n, pids, npids * sizeof(*pids));
-		*n += npids;
-		return 0;
-	}
-	d = opendir("/proc");
 	if (!d)
 		return -errno;
 	while ((e = readdir(d)) != NULL) {
-		uint32_t pid = parse_id(e->d_name);
+		uint32_t id = parse_id(e->d_name);
 
-		if (!pid)
+		if (!id)
 			continue;
 		*out = xgrow(*out, cap, *n + 1, sizeof(**out));
-		(*out)[(*n)++] = pid;
+		(*out)[(*n)++] = id;
 	}
 	closedir(d);
+	return 0;
+}
+
+int procfs_list(const uint32_t *pids, size_t npids, uint32_t **out, size_t *n, size_t *cap)
+{
+	if (!npids)
+		return list_ids("/proc", out, n, cap);
+	*out = xgrow(*out, cap, *n + npids, sizeof(**out));
+	memcpy(*out + *n, pids, npids * sizeof(*pids));
+	*n += npids;
 	return 0;
 }
 
@@ -187,28 +190,14 @@ void procfs_describe(struct procfs *p, const uint32_t *pids, size_t n,
 size_t procfs_threads(uint32_t pid, uint32_t **tids, size_t *n, size_t *cap)
 {
 	char path[64];
-	DIR *d;
-	struct dirent *e;
 	size_t before = *n;
 
 	snprintf(path, sizeof(path), "/proc/%u/task", pid);
-	d = opendir(path);
-	if (!d)
-		return 0;
-	while ((e = readdir(d)) != NULL) {
-		uint32_t tid = parse_id(e->d_name);
-
-		if (!tid)
-			continue;
-		*tids = xgrow(*tids, cap, *n + 1, sizeof(**tids));
-		(*tids)[(*n)++] = tid;
-	}
-	closedir(d);
+	list_ids(path, tids, n, cap);
 	return *n - before;
 }
 
-/* Reads a small /proc file into buf; returns its length or a negative errno. */
-static ssize_t read_file(const char *path, char *buf, size_t size)
+ssize_t procfs_read(const char *path, char *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t len;
@@ -254,7 +243,7 @@ char procfs_thread_state(uint32_t pid, uint32_t tid)
 	const char *f;
 
 	snprintf(path, sizeof(path), "/proc/%u/task/%u/stat", pid, tid);
-	if (read_file(path, buf, sizeof(buf)) < 0 || !(f = stat_fields(buf)))
+	if (procfs_read(path, buf, sizeof(buf)) < 0 || !(f = stat_fields(buf)))
 		return 0;
 	return f[0];
 }
@@ -279,10 +268,10 @@ int procfs_thread_counters(uint32_t pid, uint32_t tid, struct task_counters *c, 
 
 	memset(c, 0, sizeof(*c));
 	snprintf(path, sizeof(path), "/proc/%u/task/%u/schedstat", pid, tid);
-	if (read_file(path, buf, sizeof(buf)) < 0 || sscanf(buf, "%llu %llu %llu", &run, &wait, &slices) != 3)
+	if (procfs_read(path, buf, sizeof(buf)) < 0 || sscanf(buf, "%llu %llu %llu", &run, &wait, &slices) != 3)
 		return -ESRCH;
 	snprintf(path, sizeof(path), "/proc/%u/task/%u/stat", pid, tid);
-	if (read_file(path, buf, sizeof(buf)) < 0 || !(f = stat_fields(buf)))
+	if (procfs_read(path, buf, sizeof(buf)) < 0 || !(f = stat_fields(buf)))
 		return -ESRCH;
 	f22 = stat_field(f, 22);
 	f42 = stat_field(f, 42);
@@ -309,7 +298,7 @@ int procfs_delayacct(void)
 {
 	char buf[16];
 
-	if (read_file(DELAYACCT_SYSCTL, buf, sizeof(buf)) < 0)
+	if (procfs_read(DELAYACCT_SYSCTL, buf, sizeof(buf)) < 0)
 		return -1;
 	return atoi(buf) != 0;
 }

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "counters.h"
 
@@ -63,6 +64,10 @@ int procfs_delayacct(void);
 
 /* Sets kernel.task_delayacct; returns 0 or a negative errno. */
 int procfs_set_delayacct(int on);
+
+/* Reads a small file of /proc into buf (size bytes), terminated; returns its length or a
+ * negative errno. */
+ssize_t procfs_read(const char *path, char *buf, size_t size);
 
 /* Clock ticks per second (USER_HZ). */
 long procfs_hz(void);

@@ -2,15 +2,12 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "i18n.h"
+#include "procfs.h"
 #include "psi.h"
 
 static const char *const names[PSI_COUNT] = { "cpu", "memory", "io", "irq" };
@@ -62,21 +59,6 @@ int psi_parse(const char *text, struct psi_resource *out)
 	return out->present ? 0 : -EINVAL;
 }
 
-static int read_small_file(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return 0;
-}
-
 void psi_read(const char *dir, int system, uint64_t when_ns, struct psi_snapshot *out)
 {
 	char path[4096], buf[512];
@@ -86,7 +68,7 @@ void psi_read(const char *dir, int system, uint64_t when_ns, struct psi_snapshot
 		struct psi_resource *res = &out->res[r];
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[r]);
-		if (read_small_file(path, buf, sizeof(buf)) < 0 || psi_parse(buf, res) < 0) {
+		if (procfs_read(path, buf, sizeof(buf)) < 0 || psi_parse(buf, res) < 0) {
 			memset(res, 0, sizeof(*res));
 			res->some.pct = res->full.pct = NAN;
 			continue;
