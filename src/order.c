@@ -143,8 +143,6 @@ void order_sort(const struct row **rows, size_t n, int col, int reverse, const s
 	int descending = order_descending(col) != !!reverse;
 	int names = col == COL_USER || col == COL_COMMAND;
 
-	struct keyed *sorted = k;
-
 	for (size_t i = 0; i < n; i++) {
 		k[i].r = rows[i];
 		k[i].pid = rows[i]->pid;
@@ -158,8 +156,8 @@ void order_sort(const struct row **rows, size_t n, int col, int reverse, const s
 		qsort(k, n, sizeof(*k), descending ? by_name_down : by_name_up);
 	} else {
 		struct keyed *scratch = xmalloc((n ? n : 1) * sizeof(*scratch));
+		struct keyed *sorted = radix_sort(k, scratch, n);
 
-		sorted = radix_sort(k, scratch, n);
 		if (sorted != k)
 			memcpy(k, sorted, n * sizeof(*k));
 		free(scratch);

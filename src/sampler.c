@@ -967,10 +967,6 @@ static void open_taskstats(struct sampler *s)
 	char err[256];
 	int rc;
 
-	if (s->o.force_limited) {
-		s->limited = 1;
-		return;
-	}
 	rc = ts_open(&s->ts, err, sizeof(err));
 	if (rc == 0)
 		rc = ts_probe(s->ts, (uint32_t)getpid());

@@ -16,7 +16,6 @@ struct sampler_opts {
 	size_t npids;
 	int listen;           /* listen for exits between readings, when the kernel allows it */
 	int exit_rcvbuf;      /* receive buffer for exit records, bytes */
-	int force_limited;    /* use only what /proc gives, as without CAP_NET_ADMIN (tests) */
 };
 
 /* Opens the sources. Without CAP_NET_ADMIN the sampler works in limited mode and

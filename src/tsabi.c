@@ -18,7 +18,7 @@ struct field {
 };
 
 struct layout {
-	struct field run_real, run_virtual, comm, sched, uid, gid, pid, ppid, btime, etime;
+	struct field run_real, run_virtual, comm, uid, gid, pid, ppid, btime, etime;
 	struct field utime, stime, minflt, majflt, read_char, write_char, read_syscalls;
 	struct field write_syscalls, read_bytes, write_bytes, cancelled, nvcsw, nivcsw;
 	struct field btime64, tgid;
@@ -30,7 +30,7 @@ static const struct layout layout_v1 = {
 
 /* Versions 2 to 14 and 16 on. */
 static const struct layout layout_std = {
-	.run_real = { 64, 1 }, .run_virtual = { 72, 1 }, .comm = { 80, 2 }, .sched = { 112, 2 },
+	.run_real = { 64, 1 }, .run_virtual = { 72, 1 }, .comm = { 80, 2 },
 	.uid = { 120, 2 }, .gid = { 124, 2 }, .pid = { 128, 2 }, .ppid = { 132, 2 },
 	.btime = { 136, 2 }, .etime = { 144, 2 }, .utime = { 152, 2 }, .stime = { 160, 2 },
 	.minflt = { 168, 2 }, .majflt = { 176, 2 }, .read_char = { 216, 2 },
@@ -42,7 +42,7 @@ static const struct layout layout_std = {
 /* Version 15: 48 bytes of max/min after the swap-in group shift everything up to the reclaim
  * group; the later groups are shifted further, as delaykind.c records. */
 static const struct layout layout_v15 = {
-	.run_real = { 112, 1 }, .run_virtual = { 120, 1 }, .comm = { 128, 2 }, .sched = { 160, 2 },
+	.run_real = { 112, 1 }, .run_virtual = { 120, 1 }, .comm = { 128, 2 },
 	.uid = { 168, 2 }, .gid = { 172, 2 }, .pid = { 176, 2 }, .ppid = { 180, 2 },
 	.btime = { 184, 2 }, .etime = { 192, 2 }, .utime = { 200, 2 }, .stime = { 208, 2 },
 	.minflt = { 216, 2 }, .majflt = { 224, 2 }, .read_char = { 264, 2 },
@@ -52,7 +52,6 @@ static const struct layout layout_v15 = {
 };
 
 struct planner {
-	const unsigned char *p;
 	size_t len;
 	unsigned version;
 	struct tsabi_plan *plan;
@@ -176,7 +175,7 @@ static void plan_rest(struct planner *r, const struct layout *l)
 
 int tsabi_plan(struct tsabi_plan *plan, const void *payload, size_t len)
 {
-	struct planner r = { payload, len, 0, plan };
+	struct planner r = { len, 0, plan };
 	uint16_t version = 0;
 	const struct layout *l;
 
