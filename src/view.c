@@ -324,7 +324,7 @@ static void paging(struct view *v, enum action a)
 
 static void act(struct view *v, enum action a, uint64_t *deadline)
 {
-	char buf[32];
+	char list[256];
 
 	switch (a) {
 	case ACT_UP: case ACT_DOWN: case ACT_PAGE_UP: case ACT_PAGE_DOWN: case ACT_HOME: case ACT_END:
@@ -339,11 +339,11 @@ static void act(struct view *v, enum action a, uint64_t *deadline)
 	case ACT_REVERSE: toggle(v, &v->reverse); break;
 	case ACT_FILTER_COMMAND: open_prompt(v, PROMPT_COMMAND, v->command_filter); break;
 	case ACT_FILTER_USER: open_prompt(v, PROMPT_USER, v->user_text); break;
-	case ACT_FILTER_PID:
-		buf[0] = '\0';
-		if (v->npids)
-			snprintf(buf, sizeof(buf), "%u%s", v->pids[0], v->npids > 1 ? ",..." : "");
-		open_prompt(v, PROMPT_PID, v->npids == 1 ? buf : "");
+	case ACT_FILTER_PID: /* the prompt offers the current list to edit */
+		list[0] = '\0';
+		for (size_t i = 0, len = 0; i < v->npids && len < sizeof(list); i++, len = strlen(list))
+			snprintf(list + len, sizeof(list) - len, "%s%u", i ? "," : "", v->pids[i]);
+		open_prompt(v, PROMPT_PID, list);
 		break;
 	case ACT_CLEAR_FILTER:
 		v->command_filter[0] = '\0';
