@@ -103,11 +103,15 @@ lock_global() {
 	flock 9
 }
 
-# set_sysctl NAME VALUE: sets a sysctl and puts the old value back on exit.
+# set_sysctl NAME VALUE: sets a sysctl and puts the value it had before the test's first change
+# back on exit.
 set_sysctl() {
 	local old
 	old=$(sysctl -n "$1") || return 1
-	RESTORE_SYSCTLS="$RESTORE_SYSCTLS $1=$old"
+	case " $RESTORE_SYSCTLS" in
+	*" $1="*) ;;
+	*) RESTORE_SYSCTLS="$RESTORE_SYSCTLS $1=$old" ;;
+	esac
 	sysctl -q -w "$1=$2" >/dev/null
 }
 

@@ -1,6 +1,7 @@
 # keys.sh — the screen's keys: < and > move the sort marker, r reverses a known order, / filters
 # by command and Esc clears it, H shows threads, ? shows the help, m cycles the metric, a hides
-# idle rows, z pauses, d checks the interval, q quits with status 0.
+# idle rows, z pauses, d checks the interval, Ctrl-T switches kernel.task_delayacct after a
+# confirmation, q quits with status 0.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/screen/tmux.sh"
 
@@ -8,6 +9,7 @@ require_root
 require_taskstats
 require_cpus 2
 lock_global
+set_sysctl kernel.task_delayacct 1 || skip_all "cannot set kernel.task_delayacct"
 diag "got the global lock after ${SECONDS} s"
 LOCKED_AT=$SECONDS
 
@@ -167,6 +169,26 @@ others_back() {
 wait_for_screen_fn others_back 3
 screen_ok $? "Esc clears the filter: rows of other commands are back" \
 	"rows: $(row_ids | tr '\n' ' ')"
+
+# ---- Ctrl-T switches kernel.task_delayacct, after a confirmation ----
+set_sysctl kernel.task_delayacct 0
+wait_for_screen '^[0-9:]{8} up .* delayacct OFF ' 5
+screen_ok $? "the header says when delay accounting is off"
+keys C-t
+wait_for_screen 'Only tasks started after this get non-CPU delays\. \[y/N\]' 3
+screen_ok $? "Ctrl-T asks first, and says that only tasks started after get non-CPU delays"
+keys n
+wait_for_screen_not '\[y/N\]' 3
+[ "$(sysctl -n kernel.task_delayacct)" = 0 ]
+screen_ok $? "answering n closes the question and leaves kernel.task_delayacct at 0"
+keys C-t
+wait_for_screen '\[y/N\]' 3
+keys y
+delayacct_is() { [ "$(sysctl -n kernel.task_delayacct)" = "$1" ]; }
+wait_until 3 delayacct_is 1
+screen_ok $? "answering y switches kernel.task_delayacct on (got $(sysctl -n kernel.task_delayacct))"
+wait_for_screen '^[0-9:]{8} up .* delayacct on ' 5
+screen_ok $? "the header follows: delayacct on"
 
 # ---- q quits with status 0 ----
 keys q
