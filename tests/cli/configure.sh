@@ -1,0 +1,41 @@
+# configure.sh — configure stops with the Debian package to install when a library is missing.
+. "$top_srcdir/tests/lib.sh"
+
+require_cmd pkg-config tar
+[ -x "$top_srcdir/configure" ] || skip_all "no configure script in $top_srcdir"
+
+# A source tree configured in place refuses builds elsewhere: then configure a copy of it.
+srcdir=$top_srcdir
+if [ -f "$srcdir/config.status" ]; then
+	srcdir=$TMPDIR_TEST/src
+	mkdir -p "$srcdir"
+	tar -C "$top_srcdir" --exclude=./.git --exclude=./build --exclude=./build-sanitize -cf - . | tar -C "$srcdir" -xf -
+	rm -f "$srcdir/config.status"
+fi
+
+# A pkg-config directory that holds only the .pc files of the named modules (and what they need).
+pc_dir() {
+	local dir=$TMPDIR_TEST/pc.$1 m
+	shift
+	mkdir -p "$dir"
+	for m in "$@"; do
+		cp "$(pkg-config --variable=pcfiledir "$m")/$m.pc" "$dir/"
+	done
+	echo "$dir"
+}
+
+# missing DESCRIPTION PACKAGE PC-DIR: configure fails and names PACKAGE.
+missing() {
+	local out=$TMPDIR_TEST/configure.$2 build=$TMPDIR_TEST/build.$2
+	mkdir -p "$build"
+	(cd "$build" && PKG_CONFIG_LIBDIR=$3 "$srcdir/configure" >"$out" 2>&1)
+	local status=$?
+	[ "$status" -ne 0 ] && grep -q "apt-get install $2" "$out"
+	tap_ok $? "without $1, configure stops and names the package $2" "status $status; last line: $(tail -1 "$out")"
+}
+
+missing ncursesw libncurses-dev "$TMPDIR_TEST/empty"
+missing libnl-genl-3.0 libnl-genl-3-dev "$(pc_dir nl ncursesw tinfo)"
+missing libproc2 libproc2-dev "$(pc_dir proc ncursesw tinfo libnl-3.0 libnl-genl-3.0)"
+
+done_testing
