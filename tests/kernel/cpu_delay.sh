@@ -68,10 +68,11 @@ for who in A B; do
 done
 
 # The window check above is only honest if the windows match: delaytop's reports must cover the
-# test's window almost entirely (3 intervals of ~1 s inside a window of ~3 s).
+# test's window almost entirely (3 intervals of ~1 s inside a window of ~3 s). The rest is start-up
+# and the first reading: ~0.1 s, ~0.4 s in the sanitizer build on a busy machine.
 read -r _ _ _ _ span <<<"$(summary "$A")"
-within "$(awk -v s="$span" -v t0="$t0" -v t1="$t1" 'BEGIN { print (t1 - t0) / 1e9 - s }')" 0 0.3
-tap_ok $? "delaytop's 3 intervals cover the test's schedstat window (within 0.3 s)" \
+within "$(awk -v s="$span" -v t0="$t0" -v t1="$t1" 'BEGIN { print (t1 - t0) / 1e9 - s }')" 0 0.6
+tap_ok $? "delaytop's 3 intervals cover the test's schedstat window (within 0.6 s)" \
 	"reports span ${span:-?} s, window $(((t1 - t0) / 1000000)) ms"
 
 stop_pid "$A"
