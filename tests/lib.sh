@@ -103,6 +103,11 @@ lock_global() {
 	flock 9
 }
 
+# enable_delayacct: switches kernel.task_delayacct on for the test (put back on exit), or skips.
+enable_delayacct() {
+	set_sysctl kernel.task_delayacct 1 || skip_all "cannot set kernel.task_delayacct"
+}
+
 # set_sysctl NAME VALUE: sets a sysctl and puts the value it had before the test's first change
 # back on exit.
 set_sysctl() {

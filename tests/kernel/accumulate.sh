@@ -5,10 +5,9 @@
 
 require_taskstats
 require_cpus 2
-JQ=${JQ:-$(command -v jq)}
-[ -n "$JQ" ] || skip_all "needs jq"
+require_cmd jq
 lock_global
-set_sysctl kernel.task_delayacct 1 || skip_all "cannot set kernel.task_delayacct"
+enable_delayacct
 
 T=$TMPDIR_TEST
 export LC_ALL=C
@@ -44,13 +43,13 @@ stop_pid "$spin2"
 
 tap_ok "$status" "delaytop -b --accumulate -n 3 -d 0.5 --format json exits with status 0" \
 	"status $status; stderr: $(head -3 "$T/acc.err")"
-"$JQ" -s -e 'length > 0' "$T/acc.json" >/dev/null 2>&1
+jq -s -e 'length > 0' "$T/acc.json" >/dev/null 2>&1
 tap_ok $? "the output is JSON lines" "first line: $(head -c 300 "$T/acc.json")"
 
 # Every line with the number of the report it belongs to (each report starts with its psi line).
-"$JQ" -s -c '[foreach .[] as $l (0; if $l.type == "psi" then . + 1 else . end; $l + {report: .})]' \
+jq -s -c '[foreach .[] as $l (0; if $l.type == "psi" then . + 1 else . end; $l + {report: .})]' \
 	"$T/acc.json" >"$T/lines.json" 2>/dev/null
-reports=$("$JQ" '[.[] | select(.type == "psi")] | length' "$T/lines.json")
+reports=$(jq '[.[] | select(.type == "psi")] | length' "$T/lines.json")
 [ "$reports" = 3 ]
 tap_ok $? "three reports" "expected 3 psi lines, got '$reports'"
 
@@ -63,36 +62,36 @@ tap_ok $((!$?)) "totals since the start print count, not per_s" "a line: $(grep 
 
 # The short-lived processes: each pid's rows, in report order.
 for name in dt-acc-a dt-acc-b; do
-	"$JQ" -c --arg n "$name" '[.[] | select(.type == "task" and .command == $n)] | group_by(.pid)' \
+	jq -c --arg n "$name" '[.[] | select(.type == "task" and .command == $n)] | group_by(.pid)' \
 		"$T/lines.json" >"$T/$name.rows"
-	npids=$("$JQ" length "$T/$name.rows")
+	npids=$(jq length "$T/$name.rows")
 	[ "$npids" = 2 ]
 	tap_ok $? "$name: its process and its child are both in the reports" \
 		"expected 2 pids named $name, got '$npids': $(head -c 800 "$T/$name.rows")"
 	# from the report where a pid first shows as exited, it is in every later report, exited
-	"$JQ" -e 'all(.[]; (map(select(.exited)) | .[0].report) as $first
+	jq -e 'all(.[]; (map(select(.exited)) | .[0].report) as $first
 		| $first != null and ([.[] | select(.report >= $first) | .report] == [range($first; 4)])
 		and all(.[] | select(.report >= $first); .exited))' "$T/$name.rows" >/dev/null
 	tap_ok $? "$name: every exited process stays in each later report, marked exited" \
-		"rows (pid, report, exited): $("$JQ" -c '[.[][] | [.pid, .report, .exited]]' "$T/$name.rows")"
+		"rows (pid, report, exited): $(jq -c '[.[][] | [.pid, .report, .exited]]' "$T/$name.rows")"
 	# totals per kind never go down from one report to the next
-	"$JQ" -e 'all(.[]; [.[] | [.delay[] | .total_s // 0]] as $t
+	jq -e 'all(.[]; [.[] | [.delay[] | .total_s // 0]] as $t
 		| [range(1; $t | length) as $i | range(0; $t[$i] | length) as $k | $t[$i][$k] >= $t[$i - 1][$k]] | all)' \
 		"$T/$name.rows" >/dev/null
 	tap_ok $? "$name: each kind's total_s never decreases from report to report" \
-		"totals by report: $("$JQ" -c '[.[][] | [.pid, .report, [.delay[] | .total_s]]]' "$T/$name.rows")"
-	"$JQ" -e 'all(.[]; [.[] | .total_s] as $t | [range(1; $t | length) as $i | $t[$i] >= $t[$i - 1]] | all)' \
+		"totals by report: $(jq -c '[.[][] | [.pid, .report, [.delay[] | .total_s]]]' "$T/$name.rows")"
+	jq -e 'all(.[]; [.[] | .total_s] as $t | [range(1; $t | length) as $i | $t[$i] >= $t[$i - 1]] | all)' \
 		"$T/$name.rows" >/dev/null
 	tap_ok $? "$name: the row's total_s never decreases" \
-		"total_s by report: $("$JQ" -c '[.[][] | [.pid, .report, .total_s]]' "$T/$name.rows")"
+		"total_s by report: $(jq -c '[.[][] | [.pid, .report, .total_s]]' "$T/$name.rows")"
 	# the busy child waited behind the spinners: its CPU delay is in its totals
-	cpu=$("$JQ" -r '[.[] | .[-1].delay.cpu.total_s] | max' "$T/$name.rows")
+	cpu=$(jq -r '[.[] | .[-1].delay.cpu.total_s] | max' "$T/$name.rows")
 	within "$cpu" 0.01 10
 	tap_ok $? "$name: the busy child's CPU delay is kept in its totals (> 10 ms)" "got cpu total_s '$cpu'"
 done
 
 # dt-acc-c: read alive in the first report, then exited in the second and the third.
-"$JQ" -c '[.[] | select(.type == "task" and .command == "dt-acc-c") | [.report, .exited]]' "$T/lines.json" >"$T/c.rows"
+jq -c '[.[] | select(.type == "task" and .command == "dt-acc-c") | [.report, .exited]]' "$T/lines.json" >"$T/c.rows"
 is_c=$(cat "$T/c.rows")
 [ "$is_c" = "[[1,false],[2,true],[3,true]]" ]
 tap_ok $? "dt-acc-c: alive in report 1, then exited and kept in reports 2 and 3" \
@@ -100,19 +99,19 @@ tap_ok $? "dt-acc-c: alive in report 1, then exited and kept in reports 2 and 3"
 
 # The spinners: their CPU delay total grows by about 0.5 s per second between reports.
 for pid in "$spin1" "$spin2"; do
-	"$JQ" -c --argjson p "$pid" '[.[] | select(.type == "task" and .pid == $p)]' "$T/lines.json" >"$T/spin.rows"
-	n=$("$JQ" length "$T/spin.rows")
+	jq -c --argjson p "$pid" '[.[] | select(.type == "task" and .pid == $p)]' "$T/lines.json" >"$T/spin.rows"
+	n=$(jq length "$T/spin.rows")
 	[ "$n" = 3 ]
 	tap_ok $? "spinner $pid is in all 3 reports" "got $n rows"
-	"$JQ" -e 'all(.[]; .exited == false)' "$T/spin.rows" >/dev/null
+	jq -e 'all(.[]; .exited == false)' "$T/spin.rows" >/dev/null
 	tap_ok $? "spinner $pid is not marked exited"
 	for i in 1 2; do
-		rate=$("$JQ" -r --argjson i "$i" \
+		rate=$(jq -r --argjson i "$i" \
 			'(.[$i].delay.cpu.total_s - .[$i - 1].delay.cpu.total_s) / .[$i].interval_s' "$T/spin.rows")
 		within "$rate" 0.35 0.65
 		tap_ok $? "spinner $pid: CPU delay total grows 0.5 s per second (+-30%) from report $i to $((i + 1))" \
 			"expected 0.35..0.65, got '$rate' s/s" \
-			"rows: $("$JQ" -c '[.[] | [.interval_s, .delay.cpu.total_s]]' "$T/spin.rows")"
+			"rows: $(jq -c '[.[] | [.interval_s, .delay.cpu.total_s]]' "$T/spin.rows")"
 	done
 done
 

@@ -4,10 +4,9 @@
 . "$top_srcdir/tests/lib.sh"
 
 require_taskstats
-JQ=${JQ:-$(command -v jq)}
-[ -n "$JQ" ] || skip_all "needs jq"
+require_cmd jq
 lock_global
-set_sysctl kernel.task_delayacct 1 || skip_all "cannot set kernel.task_delayacct"
+enable_delayacct
 
 T=$TMPDIR_TEST
 export LC_ALL=C
@@ -20,7 +19,7 @@ is() {
 
 # jget FILE FILTER: one value from a JSON file, as jq -r prints it ("" when jq fails).
 jget() {
-	"$JQ" -r "$2" "$1" 2>/dev/null
+	jq -r "$2" "$1" 2>/dev/null
 }
 
 # Processes the commands leave behind (not our children, so not tracked): stopped at the end.
@@ -41,7 +40,7 @@ is "the run exits with the command's status" "$status" 7
 [ ! -s "$T/run.out" ] && [ ! -s "$T/run.err" ]
 tap_ok $? "with -o FILE nothing goes to stdout or stderr" "stdout: $(head -c 300 "$T/run.out")" \
 	"stderr: $(head -c 300 "$T/run.err")"
-"$JQ" -e 'type == "object"' "$T/run.json" >/dev/null 2>&1
+jq -e 'type == "object"' "$T/run.json" >/dev/null 2>&1
 tap_ok $? "the report is one JSON object (jq)" "file: $(head -c 500 "$T/run.json")"
 if command -v python3 >/dev/null 2>&1; then
 	python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$T/run.json" 2>"$T/py.err"
@@ -54,7 +53,7 @@ is "\"signal\" is null" "$(jget "$T/run.json" .signal)" null
 is "\"command\" is the command's argv" "$(jget "$T/run.json" '.command | join("|")')" "sh|-c|$cmd"
 names=$(jget "$T/run.json" '[.by_command[].command] | sort | join(" ")')
 for name in sh sleep ls cat; do
-	"$JQ" -e --arg n "$name" 'any(.by_command[]; .command == $n and .processes >= 1)' "$T/run.json" >/dev/null
+	jq -e --arg n "$name" 'any(.by_command[]; .command == $n and .processes >= 1)' "$T/run.json" >/dev/null
 	tap_ok $? "by_command lists '$name'" "by_command names: $names"
 done
 is "by_command counts 2 sleep processes (one an orphan still running)" \
@@ -167,10 +166,10 @@ got1=$("$T/stranger-a" at-pid "$m1" forks 10 0 20 2>/dev/null | head -1)
 wait "$dt"
 if [ "$got1" = "$m1" ] && [ "$got2" = "$m2" ]; then
 	by=$(jget "$T/reuse.json" '[.by_command[] | "\(.command):\(.processes)"] | join(" ")')
-	"$JQ" -e 'all(.by_command[]; .command != "stranger-a")' "$T/reuse.json" >/dev/null
+	jq -e 'all(.by_command[]; .command != "stranger-a")' "$T/reuse.json" >/dev/null
 	tap_ok $? "children of a stranger that reused a member's pid are not counted" \
 		"expected no 'stranger-a' in by_command, got: $by"
-	"$JQ" -e 'all(.by_command[]; .command != "stranger-b")' "$T/reuse.json" >/dev/null
+	jq -e 'all(.by_command[]; .command != "stranger-b")' "$T/reuse.json" >/dev/null
 	tap_ok $? "a live stranger that reused a member's pid is not counted as running" \
 		"expected no 'stranger-b' in by_command, got: $by" "running: $(jget "$T/reuse.json" .running)"
 	is "the run counts its own 4 processes (sh and 3 sleeps)" \

@@ -5,10 +5,9 @@
 
 require_taskstats
 require_cpus 2
-JQ=${JQ:-$(command -v jq)}
-[ -n "$JQ" ] || skip_all "needs jq"
+require_cmd jq
 lock_global
-set_sysctl kernel.task_delayacct 1 || skip_all "cannot set kernel.task_delayacct"
+enable_delayacct
 
 T=$TMPDIR_TEST
 export LC_ALL=C
@@ -21,7 +20,7 @@ is() {
 }
 
 jget() {
-	"$JQ" -r "$2" "$1" 2>/dev/null
+	jq -r "$2" "$1" 2>/dev/null
 }
 
 # close_to NAME GOT WANT REL ABS: |GOT - WANT| <= REL * WANT + ABS (seconds).
@@ -90,7 +89,7 @@ storm_s=$(awk -v s="$storm_start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", 
 stop_pid "$spin"
 diag "storm: $STORM_N children in $storm_s s"
 is "the storm run exits with the workload's status 0" "$status" 0
-"$JQ" -e 'type == "object"' "$T/storm.json" >/dev/null 2>&1
+jq -e 'type == "object"' "$T/storm.json" >/dev/null 2>&1
 tap_ok $? "the storm report is one JSON object" "file: $(head -c 300 "$T/storm.json")" "stderr: $(head -3 "$T/storm.err")"
 kids_sum=$(awk 'NR == 1 { printf "%.6f", $1 / 1e9 }' "$T/storm.out")
 group_cpu=$(jget "$T/storm.json" '[.by_command[] | select(.command == "dt-storm") | .delay.cpu.total_s] | add')
@@ -167,7 +166,7 @@ stop_pid "$burst"
 wait "$dt"
 status=$?
 is "batch run with a 4K buffer exits with status 0" "$status" 0
-lost=$("$JQ" -s -r '[.[] | select(.type == "psi") | .exits_lost] | max' "$T/batch.json" 2>/dev/null)
+lost=$(jq -s -r '[.[] | select(.type == "psi") | .exits_lost] | max' "$T/batch.json" 2>/dev/null)
 [ "${lost:-0}" != null ] && [ "${lost:-0}" -gt 0 ] 2>/dev/null
 tap_ok $? "batch JSON: the psi line reports exits_lost > 0 after a burst" \
 	"psi lines: $(grep '"type":"psi"' "$T/batch.json" | grep -o '"exits[^,}]*' | tr '\n' ' ')"
@@ -187,19 +186,19 @@ track_pid "$ep"
 wait "$ep"
 wait "$dt"
 stop_pid "$spin"
-"$JQ" -s -c --argjson p "$ep" '[.[] | select(.type == "task" and .command == "dt-exitproc" and .pid != $p)]' \
+jq -s -c --argjson p "$ep" '[.[] | select(.type == "task" and .command == "dt-exitproc" and .pid != $p)]' \
 	"$T/proc.json" >"$T/proc.rows" 2>/dev/null
-n_kids=$("$JQ" '[.[].pid] | unique | length' "$T/proc.rows")
+n_kids=$(jq '[.[].pid] | unique | length' "$T/proc.rows")
 is "the 3 short children appear in the reports" "$n_kids" 3
-"$JQ" -e 'group_by(.pid) | all(map(select(.exited)) | length == 1)' "$T/proc.rows" >/dev/null
+jq -e 'group_by(.pid) | all(map(select(.exited)) | length == 1)' "$T/proc.rows" >/dev/null
 tap_ok $? "each child appears exactly once with \"exited\": true" "rows: $(head -c 1500 "$T/proc.rows")"
-"$JQ" -e 'group_by(.pid) | all(.[-1].exited and ([.[] | select(.exited)] | length == 1))' "$T/proc.rows" >/dev/null
+jq -e 'group_by(.pid) | all(.[-1].exited and ([.[] | select(.exited)] | length == 1))' "$T/proc.rows" >/dev/null
 tap_ok $? "no child appears after its exited row" "rows: $(head -c 1500 "$T/proc.rows")"
-got=$("$JQ" -r '[.[] | .delay.cpu.pct * .interval_s / 100] | add' "$T/proc.rows")
+got=$(jq -r '[.[] | .delay.cpu.pct * .interval_s / 100] | add' "$T/proc.rows")
 want=$(awk '{ printf "%.6f", $1 / 1e9 }' "$T/exitproc.out")
 close_to "the exited children's CPU delay is in their rows (sum of pct x interval vs their own sum)" \
 	"$got" "$want" 0.15 0.005
-n=$("$JQ" -s --argjson p "$ep" '[.[] | select(.type == "task" and .pid == $p and .exited)] | length' "$T/proc.json")
+n=$(jq -s --argjson p "$ep" '[.[] | select(.type == "task" and .pid == $p and .exited)] | length' "$T/proc.json")
 is "the parent that exited too appears once with \"exited\": true" "$n" 1
 
 diag "at ${SECONDS} s"
@@ -243,11 +242,11 @@ grep -q "done" "$T/te.out" && [ "$(grep -c -v "done" "$T/te.out")" -eq 4 ]
 tap_ok $? "the 4 short threads ran and ended" "expected 4 'TID DELAY' lines and 'done', got: $(cat "$T/te.out")"
 while read -r tid wait_ns; do
 	[ "$tid" = "done" ] && continue
-	"$JQ" -s -c --argjson t "$tid" '[.[] | select(.type == "task" and .tid == $t)]' "$T/thr.json" >"$T/thr.rows"
-	is "thread $tid appears in exactly one row" "$("$JQ" length "$T/thr.rows")" 1
-	is "thread $tid's row says \"exited\": true" "$("$JQ" -r '.[0].exited' "$T/thr.rows")" true
-	is "thread $tid's row belongs to its process" "$("$JQ" -r '.[0].pid' "$T/thr.rows")" "$te"
-	got=$("$JQ" -r '.[0] | .delay.cpu.pct * .interval_s / 100' "$T/thr.rows")
+	jq -s -c --argjson t "$tid" '[.[] | select(.type == "task" and .tid == $t)]' "$T/thr.json" >"$T/thr.rows"
+	is "thread $tid appears in exactly one row" "$(jq length "$T/thr.rows")" 1
+	is "thread $tid's row says \"exited\": true" "$(jq -r '.[0].exited' "$T/thr.rows")" true
+	is "thread $tid's row belongs to its process" "$(jq -r '.[0].pid' "$T/thr.rows")" "$te"
+	got=$(jq -r '.[0] | .delay.cpu.pct * .interval_s / 100' "$T/thr.rows")
 	want=$(awk -v w="$wait_ns" 'BEGIN { printf "%.6f", w / 1e9 }')
 	close_to "thread $tid's CPU delay is in its row (pct x interval vs its own schedstat)" "$got" "$want" 0.15 0.003
 done <"$T/te.out"

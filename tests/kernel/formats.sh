@@ -9,7 +9,7 @@ require_root
 require_cmd python3 timeout flock
 require_taskstats
 lock_global
-set_sysctl kernel.task_delayacct 1 || skip_all "cannot set kernel.task_delayacct"
+enable_delayacct
 
 
 # Command names come from the name exec'd: symlinks to the workload give awkward ones.

@@ -23,7 +23,7 @@ WDIR=$(mktemp -d "$DIR/delaytop-io.XXXXXX") || skip_all "cannot create a directo
 trap 'cleanup; rm -rf "$WDIR"' EXIT
 
 lock_global
-set_sysctl kernel.task_delayacct 1 || skip_all "cannot set kernel.task_delayacct"
+enable_delayacct
 
 
 start_workload odirect "$WDIR/data"; W=$WORKLOAD_PID

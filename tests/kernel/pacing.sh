@@ -9,7 +9,7 @@ require_cpus 2
 require_cmd jq flock
 require_taskstats
 lock_global
-set_sysctl kernel.task_delayacct 1 || skip_all "cannot set kernel.task_delayacct"
+enable_delayacct
 
 
 wait_cpu_quiet 1 # the expected numbers assume CPU 1 is otherwise idle

@@ -12,7 +12,7 @@ require_cmd jq flock
 require_taskstats
 [ -w /proc/sys/kernel/ns_last_pid ] || skip_all "needs a writable kernel.ns_last_pid to reuse a pid"
 lock_global
-set_sysctl kernel.task_delayacct 1 || skip_all "cannot set kernel.task_delayacct"
+enable_delayacct
 
 
 wait_cpu_quiet 1 # the expected numbers assume CPU 1 is otherwise idle

@@ -27,7 +27,7 @@ if ! "${NOBODY[@]}" test -x "$DT" 2>/dev/null; then
 fi
 
 lock_global
-set_sysctl kernel.task_delayacct 1 || skip_all "cannot set kernel.task_delayacct"
+enable_delayacct
 
 
 wait_cpu_quiet 1 # the expected numbers assume CPU 1 is otherwise idle

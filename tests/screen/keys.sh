@@ -9,7 +9,7 @@ require_root
 require_taskstats
 require_cpus 2
 lock_global
-set_sysctl kernel.task_delayacct 1 || skip_all "cannot set kernel.task_delayacct"
+enable_delayacct
 diag "got the global lock after ${SECONDS} s"
 LOCKED_AT=$SECONDS
 
