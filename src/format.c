@@ -185,6 +185,11 @@ void out_field(struct outbuf *o, const char *s, size_t len, int width, int right
 	o->len += w;
 }
 
+static int is_control(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
 /* The length of s when it is plain printable ASCII, else -1. */
 static ssize_t plain_ascii(const char *s)
 {
@@ -213,7 +218,7 @@ void out_padded(struct outbuf *o, const char *s, int width, int right)
 		out_spaces(o, width - used);
 	out_mem(o, s, fit);
 	for (size_t i = o->len - fit; i < o->len; i++)
-		if ((unsigned char)o->data[i] < 0x20 || o->data[i] == 0x7f)
+		if (is_control((unsigned char)o->data[i]))
 			o->data[i] = '?';
 	if (!right)
 		out_spaces(o, width - used);
@@ -281,19 +286,28 @@ void out_json_string(struct outbuf *o, const char *s)
 	out_char(o, '"');
 }
 
+/* A control character becomes '?', as in text: a CSV file viewed in a terminal stays inert. */
 void out_csv_field(struct outbuf *o, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		out_str(o, s);
+	const char *p = s;
+	int quote;
+
+	while (*p && *p != ',' && *p != '"' && !is_control((unsigned char)*p))
+		p++;
+	if (!*p) { /* the common case: nothing to quote or replace */
+		out_mem(o, s, (size_t)(p - s));
 		return;
 	}
-	out_char(o, '"');
+	quote = strpbrk(p, ",\"") != NULL;
+	if (quote)
+		out_char(o, '"');
 	for (; *s; s++) {
 		if (*s == '"')
 			out_char(o, '"');
-		out_char(o, *s);
+		out_char(o, is_control((unsigned char)*s) ? '?' : *s);
 	}
-	out_char(o, '"');
+	if (quote)
+		out_char(o, '"');
 }
 
 int out_flush(struct outbuf *o, FILE *f)

@@ -20,8 +20,9 @@
 /* libproc2 selects at most this many pids per call. */
 #define SELECT_MAX 255
 
-enum describe_item { D_PID, D_EUSER, D_CMDLINE };
-static enum pids_item describe_items[] = { PIDS_ID_PID, PIDS_ID_EUSER, PIDS_CMDLINE };
+enum describe_item { D_PID, D_EUSER, D_CMDLINE, D_CMD };
+/* PIDS_CMD is unused here but libproc2 builds a kernel thread's "[comm]" command line from it. */
+static enum pids_item describe_items[] = { PIDS_ID_PID, PIDS_ID_EUSER, PIDS_CMDLINE, PIDS_CMD };
 
 struct procfs {
 	struct pids_info *describe;
@@ -32,7 +33,8 @@ struct procfs {
 int procfs_open(struct procfs **out, char *err, size_t errlen)
 {
 	struct procfs *p = xcalloc(1, sizeof(*p));
-	int rc = procps_pids_new(&p->describe, describe_items, 3);
+	int rc = procps_pids_new(&p->describe, describe_items,
+				 (int)(sizeof(describe_items) / sizeof(describe_items[0])));
 
 	if (rc < 0) {
 		snprintf(err, errlen, _("cannot read /proc through libproc2: %s"), strerror(-rc));

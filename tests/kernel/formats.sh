@@ -141,11 +141,23 @@ for l in open(sys.argv[1]):
 tap_ok $? "JSON has a valid line for a task named with an escape character" \
 	"expected command 'esc\\x1b[31mred' or 'esc?[31mred', got ${got:-no row for pid $PE}"
 
+# libproc2 builds a kernel thread's command line from its name: "[kthreadd]", never "[(null)]".
+got=$(python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    try: o = json.loads(l)
+    except Exception: continue
+    if o.get("type") == "task" and o.get("pid") == 2: print(o.get("command"), o.get("cmdline")); break
+' "$TMPDIR_TEST/all.json")
+comm2=$(cat /proc/2/comm)
+[ "$got" = "$comm2 [$comm2]" ]
+tap_ok $? "a kernel thread's cmdline is its name in brackets" "expected '$comm2 [$comm2]' for pid 2, got '${got:-no row}'"
+
 # ---- CSV ----
 "$DELAYTOP" -b -n 2 -d 0.5 --format csv >"$TMPDIR_TEST/all.csv" 2>"$TMPDIR_TEST/err"
 rc=$?
 tap_ok "$rc" "delaytop --format csv exits 0" "got $rc: $(head -2 "$TMPDIR_TEST/err" | tr '\n' ' ')"
-csv=$(python3 - "$TMPDIR_TEST/all.csv" "$PC" "$COMMA" <<'PY'
+csv=$(python3 - "$TMPDIR_TEST/all.csv" "$PC" "$COMMA" "$PE" <<'PY'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline='', encoding='utf-8', errors='replace')))
 if not rows:
@@ -161,6 +173,9 @@ ci, pi = (h.index('command'), h.index('pid')) if 'command' in h and 'pid' in h e
 mine = [r for r in rows[1:] if pi is not None and len(r) == len(h) and r[pi] == sys.argv[2]]
 print('comma\t' + ('OK' if len(mine) == 2 and all(r[ci] == sys.argv[3] for r in mine) else
                    'rows for pid %s: %r' % (sys.argv[2], [r[ci] if ci is not None else r for r in mine])))
+esc = [r for r in rows[1:] if pi is not None and len(r) == len(h) and r[pi] == sys.argv[4]]
+print('escape\t' + ('OK' if len(esc) == 2 and all('\x1b' not in f for r in esc for f in r) and esc[0][ci] == 'esc?[31mred'
+                    else 'rows for pid %s: %r' % (sys.argv[4], [r[ci] if ci is not None else r for r in esc])))
 PY
 )
 R=()
@@ -171,6 +186,8 @@ tap_ok $? "CSV has exactly one header row, first" "${R[header]:-no result}"
 tap_ok $? "CSV rows all have the header's column count (read with a CSV parser)" "${R[columns]:-no result}"
 [ "${R[comma]:-}" = OK ]
 tap_ok $? "CSV keeps a command name with a comma and a quote ($COMMA) as one field" "${R[comma]:-no result}"
+[ "${R[escape]:-}" = OK ]
+tap_ok $? "CSV shows an escape character in a command name as '?', as text does" "${R[escape]:-no result}"
 
 # ---- text ----
 "$DELAYTOP" -b -n 1 -d 0.5 >"$TMPDIR_TEST/all.txt" 2>"$TMPDIR_TEST/err"

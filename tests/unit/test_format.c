@@ -182,8 +182,10 @@ static void test_csv(void)
 	check_csv("with space", "with space", "csv: spaces alone need no quotes");
 	check_csv("a,b", "\"a,b\"", "csv: a comma is quoted");
 	check_csv("say \"hi\"", "\"say \"\"hi\"\"\"", "csv: quotes are doubled inside quotes");
-	check_csv("two\nlines", "\"two\nlines\"", "csv: a newline is quoted");
-	check_csv("cr\r", "\"cr\r\"", "csv: a CR is quoted");
+	check_csv("two\nlines", "two?lines", "csv: a newline becomes '?', as in text");
+	check_csv("cr\r", "cr?", "csv: a CR becomes '?'");
+	check_csv("esc\033[31mred", "esc?[31mred", "csv: an escape character becomes '?'");
+	check_csv("a,\033\177", "\"a,??\"", "csv: quoted and replaced together");
 }
 
 static void check_padded(const char *in, int width, int right, const char *want, const char *name)
