@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "delaykind.h"
 #include "family.h"
 #include "format.h"
 #include "i18n.h"
@@ -30,6 +31,7 @@
 #include "xalloc.h"
 
 struct run {
+	unsigned kinds;  /* the delay kinds the kernel accounts now (bits of 1 << DK_*) */
 	struct family *family;
 	struct report report;
 	uint64_t lost;
@@ -37,7 +39,7 @@ struct run {
 	size_t ntids, captids;
 };
 
-static void to_exit_task(const struct ts_record *rec, struct exit_task *t)
+static void to_exit_task(const struct ts_record *rec, unsigned kinds, struct exit_task *t)
 {
 	const struct task_counters *c = &rec->c;
 
@@ -53,9 +55,9 @@ static void to_exit_task(const struct ts_record *rec, struct exit_task *t)
 		t->count[k] = c->delay[k].count;
 		t->max_ns[k] = c->delay[k].max_ns;
 	}
-	t->kinds = c->kind_total;
-	t->kinds_count = c->kind_count;
-	t->kinds_max = c->kind_max;
+	t->kinds = c->kind_total & kinds;
+	t->kinds_count = c->kind_count & kinds;
+	t->kinds_max = c->kind_max & kinds;
 	t->run_ns = c->run_virtual_ns;
 }
 
@@ -101,7 +103,7 @@ static void on_exit_message(void *arg, const struct ts_record *thread, const str
 	(void)process;
 	if (!thread)
 		return;
-	to_exit_task(thread, &t);
+	to_exit_task(thread, r->kinds, &t);
 	family_exit(r->family, &t, now_s());
 }
 
@@ -112,7 +114,7 @@ static void on_survivor(void *arg, size_t index, const struct ts_record *rec, ui
 
 	(void)index;
 	(void)when;
-	to_exit_task(rec, &t);
+	to_exit_task(rec, r->kinds, &t);
 	report_add(&r->report, &t, 1);
 }
 
@@ -195,7 +197,7 @@ static FILE *open_output(const struct options *o)
 	return f;
 }
 
-int command_run(const struct options *o)
+int command_run(const struct options *o, int delayacct_off)
 {
 	struct ts_listener *l = NULL;
 	struct ts_client *ts = NULL;
@@ -208,16 +210,18 @@ int command_run(const struct options *o)
 	int rc, sigfd;
 
 	memset(&r, 0, sizeof(r));
+	/* with kernel.task_delayacct at 0 the kernel sends zeros for all but CPU delay: unavailable */
+	r.kinds = delayacct_off ? 1u << DK_CPU : ~0u;
 	if (ts_listen(&l, o->exit_buffer, err, sizeof(err)) < 0 || ts_open(&ts, err, sizeof(err)) < 0) {
 		fprintf(stderr, _("%s: command mode needs the kernel's exit records: %s\n"), PACKAGE, err);
 		ts_listen_close(l);
-		return EXIT_FAILURE;
+		return EXIT_CANNOT_FOLLOW;
 	}
 	out = open_output(o);
 	if (!out) {
 		ts_listen_close(l);
 		ts_close(ts);
-		return EXIT_FAILURE;
+		return EXIT_CANNOT_FOLLOW;
 	}
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	/* like time(1): Ctrl-C is for the command; delaytop stays to report */
@@ -234,7 +238,7 @@ int command_run(const struct options *o)
 	child = start(o->command, &old_mask);
 	if (child < 0) {
 		fprintf(stderr, _("%s: cannot start the command: %s\n"), PACKAGE, strerror(errno));
-		rc = EXIT_FAILURE;
+		rc = EXIT_CANNOT_FOLLOW;
 		goto out;
 	}
 	r.family = family_new((uint32_t)child, (uint32_t)getpid(), now_s(), parent_of, on_member, &r);

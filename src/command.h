@@ -4,8 +4,13 @@
 
 #include "options.h"
 
-/* Runs o->command to its end and prints the report. Returns the command's exit status (128 +
- * the signal when a signal ended it), or 1 when delaytop could not run or follow it. */
-int command_run(const struct options *o);
+/* delaytop's own failure in command mode, before the command runs; as env(1) and timeout(1) do,
+ * so that it is not taken for the command's status. */
+#define EXIT_CANNOT_FOLLOW 125
+
+/* Runs o->command to its end and prints the report. delayacct_off: kernel.task_delayacct is 0,
+ * so only CPU delay is reported. Returns the command's exit status (128 + the signal when a
+ * signal ended it), or EXIT_CANNOT_FOLLOW when delaytop could not run or follow it. */
+int command_run(const struct options *o, int delayacct_off);
 
 #endif

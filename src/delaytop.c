@@ -14,6 +14,7 @@
 #include "command.h"
 #include "i18n.h"
 #include "options.h"
+#include "procfs.h"
 #include "sampler.h"
 #include "timing.h"
 #include "view.h"
@@ -140,9 +141,13 @@ static struct sampler *open_sampler(const struct options *o)
 		fprintf(stderr, "%s: %s\n", PACKAGE, err);
 		return NULL;
 	}
+	return s;
+}
+
+static void print_notice(struct sampler *s)
+{
 	if (sampler_notice(s))
 		fprintf(stderr, "%s: %s\n", PACKAGE, sampler_notice(s));
-	return s;
 }
 
 int main(int argc, char **argv)
@@ -162,17 +167,24 @@ int main(int argc, char **argv)
 	}
 	setup_signals();
 	if (o.command) {
-		rc = command_run(&o);
+		int warned = 0, delayacct = procfs_delayacct();
+
+		warn_delayacct(delayacct, &warned);
+		rc = command_run(&o, delayacct == DELAYACCT_OFF);
 		options_free(&o);
 		return rc;
 	}
 	s = open_sampler(&o);
 	if (!s)
 		rc = EXIT_FAILURE;
-	else if (o.batch)
+	else if (o.batch) {
+		print_notice(s);
 		rc = run_batch(&o, s);
-	else
+	} else {
+		/* after the screen, which would wipe it (the screen says it in its footer) */
 		rc = view_run(&o, s, &stop_requested);
+		print_notice(s);
+	}
 	sampler_close(s);
 	options_free(&o);
 	return rc;

@@ -93,7 +93,7 @@ void options_usage(FILE *f)
 		"  -V, --version            show the version and exit\n\n"), f);
 	fputs(_("With -- COMMAND, delaytop runs the command, follows every process it starts,\n"
 		"and reports the delays of the whole run when it ends; it exits with the\n"
-		"command's status.\n\n"), f);
+		"command's status, or 125 when it cannot follow the command.\n\n"), f);
 	fputs(_("Delays are percentages of the interval: a process with several waiting threads\n"
 		"can exceed 100%. Taskstats needs CAP_NET_ADMIN; without it only CPU and I/O\n"
 		"delay are shown, from /proc. See delaytop(8).\n"), f);
@@ -120,6 +120,13 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
+/* Whether strto*() read s up to end from plain decimal digits (and points): they would also take
+ * leading spaces, a sign, hex and exponents. */
+static int plain_number(const char *s, const char *end, int point_ok)
+{
+	return end > s && (size_t)(end - s) == strspn(s, point_ok ? "0123456789." : "0123456789");
+}
+
 static int parse_iterations(const char *s, long *out, char *err, size_t errlen)
 {
 	char *end;
@@ -127,7 +134,7 @@ static int parse_iterations(const char *s, long *out, char *err, size_t errlen)
 
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (!*s || *end || errno || v < 1)
+	if (!plain_number(s, end, 0) || *end || errno || v < 1)
 		return fail(err, errlen, _("invalid number of iterations '%s': expected a whole number of at least 1"), s);
 	*out = v;
 	return 0;
@@ -140,7 +147,7 @@ int options_parse_delay(const char *s, double *out, char *err, size_t errlen)
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (!*s || *end || errno || !isfinite(v))
+	if (!plain_number(s, end, 1) || *end || errno || !isfinite(v))
 		return fail(err, errlen, _("invalid delay '%s': expected seconds, such as 1 or 0.5"), s);
 	if (v < MIN_DELAY - 1e-9)
 		return fail(err, errlen, _("invalid delay '%s': the minimum is 0.1 seconds"), s);
@@ -181,6 +188,8 @@ int options_parse_pids(const char *s, uint32_t **pids, size_t *n, char *err, siz
 			char bad[64];
 
 			snprintf(bad, sizeof(bad), "%.*s", (int)(len < 40 ? len : 40), p);
+			if (strchr(s, ','))
+				return fail(err, errlen, _("invalid pid '%s' in '%s': expected positive numbers"), bad, s);
 			return fail(err, errlen, _("invalid pid '%s': expected a positive number"), bad);
 		}
 		*pids = xgrow(*pids, &cap, *n + 1, sizeof(**pids));
@@ -227,13 +236,15 @@ static int parse_size(const char *s, int *out, char *err, size_t errlen)
 
 	errno = 0;
 	v = strtod(s, &end);
+	if (!plain_number(s, end, 1))
+		end = (char *)s; /* refused below */
 	if (end != s && (*end == 'K' || *end == 'k'))
 		v *= 1024, end++;
 	else if (end != s && (*end == 'M' || *end == 'm'))
 		v *= 1024 * 1024, end++;
 	else if (end != s && (*end == 'G' || *end == 'g'))
 		v *= 1024.0 * 1024 * 1024, end++;
-	if (!*s || *end || errno || !isfinite(v) || v < 4096 || v > 1024.0 * 1024 * 1024)
+	if (end == s || *end || errno || !isfinite(v) || v < 4096 || v > 1024.0 * 1024 * 1024)
 		return fail(err, errlen, _("invalid exit buffer size '%s': expected 4K to 1G, such as 16M"), s);
 	*out = (int)v;
 	return 0;
@@ -283,10 +294,23 @@ static void defaults(struct options *o)
 	o->exit_buffer = DEFAULT_EXIT_BUFFER;
 }
 
+/* Options that choose, order or pace the rows: command mode has none, so it refuses them. */
+static void note_task_option(int c, const char *word, struct options *o)
+{
+	static const int task_options[] = { 'n', 'd', 'p', 'u', 'H', 's', 'a', OPT_REVERSE, OPT_ACCUMULATE };
+
+	if (o->task_option[0])
+		return;
+	for (size_t i = 0; i < sizeof(task_options) / sizeof(task_options[0]); i++)
+		if (c == task_options[i])
+			bad_option(word, c, o->task_option, sizeof(o->task_option));
+}
+
 static int parse_one(int c, const char *word, struct options *o, char *err, size_t errlen)
 {
 	char opt[64];
 
+	note_task_option(c, word, o);
 	switch (c) {
 	case 'b': o->batch = 1; return 0;
 	case 'n': return parse_iterations(optarg, &o->iterations, err, errlen);
@@ -345,6 +369,10 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		o->command = argv + optind;
 	} else if (optind > 1 && strcmp(argv[optind - 1], "--") == 0) {
 		fail(err, errlen, "%s", _("a command to run is missing after --"));
+		return OPTIONS_ERROR;
+	}
+	if (o->command && o->task_option[0]) {
+		fail(err, errlen, _("option '%s' does not apply to command mode"), o->task_option);
 		return OPTIONS_ERROR;
 	}
 	if (o->output && !o->command) {

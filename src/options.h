@@ -27,6 +27,7 @@ struct options {
 	int exit_buffer;   /* receive buffer for exit records, bytes */
 	const char *output; /* command mode: where the report goes (NULL: stderr) */
 	char **command;    /* the command after --, or NULL */
+	char task_option[24]; /* the first option given that chooses or orders tasks, as written */
 };
 
 /* The default receive buffer for exit records: about 2,000 records. */

@@ -294,7 +294,8 @@ static void json_report(struct outbuf *o, const struct report *r)
 	out_str(o, "]}\n");
 }
 
-/* ---- csv: one row per command name, after a row "(all)" for the whole run ---- */
+/* ---- csv: one row per command name, after a row "(all)" for the whole run; only that row has
+ * the run's status, wall time and lost records ---- */
 
 static void csv_row(struct outbuf *o, const char *comm, unsigned procs, unsigned threads, const struct report_kind *kind)
 {
@@ -314,7 +315,16 @@ static void csv_row(struct outbuf *o, const char *comm, unsigned procs, unsigned
 		if (kind[k].have_max)
 			out_mem(o, buf, fmt_fixed(buf, kind[k].max_ns / 1e6, 3));
 	}
-	out_char(o, '\n');
+}
+
+static void csv_run(struct outbuf *o, const struct report *r)
+{
+	char buf[40];
+
+	csv_row(o, "(all)", r->procs, r->threads, r->kind);
+	out_printf(o, ",%d,", report_exit_status(r));
+	out_mem(o, buf, fmt_fixed(buf, r->wall_s, 3));
+	out_printf(o, ",%llu\n", (unsigned long long)r->lost);
 }
 
 static void csv_report(struct outbuf *o, const struct report *r)
@@ -322,10 +332,12 @@ static void csv_report(struct outbuf *o, const struct report *r)
 	out_str(o, "command,processes,threads,total_s");
 	for (int k = 0; k < DK_COUNT; k++)
 		out_printf(o, ",%s_total_s,%s_count,%s_max_ms", delay_kinds[k].key, delay_kinds[k].key, delay_kinds[k].key);
-	out_char(o, '\n');
-	csv_row(o, "(all)", r->procs, r->threads, r->kind);
-	for (size_t i = 0; i < r->ngroups; i++)
+	out_str(o, ",status,wall_s,exits_lost\n");
+	csv_run(o, r);
+	for (size_t i = 0; i < r->ngroups; i++) {
 		csv_row(o, r->groups[i].comm, r->groups[i].procs, r->groups[i].threads, r->groups[i].kind);
+		out_str(o, ",,,\n");
+	}
 }
 
 int report_print(struct report *r, enum output_format format, FILE *out)

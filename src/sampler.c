@@ -964,7 +964,7 @@ int sampler_tick(struct sampler *s, struct snapshot *snap, char *err, size_t err
 
 static void open_taskstats(struct sampler *s)
 {
-	char err[256];
+	char err[256] = "";
 	int rc;
 
 	rc = ts_open(&s->ts, err, sizeof(err));
@@ -979,7 +979,7 @@ static void open_taskstats(struct sampler *s)
 			   "Run delaytop as root, or allow it once with: setcap cap_net_admin+ep $(command -v delaytop)"));
 	else
 		snprintf(s->notice, sizeof(s->notice), _("%s: showing only CPU and I/O delay, from /proc"),
-			 rc == -ESRCH ? _("taskstats did not answer") : err);
+			 rc == -ESRCH ? _("taskstats did not answer") : err[0] ? err : strerror(-rc));
 }
 
 static void open_listener(struct sampler *s)

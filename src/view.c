@@ -6,9 +6,11 @@
 #include "config.h"
 
 #include <curses.h>
+#include <term.h>
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,7 +95,8 @@ static void take_reading(struct view *v)
 	rebuild(v);
 }
 
-static void move_selection(struct view *v, long delta)
+/* follow: the selection stays on its task from now on; Home alone goes back to the top row. */
+static void move_selection(struct view *v, long delta, int follow)
 {
 	long target = (long)v->selected + delta;
 
@@ -102,7 +105,7 @@ static void move_selection(struct view *v, long delta)
 	else if (target >= (long)v->nrows)
 		target = (long)v->nrows - 1;
 	v->selected = (size_t)target;
-	v->follow = target > 0; /* Home: back to following the top of the sort */
+	v->follow = follow;
 	remember_selection(v);
 }
 
@@ -112,6 +115,27 @@ static void open_prompt(struct view *v, enum prompt_kind kind, const char *initi
 {
 	v->prompt = kind;
 	snprintf(v->input, sizeof(v->input), "%s", initial);
+}
+
+/* The pid prompt offers the current list to edit, whole or not at all: a list cut in the middle
+ * of a pid would quietly select other tasks when accepted. */
+static void open_pid_prompt(struct view *v)
+{
+	char list[sizeof(v->input)];
+	size_t len = 0;
+
+	list[0] = '\0';
+	for (size_t i = 0; i < v->npids; i++) {
+		int n = snprintf(list + len, sizeof(list) - len, "%s%u", i ? "," : "", v->pids[i]);
+
+		if (n < 0 || (size_t)n >= sizeof(list) - len) {
+			list[0] = '\0';
+			break;
+		}
+		len += (size_t)n;
+	}
+	open_prompt(v, PROMPT_PID, list);
+	v->input_hides_pids = v->npids && !list[0];
 }
 
 static void input_append(struct view *v, wint_t wc)
@@ -196,15 +220,16 @@ static void apply_delay(struct view *v, uint64_t *deadline)
 	v->delay_s = d;
 }
 
+/* Sets the switch to what the question asked, whatever changed it since. */
 static void toggle_delayacct(struct view *v)
 {
-	int now = procfs_delayacct();
-	int rc = procfs_set_delayacct(!now);
+	int on = v->delayacct_target;
+	int rc = procfs_set_delayacct(on);
 
 	if (rc < 0)
 		say(v, _("cannot switch kernel.task_delayacct: %s"), strerror(-rc));
 	else
-		say(v, now ? _("kernel.task_delayacct is now off") : _("kernel.task_delayacct is now on: tasks started from now on report every delay"));
+		say(v, on ? _("kernel.task_delayacct is now on: tasks started from now on report every delay") : _("kernel.task_delayacct is now off"));
 }
 
 static void finish_prompt(struct view *v, uint64_t *deadline)
@@ -305,6 +330,8 @@ static void ask_delayacct(struct view *v)
 		say(v, "%s", _("switching kernel.task_delayacct needs root"));
 		return;
 	}
+	/* read now, not from the last reading: the question must say what answering yes does */
+	v->delayacct_target = procfs_delayacct() != DELAYACCT_ON;
 	open_prompt(v, PROMPT_DELAYACCT, "");
 }
 
@@ -313,19 +340,17 @@ static void paging(struct view *v, enum action a)
 	long page = v->page > 1 ? v->page - 1 : 1;
 
 	switch (a) {
-	case ACT_UP: move_selection(v, -1); break;
-	case ACT_DOWN: move_selection(v, 1); break;
-	case ACT_PAGE_UP: move_selection(v, -page); break;
-	case ACT_PAGE_DOWN: move_selection(v, page); break;
-	case ACT_HOME: move_selection(v, -(long)v->nrows); break;
-	default: move_selection(v, (long)v->nrows); break;
+	case ACT_UP: move_selection(v, -1, 1); break;
+	case ACT_DOWN: move_selection(v, 1, 1); break;
+	case ACT_PAGE_UP: move_selection(v, -page, 1); break;
+	case ACT_PAGE_DOWN: move_selection(v, page, 1); break;
+	case ACT_HOME: move_selection(v, -(long)v->nrows, 0); break;
+	default: move_selection(v, (long)v->nrows, 1); break;
 	}
 }
 
 static void act(struct view *v, enum action a, uint64_t *deadline)
 {
-	char list[256];
-
 	switch (a) {
 	case ACT_UP: case ACT_DOWN: case ACT_PAGE_UP: case ACT_PAGE_DOWN: case ACT_HOME: case ACT_END:
 		paging(v, a);
@@ -339,12 +364,7 @@ static void act(struct view *v, enum action a, uint64_t *deadline)
 	case ACT_REVERSE: toggle(v, &v->reverse); break;
 	case ACT_FILTER_COMMAND: open_prompt(v, PROMPT_COMMAND, v->command_filter); break;
 	case ACT_FILTER_USER: open_prompt(v, PROMPT_USER, v->user_text); break;
-	case ACT_FILTER_PID: /* the prompt offers the current list to edit */
-		list[0] = '\0';
-		for (size_t i = 0, len = 0; i < v->npids && len < sizeof(list); i++, len = strlen(list))
-			snprintf(list + len, sizeof(list) - len, "%s%u", i ? "," : "", v->pids[i]);
-		open_prompt(v, PROMPT_PID, list);
-		break;
+	case ACT_FILTER_PID: open_pid_prompt(v); break;
 	case ACT_CLEAR_FILTER:
 		v->command_filter[0] = '\0';
 		rebuild(v);
@@ -424,13 +444,21 @@ static int handle_keys(struct view *v, uint64_t *deadline)
 static int start_curses(void)
 {
 	const char *term = getenv("TERM");
+	SCREEN *screen;
+	char *cup;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "%s: %s\n", PACKAGE,
 			_("the full screen needs a terminal; use -b for batch output"));
 		return -1;
 	}
-	if (!newterm(NULL, stdout, stdin)) {
+	screen = newterm(NULL, stdout, stdin);
+	cup = screen ? tigetstr("cup") : NULL;
+	if (!cup || cup == (char *)-1) { /* TERM=dumb and the like cannot place text */
+		if (screen) {
+			endwin();
+			delscreen(screen);
+		}
 		fprintf(stderr, "%s: ", PACKAGE);
 		fprintf(stderr, _("cannot use the terminal type '%s'; set TERM, or use -b for batch output"),
 			term ? term : "");
@@ -472,8 +500,14 @@ static void init_view(struct view *v, const struct options *o, struct sampler *s
 	v->filter.by_uid = o->by_uid;
 	v->filter.uid = o->uid;
 	v->filter.active = o->active;
-	if (o->by_uid)
-		snprintf(v->user_text, sizeof(v->user_text), "%u", o->uid);
+	if (o->by_uid) {
+		const struct passwd *pw = getpwuid(o->uid);
+
+		if (pw)
+			str_copy(v->user_text, sizeof(v->user_text), pw->pw_name);
+		else
+			snprintf(v->user_text, sizeof(v->user_text), "%u", o->uid);
+	}
 	if (o->npids) {
 		v->pids = xmalloc(o->npids * sizeof(*v->pids));
 		memcpy(v->pids, o->pids, o->npids * sizeof(*v->pids));

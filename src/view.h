@@ -55,6 +55,8 @@ struct view {
 	int help_top;
 	enum prompt_kind prompt;
 	char input[256];
+	int input_hides_pids;      /* the pid list was too long to offer in the prompt */
+	int delayacct_target;      /* what the Ctrl-T question offers to set the switch to */
 	int menu;                  /* the sort menu's highlighted column */
 
 	char message[256];

@@ -60,6 +60,7 @@ static void filter_text(const struct view *v, struct outbuf *o)
 {
 	size_t start = o->len;
 
+	out_str(o, _("filter"));
 	if (v->command_filter[0])
 		out_printf(o, " /%s", v->command_filter);
 	if (v->filter.by_uid)
@@ -68,35 +69,119 @@ static void filter_text(const struct view *v, struct outbuf *o)
 		out_printf(o, ngettext(" %zu pid", " %zu pids", v->npids), v->npids);
 	if (v->filter.active)
 		out_str(o, _(" active"));
-	if (o->len == start)
+	if (o->len == start + strlen(_("filter")))
 		out_str(o, _(" none"));
 }
 
-/* The header line, most important first, since a narrow terminal cuts it. */
-static void draw_header(const struct view *v, int y)
+/* The interval as typed: 1, 0.5, 0.25, not rounded to one decimal. */
+static void interval_text(struct outbuf *o, double s)
 {
-	struct outbuf o = { 0 };
+	char buf[32];
+	int n = snprintf(buf, sizeof(buf), "%.2f", s);
+
+	while (n > 0 && buf[n - 1] == '0')
+		n--;
+	if (n > 0 && buf[n - 1] == '.')
+		n--;
+	out_mem(o, buf, (size_t)n);
+	out_char(o, 's');
+}
+
+#define HEADER_PARTS 12
+
+/* The header's parts, each ending at end[i] in text, in the order shown: the system's state,
+ * then from part view on what the screen shows. */
+struct header {
+	struct outbuf text;
+	size_t end[HEADER_PARTS];
+	int n, view;
+};
+
+static void part_done(struct header *h)
+{
+	h->end[h->n++] = h->text.len;
+}
+
+static void system_parts(const struct view *v, struct header *h)
+{
 	char up[32], when[16];
 	struct tm tm;
 	time_t t = v->snap.wall.tv_sec;
+	struct outbuf *o = &h->text;
 
 	localtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
 	uptime(up, sizeof(up));
+	out_printf(o, "%s %s", when, up);
+	part_done(h);
+	out_printf(o, _("%u proc %u thr"), v->snap.nprocs, v->snap.nthreads);
+	part_done(h);
+	out_printf(o, _("delayacct %s"),
+		   v->snap.delayacct == DELAYACCT_ON ? _("on") : v->snap.delayacct == DELAYACCT_OFF ? _("OFF") : "?");
+	part_done(h);
+	out_printf(o, _("privileges %s"), v->snap.limited ? _("limited") : _("full"));
+	part_done(h);
+	if (v->listening) {
+		out_printf(o, _("exits lost %llu"), (unsigned long long)v->snap.exits_lost);
+		part_done(h);
+	}
+}
+
+static void view_parts(const struct view *v, struct header *h)
+{
+	struct outbuf *o = &h->text;
+
+	h->view = h->n;
 	if (v->paused)
-		out_str(&o, _("PAUSED  "));
-	out_printf(&o, _("%s %s  %.1fs  %u proc %u thr  delayacct %s  privileges %s  %s  %s%s  sort %s%s  filter"),
-		   when, up, v->delay_s, v->snap.nprocs, v->snap.nthreads,
-		   v->snap.delayacct == DELAYACCT_ON ? _("on") : v->snap.delayacct == DELAYACCT_OFF ? _("OFF") : "?",
-		   v->snap.limited ? _("limited") : _("full"), v->display.threads ? _("threads") : _("processes"),
-		   v->display.accumulate ? _("since start, ") : "", metric_short(v->display.metric, v->display.accumulate),
-		   column_get(v->sort_col, &v->display).key, v->reverse ? _(" reversed") : "");
-	filter_text(v, &o);
-	if (v->listening)
-		out_printf(&o, _("  exits lost %llu"), (unsigned long long)v->snap.exits_lost);
-	out_char(&o, '\0');
-	put_line(y, o.data, A_BOLD);
-	out_free(&o);
+		out_str(o, _("PAUSED "));
+	out_str(o, v->display.threads ? _("threads") : _("processes"));
+	part_done(h);
+	out_str(o, _("every "));
+	interval_text(o, v->delay_s);
+	part_done(h);
+	out_printf(o, "%s%s", v->display.accumulate ? _("since start, ") : "",
+		   metric_short(v->display.metric, v->display.accumulate));
+	part_done(h);
+	out_printf(o, _("sort %s%s"), column_get(v->sort_col, &v->display).key, v->reverse ? _(" reversed") : "");
+	part_done(h);
+	filter_text(v, o);
+	part_done(h);
+}
+
+/* Lays the parts out two spaces apart on at most max_lines lines from y: the view's parts start
+ * the second line, and a part that does not fit starts a new one while lines remain (the last
+ * line is cut). Returns the lines used. */
+static int draw_header(const struct view *v, int y, int max_lines)
+{
+	struct header h = { 0 };
+	struct outbuf line = { 0 };
+	int lines = 1, width = 0;
+
+	system_parts(v, &h);
+	view_parts(v, &h);
+	for (int i = 0; i < h.n; i++) {
+		size_t from = i ? h.end[i - 1] : 0;
+		int w = text_width_n(h.text.data + from, h.end[i] - from);
+
+		if (width && lines < max_lines && (i == h.view || width + 2 + w > COLS)) {
+			out_char(&line, '\0');
+			put_line(y++, line.data, A_BOLD);
+			line.len = 0;
+			width = 0;
+			lines++;
+		}
+		if (width) {
+			out_str(&line, "  ");
+			width += 2;
+		}
+		out_mem(&line, h.text.data + from, h.end[i] - from);
+		width += w;
+	}
+	out_char(&line, '\0');
+	put_line(y, line.data, A_BOLD);
+	out_free(&line);
+	out_free(&h.text);
+	return lines;
 }
 
 struct bar {
@@ -234,11 +319,15 @@ static void draw_footer(const struct view *v, int y)
 	char line[512];
 
 	if (v->prompt == PROMPT_DELAYACCT) {
-		int on = v->snap.delayacct == DELAYACCT_ON;
-
-		snprintf(line, sizeof(line), "%s", on
+		snprintf(line, sizeof(line), "%s", !v->delayacct_target
 			? _("Switch kernel.task_delayacct off? Non-CPU delays stop being counted. [y/N] ")
 			: _("Switch kernel.task_delayacct on? Only tasks started after this get non-CPU delays. [y/N] "));
+		put_line(y, line, A_BOLD);
+		return;
+	}
+	if (v->prompt == PROMPT_PID && v->input_hides_pids) {
+		snprintf(line, sizeof(line), "%s%s_",
+			 _("Only processes PID[,PID...] (Esc keeps the current list, too long to show): "), v->input);
 		put_line(y, line, A_BOLD);
 		return;
 	}
@@ -327,9 +416,10 @@ void view_draw(struct view *v)
 		return;
 	}
 	erase();
-	draw_header(v, y++);
+	/* a second header line only when the table keeps at least three rows without the bars */
+	y += draw_header(v, y, LINES - 2 - footer - 1 >= 3 ? 2 : 1);
 	/* the bars only when the table keeps at least three rows */
-	if (LINES - 1 - nbars - footer - 1 < 3)
+	if (LINES - y - nbars - footer - 1 < 3)
 		nbars = 0;
 	for (int i = 0; i < nbars; i++)
 		draw_bar(v, y++, &bars[i]);

@@ -4,7 +4,7 @@
 . "$top_srcdir/tests/lib.sh"
 
 require_taskstats
-require_cmd jq
+require_cmd jq python3
 lock_global
 enable_delayacct
 
@@ -42,10 +42,8 @@ tap_ok $? "with -o FILE nothing goes to stdout or stderr" "stdout: $(head -c 300
 	"stderr: $(head -c 300 "$T/run.err")"
 jq -e 'type == "object"' "$T/run.json" >/dev/null 2>&1
 tap_ok $? "the report is one JSON object (jq)" "file: $(head -c 500 "$T/run.json")"
-if command -v python3 >/dev/null 2>&1; then
-	python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$T/run.json" 2>"$T/py.err"
-	tap_ok $? "the report parses as JSON in python3" "python3: $(tail -1 "$T/py.err")"
-fi
+python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$T/run.json" 2>"$T/py.err"
+tap_ok $? "the report parses as JSON in python3" "python3: $(tail -1 "$T/py.err")"
 [ "$(wc -l <"$T/run.json")" -eq 1 ]
 tap_ok $? "the JSON report is one line" "got $(wc -l <"$T/run.json") lines"
 is "\"status\" is 7" "$(jget "$T/run.json" .status)" 7
@@ -141,6 +139,45 @@ is "'-o FILE' without a command exits with status 2" "$?" 2
 tap_ok $? "'-o FILE' without a command does not create FILE"
 "$DELAYTOP" -o "$T/u3.file" -- >"$T/u3.out" 2>"$T/u3.err"
 is "'-o FILE --' without a command exits with status 2" "$?" 2
+
+# Options that choose, order or pace rows do not apply to a report of one run: refused, not ignored.
+for opt in -H "-s io" -a "-p 1" "-n 2" "-d 2" --reverse --accumulate; do
+	# shellcheck disable=SC2086
+	"$DELAYTOP" $opt -- sh -c 'echo >"$1"' sh "$T/ran" >"$T/u4.out" 2>"$T/u4.err"
+	st=$?
+	[ "$st" -eq 2 ] && [ ! -e "$T/ran" ] && grep -qF -- "'${opt%% *}'" "$T/u4.err"
+	tap_ok $? "'$opt -- COMMAND' exits with status 2 naming ${opt%% *}, without running the command" \
+		"status $st, stderr: $(head -2 "$T/u4.err")"
+	rm -f "$T/ran"
+done
+
+# ---- CSV: the run's row first, with its status; the same column count everywhere ----
+"$DELAYTOP" --format csv -- sh -c 'sleep 0.1; ls / >/dev/null; exit 5' >/dev/null 2>"$T/run.csv"
+status=$?
+is "CSV run exits with status 5" "$status" 5
+csv=$(python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+h = rows[0] if rows else []
+widths = sorted(set(len(r) for r in rows))
+run = dict(zip(h, rows[1])) if len(rows) > 1 else {}
+names = sorted(r[0] for r in rows[2:])
+print(widths, run.get("command"), run.get("status"), run.get("exits_lost"), " ".join(names))
+' "$T/run.csv" 2>&1)
+[[ "$csv" =~ ^\[[0-9]+\]\ \(all\)\ 5\ 0\ .*ls.*sleep ]]
+tap_ok $? "CSV: one column count, a first row (all) with status 5 and exits_lost 0, then ls and sleep" \
+	"got: $csv" "file: $(head -3 "$T/run.csv")"
+
+# ---- with kernel.task_delayacct at 0 only CPU delay is measured: the rest is null, with a warning ----
+set_sysctl kernel.task_delayacct 0 || skip_all "cannot set kernel.task_delayacct"
+"$DELAYTOP" --format json -o "$T/off.json" -- sh -c 'ls / >/dev/null' 2>"$T/off.err"
+st=$?
+enable_delayacct
+got=$(jq -c '[.delay.cpu.count > 0, .delay.io.total_s, .delay.io.count, .delay.wpcopy.total_s,
+	(.by_command[] | select(.command == "ls") | .delay.io.total_s)]' "$T/off.json" 2>&1)
+is "task_delayacct=0: CPU delay counted, io and wpcopy null (run and by_command)" "$st $got" "0 [true,null,null,null,null]"
+grep -q "kernel.task_delayacct" "$T/off.err"
+tap_ok $? "task_delayacct=0: a warning names the sysctl" "stderr: $(head -2 "$T/off.err")"
 
 # ---- a pid reused by a stranger after a member ended is not the member ----
 # The command starts two short members, then waits. Once they have ended (and 2 s have passed,

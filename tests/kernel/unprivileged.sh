@@ -109,5 +109,14 @@ tap_ok $? "text: SWAP RECLAIM THRASH COMPACT WPCOPY IRQ cells are '-', CPU and I
 	"expected 2 rows 'pid:cpu/io - - - - - -', got: $(tr '\n' '|' <<<"$cells")"
 diag "text cells (pid:cpu/io swap reclaim thrash compact wpcopy irq): $(tr '\n' '|' <<<"$cells")"
 
+# Command mode cannot follow anything without exit records: it says so and does not run the
+# command, with status 125 (as env and timeout), not one the command could have given.
+mark=$TMPDIR_TEST/ran
+"${NOBODY[@]}" "$DT" -- sh -c 'echo >"$1"; exit 1' sh "$mark" >/dev/null 2>"$TMPDIR_TEST/cmd.err"
+st=$?
+[ "$st" -eq 125 ] && [ ! -e "$mark" ] && grep -q CAP_NET_ADMIN "$TMPDIR_TEST/cmd.err"
+tap_ok $? "command mode without CAP_NET_ADMIN: status 125, the command not run, the message names CAP_NET_ADMIN" \
+	"status $st, ran: $([ -e "$mark" ] && echo yes || echo no), stderr: $(head -2 "$TMPDIR_TEST/cmd.err")"
+
 for p in $A $B $W; do stop_pid "$p"; done
 done_testing

@@ -72,11 +72,27 @@ screen_ok $? "sorted by TOTAL: the 3-thread spinner ($HEAVY) first, the spinner 
 keys r
 wait_for_screen_fn smallest_first 3
 screen_ok $? "r reverses it: the sleeper first, the 3-thread spinner last, marker ▲" "rows: $(row_ids | tr '\n' ' ')"
-line 1 | grep -q 'sort total reversed'
+header | grep -q 'sort total reversed'
 screen_ok $? "the header says the sort is reversed"
 keys r
 wait_for_screen_fn largest_first 3
 screen_ok $? "r again restores the largest-first order"
+
+# ---- the selection: on the first row it stays with its task; Home goes back to the top row ----
+keys Down Up r
+sel_heavy() { [ "$(selected_id)" = "$HEAVY" ]; }
+sel_idle() { [ "$(selected_id)" = "$IDLE" ]; }
+wait_for_screen_fn smallest_first 3 && wait_for_screen_fn sel_heavy 2
+screen_ok $? "Down Up selects the first row ($HEAVY); after r it is still selected, now last" \
+	"selected: $(selected_id), rows: $(row_ids | tr '\n' ' ')"
+keys Home r
+wait_for_screen_fn largest_first 3 && wait_for_screen_fn sel_heavy 2
+keys r
+wait_for_screen_fn smallest_first 3 && wait_for_screen_fn sel_idle 2
+screen_ok $? "after Home the selection is the top row, whichever task the sort puts there ($IDLE after r)" \
+	"selected: $(selected_id), rows: $(row_ids | tr '\n' ' ')"
+keys r
+wait_for_screen_fn largest_first 3
 
 # ---- a hides the tasks that did not wait ----
 keys a
@@ -90,14 +106,14 @@ wait_for_screen_fn only_ours 3
 screen_ok $? "a again shows the sleeper again"
 
 # ---- m cycles the metric the header names ----
-metric_is() { line 1 | grep -q -F "  $want_metric  sort "; }
+metric_is() { header | grep -q -F "  $want_metric  sort "; }
 want_metric="% time"
 metric_is
 screen_ok $? "the header names the metric: % time"
 for want_metric in "ms/wait" "waits/s" "max ms" "% time"; do
 	keys m
 	wait_for_screen_fn metric_is 3
-	screen_ok $? "m changes the header's metric to $want_metric" "header: $(line 1)"
+	screen_ok $? "m changes the header's metric to $want_metric" "header: $(header)"
 done
 
 # ---- H shows threads ----
@@ -132,7 +148,7 @@ screen_ok $? "any key (x) returns from the help to the table"
 clock() { line 1 | grep -o -E '[0-9]{2}:[0-9]{2}:[0-9]{2}' | head -1; }
 keys z
 wait_for_screen '^PAUSED ' 3
-screen_ok $? "z shows PAUSED at the start of the header"
+screen_ok $? "z shows PAUSED at the start of the header's second line"
 c1=$(clock)
 sleep 2.2
 capture
@@ -155,11 +171,11 @@ keys C-u
 keys 0 Enter
 wait_for_screen "'0'" 3 && line "$SCREEN_H" | grep -q "'0'"
 screen_ok $? "an interval of 0 is refused with a message naming '0'" "footer: $(line "$SCREEN_H")"
-line 1 | grep -q -E ' 0\.5s '
+header | grep -q -E '  every 0\.5s  '
 screen_ok $? "the interval stays 0.5s after the refused value"
 keys d C-u 2 Enter
-wait_for_screen '^[0-9:]{8} up .* 2\.0s ' 3
-screen_ok $? "d 2 Enter sets the interval the header shows to 2.0s"
+wait_for_screen '^(processes|threads)  every 2s  ' 3
+screen_ok $? "d 2 Enter sets the interval the header shows to 2s"
 
 # ---- Esc clears the filter ----
 keys Escape

@@ -12,7 +12,10 @@ diag "got the global lock after ${SECONDS} s"
 LOCKED_AT=$SECONDS
 
 ESC=$'\e'
-HEADER_RE='^[0-9]{2}:[0-9]{2}:[0-9]{2} up [0-9:d ]+ +[0-9.]+s +[0-9]+ proc [0-9]+ thr +delayacct (on|OFF|\?) +privileges (full|limited) '
+# the first header line; the second starts with the mode and the interval
+HEADER_RE='^[0-9]{2}:[0-9]{2}:[0-9]{2} up [0-9:d ]+ +[0-9]+ proc [0-9]+ thr +delayacct (on|OFF|\?) +privileges (full|limited)( |$)'
+HEADER2_RE='^(processes|threads)  every [0-9.]+s  '
+
 
 # ---- the bars /proc/pressure says the screen should have ----
 EXPECTED_BARS=()  # "LABEL KIND FILE", in screen order
@@ -35,9 +38,9 @@ done
 NBARS=${#EXPECTED_BARS[@]}
 [ "$NBARS" -gt 0 ] || skip_all "no PSI in /proc/pressure"
 
-# bar_labels: "LABEL KIND" of the screen lines 2..NBARS+1.
+# bar_labels: "LABEL KIND" of the screen lines under the header, one a bar.
 bar_labels() {
-	printf '%s\n' "$SCREEN" | sed -n "2,$((NBARS + 1))p" | awk '{ print $1, $2 }'
+	printf '%s\n' "$SCREEN" | sed -n "$((HEADER_LINES + 1)),$((NBARS + HEADER_LINES))p" | awk '{ print $1, $2 }'
 }
 
 expected_labels() {
@@ -52,11 +55,13 @@ expected_labels() {
 start_screen -- -d 0.5
 tap_ok $? "delaytop starts in a tmux pane (pid ${SCREEN_PID:-none})"
 wait_for_screen "$HEADER_RE" 5
-screen_ok $? "the first line is the header: time, uptime, interval, proc, thr, delayacct, privileges"
+screen_ok $? "the first line is the header: time, uptime, proc, thr, delayacct, privileges"
+line 2 | grep -q -E "$HEADER2_RE"
+screen_ok $? "the second header line starts with the mode and the interval: processes  every 0.5s"
 # the bars need two readings for their interval share
 wait_for_screen '^CPU +some \[.*\] +[0-9.]+%' 5
 
-hdr=$(line 1)
+hdr=$(header)
 now=$(date +%s)
 hms=$(printf '%s\n' "$hdr" | grep -o -E '^[0-9]{2}:[0-9]{2}:[0-9]{2}')
 scr_s=$(echo "$hms" | awk -F: '{ print $1 * 3600 + $2 * 60 + $3 }')
@@ -112,7 +117,7 @@ done
 screen_ok $? "each bar's avg300 matches /proc/pressure (within 1.0)" "mismatches:$bad"
 
 # ---- the table ----
-title_at=$((NBARS + 2))
+title_at=$((NBARS + HEADER_LINES + 1))
 title=$(line "$title_at")
 printf '%s\n' "$title" | sed 's/[▼▲]//g' | awk '{
 	want = "PID USER S CPU% CPU IO TOTAL COMMAND"; n = split(want, w, " "); j = 1
@@ -133,8 +138,8 @@ printf '%s\n' "$footer" | grep -q -E '^h help +q quit'
 screen_ok $? "the last line is the footer naming h (help) and q (quit)" "footer: $footer"
 
 rows_text=$(table_rows)
-[ "$(printf '%s\n' "$rows_text" | grep -c .)" -eq $((SCREEN_H - NBARS - 3)) ]
-screen_ok $? "the table fills the lines between the title and the footer ($((SCREEN_H - NBARS - 3)) rows)"
+[ "$(printf '%s\n' "$rows_text" | grep -c .)" -eq $((SCREEN_H - NBARS - HEADER_LINES - 2)) ]
+screen_ok $? "the table fills the lines between the title and the footer ($((SCREEN_H - NBARS - HEADER_LINES - 2)) rows)"
 
 # ---- colours ----
 # sgr_colours TEXT: the colour parameters (30-38, 40-48, 90-107) of every SGR sequence in TEXT.
@@ -147,7 +152,7 @@ sgr_colours() {
 # colour of its level: green below 10%, yellow from 10%, red from 40%.
 bar_colour_problems() {
 	local plain=$1 escaped=$2 i pl el pct want got
-	for ((i = 2; i <= NBARS + 1; i++)); do
+	for ((i = HEADER_LINES + 1; i <= NBARS + HEADER_LINES; i++)); do
 		pl=$(printf '%s\n' "$plain" | sed -n "${i}p")
 		el=$(printf '%s\n' "$escaped" | sed -n "${i}p")
 		pct=$(printf '%s\n' "$pl" | sed -n -E 's/.*\] +([0-9.]+)%.*/\1/p')
@@ -183,7 +188,7 @@ colours=$(sgr_colours "$SCREEN")
 screen_ok $? "with NO_COLOR=1 no colour SGR codes (3x/4x/9x) are sent" "colour codes seen: $(echo $colours)"
 capture
 nc_plain=$SCREEN
-line 1 | grep -q -E "$HEADER_RE" &&
+line 1 | grep -q -E "$HEADER_RE" && line 2 | grep -q -E "$HEADER2_RE" &&
 	[ "$(bar_labels)" = "$(expected_labels)" ] &&
 	[ "$(title_line)" = "$(printf '%s\n' "$color_plain" | grep -m1 -E '^ *[▼▲]?PID')" ] &&
 	[ "$(line "$SCREEN_H")" = "$(printf '%s\n' "$color_plain" | sed -n "${SCREEN_H}p")" ]
@@ -193,7 +198,7 @@ screen_ok $? "with NO_COLOR=1 the screen has the same header, bars, title and fo
 # as the share. (The shown share is rounded: near a threshold either level is right.)
 fill_problems() {
 	local i l pct inner
-	for ((i = 2; i <= NBARS + 1; i++)); do
+	for ((i = HEADER_LINES + 1; i <= NBARS + HEADER_LINES; i++)); do
 		l=$(line "$i")
 		pct=$(printf '%s\n' "$l" | sed -n -E 's/.*\] +([0-9.]+)%.*/\1/p')
 		inner=$(printf '%s\n' "$l" | sed -n -E 's/^[^[]*\[([^]]*)\].*/\1/p')

@@ -141,12 +141,12 @@ screen_ok $? "delaytop runs on at 20x5"
 SCREEN_W=120 SCREEN_H=40
 resize 120 40
 full_ok() {
-	[ "$(line 1 | wc -L)" -ge 100 ] && line 1 | grep -q 'privileges full  processes' &&
-		line 2 | grep -q -E '^CPU +some \[' && title_line | grep -q 'COMMAND' &&
+	line 1 | grep -q -E 'privileges full  exits lost [0-9]+$' && line 2 | grep -q -E '^processes  every ' &&
+		line 3 | grep -q -E '^CPU +some \[' && title_line | grep -q 'COMMAND' &&
 		line 40 | grep -q -E '^h help +q quit +</> sort'
 }
 wait_for_screen_fn full_ok 3
-screen_ok $? "back at 120x40 the header is full width again, with the bars, the whole title and footer"
+screen_ok $? "back at 120x40 the header has its two whole lines again, the bars, the whole title and footer"
 alive
 screen_ok $? "delaytop runs on after 20x5 and back"
 
@@ -160,22 +160,26 @@ wait_for_screen_fn full_ok 3 && alive
 screen_ok $? "after ten quick resizes (down to 1x1, up to 300x100) delaytop runs and redraws at 120x40"
 
 # ---- a short screen opens at the top of the sort ----
-# Five processes watched on a 12-line screen (four rows): four spinners and pid 1. The spinners
-# wait far more than pid 1, so the four rows must be theirs; the view must not scroll down to a
-# task nobody selected.
+# Five processes watched on a screen with room for four rows under the header and the bars:
+# four spinners and pid 1. The spinners wait far more than pid 1, so the four rows must be
+# theirs; the view must not scroll down to a task nobody selected.
 bg_start SA "$WORKLOAD" spin 0
 bg_start SB "$WORKLOAD" spin 0
 bg_start SC "$WORKLOAD" spin 1
 bg_start SD "$WORKLOAD" spin 1
 SPINNERS=$(printf '%s\n' "$SA" "$SB" "$SC" "$SD" | sort -n)
-SCREEN_H=12
+nbars=0
+for f in cpu:1 memory:2 io:2 irq:1; do
+	[ -r "/proc/pressure/${f%:*}" ] && nbars=$((nbars + ${f#*:}))
+done
+SCREEN_H=$((HEADER_LINES + nbars + 1 + 4 + 1)) # the title, four rows, the footer
 start_screen -- -d 0.5 -p "1,$SA,$SB,$SC,$SD"
 rated() { [ -n "$(cell "$(row_ids | head -1)" TOTAL)" ]; }
 wait_for_screen_fn rated 5
 sleep 1.2 # a couple more readings
 capture
 [ "$(row_ids | sort -n)" = "$SPINNERS" ]
-screen_ok $? "a 12-line screen shows the top of the sort: the four spinners ($(echo $SPINNERS)), not pid 1" \
+screen_ok $? "a $SCREEN_H-line screen shows the top of the sort: the four spinners ($(echo $SPINNERS)), not pid 1" \
 	"rows: $(row_ids | tr '\n' ' ')"
 stop_pid "$SA"
 stop_pid "$SB"
@@ -194,6 +198,13 @@ wait_until 5 test -s "$SCREEN_STATUS_FILE"
 wait_for_screen 'nosuchterm' 2 -S -
 [ "$(screen_status)" = 1 ] && screen_has "'nosuchterm'.*-b|-b.*'nosuchterm'"
 screen_ok $? "with TERM=nosuchterm delaytop exits 1 ($(screen_status)) naming the terminal type and suggesting -b"
+
+# dumb is a known type that cannot move the cursor: a screen of blanks would be no better
+start_screen TERM=dumb -- -d 0.5
+wait_until 5 test -s "$SCREEN_STATUS_FILE"
+wait_for_screen "'dumb'" 2 -S -
+[ "$(screen_status)" = 1 ] && screen_has "'dumb'.*-b|-b.*'dumb'"
+screen_ok $? "with TERM=dumb delaytop exits 1 ($(screen_status)) naming the terminal type and suggesting -b"
 
 start_screen -u TERM -- -d 0.5 2>/dev/null
 wait_until 5 test -s "$SCREEN_STATUS_FILE"

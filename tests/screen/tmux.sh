@@ -199,6 +199,14 @@ line() {
 	printf '%s\n' "$SCREEN" | sed -n "${1}p"
 }
 
+# The header has two lines on a screen of 7 lines or more: the system's state, then the view's.
+HEADER_LINES=2
+
+# header: the header's lines of the last capture joined into one, two spaces apart.
+header() {
+	printf '%s\n' "$SCREEN" | sed -n "1,${HEADER_LINES}p" | awk 'NR > 1 { printf "  " } { printf "%s", $0 } END { print "" }'
+}
+
 # title_line: the table's title line of the last capture (starts with spaces and PID or TID).
 title_line() {
 	printf '%s\n' "$SCREEN" | grep -m1 -E '^ *[▼▲v^]?(PID|TID)[▼▲v^]? '
@@ -222,6 +230,15 @@ table_rows() {
 # row_of ID: the table row whose first column is ID.
 row_of() {
 	table_rows | awk -v id="$1" '$1 == id { print; exit }'
+}
+
+# selected_id: the first column of the row in reverse video (the selection), from a fresh
+# capture with escapes; SCREEN is left holding a plain capture.
+selected_id() {
+	local sgr=$'\e\\[[0-9;]*m' rev=$'\e\\[([0-9;]*;)?7m'
+	capture -e
+	printf '%s\n' "$SCREEN" | grep -E "^($sgr)*$rev($sgr)* *[0-9]+ " | sed -E "s/^($sgr)+ *([0-9]+) .*/\\2/" | head -1
+	capture
 }
 
 # row_ids: the first column of the table rows, one a line, in screen order.

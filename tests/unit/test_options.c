@@ -74,6 +74,31 @@ static void test_refused(void)
 	REFUSED("--format", "--format");
 	REFUSED("--reverse", "--reverse=1");
 	REFUSED("--batch", "--batch=1");
+	/* strtol and strtod would take these: only plain decimal digits are numbers here */
+	REFUSED("' 5'", "-n", " 5");
+	REFUSED("'+5'", "-n", "+5");
+	REFUSED("'0x10'", "-n", "0x10");
+	REFUSED("' 1'", "-d", " 1");
+	REFUSED("'0x1'", "-d", "0x1");
+	REFUSED("'1e1'", "-d", "1e1");
+	REFUSED("'+1'", "-d", "+1");
+	REFUSED("'1..2'", "-d", "1..2");
+	REFUSED("' 16M'", "--exit-buffer", " 16M");
+	REFUSED("'1e6'", "--exit-buffer", "1e6");
+	REFUSED("'M'", "--exit-buffer", "M");
+	/* an empty item is named with the list it is in */
+	REFUSED("'1,,2'", "-p", "1,,2");
+	/* command mode reports one run: options that choose, order or pace rows are refused */
+	REFUSED("'-H'", "-H", "--", "true");
+	REFUSED("'-H'", "-bHn1", "--", "true");
+	REFUSED("'--threads'", "--threads", "--", "true");
+	REFUSED("'--sort'", "--sort=io", "--", "true");
+	REFUSED("'-p'", "-p", "1", "--", "true");
+	REFUSED("'-u'", "-u", "root", "--", "true");
+	REFUSED("'-a'", "-a", "--", "true");
+	REFUSED("'-d'", "-d", "2", "--", "true");
+	REFUSED("'--reverse'", "--reverse", "--", "true");
+	REFUSED("'--accumulate'", "--accumulate", "--", "true");
 }
 
 /* After a refused command line that stopped inside a group of short options, the next parse
@@ -152,6 +177,17 @@ static void test_valid(void)
 	options_free(&o);
 	rc = parse(&o, "--format", "text", (char *)NULL);
 	ok(rc == OPTIONS_OK && o.format == FORMAT_TEXT && o.batch, "--format text implies batch");
+	options_free(&o);
+
+	rc = parse(&o, "-d", ".5", "-n", "007", (char *)NULL);
+	ok(rc == OPTIONS_OK && o.delay_s == 0.5 && o.iterations == 7, "-d .5 -n 007 are plain decimal numbers");
+	options_free(&o);
+	rc = parse(&o, "--exit-buffer", "0.5M", (char *)NULL);
+	ok(rc == OPTIONS_OK && o.exit_buffer == 512 * 1024, "--exit-buffer 0.5M is 512 KiB");
+	options_free(&o);
+	rc = parse(&o, "-b", "--format", "json", "-o", "/dev/null", "--exit-buffer", "16M", "--", "true", (char *)NULL);
+	ok(rc == OPTIONS_OK && o.command && strcmp(o.command[0], "true") == 0 && o.format == FORMAT_JSON,
+	   "command mode takes -b, --format, -o and --exit-buffer");
 	options_free(&o);
 
 	rc = parse(&o, "--reverse", (char *)NULL);
