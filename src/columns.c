@@ -96,6 +96,8 @@ static double accumulated_kind(const struct row *r, int k, const struct display 
 
 	if (!a || !(a->kinds & (1u << k)))
 		return NAN;
+	if (d->metric != METRIC_PCT && d->metric != METRIC_MAX && !(a->kinds_count & (1u << k)))
+		return NAN; /* a total without a count: no average, no number of waits */
 	switch (d->metric) {
 	case METRIC_PCT: return a->total_ns[k] / 1e9;
 	case METRIC_AVG: return a->count[k] ? a->total_ns[k] / 1e6 / (double)a->count[k] : 0.0;

@@ -16,7 +16,8 @@ struct task_totals {
 	uint64_t count[DK_COUNT];
 	uint64_t max_ns[DK_COUNT];
 	uint64_t run_ns;
-	uint8_t kinds; /* bit k: kind k was available at least once */
+	uint8_t kinds;       /* bit k: kind k's total was available at least once */
+	uint8_t kinds_count; /* bit k: and its count (limited mode reads I/O delay without one) */
 };
 
 struct row {

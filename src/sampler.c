@@ -702,8 +702,10 @@ static void accumulate(struct task *t, uint8_t impossible)
 			a->total_ns[k] += t->last.total[k] >= t->base.total[k] ? t->last.total[k] - t->base.total[k] : 0;
 			a->kinds |= (uint8_t)bit;
 		}
-		if (t->base.kind_count & t->last.kind_count & bit)
+		if (t->base.kind_count & t->last.kind_count & bit) {
 			a->count[k] += t->last.count[k] >= t->base.count[k] ? t->last.count[k] - t->base.count[k] : 0;
+			a->kinds_count |= (uint8_t)bit;
+		}
 		if ((t->last.kind_max & bit) && t->last.max[k] > a->max_ns[k])
 			a->max_ns[k] = t->last.max[k];
 	}
@@ -737,6 +739,7 @@ static void add_totals(struct task_totals *sum, const struct task_totals *a)
 	}
 	sum->run_ns += a->run_ns;
 	sum->kinds |= a->kinds;
+	sum->kinds_count |= a->kinds_count;
 }
 
 /* Keeps the DEPARTED_MAX exited tasks that waited most and sums the others into one row; done

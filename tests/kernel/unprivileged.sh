@@ -109,6 +109,15 @@ tap_ok $? "text: SWAP RECLAIM THRASH COMPACT WPCOPY IRQ cells are '-', CPU and I
 	"expected 2 rows 'pid:cpu/io - - - - - -', got: $(tr '\n' '|' <<<"$cells")"
 diag "text cells (pid:cpu/io swap reclaim thrash compact wpcopy irq): $(tr '\n' '|' <<<"$cells")"
 
+# Since the start (--accumulate): /proc gives an I/O delay total but no count, so the total is a
+# number and the count and average are null, never 0.
+"${NOBODY[@]}" "$DT" -b -n 1 -d 0.5 --format json --accumulate -p "$A" >"$TMPDIR_TEST/acc.json" 2>/dev/null
+got=$(jq -c --argjson p "$A" 'select(.type == "task" and .pid == $p) | [(.delay.cpu.total_s | type),
+	(.delay.cpu.count | type), (.delay.io.total_s | type), .delay.io.count, .delay.io.avg_ms]' "$TMPDIR_TEST/acc.json")
+[ "$got" = '["number","number","number",null,null]' ]
+tap_ok $? "--accumulate: CPU total and count are numbers; I/O has a total but a null count and average" \
+	"expected [\"number\",\"number\",\"number\",null,null], got '$got'"
+
 # Command mode cannot follow anything without exit records: it says so and does not run the
 # command, with status 125 (as env and timeout), not one the command could have given.
 mark=$TMPDIR_TEST/ran
