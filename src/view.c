@@ -6,7 +6,6 @@
 #include "config.h"
 
 #include <curses.h>
-#include <term.h>
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
@@ -15,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <term.h>
 #include <unistd.h>
 #include <wchar.h>
 

@@ -58,9 +58,10 @@ static void uptime(char *buf, size_t size)
 
 static void filter_text(const struct view *v, struct outbuf *o)
 {
-	size_t start = o->len;
+	size_t start;
 
 	out_str(o, _("filter"));
+	start = o->len;
 	if (v->command_filter[0])
 		out_printf(o, " /%s", v->command_filter);
 	if (v->filter.by_uid)
@@ -69,7 +70,7 @@ static void filter_text(const struct view *v, struct outbuf *o)
 		out_printf(o, ngettext(" %zu pid", " %zu pids", v->npids), v->npids);
 	if (v->filter.active)
 		out_str(o, _(" active"));
-	if (o->len == start + strlen(_("filter")))
+	if (o->len == start)
 		out_str(o, _(" none"));
 }
 
