@@ -158,6 +158,7 @@ static void test_total(void)
 	/* accumulated since the start: 10 s */
 	memset(&acc, 0, sizeof(acc));
 	acc.kinds = (1 << DK_CPU) | (1 << DK_IO);
+	acc.kinds_count = acc.kinds;
 	acc.total_ns[DK_CPU] = 2000000000;
 	acc.count[DK_CPU] = 100;
 	acc.max_ns[DK_CPU] = 70000000;
@@ -179,6 +180,17 @@ static void test_total(void)
 	d.metric = METRIC_MAX;
 	is_num(column_value(&r, COL_TOTAL, &d), 90.0, 1e-6, "accumulated TOTAL max: the longest of the kinds, 90 ms");
 	ok(isnan(column_value(&r, COL_KIND + DK_SWAPIN, &d)), "accumulated: a kind never available is NAN");
+
+	/* limited mode: I/O delay has a total but no count */
+	acc.kinds_count = 1 << DK_CPU;
+	d.metric = METRIC_PCT;
+	is_num(column_value(&r, COL_KIND + DK_IO, &d), 1.0, 1e-6, "accumulated, I/O without a count: its 1 s still counts");
+	d.metric = METRIC_RATE;
+	ok(isnan(column_value(&r, COL_KIND + DK_IO, &d)), "accumulated, I/O without a count: its number of waits is NAN, not 0");
+	is_num(column_value(&r, COL_TOTAL, &d), 100.0, 1e-6, "accumulated TOTAL waits: only the kinds with a count (100)");
+	d.metric = METRIC_AVG;
+	ok(isnan(column_value(&r, COL_KIND + DK_IO, &d)), "accumulated, I/O without a count: its average is NAN, not 0");
+	is_num(column_value(&r, COL_TOTAL, &d), 20.0, 1e-6, "accumulated TOTAL avg: only the kinds with a count (2 s / 100)");
 	r.acc = NULL;
 	ok(isnan(column_value(&r, COL_TOTAL, &d)), "accumulated without totals: NAN");
 }
