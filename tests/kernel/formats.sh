@@ -129,29 +129,29 @@ while IFS=$'\t' read -r k v extra; do R[$k]=$v; done < <(json_check "$TMPDIR_TES
 [ "${R[parse]:-}" = OK ] && [ "${R[task]:-}" = OK ]
 tap_ok $? "thread-mode (-H) task lines parse and carry a numeric tid" "parse: ${R[parse]:-?}; task: ${R[task]:-?}"
 
-# libproc2 may show a control character in a process name as '?'; either way the line parsed.
-got=$(python3 -c '
+# task_fields FILE PID FIELD...: the repr() of each field of PID's first task line, one line.
+task_fields() {
+	python3 -c '
 import json, sys
 for l in open(sys.argv[1]):
     try: o = json.loads(l)
     except Exception: continue
-    if o.get("type") == "task" and o.get("pid") == int(sys.argv[2]): print(repr(o.get("command"))); break
-' "$TMPDIR_TEST/all.json" "$PE")
+    if o.get("type") == "task" and o.get("pid") == int(sys.argv[2]):
+        print(" ".join(repr(o.get(f)) for f in sys.argv[3:])); break
+' "$@"
+}
+
+# libproc2 may show a control character in a process name as '?'; either way the line parsed.
+got=$(task_fields "$TMPDIR_TEST/all.json" "$PE" command)
 [[ "$got" =~ ^\'esc(\\x1b|\?)\[31mred\'$ ]]
 tap_ok $? "JSON has a valid line for a task named with an escape character" \
 	"expected command 'esc\\x1b[31mred' or 'esc?[31mred', got ${got:-no row for pid $PE}"
 
 # libproc2 builds a kernel thread's command line from its name: "[kthreadd]", never "[(null)]".
-got=$(python3 -c '
-import json, sys
-for l in open(sys.argv[1]):
-    try: o = json.loads(l)
-    except Exception: continue
-    if o.get("type") == "task" and o.get("pid") == 2: print(o.get("command"), o.get("cmdline")); break
-' "$TMPDIR_TEST/all.json")
+got=$(task_fields "$TMPDIR_TEST/all.json" 2 command cmdline)
 comm2=$(cat /proc/2/comm)
-[ "$got" = "$comm2 [$comm2]" ]
-tap_ok $? "a kernel thread's cmdline is its name in brackets" "expected '$comm2 [$comm2]' for pid 2, got '${got:-no row}'"
+[ "$got" = "'$comm2' '[$comm2]'" ]
+tap_ok $? "a kernel thread's cmdline is its name in brackets" "expected '$comm2' '[$comm2]' for pid 2, got ${got:-no row}"
 
 # ---- CSV ----
 "$DELAYTOP" -b -n 2 -d 0.5 --format csv >"$TMPDIR_TEST/all.csv" 2>"$TMPDIR_TEST/err"
