@@ -113,16 +113,18 @@ print('task\t' + ('; '.join(prob[:3]) or 'OK') + '\t%d task lines' % ntask)
 PY
 }
 
+# r_ok KEY "description": a test point from R[KEY], which is OK or the problem found.
+r_ok() {
+	[ "${R[$1]:-}" = OK ]
+	tap_ok $? "$2" "${R[$1]:-no result}"
+}
+
 declare -A R
 while IFS=$'\t' read -r k v extra; do R[$k]=$v; diag "json process mode: $k: $v $extra"; done < <(json_check "$TMPDIR_TEST/all.json" process 2)
-[ "${R[parse]:-}" = OK ]
-tap_ok $? "every --format json line parses as JSON" "${R[parse]:-no result}"
-[ "${R[order]:-}" = OK ]
-tap_ok $? "each of the 2 reports starts with its psi line, then its task lines" "${R[order]:-no result}"
-[ "${R[psi]:-}" = OK ]
-tap_ok $? "psi lines carry cpu/memory/io, and irq null exactly when /proc/pressure/irq is absent" "${R[psi]:-no result}"
-[ "${R[task]:-}" = OK ]
-tap_ok $? "process-mode task lines have type, ISO 8601 time with offset, interval_s, pid, tid null, user, state, command, delay.KIND.METRIC" "${R[task]:-no result}"
+r_ok parse "every --format json line parses as JSON"
+r_ok order "each of the 2 reports starts with its psi line, then its task lines"
+r_ok psi "psi lines carry cpu/memory/io, and irq null exactly when /proc/pressure/irq is absent"
+r_ok task "process-mode task lines have type, ISO 8601 time with offset, interval_s, pid, tid null, user, state, command, delay.KIND.METRIC"
 
 R=()
 while IFS=$'\t' read -r k v extra; do R[$k]=$v; done < <(json_check "$TMPDIR_TEST/thr.json" thread 1)
@@ -180,14 +182,10 @@ PY
 )
 R=()
 while IFS=$'\t' read -r k v; do R[$k]=$v; done <<<"$csv"
-[ "${R[header]:-}" = OK ]
-tap_ok $? "CSV has exactly one header row, first" "${R[header]:-no result}"
-[ "${R[columns]:-}" = OK ]
-tap_ok $? "CSV rows all have the header's column count (read with a CSV parser)" "${R[columns]:-no result}"
-[ "${R[comma]:-}" = OK ]
-tap_ok $? "CSV keeps a command name with a comma and a quote ($COMMA) as one field" "${R[comma]:-no result}"
-[ "${R[escape]:-}" = OK ]
-tap_ok $? "CSV shows an escape character in a command name as '?', as text does" "${R[escape]:-no result}"
+r_ok header "CSV has exactly one header row, first"
+r_ok columns "CSV rows all have the header's column count (read with a CSV parser)"
+r_ok comma "CSV keeps a command name with a comma and a quote ($COMMA) as one field"
+r_ok escape "CSV shows an escape character in a command name as '?', as text does"
 
 # ---- text ----
 "$DELAYTOP" -b -n 1 -d 0.5 >"$TMPDIR_TEST/all.txt" 2>"$TMPDIR_TEST/err"
