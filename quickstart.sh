@@ -18,7 +18,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # Build and test dependencies; the reasons are in README.md.
 PACKAGES="build-essential autoconf automake autopoint gettext pkg-config
 libncurses-dev libnl-genl-3-dev libproc2-dev
-tmux groff-base jq python3 util-linux procps locales"
+tmux groff-base jq python3 util-linux mount bsdutils procps locales libcap2-bin"
 
 say() {
 	printf 'quickstart: %s\n' "$*"

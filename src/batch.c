@@ -91,13 +91,14 @@ static void text_header(struct outbuf *o, const struct snapshot *snap, const str
 	char when[48];
 
 	timing_iso8601(&snap->wall, when, sizeof(when));
-	out_printf(o, _("%s - %s  interval %.2f s  processes %u  threads %u  rows: %s, sorted by %s\n"),
+	out_printf(o, F_(N_("%s - %s  interval %.2f s  processes %u  threads %u  rows: %s, sorted by %s\n")),
 		   PACKAGE, when, snap->interval_s, snap->nprocs, snap->nthreads,
 		   snap->threads ? _("threads") : _("processes"), column_get(b->sort_col, &b->display).key);
-	out_printf(o, _("delay accounting %s  privileges %s"), delayacct_text(snap->delayacct),
-		   snap->limited ? _("limited (CPU and I/O delay only)") : _("full"));
+	out_printf(o, F_(N_("delay accounting %s  privileges %s")), delayacct_text(snap->delayacct),
+		   snap->limited ? _("limited (CPU and I/O delay only; tasks that exit between readings are not seen)")
+				 : _("full"));
 	if (snap->listening)
-		out_printf(o, _("  exits %llu (%llu lost)"), (unsigned long long)snap->exits,
+		out_printf(o, F_(N_("  exits %llu (%llu lost)")), (unsigned long long)snap->exits,
 			   (unsigned long long)snap->exits_lost);
 	out_char(o, '\n');
 	text_psi(o, &snap->psi);
@@ -107,13 +108,34 @@ static void text_header(struct outbuf *o, const struct snapshot *snap, const str
 static void text_report(struct batch_printer *b, const struct snapshot *snap, size_t n)
 {
 	struct table t;
+	int carried = 0, partial = 0;
 
 	table_init(&t, &b->display, 0, -1);
 	text_header(&b->out, snap, b);
 	column_line(&b->out, NULL, &b->display, &t, -1, 0);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		column_line(&b->out, b->order[i], &b->display, &t, -1, 0);
+		carried |= column_carried(b->order[i], &b->display) != 0;
+		partial |= b->order[i]->partial;
+	}
+	/* the marks, explained under the reports that have them */
+	if (carried) /* xgettext:no-c-format */
+		out_printf(&b->out, "%s\n", _("+: above 100% per thread: a wait that began in an earlier interval ended in this one"));
+	if (partial)
+		out_printf(&b->out, "%s\n", _("<partial>: threads ended during the interval; their delays are missing"));
 	out_char(&b->out, '\n');
+}
+
+/* The kinds marked carried, by key, separated by sep. */
+static void carried_list(struct outbuf *o, unsigned carried, const char *quote, const char *sep)
+{
+	const char *between = "";
+
+	for (int k = 0; k < DK_COUNT; k++)
+		if (carried & (1u << k)) {
+			out_printf(o, "%s%s%s%s", between, quote, delay_kinds[k].key, quote);
+			between = sep;
+		}
 }
 
 /* ---- json ---- */
@@ -245,7 +267,10 @@ static void json_task(struct outbuf *o, const char *when, const struct snapshot 
 	json_number(o, column_value(r, COL_PCPU, d));
 	out_str(o, d->accumulate ? ",\"total_s\":" : ",\"total_pct\":");
 	json_number(o, total_first_metric(r, d));
-	out_printf(o, ",\"exited\":%s,\"cmdline\":", r->exited ? "true" : "false");
+	out_printf(o, ",\"exited\":%s,\"partial\":%s,\"carried\":[", r->exited ? "true" : "false",
+		   r->partial ? "true" : "false");
+	carried_list(o, column_carried(r, d), "\"", ",");
+	out_str(o, "],\"cmdline\":");
 	if (r->cmdline)
 		out_json_string(o, r->cmdline);
 	else
@@ -253,7 +278,7 @@ static void json_task(struct outbuf *o, const char *when, const struct snapshot 
 	out_str(o, "}\n");
 }
 
-static void json_report(struct batch_printer *b, const struct snapshot *snap, size_t n)
+static void batch_json_report(struct batch_printer *b, const struct snapshot *snap, size_t n)
 {
 	char when[48];
 
@@ -273,7 +298,8 @@ static void csv_header(struct outbuf *o, const struct display *d)
 	for (int k = 0; k < DK_COUNT; k++)
 		for (int m = 0; m < METRIC_COUNT; m++)
 			out_printf(o, ",%s_%s", delay_kinds[k].key, names[m]);
-	out_str(o, d->accumulate ? ",run_s,total_s,exited,cmdline\n" : ",run_pct,total_pct,exited,cmdline\n");
+	out_str(o, d->accumulate ? ",run_s,total_s,exited,partial,carried,cmdline\n"
+				 : ",run_pct,total_pct,exited,partial,carried,cmdline\n");
 }
 
 static void csv_number(struct outbuf *o, double v)
@@ -315,6 +341,9 @@ static void csv_task(struct outbuf *o, const char *when, const struct snapshot *
 	csv_number(o, column_value(r, COL_PCPU, d));
 	csv_number(o, total_first_metric(r, d));
 	out_str(o, r->exited ? ",1," : ",0,");
+	out_str(o, r->partial ? "1," : "0,");
+	carried_list(o, column_carried(r, d), "", " ");
+	out_char(o, ',');
 	if (r->cmdline)
 		out_csv_field(o, r->cmdline);
 	out_char(o, '\n');
@@ -341,7 +370,7 @@ void batch_format(struct batch_printer *b, const struct snapshot *snap)
 	b->display.threads = snap->threads;
 	n = select_rows(b, snap);
 	switch (b->format) {
-	case FORMAT_JSON: json_report(b, snap, n); break;
+	case FORMAT_JSON: batch_json_report(b, snap, n); break;
 	case FORMAT_CSV: csv_report(b, snap, n); break;
 	default: text_report(b, snap, n); break;
 	}

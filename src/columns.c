@@ -178,6 +178,22 @@ static int is_number_column(int id)
 	return id == COL_PCPU || (id >= COL_KIND && id <= COL_TOTAL);
 }
 
+unsigned column_carried(const struct row *r, const struct display *d)
+{
+	return d->accumulate ? 0 : r->r.carried;
+}
+
+/* The cell carries CARRIED_MARK: a share cell of a kind marked carried, or TOTAL when any of the
+ * kinds it sums is. */
+static int cell_carried(const struct row *r, int id, const struct display *d)
+{
+	unsigned carried = d->metric == METRIC_PCT ? column_carried(r, d) : 0;
+
+	if (id == COL_TOTAL)
+		return carried != 0;
+	return id >= COL_KIND && id < COL_TOTAL && (carried & (1u << (id - COL_KIND)));
+}
+
 /* A number cell into buf (>= 32 bytes); returns its length. */
 static size_t number_text(const struct row *r, int id, const struct display *d, char *buf)
 {
@@ -188,6 +204,13 @@ static size_t number_text(const struct row *r, int id, const struct display *d, 
 	double v = column_value(r, id, d);
 	int decimals = id == COL_ID ? 0 : id == COL_PCPU ? (d->accumulate ? 2 : 1) : metric_decimals(d);
 
+	if (!isnan(v) && cell_carried(r, id, d)) { /* the number gives the mark one column */
+		size_t len = fmt_cell(buf, v, decimals, KIND_WIDTH - 1);
+
+		buf[len++] = CARRIED_MARK;
+		buf[len] = '\0';
+		return len;
+	}
 	if (v == 0) { /* most cells of most rows */
 		size_t len = decimals ? (size_t)decimals + 2 : 1;
 
@@ -300,6 +323,8 @@ void column_line(struct outbuf *o, const struct row *r, const struct display *d,
 			out_padded(o, text, text_width(text), 0);
 			if (r->exited)
 				out_str(o, _(" <exited>"));
+			if (r->partial)
+				out_str(o, _(" <partial>"));
 		} else {
 			out_padded(o, text, c->width, c->right);
 		}
@@ -309,20 +334,28 @@ void column_line(struct outbuf *o, const struct row *r, const struct display *d,
 
 static int column_layout(int width, int sort_col, int *cols)
 {
-	/* hidden first when space is short */
-	static const int drop_order[] = { COL_KIND + DK_IRQ, COL_KIND + DK_WPCOPY, COL_KIND + DK_COMPACT,
-					  COL_KIND + DK_THRASHING, COL_KIND + DK_RECLAIM, COL_KIND + DK_SWAPIN,
-					  COL_USER, COL_STATE, COL_PCPU, COL_KIND + DK_IO, COL_KIND + DK_CPU,
-					  COL_TOTAL };
+	/* Hidden first when space is short: the kinds other than CPU and I/O, the last kind first,
+	 * then user, state and CPU time, then I/O, CPU and the total. */
+	int drop_order[COL_COUNT], ndrop = 0;
 	struct display d = { 0 };
 	int shown[COL_COUNT], need = 0, n = 0;
 	const int command_min = 8;
+
+	for (int k = DK_COUNT - 1; k >= 0; k--)
+		if (k != DK_CPU && k != DK_IO)
+			drop_order[ndrop++] = COL_KIND + k;
+	drop_order[ndrop++] = COL_USER;
+	drop_order[ndrop++] = COL_STATE;
+	drop_order[ndrop++] = COL_PCPU;
+	drop_order[ndrop++] = COL_KIND + DK_IO;
+	drop_order[ndrop++] = COL_KIND + DK_CPU;
+	drop_order[ndrop++] = COL_TOTAL;
 
 	for (int c = 0; c < COL_COUNT; c++) {
 		shown[c] = 1;
 		need += (c == COL_COMMAND ? command_min : column_get(c, &d).width) + (c ? 1 : 0);
 	}
-	for (size_t i = 0; need > width && i < sizeof(drop_order) / sizeof(drop_order[0]); i++) {
+	for (int i = 0; need > width && i < ndrop; i++) {
 		int c = drop_order[i];
 
 		if (c == sort_col)

@@ -8,6 +8,9 @@
 #include "format.h"
 #include "model.h"
 
+/* The suffix of a share above 100% per thread: a wait carried over from an earlier interval. */
+#define CARRIED_MARK '+'
+
 /* What the delay cells show. */
 enum metric {
 	METRIC_PCT,  /* percent of the interval spent waiting */
@@ -52,8 +55,14 @@ struct column column_get(int id, const struct display *d);
  * columns (user, state, command) give NAN. */
 double column_value(const struct row *r, int id, const struct display *d);
 
+/* The delay kinds (bits 1 << k) whose share of the interval is above 100% per thread of the row
+ * because a wait that began in an earlier interval ended in this one; 0 for totals since the
+ * start, which have no such mark. */
+unsigned column_carried(const struct row *r, const struct display *d);
+
 /* The text of a row's cell, not padded, into buf (>= 32 bytes); strings may be returned
- * directly. A row without a reading yet (fresh) has blank numbers; "-" means unavailable. */
+ * directly. A row without a reading yet (fresh) has blank numbers; "-" means unavailable; a share
+ * above 100% per thread (column_carried) ends in CARRIED_MARK, within the column's width. */
 const char *column_text(const struct row *r, int id, const struct display *d, char *buf);
 
 /* The columns of a table under one display, looked up once per report rather than per cell. */

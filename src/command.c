@@ -4,10 +4,12 @@
  * orphan's parent becomes delaytop, not init), then forks and execs the command. Every exit record
  * whose process descends from the command counts, however short it lived; processes still alive
  * when the command ends are counted as far as they got. The report goes to stderr, like time(1),
- * unless --output names a file. */
+ * unless --output names a file; a regular file is written as a temporary file beside it and
+ * renamed when complete, so that a failed write leaves no truncated report behind. */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,11 +17,13 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "command.h"
+#include "delayacct.h"
 #include "delaykind.h"
 #include "family.h"
 #include "format.h"
@@ -32,6 +36,7 @@
 
 struct run {
 	unsigned kinds;  /* the delay kinds the kernel accounts now (bits of 1 << DK_*) */
+	struct procfs *procfs;
 	struct family *family;
 	struct report report;
 	uint64_t lost;
@@ -95,7 +100,7 @@ static void on_member(void *arg, const struct exit_task *t)
 }
 
 /* Only thread records count: a process aggregate repeats what its threads' records said. */
-static void on_exit_message(void *arg, const struct ts_record *thread, const struct ts_record *process)
+static void command_on_exit(void *arg, const struct ts_record *thread, const struct ts_record *process)
 {
 	struct run *r = arg;
 	struct exit_task t;
@@ -121,36 +126,48 @@ static void on_survivor(void *arg, size_t index, const struct ts_record *rec, ui
 /* Counts the processes that descend from the command and still run, as far as they got. */
 static void count_survivors(struct run *r, struct ts_client *ts)
 {
-	struct procfs *pf;
 	struct proc_entry *e;
 	size_t n;
-	char err[256];
 
-	if (procfs_open(&pf, err, sizeof(err)) < 0)
-		return;
 	r->ntids = 0;
-	if (procfs_walk(pf, NULL, 0, &e, &n) == 0)
+	if (procfs_walk(r->procfs, NULL, 0, &e, &n) == 0)
 		for (size_t i = 0; i < n; i++)
 			if (e[i].pid != (uint32_t)getpid() && family_includes(r->family, e[i].pid))
 				procfs_threads(e[i].pid, &r->tids, &r->ntids, &r->captids);
-	procfs_close(pf);
 	if (r->ntids)
 		ts_query(ts, TS_BY_PID, r->tids, r->ntids, on_survivor, r);
 }
 
-static pid_t start(char **argv, const sigset_t *old_mask)
+/* Starts the command with the signal mask and standard descriptors delaytop was given: closed_fds
+ * (bits 1 << fd) were closed, and main put /dev/null there only for delaytop's sake. */
+static pid_t start(char **argv, const sigset_t *old_mask, unsigned closed_fds)
 {
 	pid_t pid = fork();
+	char name[256];
+	int e;
 
 	if (pid != 0)
 		return pid;
+	for (int fd = 0; fd <= 2; fd++)
+		if (closed_fds & 1u << fd)
+			close(fd);
 	sigprocmask(SIG_SETMASK, old_mask, NULL);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGQUIT, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
 	execvp(argv[0], argv);
-	fprintf(stderr, _("%s: cannot run '%s': %s\n"), PACKAGE, argv[0], strerror(errno));
-	_exit(errno == ENOENT ? 127 : 126);
+	e = errno;
+	text_clean(name, sizeof(name), argv[0]);
+	fprintf(stderr, F_(N_("%s: cannot run '%s': %s\n")), PACKAGE, name, strerror(e));
+	_exit(e == ENOENT ? 127 : 126);
+}
+
+/* A task forked while kernel.task_delayacct is 0 never gets the other delays: once the switch is
+ * found off, the records read after count CPU delay only, as any of their tasks may be such. */
+static void check_switch(struct run *r)
+{
+	if (delayacct_read() == DELAYACCT_OFF)
+		r->kinds = 1u << DK_CPU;
 }
 
 /* Waits for the command, reading exit records as they come and reaping adopted orphans. sigfd
@@ -171,7 +188,8 @@ static int follow(struct run *r, struct ts_listener *l, pid_t child, int sigfd)
 			while (read(sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
 				if (si.ssi_signo != SIGCHLD)
 					kill(child, (int)si.ssi_signo);
-		ts_listen_drain(l, on_exit_message, r, &r->lost);
+		check_switch(r);
+		ts_listen_drain(l, command_on_exit, r, &r->lost);
 		while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
 			if (pid == child) {
 				status = st;
@@ -181,23 +199,209 @@ static int follow(struct run *r, struct ts_listener *l, pid_t child, int sigfd)
 			done = 1; /* cannot happen while the child lives */
 	}
 	/* the records of the last exits are queued before the parent hears of them */
-	ts_listen_drain(l, on_exit_message, r, &r->lost);
+	check_switch(r);
+	ts_listen_drain(l, command_on_exit, r, &r->lost);
 	return status;
 }
 
-static FILE *open_output(const struct options *o)
+/* Where the report goes. A regular file (or a new one) is written as tmp, a hidden file in the same
+ * directory, created before the command runs and renamed over the file when the report is
+ * complete; a symbolic link is followed, so that the file it points to is replaced. /dev/stdout,
+ * /dev/stderr and /dev/fd/N name a descriptor delaytop was given: the report goes to it, after
+ * what the command wrote there. A device or a FIFO is written directly. */
+struct output {
+	FILE *f;
+	const char *path; /* as given; NULL: stderr */
+	char *target;     /* the file tmp replaces: path with symbolic links resolved */
+	char *tmp;
+};
+
+/* The descriptor that a name such as /dev/stdout or /dev/fd/3 stands for, or -1. */
+static int fd_alias(const char *path)
 {
+	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
+
+	if (strcmp(path, "/dev/stdout") == 0)
+		return STDOUT_FILENO;
+	if (strcmp(path, "/dev/stderr") == 0)
+		return STDERR_FILENO;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		size_t len = strlen(dirs[i]);
+
+		const char *num = path + len;
+
+		if (strncmp(path, dirs[i], len) == 0 && *num && strspn(num, "0123456789") == strlen(num) &&
+		    strlen(num) < 6)
+			return atoi(num);
+	}
+	return -1;
+}
+
+/* The new file gets the mode (and, where allowed, the owner) of the file it replaces, or
+ * 0666 less the umask, as fopen() would create it. */
+static void set_mode(int fd, const struct stat *old)
+{
+	mode_t mask;
+
+	if (old) {
+		if (fchown(fd, old->st_uid, old->st_gid) < 0) {
+			/* not allowed: the file becomes the caller's, as a new one would */
+		}
+		fchmod(fd, old->st_mode & 07777);
+		return;
+	}
+	mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+}
+
+/* Creates the temporary file beside out->target; returns the stream or NULL with errno set. A
+ * file one may not write is not replaced either, as fopen() would not truncate it. */
+static FILE *open_tmp(struct output *out)
+{
+	const char *slash = strrchr(out->target, '/');
+	size_t dirlen = slash ? (size_t)(slash + 1 - out->target) : 0;
+	size_t size = strlen(out->target) + sizeof(".XXXXXX") + 1;
+	struct stat st;
+	int exists = stat(out->target, &st) == 0, fd, e;
 	FILE *f;
 
-	if (!o->output)
-		return stderr;
-	f = fopen(o->output, "we");
-	if (!f)
-		fprintf(stderr, _("%s: cannot write '%s': %s\n"), PACKAGE, o->output, strerror(errno));
+	if (exists && faccessat(AT_FDCWD, out->target, W_OK, AT_EACCESS) < 0)
+		return NULL;
+	out->tmp = xmalloc(size);
+	snprintf(out->tmp, size, "%.*s.%s.XXXXXX", (int)dirlen, out->target, out->target + dirlen);
+	fd = mkostemp(out->tmp, O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		free(out->tmp);
+		out->tmp = NULL;
+		errno = e;
+		return NULL;
+	}
+	set_mode(fd, exists ? &st : NULL);
+	f = fdopen(fd, "w");
+	if (!f) {
+		e = errno;
+		unlink(out->tmp);
+		close(fd);
+		free(out->tmp);
+		out->tmp = NULL;
+		errno = e;
+	}
 	return f;
 }
 
-int command_run(const struct options *o, int delayacct_off)
+/* Opens the report's destination before the command runs; returns 0, or -1 after printing why. */
+static int open_output(const struct options *o, unsigned closed_fds, struct output *out)
+{
+	struct stat st;
+	int fd;
+
+	memset(out, 0, sizeof(*out));
+	if (!o->output) {
+		if (closed_fds & 1u << STDERR_FILENO) {
+			fprintf(stderr, "%s: %s\n", PACKAGE,
+				_("standard error is closed: the report has nowhere to go (use -o FILE)"));
+			return -1;
+		}
+		out->f = stderr;
+		return 0;
+	}
+	out->path = o->output;
+	fd = fd_alias(o->output);
+	if (fd >= 0) {
+		errno = EBADF;
+		if (!(fd <= 2 && (closed_fds & 1u << fd)) && (fd = fcntl(fd, F_DUPFD_CLOEXEC, 3)) >= 0 &&
+		    !(out->f = fdopen(fd, "w")))
+			close(fd);
+	} else if (!o->output[0]) {
+		errno = ENOENT;
+	} else if (stat(o->output, &st) == 0 && !S_ISREG(st.st_mode)) {
+		out->f = fopen(o->output, "we");
+	} else if (lstat(o->output, &st) == 0 && S_ISLNK(st.st_mode) &&
+		   !(out->target = realpath(o->output, NULL))) {
+		out->f = fopen(o->output, "we"); /* a link to a file yet to be made */
+	} else {
+		if (!out->target)
+			out->target = xstrdup(o->output);
+		out->f = open_tmp(out);
+	}
+	if (!out->f) {
+		char name[256];
+		int e = errno;
+
+		text_clean(name, sizeof(name), o->output);
+		fprintf(stderr, F_(N_("%s: cannot write '%s': %s\n")), PACKAGE, name, strerror(e));
+		free(out->target);
+		out->target = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Completes the report: closes the file and renames the temporary file into place, or, when
+ * written is 0 (the report is incomplete), removes it. Returns 0, or -1 with errno set. */
+static int close_output(struct output *out, int written)
+{
+	int rc = written ? 0 : -1, e = 0;
+
+	if (out->f && out->f != stderr) {
+		if (written && out->tmp && fsync(fileno(out->f)) < 0 && errno != EINVAL) {
+			rc = -1;
+			e = errno;
+		}
+		if (fclose(out->f) != 0 && rc == 0) {
+			rc = -1;
+			e = errno;
+		}
+	}
+	out->f = NULL;
+	if (out->tmp) {
+		if (rc == 0 && rename(out->tmp, out->target) < 0) {
+			rc = -1;
+			e = errno;
+		}
+		if (rc < 0)
+			unlink(out->tmp);
+		free(out->tmp);
+		out->tmp = NULL;
+	}
+	free(out->target);
+	out->target = NULL;
+	if (e)
+		errno = e;
+	return rc;
+}
+
+/* Prints the report and completes the output. The command has run, so a report that could not
+ * be written ends delaytop with EXIT_CANNOT_FOLLOW, not with the command's status, and the
+ * message gives that status. A reader that went away (EPIPE) is not an error. */
+static int write_report(struct run *r, const struct options *o, struct output *out, int status)
+{
+	int written = report_print(&r->report, o->format, out->f) == 0;
+	int e = errno;
+
+	if (close_output(out, written) == 0 || (!written && e == EPIPE))
+		return status;
+	if (!written)
+		errno = e;
+	if (out->path) {
+		char name[256];
+
+		e = errno;
+		text_clean(name, sizeof(name), out->path);
+		fprintf(stderr,
+			F_(N_("%s: cannot write the report to '%s': %s; the command ran and exited with status %d\n")),
+			PACKAGE, name, strerror(e), status);
+	} else
+		fprintf(stderr,
+			F_(N_("%s: cannot write the report to standard error: %s; "
+			  "the command ran and exited with status %d\n")),
+			PACKAGE, strerror(errno), status);
+	return EXIT_CANNOT_FOLLOW;
+}
+
+int command_run(const struct options *o, int delayacct_off, unsigned closed_fds)
 {
 	struct ts_listener *l = NULL;
 	struct ts_client *ts = NULL;
@@ -205,7 +409,7 @@ int command_run(const struct options *o, int delayacct_off)
 	char err[512];
 	uint64_t t0;
 	pid_t child;
-	FILE *out;
+	struct output out;
 	sigset_t chld, old_mask; /* chld: the signals read through sigfd */
 	int rc, sigfd;
 
@@ -213,12 +417,18 @@ int command_run(const struct options *o, int delayacct_off)
 	/* with kernel.task_delayacct at 0 the kernel sends zeros for all but CPU delay: unavailable */
 	r.kinds = delayacct_off ? 1u << DK_CPU : ~0u;
 	if (ts_listen(&l, o->exit_buffer, err, sizeof(err)) < 0 || ts_open(&ts, err, sizeof(err)) < 0) {
-		fprintf(stderr, _("%s: command mode needs the kernel's exit records: %s\n"), PACKAGE, err);
+		fprintf(stderr, F_(N_("%s: command mode needs the kernel's exit records: %s\n")), PACKAGE, err);
 		ts_listen_close(l);
 		return EXIT_CANNOT_FOLLOW;
 	}
-	out = open_output(o);
-	if (!out) {
+	if (procfs_open(&r.procfs, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", PACKAGE, err);
+		ts_listen_close(l);
+		ts_close(ts);
+		return EXIT_CANNOT_FOLLOW;
+	}
+	if (open_output(o, closed_fds, &out) < 0) {
+		procfs_close(r.procfs);
 		ts_listen_close(l);
 		ts_close(ts);
 		return EXIT_CANNOT_FOLLOW;
@@ -235,9 +445,10 @@ int command_run(const struct options *o, int delayacct_off)
 	sigfd = signalfd(-1, &chld, SFD_NONBLOCK | SFD_CLOEXEC);
 	report_init(&r.report, o->command);
 	t0 = timing_mono_ns();
-	child = start(o->command, &old_mask);
+	child = start(o->command, &old_mask, closed_fds);
 	if (child < 0) {
-		fprintf(stderr, _("%s: cannot start the command: %s\n"), PACKAGE, strerror(errno));
+		fprintf(stderr, F_(N_("%s: cannot start the command: %s\n")), PACKAGE, strerror(errno));
+		close_output(&out, 0);
 		rc = EXIT_CANNOT_FOLLOW;
 		goto out;
 	}
@@ -247,14 +458,11 @@ int command_run(const struct options *o, int delayacct_off)
 	count_survivors(&r, ts);
 	r.report.lost = r.lost;
 	r.report.undecided = family_undecided(r.family);
-	rc = report_exit_status(&r.report);
-	if (report_print(&r.report, o->format, out) < 0 && errno != EPIPE)
-		fprintf(stderr, _("%s: cannot write the report: %s\n"), PACKAGE, strerror(errno));
+	rc = write_report(&r, o, &out, report_exit_status(&r.report));
 out:
 	if (sigfd >= 0)
 		close(sigfd);
-	if (out != stderr)
-		fclose(out);
+	procfs_close(r.procfs);
 	family_free(r.family);
 	report_free(&r.report);
 	free(r.tids);

@@ -34,10 +34,10 @@ enum {
 struct task_counters {
 	uint16_t version; /* struct taskstats version, 0 when the source was /proc */
 	uint32_t have;    /* HAVE_* bits */
-	uint8_t kind_total; /* bit k: delay[k].total_ns present */
-	uint8_t kind_count; /* bit k: delay[k].count present */
-	uint8_t kind_max;   /* bit k: delay[k].max_ns and min_ns present */
-	uint8_t kind_max_ts; /* bit k: delay[k].max_ts_* present */
+	kind_mask kind_total; /* bit k: delay[k].total_ns present */
+	kind_mask kind_count; /* bit k: delay[k].count present */
+	kind_mask kind_max;   /* bit k: delay[k].max_ns and min_ns present */
+	kind_mask kind_max_ts; /* bit k: delay[k].max_ts_* present */
 	struct delay_counter delay[DK_COUNT];
 	uint64_t run_real_ns;    /* CPU time, wall-clock based */
 	uint64_t run_virtual_ns; /* CPU time as the scheduler saw it (sum_exec_runtime) */

@@ -41,6 +41,10 @@ struct delay_kind_info {
 	int limited;    /* 1 when /proc gives it to anyone, without CAP_NET_ADMIN */
 };
 
+/* A set of kinds, bit k for kind k: every stored kind mask has this type. */
+typedef uint16_t kind_mask;
+_Static_assert(DK_COUNT <= sizeof(kind_mask) * 8, "kind_mask has fewer bits than there are delay kinds");
+
 extern const struct delay_kind_info delay_kinds[DK_COUNT];
 
 /* Looks up a kind by its key; returns -1 when there is none. */

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <poll.h>
 #include <signal.h>
@@ -12,10 +13,11 @@
 
 #include "batch.h"
 #include "command.h"
+#include "delayacct.h"
 #include "i18n.h"
 #include "options.h"
-#include "procfs.h"
 #include "sampler.h"
+#include "secure.h"
 #include "timing.h"
 #include "view.h"
 
@@ -42,9 +44,57 @@ static void setup_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* Opens /dev/null on whichever of fds 0-2 is closed, so that nothing delaytop opens later (a
+ * netlink socket, say) becomes its standard output. Returns the closed ones as bits 1 << fd, or
+ * -1 when /dev/null cannot be opened. */
+static int open_std_fds(void)
+{
+	int closed = 0;
+
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		if (open("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
+			return -1;
+		closed |= 1 << fd;
+	}
+	return closed;
+}
+
+/* After --help or --version: whether all of it reached standard output. */
+static int check_stdout(int closed)
+{
+	if (closed & 1 << STDOUT_FILENO)
+		errno = EBADF;
+	else if (fflush(stdout) == 0 && !ferror(stdout))
+		return EXIT_SUCCESS;
+	fprintf(stderr, "%s: %s: %s\n", PACKAGE, _("cannot write to standard output"), strerror(errno));
+	return EXIT_FAILURE;
+}
+
+/* The batch reports need standard output, the screen a terminal on standard input and output:
+ * refused when they were closed, rather than written to /dev/null. Returns 0 or -1 after a
+ * message. */
+static int check_std_fds(const struct options *o, int closed)
+{
+	const char *why = NULL;
+
+	if (o->batch && (closed & 1 << STDOUT_FILENO))
+		why = _("standard output is closed: the reports have nowhere to go");
+	else if (!o->batch && (closed & 1 << STDOUT_FILENO))
+		why = _("standard output is closed: the full screen needs a terminal");
+	else if (!o->batch && (closed & 1 << STDIN_FILENO))
+		why = _("standard input is closed: the full screen needs a terminal");
+	if (!why)
+		return 0;
+	fprintf(stderr, "%s: %s\n", PACKAGE, why);
+	return -1;
+}
+
 static void setup_locale(void)
 {
-	const char *dir = getenv("DELAYTOP_LOCALEDIR");
+	/* A secure run ignores it: its translations become printf formats in a privileged process. */
+	const char *dir = secure_env("DELAYTOP_LOCALEDIR");
 
 	setlocale(LC_ALL, "");
 	/* Numbers in every output use a decimal point, whatever the language. */
@@ -137,6 +187,7 @@ static struct sampler *open_sampler(const struct options *o)
 	so.npids = o->npids;
 	so.listen = 1;
 	so.exit_rcvbuf = o->exit_buffer;
+	so.departed = !o->batch || o->accumulate; /* the screen can switch to totals at any time */
 	if (sampler_open(&s, &so, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", PACKAGE, err);
 		return NULL;
@@ -148,6 +199,8 @@ static void print_notice(struct sampler *s)
 {
 	if (sampler_notice(s))
 		fprintf(stderr, "%s: %s\n", PACKAGE, sampler_notice(s));
+	if (sampler_pids_notice(s))
+		fprintf(stderr, "%s: %s\n", PACKAGE, sampler_pids_notice(s));
 }
 
 int main(int argc, char **argv)
@@ -155,24 +208,30 @@ int main(int argc, char **argv)
 	struct options o;
 	struct sampler *s;
 	char err[512];
-	int rc;
+	int rc, closed = open_std_fds();
 
+	if (closed < 0)
+		return EXIT_FAILURE; /* without /dev/null there is nowhere to say it */
 	setup_locale();
 	rc = options_parse(argc, argv, &o, err, sizeof(err));
 	if (rc != OPTIONS_OK) {
 		if (rc == OPTIONS_ERROR)
 			fprintf(stderr, "%s: %s\n", PACKAGE, err);
 		options_free(&o);
-		return rc == OPTIONS_EXIT ? EXIT_SUCCESS : EXIT_USAGE;
+		return rc == OPTIONS_EXIT ? check_stdout(closed) : EXIT_USAGE;
 	}
 	setup_signals();
 	if (o.command) {
-		int warned = 0, delayacct = procfs_delayacct();
+		int warned = 0, delayacct = delayacct_read();
 
 		warn_delayacct(delayacct, &warned);
-		rc = command_run(&o, delayacct == DELAYACCT_OFF);
+		rc = command_run(&o, delayacct == DELAYACCT_OFF, (unsigned)closed);
 		options_free(&o);
 		return rc;
+	}
+	if (check_std_fds(&o, closed) < 0) {
+		options_free(&o);
+		return EXIT_FAILURE;
 	}
 	s = open_sampler(&o);
 	if (!s)

@@ -180,7 +180,7 @@ static void release(struct family *f, uint32_t tgid, uint64_t now_s)
 	free(w);
 }
 
-static void accept(struct family *f, const struct exit_task *t, uint64_t now_s)
+static void family_accept(struct family *f, const struct exit_task *t, uint64_t now_s)
 {
 	struct member *m = idmap_get(&f->members, t->tgid);
 
@@ -205,7 +205,7 @@ static void decide(struct family *f, const struct exit_task *t, uint64_t now_s)
 	if (is_stranger(f, t->tgid) && !idmap_get(&f->members, t->tgid))
 		return;
 	if (is_member(f, t->tgid, t->start_s) || t->ppid == f->self || is_member(f, t->ppid, t->start_s)) {
-		accept(f, t, now_s);
+		family_accept(f, t, now_s);
 		return;
 	}
 	if (is_stranger(f, t->ppid)) {
@@ -213,7 +213,7 @@ static void decide(struct family *f, const struct exit_task *t, uint64_t now_s)
 		return;
 	}
 	switch (ask_parents(f, t->ppid)) {
-	case KIN_YES: accept(f, t, now_s); break;
+	case KIN_YES: family_accept(f, t, now_s); break;
 	case KIN_NO: reject(f, t, now_s); break;
 	default: wait_for(f, t->ppid, t); break;
 	}

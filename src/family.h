@@ -19,7 +19,7 @@ struct exit_task {
 	uint64_t start_s; /* start, seconds since the epoch */
 	char comm[17];
 	uint64_t total_ns[DK_COUNT], count[DK_COUNT], max_ns[DK_COUNT];
-	uint8_t kinds, kinds_count, kinds_max; /* bit k: total, count, max of kind k present */
+	kind_mask kinds, kinds_count, kinds_max; /* bit k: total, count, max of kind k present */
 	uint64_t run_ns;
 	int group_dead; /* its exit ended its process */
 };

@@ -17,7 +17,7 @@ static int contains_nocase(const char *hay, const char *needle)
 	return n == 0;
 }
 
-static int waited(const struct row *r, const struct display *d)
+static int filter_waited(const struct row *r, const struct display *d)
 {
 	if (!d->accumulate)
 		return r->r.total_pct > 0; /* NAN compares false */
@@ -46,7 +46,7 @@ int filter_match(const struct filter *f, const struct row *r, const struct displ
 	if (f->command && !contains_nocase(r->comm, f->command) &&
 	    !(r->cmdline && contains_nocase(r->cmdline, f->command)))
 		return 0;
-	if (f->active && !waited(r, d))
+	if (f->active && !filter_waited(r, d))
 		return 0;
 	return 1;
 }

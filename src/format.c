@@ -185,9 +185,59 @@ void out_field(struct outbuf *o, const char *s, size_t len, int width, int right
 	o->len += w;
 }
 
-static int is_control(unsigned char c)
+/* Decodes one UTF-8 character at s, which is not at its end: returns its length (1 to 4) with
+ * the code point in *cp, or -1 when the byte at s starts no valid sequence (a stray continuation
+ * byte, an overlong form, a surrogate, a code point beyond U+10FFFF or a sequence cut short).
+ * By hand, so that the answer does not depend on the locale. */
+static int utf8_decode(const char *s, uint32_t *cp)
 {
-	return c < 0x20 || c == 0x7f;
+	const unsigned char *u = (const unsigned char *)s;
+	uint32_t c = u[0], min;
+	int n;
+
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, c &= 0x1f, min = 0x80;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, c &= 0x0f, min = 0x800;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, c &= 0x07, min = 0x10000;
+	else
+		return -1;
+	for (int i = 1; i < n; i++) {
+		if ((u[i] & 0xc0) != 0x80) /* also stops at the terminating NUL */
+			return -1;
+		c = c << 6 | (u[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return -1;
+	*cp = c;
+	return n;
+}
+
+/* One character of display text at s (not at its end): sets *len to its bytes and returns its
+ * columns, or -1 when it is shown as TEXT_REPLACEMENT: a control character (C0, DEL, C1) or a
+ * byte that is not part of valid UTF-8 (then *len is 1: one replacement per bad byte). */
+static int display_char(const char *s, int *len)
+{
+	unsigned char c = (unsigned char)*s;
+	uint32_t cp;
+	int w;
+
+	*len = 1;
+	if (c < 0x80) /* ASCII, nearly every cell: no decoding */
+		return c < 0x20 || c == 0x7f ? -1 : 1;
+	w = utf8_decode(s, &cp);
+	if (w < 0)
+		return -1;
+	*len = w;
+	if (cp < 0xa0) /* C1: U+0080 to U+009F, such as U+009B, the 8-bit CSI */
+		return -1;
+	w = wcwidth((wchar_t)cp);
+	return w < 0 ? 1 : w; /* a locale that does not know it: one column, as a terminal guesses */
 }
 
 /* The length of s when it is plain printable ASCII, else -1. */
@@ -199,6 +249,26 @@ static ssize_t plain_ascii(const char *s)
 		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
 			return -1;
 	return p - s;
+}
+
+/* Appends the display text of the first bytes of s: every control character and bad byte as
+ * TEXT_REPLACEMENT, everything else as it is. */
+static void out_display(struct outbuf *o, const char *s, size_t bytes)
+{
+	for (size_t i = 0; i < bytes && s[i];) {
+		int len;
+
+		if (display_char(s + i, &len) < 0)
+			out_char(o, TEXT_REPLACEMENT);
+		else
+			out_mem(o, s + i, (size_t)len);
+		i += (size_t)len;
+	}
+}
+
+void out_text(struct outbuf *o, const char *s)
+{
+	out_display(o, s, strlen(s));
 }
 
 void out_padded(struct outbuf *o, const char *s, int width, int right)
@@ -216,31 +286,9 @@ void out_padded(struct outbuf *o, const char *s, int width, int right)
 
 	if (right)
 		out_spaces(o, width - used);
-	out_mem(o, s, fit);
-	for (size_t i = o->len - fit; i < o->len; i++)
-		if (is_control((unsigned char)o->data[i]))
-			o->data[i] = '?';
+	out_display(o, s, fit);
 	if (!right)
 		out_spaces(o, width - used);
-}
-
-/* Decodes one UTF-8 character at s; returns its length (0 at the end), or -1 for a bad byte. */
-static int utf8_next(const char *s, wchar_t *wc)
-{
-	mbstate_t st;
-	size_t n;
-
-	if (!*s)
-		return 0;
-	if ((unsigned char)*s < 0x80) {
-		*wc = (unsigned char)*s;
-		return 1;
-	}
-	memset(&st, 0, sizeof(st));
-	n = mbrtowc(wc, s, MB_LEN_MAX, &st);
-	if (n == (size_t)-1 || n == (size_t)-2 || n == 0)
-		return -1;
-	return (int)n;
 }
 
 static void out_json_escape(struct outbuf *o, unsigned c)
@@ -260,10 +308,10 @@ void out_json_string(struct outbuf *o, const char *s)
 	out_char(o, '"');
 	while (*s) {
 		unsigned char c = (unsigned char)*s;
-		wchar_t wc;
+		uint32_t cp;
 		int n;
 
-		if (c < 0x20 || c == '"' || c == '\\') {
+		if (c < 0x20 || c == '"' || c == '\\' || c == 0x7f) {
 			out_json_escape(o, c);
 			s++;
 			continue;
@@ -273,41 +321,47 @@ void out_json_string(struct outbuf *o, const char *s)
 			s++;
 			continue;
 		}
-		n = utf8_next(s, &wc);
-		/* glibc decodes beyond U+10FFFF and surrogates; JSON must not carry them */
-		if (n < 0 || MB_CUR_MAX == 1 || (unsigned long)wc > 0x10FFFF || (wc >= 0xD800 && wc <= 0xDFFF)) {
-			out_str(o, "\\ufffd"); /* not UTF-8, or the locale cannot tell: stay valid JSON */
+		n = utf8_decode(s, &cp);
+		if (n < 0) {
+			out_str(o, "\\ufffd"); /* not UTF-8: one U+FFFD per bad byte, and valid JSON */
 			s++;
 			continue;
 		}
-		out_mem(o, s, (size_t)n);
+		if (cp < 0xa0) /* C1 escaped like C0, so that no reader's terminal acts on it */
+			out_json_escape(o, cp);
+		else
+			out_mem(o, s, (size_t)n);
 		s += n;
 	}
 	out_char(o, '"');
 }
 
-/* A control character becomes '?', as in text: a CSV file viewed in a terminal stays inert. */
+/* Control characters and bad bytes become TEXT_REPLACEMENT, as in text: a CSV file viewed in a
+ * terminal stays inert, and no field needs quoting for a line break. */
 void out_csv_field(struct outbuf *o, const char *s)
 {
 	const char *p = s;
-	int quote;
 
-	while (*p && *p != ',' && *p != '"' && !is_control((unsigned char)*p))
+	while (*p && *p != ',' && *p != '"' && (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x7f)
 		p++;
 	if (!*p) { /* the common case: nothing to quote or replace */
 		out_mem(o, s, (size_t)(p - s));
 		return;
 	}
-	quote = strpbrk(p, ",\"") != NULL;
-	if (quote)
-		out_char(o, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			out_char(o, '"');
-		out_char(o, is_control((unsigned char)*s) ? '?' : *s);
+	if (!strpbrk(p, ",\"")) {
+		out_text(o, s);
+		return;
 	}
-	if (quote)
-		out_char(o, '"');
+	out_char(o, '"');
+	for (; *s; s++) {
+		p = s + strcspn(s, "\"");
+		out_display(o, s, (size_t)(p - s));
+		if (!*p)
+			break;
+		out_str(o, "\"\"");
+		s = p;
+	}
+	out_char(o, '"');
 }
 
 int out_flush(struct outbuf *o, FILE *f)
@@ -329,22 +383,11 @@ void out_free(struct outbuf *o)
 	o->len = o->cap = 0;
 }
 
+/* The columns of the character at s, its bytes in *len: a replacement takes one. */
 static int char_width(const char *s, int *len)
 {
-	wchar_t wc;
-	int n, w;
+	int w = display_char(s, len);
 
-	if ((unsigned char)*s < 0x80) { /* ASCII, nearly every cell: no decoding */
-		*len = 1;
-		return 1;
-	}
-	n = utf8_next(s, &wc);
-	if (n <= 0) {
-		*len = 1;
-		return 1;
-	}
-	*len = n;
-	w = wcwidth(wc);
 	return w < 0 ? 1 : w;
 }
 
@@ -389,4 +432,28 @@ void str_copy(char *dst, size_t size, const char *src)
 
 	memcpy(dst, src, n);
 	dst[n] = '\0';
+}
+
+size_t text_clean(char *dst, size_t size, const char *src)
+{
+	size_t len = 0, keep = 0; /* keep: where to cut, leaving room for "..." */
+
+	for (int n; *src; src += n) {
+		int bad = display_char(src, &n) < 0;
+		size_t add = bad ? 1 : (size_t)n;
+
+		if (len + add > size - 1) {
+			memcpy(dst + keep, "...", 4);
+			return keep + 3;
+		}
+		if (bad)
+			dst[len] = TEXT_REPLACEMENT;
+		else
+			memcpy(dst + len, src, add);
+		len += add;
+		if (len + 3 <= size - 1)
+			keep = len;
+	}
+	dst[len] = '\0';
+	return len;
 }

@@ -28,15 +28,25 @@ void out_str(struct outbuf *o, const char *s);
 void out_char(struct outbuf *o, char c);
 void out_spaces(struct outbuf *o, int n);
 void out_printf(struct outbuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* What a control character (C0, DEL, C1) or a byte that is not valid UTF-8 becomes in display
+ * text (text cells, CSV, the screen, messages that echo a user's value): one per character or bad
+ * byte, so that a task name or a value cannot move the cursor or start an escape sequence.
+ * Decided by hand, the same under every locale. */
+#define TEXT_REPLACEMENT '?'
+
+/* s as display text, whole: control characters and bad bytes become TEXT_REPLACEMENT. */
+void out_text(struct outbuf *o, const char *s);
 /* s padded with spaces to width columns (right-aligned when right is set), cut to fit; control
- * characters become '?' so that a task name cannot move the cursor. */
+ * characters and bad bytes become TEXT_REPLACEMENT. */
 void out_padded(struct outbuf *o, const char *s, int width, int right);
 /* s, len bytes of printable ASCII (a formatted number), padded to width: the fast path of
  * out_padded for text known to be plain. */
 void out_field(struct outbuf *o, const char *s, size_t len, int width, int right);
-/* s as a JSON string, quotes included; bytes that are not UTF-8 become U+FFFD. */
+/* s as a JSON string, quotes included; control characters (C0, DEL, C1) are escaped as \u00XX,
+ * each byte that is not valid UTF-8 becomes \ufffd. */
 void out_json_string(struct outbuf *o, const char *s);
-/* s as a CSV field: quoted when it holds a comma, quote, CR or LF. */
+/* s as a CSV field: quoted when it holds a comma or quote; control characters (CR and LF too)
+ * and bad bytes become TEXT_REPLACEMENT. */
 void out_csv_field(struct outbuf *o, const char *s);
 /* Writes the buffer to f and empties it; returns 0, or -1 when the write failed (EPIPE). */
 int out_flush(struct outbuf *o, FILE *f);
@@ -45,7 +55,13 @@ void out_free(struct outbuf *o);
 /* Copies src into dst of size bytes, cut to fit and always terminated. */
 void str_copy(char *dst, size_t size, const char *src);
 
-/* How many terminal columns s takes (UTF-8; invalid bytes and control characters count 1). */
+/* s cleaned for a message or a line of the screen: into dst of size (at least 4) bytes, control
+ * characters and bad bytes replaced as in out_padded, cut at a character with "..." when it does
+ * not fit; always terminated. Returns the length. */
+size_t text_clean(char *dst, size_t size, const char *src);
+
+/* How many terminal columns s takes as display text (UTF-8; a control character or a bad byte
+ * counts 1, as its replacement). */
 int text_width(const char *s);
 /* The same for the first bytes of s. */
 int text_width_n(const char *s, size_t bytes);

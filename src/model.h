@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "delayacct.h"
 #include "psi.h"
 #include "rates.h"
 
@@ -16,8 +17,8 @@ struct task_totals {
 	uint64_t count[DK_COUNT];
 	uint64_t max_ns[DK_COUNT];
 	uint64_t run_ns;
-	uint8_t kinds;       /* bit k: kind k's total was available at least once */
-	uint8_t kinds_count; /* bit k: and its count (limited mode reads I/O delay without one) */
+	kind_mask kinds;       /* bit k: kind k's total was available at least once */
+	kind_mask kinds_count; /* bit k: and its count (limited mode reads I/O delay without one) */
 };
 
 struct row {
@@ -28,17 +29,13 @@ struct row {
 	uint8_t exited;   /* the task ended during the interval, or earlier when departed */
 	uint8_t departed; /* it ended before this interval: only its totals since the start count */
 	uint8_t fresh;    /* first reading of this task: no rates yet */
+	uint8_t partial;  /* limited mode, process row: threads came or went during the interval, and
+			     the delays of those that ended are missing from it */
 	const char *user;    /* strings belong to the sampler and live until its next tick */
 	const char *comm;
 	const char *cmdline; /* full command line, or NULL when unknown */
 	struct task_rates r;
 	const struct task_totals *acc; /* since delaytop's first reading */
-};
-
-enum {
-	DELAYACCT_UNKNOWN = -1,
-	DELAYACCT_OFF = 0,
-	DELAYACCT_ON = 1,
 };
 
 struct snapshot {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "i18n.h"
 #include "options.h"
 #include "order.h"
@@ -70,11 +71,12 @@ static void print_wrapped(FILE *f, const char *list, int indent, int width)
 
 void options_usage(FILE *f)
 {
-	fprintf(f, _("Usage: %s [OPTION]... [-- COMMAND [ARG]...]\n"), PACKAGE);
+	fprintf(f, F_(N_("Usage: %s [OPTION]... [-- COMMAND [ARG]...]\n")), PACKAGE);
 	fputs(_("Show which tasks are waiting, on what, and how badly, from the kernel's delay\n"
 		"accounting and pressure stall information.\n\n"), f);
 	fputs(_("  -b, --batch              print reports as text instead of the full screen\n"
-		"  -n, --iterations=N       stop after N reports (default: until interrupted)\n"
+		"  -n, --iterations=N       stop after N reports, or quit the screen after N\n"
+		"                           refreshes (default: until interrupted)\n"
 		"  -d, --delay=SECS         seconds between reports, fractional, at least 0.1\n"
 		"                           (default 1)\n"
 		"  -p, --pid=PID[,PID...]   only these processes (may be repeated)\n"
@@ -93,7 +95,7 @@ void options_usage(FILE *f)
 		"  -V, --version            show the version and exit\n\n"), f);
 	fputs(_("With -- COMMAND, delaytop runs the command, follows every process it starts,\n"
 		"and reports the delays of the whole run when it ends; it exits with the\n"
-		"command's status, or 125 when it cannot follow the command.\n\n"), f);
+		"command's status, or 125 when it cannot follow the command or write the report.\n\n"), f);
 	fputs(_("Delays are percentages of the interval: a process with several waiting threads\n"
 		"can exceed 100%. Taskstats needs CAP_NET_ADMIN; without it only CPU and I/O\n"
 		"delay are shown, from /proc. See delaytop(8).\n"), f);
@@ -120,6 +122,16 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
+/* The room a message gives a user's value; longer values are cut with "...". */
+#define SHOWN_SIZE 64
+
+/* s as a message may show it (see text_clean): into buf of SHOWN_SIZE bytes, which it returns. */
+static const char *shown(const char *s, char *buf)
+{
+	text_clean(buf, SHOWN_SIZE, s);
+	return buf;
+}
+
 /* Whether strto*() read s up to end from plain decimal digits (and points): they would also take
  * leading spaces, a sign, hex and exponents. */
 static int plain_number(const char *s, const char *end, int point_ok)
@@ -129,30 +141,34 @@ static int plain_number(const char *s, const char *end, int point_ok)
 
 static int parse_iterations(const char *s, long *out, char *err, size_t errlen)
 {
-	char *end;
+	char val[SHOWN_SIZE], *end;
 	long v;
 
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (!plain_number(s, end, 0) || *end || errno || v < 1)
-		return fail(err, errlen, _("invalid number of iterations '%s': expected a whole number of at least 1"), s);
+		return fail(err, errlen,
+		            F_(N_("invalid number of iterations '%s': expected a whole number of at least 1")),
+		            shown(s, val));
 	*out = v;
 	return 0;
 }
 
 int options_parse_delay(const char *s, double *out, char *err, size_t errlen)
 {
-	char *end;
+	char val[SHOWN_SIZE], *end;
 	double v;
 
 	errno = 0;
 	v = strtod(s, &end);
 	if (!plain_number(s, end, 1) || *end || errno || !isfinite(v))
-		return fail(err, errlen, _("invalid delay '%s': expected seconds, such as 1 or 0.5"), s);
+		return fail(err, errlen, F_(N_("invalid delay '%s': expected seconds, such as 1 or 0.5")),
+		            shown(s, val));
 	if (v < MIN_DELAY - 1e-9)
-		return fail(err, errlen, _("invalid delay '%s': the minimum is 0.1 seconds"), s);
+		return fail(err, errlen, F_(N_("invalid delay '%s': the minimum is 0.1 seconds")), shown(s, val));
 	if (v > MAX_DELAY)
-		return fail(err, errlen, _("invalid delay '%s': the maximum is 86400 seconds"), s);
+		return fail(err, errlen, F_(N_("invalid delay '%s': the maximum is 86400 seconds")),
+		            shown(s, val));
 	*out = v;
 	return 0;
 }
@@ -185,12 +201,15 @@ int options_parse_pids(const char *s, uint32_t **pids, size_t *n, char *err, siz
 		uint32_t pid;
 
 		if (parse_pid(p, len, &pid) < 0) {
-			char bad[64];
+			char bad[SHOWN_SIZE], val[SHOWN_SIZE], list[SHOWN_SIZE];
 
 			snprintf(bad, sizeof(bad), "%.*s", (int)(len < 40 ? len : 40), p);
 			if (strchr(s, ','))
-				return fail(err, errlen, _("invalid pid '%s' in '%s': expected positive numbers"), bad, s);
-			return fail(err, errlen, _("invalid pid '%s': expected a positive number"), bad);
+				return fail(err, errlen,
+				            F_(N_("invalid pid '%s' in '%s': expected positive numbers")),
+				            shown(bad, val), shown(s, list));
+			return fail(err, errlen, F_(N_("invalid pid '%s': expected a positive number")),
+			            shown(bad, val));
 		}
 		*pids = xgrow(*pids, &cap, *n + 1, sizeof(**pids));
 		(*pids)[(*n)++] = pid;
@@ -203,7 +222,7 @@ int options_parse_pids(const char *s, uint32_t **pids, size_t *n, char *err, siz
 int options_parse_user(const char *s, uint32_t *uid, char *err, size_t errlen)
 {
 	struct passwd *pw = getpwnam(s);
-	char *end;
+	char val[SHOWN_SIZE], *end;
 	unsigned long v;
 
 	if (pw) {
@@ -212,26 +231,27 @@ int options_parse_user(const char *s, uint32_t *uid, char *err, size_t errlen)
 	}
 	errno = 0;
 	v = strtoul(s, &end, 10);
-	if (*s && !*end && !errno && s[0] != '-' && v <= UINT32_MAX - 1) {
+	if (plain_number(s, end, 0) && !*end && !errno && v <= UINT32_MAX - 1) {
 		*uid = (uint32_t)v;
 		return 0;
 	}
-	return fail(err, errlen, _("unknown user '%s'"), s);
+	return fail(err, errlen, F_(N_("unknown user '%s'")), shown(s, val));
 }
 
 static int parse_sort(const char *s, int *col, char *err, size_t errlen)
 {
+	char val[SHOWN_SIZE];
+
 	*col = order_find(s);
 	if (*col >= 0)
 		return 0;
-	snprintf(err, errlen, _("unknown sort key '%s' (choose from: %s)"), s, order_keys());
-	return -1;
+	return fail(err, errlen, F_(N_("unknown sort key '%s' (choose from: %s)")), shown(s, val), order_keys());
 }
 
 /* Parses a byte count with an optional K, M or G (powers of 1024). */
 static int parse_size(const char *s, int *out, char *err, size_t errlen)
 {
-	char *end;
+	char val[SHOWN_SIZE], *end;
 	double v;
 
 	errno = 0;
@@ -245,13 +265,16 @@ static int parse_size(const char *s, int *out, char *err, size_t errlen)
 	else if (end != s && (*end == 'G' || *end == 'g'))
 		v *= 1024.0 * 1024 * 1024, end++;
 	if (end == s || *end || errno || !isfinite(v) || v < 4096 || v > 1024.0 * 1024 * 1024)
-		return fail(err, errlen, _("invalid exit buffer size '%s': expected 4K to 1G, such as 16M"), s);
+		return fail(err, errlen, F_(N_("invalid exit buffer size '%s': expected 4K to 1G, such as 16M")),
+		            shown(s, val));
 	*out = (int)v;
 	return 0;
 }
 
 static int parse_format(const char *s, enum output_format *f, char *err, size_t errlen)
 {
+	char val[SHOWN_SIZE];
+
 	if (strcmp(s, "text") == 0)
 		*f = FORMAT_TEXT;
 	else if (strcmp(s, "csv") == 0)
@@ -259,21 +282,45 @@ static int parse_format(const char *s, enum output_format *f, char *err, size_t 
 	else if (strcmp(s, "json") == 0)
 		*f = FORMAT_JSON;
 	else
-		return fail(err, errlen, _("unknown format '%s' (choose from: text, csv, json)"), s);
+		return fail(err, errlen, F_(N_("unknown format '%s' (choose from: text, csv, json)")),
+		            shown(s, val));
 	return 0;
 }
 
-/* The option getopt stopped at, as the user wrote it: a long option from its word (optopt holds
- * its value, not its name), a short one from optopt. word is the argument getopt was reading. */
+/* The option getopt stopped at, as the user wrote it and as a message may show it (see
+ * text_clean): a long option from its word (optopt holds its value, not its name), a short one
+ * from optopt. word is the argument getopt was reading. */
 static const char *bad_option(const char *word, int optopt_char, char *buf, size_t size)
 {
+	char raw[SHOWN_SIZE];
+
 	if (strncmp(word, "--", 2) == 0) {
-		snprintf(buf, size, "%s", word);
-		buf[strcspn(buf, "=")] = '\0';
+		snprintf(raw, sizeof(raw), "%.*s", (int)strcspn(word, "="), word);
 	} else {
-		snprintf(buf, size, "-%c", optopt_char);
+		raw[0] = '-';
+		raw[1] = (char)optopt_char;
+		raw[2] = '\0';
 	}
+	text_clean(buf, size, raw);
 	return buf;
+}
+
+/* The long options that the len bytes of name (after "--") abbreviate, ", "-separated into buf;
+ * returns how many there are. getopt refuses an abbreviation of two or more as an unknown name. */
+static int long_matches(const char *name, size_t len, char *buf, size_t size)
+{
+	int n = 0;
+
+	buf[0] = '\0';
+	for (const struct option *l = long_options; l->name; l++) {
+		size_t used = strlen(buf);
+
+		if (strncmp(l->name, name, len) != 0)
+			continue;
+		snprintf(buf + used, size - used, "%s--%s", n ? ", " : "", l->name);
+		n++;
+	}
+	return n;
 }
 
 /* Whether name is one of the long options. */
@@ -308,7 +355,7 @@ static void note_task_option(int c, const char *word, struct options *o)
 
 static int parse_one(int c, const char *word, struct options *o, char *err, size_t errlen)
 {
-	char opt[64];
+	char opt[SHOWN_SIZE], possible[512];
 
 	note_task_option(c, word, o);
 	switch (c) {
@@ -330,12 +377,15 @@ static int parse_one(int c, const char *word, struct options *o, char *err, size
 	case OPT_EXIT_BUFFER: return parse_size(optarg, &o->exit_buffer, err, errlen);
 	case 'o': o->output = optarg; return 0;
 	case ':':
-		return fail(err, errlen, _("option '%s' needs a value"), bad_option(word, optopt, opt, sizeof(opt)));
+		return fail(err, errlen, F_(N_("option '%s' needs a value")), bad_option(word, optopt, opt, sizeof(opt)));
 	default:
 		bad_option(word, optopt, opt, sizeof(opt));
 		if (strncmp(word, "--", 2) == 0 && strchr(word, '=') && known_long(opt + 2))
-			return fail(err, errlen, _("option '%s' takes no value"), opt);
-		return fail(err, errlen, _("unknown option '%s'"), opt);
+			return fail(err, errlen, F_(N_("option '%s' takes no value")), opt);
+		if (strncmp(word, "--", 2) == 0 && strcspn(word + 2, "=") > 0 &&
+		    long_matches(word + 2, strcspn(word + 2, "="), possible, sizeof(possible)) > 1)
+			return fail(err, errlen, F_(N_("option '%s' is ambiguous (possible: %s)")), opt, possible);
+		return fail(err, errlen, F_(N_("unknown option '%s'")), opt);
 	}
 }
 
@@ -363,7 +413,10 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	if (optind < argc) {
 		/* a command comes after "--", so that a typo is not run */
 		if (optind == 1 || strcmp(argv[optind - 1], "--") != 0) {
-			fail(err, errlen, _("unexpected argument '%s' (a command to run goes after --)"), argv[optind]);
+			char val[SHOWN_SIZE];
+
+			fail(err, errlen, F_(N_("unexpected argument '%s' (a command to run goes after --)")),
+			     shown(argv[optind], val));
 			return OPTIONS_ERROR;
 		}
 		o->command = argv + optind;
@@ -372,7 +425,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		return OPTIONS_ERROR;
 	}
 	if (o->command && o->task_option[0]) {
-		fail(err, errlen, _("option '%s' does not apply to command mode"), o->task_option);
+		fail(err, errlen, F_(N_("option '%s' does not apply to command mode")), o->task_option);
 		return OPTIONS_ERROR;
 	}
 	if (o->output && !o->command) {

@@ -24,14 +24,20 @@ const char *order_keys(void)
 {
 	static char keys[256];
 	struct display d = { 0 };
-	/* The order: total first, then the kinds, then the rest. */
-	static const int cols[] = { COL_TOTAL, COL_KIND + 0, COL_KIND + 1, COL_KIND + 2, COL_KIND + 3,
-				    COL_KIND + 4, COL_KIND + 5, COL_KIND + 6, COL_KIND + 7,
-				    COL_PCPU, COL_ID, COL_USER, COL_STATE, COL_COMMAND };
+	/* Total first, then the kinds in the kind table's order, then the rest. */
+	int cols[COL_COUNT], n = 0;
 
 	if (keys[0])
 		return keys;
-	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+	cols[n++] = COL_TOTAL;
+	for (int k = 0; k < DK_COUNT; k++)
+		cols[n++] = COL_KIND + k;
+	cols[n++] = COL_PCPU;
+	cols[n++] = COL_ID;
+	cols[n++] = COL_USER;
+	cols[n++] = COL_STATE;
+	cols[n++] = COL_COMMAND;
+	for (int i = 0; i < n; i++) {
 		if (i)
 			strcat(keys, ", ");
 		strcat(keys, column_get(cols[i], &d).key);

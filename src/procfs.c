@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <libproc2/pids.h>
+#include <linux/magic.h>
 
 #include "format.h"
 #include "i18n.h"
@@ -30,14 +32,34 @@ struct procfs {
 	size_t cap;
 };
 
+/* Whether /proc is procfs (statfs magic): an empty directory there reads as no tasks at all. */
+static int procfs_mounted(char *err, size_t errlen)
+{
+	struct statfs sf;
+
+	if (statfs("/proc", &sf) < 0) {
+		snprintf(err, errlen, F_(N_("cannot read /proc: %s")), strerror(errno));
+		return -errno;
+	}
+	if (sf.f_type != PROC_SUPER_MAGIC) {
+		snprintf(err, errlen, "%s", _("/proc is not mounted: delaytop needs it to find the tasks"));
+		return -ENOENT;
+	}
+	return 0;
+}
+
 int procfs_open(struct procfs **out, char *err, size_t errlen)
 {
-	struct procfs *p = xcalloc(1, sizeof(*p));
-	int rc = procps_pids_new(&p->describe, describe_items,
-				 (int)(sizeof(describe_items) / sizeof(describe_items[0])));
+	struct procfs *p;
+	int rc = procfs_mounted(err, errlen);
 
+	if (rc < 0)
+		return rc;
+	p = xcalloc(1, sizeof(*p));
+	rc = procps_pids_new(&p->describe, describe_items,
+			     (int)(sizeof(describe_items) / sizeof(describe_items[0])));
 	if (rc < 0) {
-		snprintf(err, errlen, _("cannot read /proc through libproc2: %s"), strerror(-rc));
+		snprintf(err, errlen, F_(N_("cannot read /proc through libproc2: %s")), strerror(-rc));
 		procfs_close(p);
 		return rc;
 	}
@@ -189,6 +211,19 @@ void procfs_describe(struct procfs *p, const uint32_t *pids, size_t n,
 	}
 }
 
+uint32_t procfs_tgid(uint32_t id)
+{
+	char path[64], buf[1024];
+	const char *t;
+	unsigned tgid;
+
+	snprintf(path, sizeof(path), "/proc/%u/status", id);
+	if (procfs_read(path, buf, sizeof(buf)) < 0 || !(t = strstr(buf, "\nTgid:")) ||
+	    sscanf(t + 6, "%u", &tgid) != 1)
+		return 0;
+	return tgid;
+}
+
 size_t procfs_threads(uint32_t pid, uint32_t **tids, size_t *n, size_t *cap)
 {
 	char path[64];
@@ -285,37 +320,13 @@ int procfs_thread_counters(uint32_t pid, uint32_t tid, struct task_counters *c, 
 	c->delay[DK_CPU].total_ns = wait;
 	c->delay[DK_CPU].count = slices;
 	c->delay[DK_IO].total_ns = blkio * (1000000000ull / (unsigned long long)procfs_hz());
-	c->kind_total = (uint8_t)(1u << DK_CPU | 1u << DK_IO);
-	c->kind_count = (uint8_t)(1u << DK_CPU);
+	c->kind_total = (kind_mask)(1u << DK_CPU | 1u << DK_IO);
+	c->kind_count = (kind_mask)(1u << DK_CPU);
 	c->run_virtual_ns = c->run_real_ns = run;
 	c->have = HAVE_RUN | HAVE_COMM;
 	c->pid = tid;
 	c->tgid = pid;
 	return 0;
-}
-
-#define DELAYACCT_SYSCTL "/proc/sys/kernel/task_delayacct"
-
-int procfs_delayacct(void)
-{
-	char buf[16];
-
-	if (procfs_read(DELAYACCT_SYSCTL, buf, sizeof(buf)) < 0)
-		return -1;
-	return atoi(buf) != 0;
-}
-
-int procfs_set_delayacct(int on)
-{
-	int fd = open(DELAYACCT_SYSCTL, O_WRONLY | O_CLOEXEC);
-	int rc = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, on ? "1\n" : "0\n", 2) != 2)
-		rc = -errno;
-	close(fd);
-	return rc;
 }
 
 long procfs_hz(void)

@@ -22,6 +22,8 @@ struct proc_entry {
 	char comm[64];
 };
 
+/* Opens the readers; fails with a negative errno and a message in err when /proc is not procfs
+ * (unmounted: delaytop would see no tasks at all). */
 int procfs_open(struct procfs **out, char *err, size_t errlen);
 void procfs_close(struct procfs *p);
 
@@ -44,6 +46,10 @@ int procfs_walk(struct procfs *p, const uint32_t *pids, size_t npids, struct pro
 void procfs_describe(struct procfs *p, const uint32_t *pids, size_t n,
 		     void (*fn)(void *arg, uint32_t pid, const char *user, const char *cmdline), void *arg);
 
+/* The process (thread group) of a task id: a thread that is not its process's main thread is
+ * not listed in /proc but can be opened there as /proc/TID. Returns 0 when the task is gone. */
+uint32_t procfs_tgid(uint32_t id);
+
 /* Appends the thread ids of pid to *tids (a growable array of *cap). Returns how many were added,
  * 0 when the process is gone. Plain readdir: libproc2 would stat() every thread's directory,
  * which costs 3 µs per thread per refresh. */
@@ -57,13 +63,6 @@ char procfs_thread_state(uint32_t pid, uint32_t tid);
  * or -ESRCH when it is gone. */
 int procfs_thread_counters(uint32_t pid, uint32_t tid, struct task_counters *c, char *state,
 			   uint64_t *start_ticks);
-
-/* The current value of the kernel.task_delayacct sysctl: 1, 0, or -1 when the kernel has no such
- * switch (before 5.14 it is on unless booted with nodelayacct). */
-int procfs_delayacct(void);
-
-/* Sets kernel.task_delayacct; returns 0 or a negative errno. */
-int procfs_set_delayacct(int on);
 
 /* Reads a small file of /proc into buf (size bytes), terminated; returns its length or a
  * negative errno. */

@@ -43,6 +43,7 @@ void rates_unavailable(struct task_rates *out)
 	out->run_pct = NAN;
 	out->total_pct = NAN;
 	out->impossible = 0;
+	out->carried = 0;
 }
 
 static uint64_t forward(uint64_t prev, uint64_t cur)
@@ -50,16 +51,23 @@ static uint64_t forward(uint64_t prev, uint64_t cur)
 	return cur >= prev ? cur - prev : 0;
 }
 
+/* The threads a task had over an interval: the more of the two readings, at least 1. */
+static uint32_t threads_of(const struct sample *prev, const struct sample *cur)
+{
+	uint32_t threads = prev->threads > cur->threads ? prev->threads : cur->threads;
+
+	return threads ? threads : 1;
+}
+
 /* The most a task can wait in one kind over wall_s: every thread the whole time, with room for
  * threads that came and went in between and for the readings not being taken at one instant. */
 static double most_waited_ns(const struct sample *prev, const struct sample *cur, double wall_s)
 {
-	uint32_t threads = prev->threads > cur->threads ? prev->threads : cur->threads;
-
-	return wall_s * 1e9 * (threads + 1) * 1.1 + 5e6;
+	return wall_s * 1e9 * (threads_of(prev, cur) + 1) * 1.1 + 5e6;
 }
 
-/* Returns 0, or -1 when the kind's delta is impossible. */
+/* Returns 0; 1 when the kind's share is above 100% per thread (a wait carried over from an earlier
+ * interval); -1 when its delta is impossible. */
 static int kind_rate(const struct sample *prev, const struct sample *cur, int k, double wall_s,
 		     struct kind_rate *r)
 {
@@ -88,11 +96,11 @@ static int kind_rate(const struct sample *prev, const struct sample *cur, int k,
 	if (dtotal > most_waited_ns(prev, cur, wall_s))
 		return -1;
 	r->pct = (float)(dtotal / 1e9 / wall_s * 100.0);
-	if (!counted)
-		return 0;
-	r->per_s = (float)(dcount / wall_s);
-	r->avg_ms = dcount ? (float)(dtotal / 1e6 / (double)dcount) : 0.0f;
-	return 0;
+	if (counted) {
+		r->per_s = (float)(dcount / wall_s);
+		r->avg_ms = dcount ? (float)(dtotal / 1e6 / (double)dcount) : 0.0f;
+	}
+	return dtotal > wall_s * 1e9 * threads_of(prev, cur);
 }
 
 void rates_compute(const struct sample *prev, const struct sample *cur, struct task_rates *out)
@@ -105,10 +113,13 @@ void rates_compute(const struct sample *prev, const struct sample *cur, struct t
 		return;
 	wall_s = (cur->when_ns - prev->when_ns) / 1e9;
 	out->total_pct = 0;
-	out->impossible = 0;
 	for (int k = 0; k < DK_COUNT; k++) {
-		if (kind_rate(prev, cur, k, wall_s, &out->kind[k]) < 0)
-			out->impossible |= (uint8_t)(1u << k);
+		int rc = kind_rate(prev, cur, k, wall_s, &out->kind[k]);
+
+		if (rc < 0)
+			out->impossible |= (kind_mask)(1u << k);
+		else if (rc > 0)
+			out->carried |= (kind_mask)(1u << k);
 		if (!isnan(out->kind[k].pct)) {
 			out->total_pct += out->kind[k].pct;
 			any = 1;

@@ -15,7 +15,7 @@ struct sample {
 	uint64_t run_ns;
 	uint64_t age_ns;  /* how long the task had lived; 0 when unknown */
 	uint32_t threads; /* threads whose delays the counters sum (at least 1) */
-	uint8_t kind_total, kind_count, kind_max;
+	kind_mask kind_total, kind_count, kind_max;
 	uint8_t have_run;
 };
 
@@ -31,7 +31,9 @@ struct task_rates {
 	struct kind_rate kind[DK_COUNT];
 	float run_pct;   /* CPU time as a percent of wall time */
 	float total_pct; /* sum of the available kinds' pct */
-	uint8_t impossible; /* bit k: kind k's delta was more than the threads could wait */
+	kind_mask impossible; /* bit k: kind k's delta was more than the threads could wait */
+	kind_mask carried;    /* bit k: kind k's pct is above 100% per thread: a wait that began in an
+				 earlier interval ended in this one (waits count when they end) */
 };
 
 /* Copies what rates need out of c, stamped with when_ns; threads is how many threads the counters
@@ -45,10 +47,12 @@ void sample_zero_like(struct sample *zero, const struct sample *cur, uint64_t wh
 /* Rates over prev -> cur. A counter that went backwards (a reset, or a transient double count in a
  * process aggregate) gives 0, never a negative or giant rate; a total that overflowed and restarted
  * at zero while its count went on gives the time since the restart. A delta that no task could
- * have waited — more than the interval per thread — is unavailable and marked in impossible: the
- * kernel records such waits when kernel.task_delayacct is switched while a task waits (it then
- * counts from a start it never took). A longest wait longer than the task's life is unavailable
- * for the same reason. */
+ * have waited — more than the interval for one thread more than it has, plus a tenth — is
+ * unavailable and marked in impossible: the kernel records such waits when kernel.task_delayacct
+ * is switched while a task waits (it then counts from a start it never took). A longest wait longer than the task's life is unavailable
+ * for the same reason. A wait is counted in the interval in which it ends, so one that began
+ * earlier can take a kind above 100% per thread (the larger of prev's and cur's thread count):
+ * such a kind keeps its measured value and is marked in carried. */
 void rates_compute(const struct sample *prev, const struct sample *cur, struct task_rates *out);
 
 /* All rates unavailable. */

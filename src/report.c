@@ -8,20 +8,43 @@
 
 #include "format.h"
 #include "i18n.h"
+#include "idmap.h"
 #include "report.h"
 #include "xalloc.h"
+
+/* A process counted whose end has not been seen. */
+struct open_proc {
+	uint64_t start_s;
+	size_t group; /* the group it is counted in */
+};
 
 void report_init(struct report *r, char **argv)
 {
 	memset(r, 0, sizeof(*r));
 	r->argv = argv;
+	idmap_init(&r->open);
 }
 
 void report_free(struct report *r)
 {
+	size_t pos = 0;
+	void *v;
+
 	free(r->groups);
 	r->groups = NULL;
 	r->ngroups = r->capgroups = 0;
+	while (idmap_next(&r->open, &pos, NULL, &v))
+		free(v);
+	idmap_free(&r->open);
+}
+
+/* Milliseconds per wait, from the tasks that gave both a total and a count (a total without a
+ * count, as /proc gives I/O delay, has no waits to divide by); NAN without any. */
+static double kind_avg_ms(const struct report_kind *rk)
+{
+	if (!rk->have_count || !rk->have_total)
+		return NAN;
+	return rk->count ? rk->counted_ns / 1e6 / (double)rk->count : 0;
 }
 
 static void add_kinds(struct report_kind *sum, const struct exit_task *t)
@@ -36,6 +59,8 @@ static void add_kinds(struct report_kind *sum, const struct exit_task *t)
 		if (t->kinds_count & bit) {
 			sum[k].count += t->count[k];
 			sum[k].have_count = 1;
+			if (t->kinds & bit)
+				sum[k].counted_ns += t->total_ns[k];
 		}
 		if (t->kinds_max & bit) {
 			if (t->max_ns[k] > sum[k].max_ns)
@@ -59,10 +84,34 @@ static struct report_group *group_of(struct report *r, const char *comm)
 	return g;
 }
 
+/* Counts the process of a leader's record once. A second leader record of a process counted
+ * before, whose end has not been seen, is the same process: a thread other than the leader ran
+ * exec, so the old leader exited with the process's pid and the process lives on under it (with
+ * the start time of the old leader). It moves to the group of its new name. */
+static void count_process(struct report *r, const struct exit_task *t, size_t group, int running)
+{
+	struct open_proc *p = idmap_get(&r->open, t->tgid);
+
+	r->running += running != 0;
+	if (p && t->start_s <= p->start_s + 1) {
+		r->groups[p->group].procs--;
+		r->groups[group].procs++;
+		p->group = group;
+		return;
+	}
+	if (!p) {
+		p = xmalloc(sizeof(*p));
+		idmap_put(&r->open, t->tgid, p);
+	}
+	p->start_s = t->start_s;
+	p->group = group;
+	r->procs++;
+	r->groups[group].procs++;
+}
+
 void report_add(struct report *r, const struct exit_task *t, int running)
 {
 	struct report_group *g = group_of(r, t->comm);
-	int leader = t->tid == t->tgid;
 
 	add_kinds(r->kind, t);
 	add_kinds(g->kind, t);
@@ -70,11 +119,10 @@ void report_add(struct report *r, const struct exit_task *t, int running)
 	g->run_ns += t->run_ns;
 	r->threads++;
 	g->threads++;
-	if (leader) {
-		r->procs++;
-		g->procs++;
-		r->running += running != 0;
-	}
+	if (t->tid == t->tgid)
+		count_process(r, t, (size_t)(g - r->groups), running);
+	if (t->group_dead) /* its pid may now be reused */
+		free(idmap_del(&r->open, t->tgid));
 }
 
 int report_exit_status(const struct report *r)
@@ -124,7 +172,7 @@ static void text_cell(struct outbuf *o, double v, int decimals, int width)
 	out_padded(o, buf, width, 1);
 }
 
-/* The command as one string, its arguments separated by spaces. */
+/* The command as one string of display text, its arguments separated by spaces. */
 static char *command_text(const struct report *r)
 {
 	struct outbuf o = { 0 };
@@ -132,7 +180,7 @@ static char *command_text(const struct report *r)
 	for (char **a = r->argv; a && *a; a++) {
 		if (a != r->argv)
 			out_char(&o, ' ');
-		out_str(&o, *a);
+		out_text(&o, *a);
 	}
 	out_char(&o, '\0');
 	return o.data;
@@ -143,13 +191,13 @@ static void text_summary(struct outbuf *o, const struct report *r)
 	char *cmd = command_text(r);
 
 	if (WIFSIGNALED(r->wait_status))
-		out_printf(o, _("%s: '%s' was killed by signal %d after %.2f s\n"), PACKAGE, cmd,
+		out_printf(o, F_(N_("%s: '%s' was killed by signal %d after %.2f s\n")), PACKAGE, cmd,
 			   WTERMSIG(r->wait_status), r->wall_s);
 	else
-		out_printf(o, _("%s: '%s' exited with status %d after %.2f s\n"), PACKAGE, cmd,
+		out_printf(o, F_(N_("%s: '%s' exited with status %d after %.2f s\n")), PACKAGE, cmd,
 			   report_exit_status(r), r->wall_s);
 	free(cmd);
-	out_printf(o, _("processes %u  threads %u  still running %u  exit records lost %llu\n"), r->procs,
+	out_printf(o, F_(N_("processes %u  threads %u  still running %u  exit records lost %llu\n")), r->procs,
 		   r->threads, r->running, (unsigned long long)r->lost);
 	if (r->lost)
 		out_str(o, _("warning: the kernel dropped exit records; the report misses those tasks "
@@ -185,7 +233,7 @@ static void text_kinds(struct outbuf *o, const struct report *r)
 		out_padded(o, _(delay_kinds[k].title), 8, 0);
 		text_cell(o, total, 3, 10);
 		text_cell(o, rk->have_count ? (double)rk->count : NAN, 0, 10);
-		text_cell(o, rk->have_count && rk->have_total ? (rk->count ? total * 1e3 / (double)rk->count : 0) : NAN, 3, 10);
+		text_cell(o, kind_avg_ms(rk), 3, 10);
 		text_cell(o, rk->have_max ? rk->max_ns / 1e6 : NAN, 3, 10);
 		text_cell(o, r->wall_s > 0 ? total / r->wall_s * 100.0 : NAN, 1, 9);
 		out_char(o, '\n');
@@ -243,7 +291,7 @@ static void json_kinds(struct outbuf *o, const struct report_kind *kind, double 
 		else
 			out_str(o, "null");
 		out_str(o, ",\"avg_ms\":");
-		json_num(o, rk->have_count && rk->have_total ? (rk->count ? total * 1e3 / (double)rk->count : 0) : NAN);
+		json_num(o, kind_avg_ms(rk));
 		out_str(o, ",\"max_ms\":");
 		json_num(o, rk->have_max ? rk->max_ns / 1e6 : NAN);
 		if (wall_s >= 0) {
@@ -255,7 +303,7 @@ static void json_kinds(struct outbuf *o, const struct report_kind *kind, double 
 	out_char(o, '}');
 }
 
-static void json_report(struct outbuf *o, const struct report *r)
+static void report_json(struct outbuf *o, const struct report *r)
 {
 	out_str(o, "{\"command\":[");
 	for (char **a = r->argv; a && *a; a++) {
@@ -347,7 +395,7 @@ int report_print(struct report *r, enum output_format format, FILE *out)
 
 	qsort(r->groups, r->ngroups, sizeof(*r->groups), by_total);
 	if (format == FORMAT_JSON) {
-		json_report(&o, r);
+		report_json(&o, r);
 	} else if (format == FORMAT_CSV) {
 		csv_report(&o, r);
 	} else {

@@ -7,10 +7,12 @@
 #include <stdio.h>
 
 #include "family.h"
+#include "idmap.h"
 #include "options.h"
 
 struct report_kind {
 	uint64_t total_ns, count, max_ns;
+	uint64_t counted_ns; /* the part of total_ns from tasks that gave a count too: the average's */
 	int have_total, have_count, have_max;
 };
 
@@ -33,12 +35,14 @@ struct report {
 	uint64_t run_ns;
 	struct report_group *groups;
 	size_t ngroups, capgroups;
+	struct idmap open; /* tgid -> processes counted whose end has not been seen (report.c) */
 };
 
 void report_init(struct report *r, char **argv);
 void report_free(struct report *r);
 
-/* Adds one thread's counters; running: it was still alive at the end. */
+/* Adds one thread's counters; running: it was still alive at the end. A leader's record counts
+ * its process, once however often the process ran exec from another thread. */
 void report_add(struct report *r, const struct exit_task *t, int running);
 
 /* The exit status delaytop returns: the command's, or 128 + the signal that ended it. */

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "delayacct.h"
 #include "format.h"
 #include "i18n.h"
 #include "idmap.h"
@@ -23,17 +24,29 @@
 #include "sampler.h"
 #include "taskstats.h"
 #include "timing.h"
+#include "topn.h"
 #include "xalloc.h"
 
 /* Two readings of one thread whose estimated start times differ by less than this are the same
  * thread: a pid cannot be reused that fast. */
 #define SAME_START_NS 20000000ull
 
-/* Exited tasks kept one by one for the totals since the start; the rest are summed in one row. */
+/* Exited tasks kept one by one for the totals since the start, those that waited most; the rest
+ * are summed in one row. */
 #define DEPARTED_MAX 10000
 
 /* Exit records waiting for the next tick (a long pause); more are counted as lost. */
 #define PENDING_MAX 65536
+
+/* Periods in which kernel.task_delayacct may have been 0, kept to tell which tasks may have been
+ * forked without delay accounting; more are merged with the oldest. */
+#define OFF_WINDOWS 8
+
+/* From the latest reading that found the switch on (0: none) to the first that found it on
+ * again (UINT64_MAX: not yet), on both clocks task start times are on. */
+struct off_window {
+	uint64_t lo_mono, lo_boot, hi_mono, hi_boot;
+};
 
 struct proc {
 	uint32_t pid;
@@ -62,10 +75,27 @@ struct task {
 	char state;
 	char comm[17];
 	uint8_t has_base; /* base holds the previous reading (or zeros for a task born since) */
+	uint8_t forked_off; /* may have been forked while kernel.task_delayacct was 0 (a process: may
+			       have such threads), so its non-CPU kinds are unavailable */
+	uint8_t accounted;  /* thread mode: a non-CPU wait was counted, so the kernel accounts them */
+	uint8_t tids_known; /* limited mode, process rows: tids_sum/ntids hold the last reading's */
+	uint8_t partial;    /* limited mode, process rows: the thread set changed since then */
+	uint32_t ntids;
+	uint64_t tids_sum;
 	uint8_t exited;
 	uint8_t need_state;
 	struct sample base, last;
 	struct task_totals acc; /* since the first reading */
+};
+
+/* An exited task kept for its totals since the start: only what its row shows, a third of the
+ * size of a task with its process. */
+struct departed {
+	uint32_t pid, id, uid;
+	const char *user; /* "?", or a name kept in the sampler's users */
+	char *cmdline;
+	char comm[64];
+	struct task_totals acc;
 };
 
 /* An exit record waiting for the next tick. */
@@ -78,7 +108,11 @@ struct pending_exit {
 
 struct sampler {
 	struct sampler_opts o;
-	uint32_t *pids;
+	uint32_t *pids;   /* the selected processes: each listed id, a thread's resolved to its process */
+	uint8_t *whole;   /* per selected process: listed itself, so thread mode shows all its threads */
+	uint32_t *tids;   /* threads listed on their own, for thread mode */
+	size_t ntids;
+	char pids_notice[512];
 	struct procfs *procfs;
 	struct ts_client *ts;
 	struct ts_listener *listener;
@@ -86,16 +120,18 @@ struct sampler {
 	char notice[512];
 
 	struct idmap procs, tasks;
-	struct task **departed; /* exited tasks, kept for their totals since the start */
-	size_t ndeparted, capdeparted;
-	struct task *others;    /* the totals of exited tasks beyond DEPARTED_MAX */
+	struct topn departed;   /* exited tasks that waited most, kept for their totals since the start */
+	struct departed *others; /* the totals of the other exited tasks */
 	struct task **replaced; /* this tick: tasks whose id a newer task took; their exit record may come */
 	size_t nreplaced, capreplaced;
-	struct idmap users;     /* uid -> name, for tasks seen only in exit records */
+	struct idmap users;     /* uid -> name, for tasks seen only in exit records and departed ones */
 
 	uint32_t tick;
 	uint64_t now_mono, now_boot, prev_mono, prev_boot, first_mono;
 	int delayacct;
+	struct off_window off[OFF_WINDOWS]; /* oldest first */
+	int noff, off_open; /* off_open: the last window has not ended yet */
+	uint64_t on_mono, on_boot; /* the latest reading that found the switch on, 0 when none */
 	uint64_t exits, exits_lost;
 	struct pending_exit *pending;
 	size_t npending, cappending;
@@ -229,10 +265,68 @@ static struct task *task_lookup(struct sampler *s, uint32_t id, uint64_t start_n
 	return t;
 }
 
-/* Non-CPU delays are not accounted while kernel.task_delayacct is 0: unavailable, not 0. */
-static void mask_sample(const struct sampler *s, struct sample *x)
+/* A non-CPU kind counted a wait: only a task the kernel accounts them for can have one. */
+static int waited_non_cpu(const struct sample *x)
 {
-	if (s->delayacct != DELAYACCT_OFF)
+	for (int k = 0; k < DK_COUNT; k++)
+		if (k != DK_CPU && (x->kind_total & (1u << k)) && (x->total[k] || x->count[k]))
+			return 1;
+	return 0;
+}
+
+/* Follows kernel.task_delayacct from reading to reading: a window opens at a reading that finds
+ * it off and closes at the next that finds it on. */
+static void track_switch(struct sampler *s)
+{
+	struct off_window *w;
+
+	if (s->delayacct == DELAYACCT_ON) {
+		if (s->off_open) {
+			s->off[s->noff - 1].hi_mono = s->now_mono;
+			s->off[s->noff - 1].hi_boot = s->now_boot;
+			s->off_open = 0;
+		}
+		s->on_mono = s->now_mono;
+		s->on_boot = s->now_boot;
+		return;
+	}
+	if (s->delayacct != DELAYACCT_OFF || s->off_open)
+		return;
+	if (s->noff == OFF_WINDOWS) { /* the two oldest become one, which covers both */
+		s->off[1].lo_mono = s->off[0].lo_mono;
+		s->off[1].lo_boot = s->off[0].lo_boot;
+		memmove(&s->off[0], &s->off[1], (OFF_WINDOWS - 1) * sizeof(s->off[0]));
+		s->noff--;
+	}
+	w = &s->off[s->noff++];
+	*w = (struct off_window){ s->on_mono, s->on_boot, UINT64_MAX, UINT64_MAX };
+	s->off_open = 1;
+}
+
+/* A thread that started within a window may have been forked while the switch was 0. A process
+ * that lived in one may have such threads: one that started before a window ended. */
+static int maybe_forked_off(const struct sampler *s, uint64_t start, int boot, int process)
+{
+	for (int i = 0; i < s->noff; i++) {
+		const struct off_window *w = &s->off[i];
+
+		if (start <= (boot ? w->hi_boot : w->hi_mono) && (process || start >= (boot ? w->lo_boot : w->lo_mono)))
+			return 1;
+	}
+	return 0;
+}
+
+/* Non-CPU delays are not accounted while kernel.task_delayacct is 0, and never for a task forked
+ * while it was 0: unavailable, not 0. A thread row that ever counted a non-CPU wait proves the
+ * kernel accounts it; a process row cannot, as its other threads may still be without. boot: t's
+ * start is on CLOCK_BOOTTIME (from /proc), else on CLOCK_MONOTONIC (from taskstats). */
+static void mask_sample(const struct sampler *s, struct task *t, struct sample *x, int boot)
+{
+	if (!t->forked_off && maybe_forked_off(s, t->start_ns, boot, !s->o.threads))
+		t->forked_off = 1;
+	if (s->o.threads && waited_non_cpu(x))
+		t->accounted = 1;
+	if (s->delayacct != DELAYACCT_OFF && !(t->forked_off && !t->accounted))
 		return;
 	x->kind_total &= 1u << DK_CPU;
 	x->kind_count &= 1u << DK_CPU;
@@ -240,12 +334,12 @@ static void mask_sample(const struct sampler *s, struct sample *x)
 }
 
 /* Records a reading of t, which sums threads threads. born_since: the task started after the
- * previous reading, so zeros are its baseline. */
+ * previous reading, so zeros are its baseline. boot: as for mask_sample. */
 static void task_reading(struct sampler *s, struct task *t, const struct task_counters *c, uint64_t when,
-			 uint32_t threads, int born_since)
+			 uint32_t threads, int born_since, int boot)
 {
 	sample_from_counters(&t->last, c, when, threads);
-	mask_sample(s, &t->last);
+	mask_sample(s, t, &t->last, boot);
 	if (!t->has_base && born_since && s->tick > 1) {
 		sample_zero_like(&t->base, &t->last, s->prev_mono);
 		t->has_base = 1;
@@ -291,6 +385,19 @@ static uint64_t activity_of(const struct task_counters *c)
 	return c->run_virtual_ns + c->delay[DK_CPU].count;
 }
 
+static int selected(const struct sampler *s, uint32_t pid, uint32_t id);
+
+/* Keeps of the n thread ids of process pid those in the selection; returns how many. */
+static size_t select_threads(const struct sampler *s, uint32_t pid, uint32_t *ids, size_t n)
+{
+	size_t kept = 0;
+
+	for (size_t k = 0; k < n; k++)
+		if (selected(s, pid, ids[k]))
+			ids[kept++] = ids[k];
+	return kept;
+}
+
 /* Replaces the process list in ids/owner by the list of their threads. A process whose thread
  * count is not what its stat said is read again after the queries. */
 static void list_threads(struct sampler *s)
@@ -304,11 +411,13 @@ static void list_threads(struct sampler *s)
 		size_t before = s->nids;
 		size_t added = procfs_threads(procs[i]->pid, &s->ids, &s->nids, &s->capids);
 
-		s->owner = xgrow(s->owner, &s->capowner, s->nids, sizeof(*s->owner));
-		for (size_t k = before; k < before + added; k++)
-			s->owner[k] = procs[i];
 		if (added != (size_t)procs[i]->nlwp)
 			procs[i]->reread = 1;
+		if (s->o.threads) /* only the threads selected on their own, when so listed */
+			s->nids = before + select_threads(s, procs[i]->pid, s->ids + before, added);
+		s->owner = xgrow(s->owner, &s->capowner, s->nids, sizeof(*s->owner));
+		for (size_t k = before; k < s->nids; k++)
+			s->owner[k] = procs[i];
 	}
 	free(procs);
 }
@@ -359,7 +468,7 @@ static void on_thread_reply(void *arg, size_t i, const struct ts_record *rec, ui
 	task_set_proc(t, p);
 	if (rec->c.have & HAVE_COMM)
 		str_copy(t->comm, sizeof(t->comm), rec->c.comm);
-	task_reading(s, t, &rec->c, when, 1, start >= s->prev_mono);
+	task_reading(s, t, &rec->c, when, 1, start >= s->prev_mono, 0);
 }
 
 /* Reads again the processes marked so. One whose pid now holds a newer process gets a new
@@ -426,7 +535,7 @@ static void apply_process_reply(struct sampler *s, struct proc *p, const struct 
 	task_set_proc(t, p);
 	t->state = p->state;
 	t->need_state = 0;
-	task_reading(s, t, c, when, (uint32_t)p->nlwp, ticks_to_ns(p->start_ticks) >= s->prev_boot);
+	task_reading(s, t, c, when, (uint32_t)p->nlwp, ticks_to_ns(p->start_ticks) >= s->prev_boot, 1);
 }
 
 /* Process mode: the pids from /proc, one query per process, the stat of the processes that ran. */
@@ -437,7 +546,7 @@ static int query_processes(struct sampler *s, char *err, size_t errlen)
 	s->nids = s->nnew = 0;
 	rc = procfs_list(s->pids, s->o.npids, &s->ids, &s->nids, &s->capids);
 	if (rc < 0) {
-		snprintf(err, errlen, _("cannot walk /proc: %s"), strerror(-rc));
+		snprintf(err, errlen, F_(N_("cannot walk /proc: %s")), strerror(-rc));
 		return rc;
 	}
 	if (s->nids > s->capreplies) {
@@ -467,7 +576,7 @@ static int query_threads(struct sampler *s, char *err, size_t errlen)
 	int rc = walk_threads(s);
 
 	if (rc < 0) {
-		snprintf(err, errlen, _("cannot walk /proc: %s"), strerror(-rc));
+		snprintf(err, errlen, F_(N_("cannot walk /proc: %s")), strerror(-rc));
 		return rc;
 	}
 	rc = ts_query(s->ts, TS_BY_PID, s->ids, s->nids, on_thread_reply, s);
@@ -476,7 +585,17 @@ static int query_threads(struct sampler *s, char *err, size_t errlen)
 	return rc;
 }
 
-/* Limited mode: sums the threads' /proc counters for process rows. */
+/* One thread's share of a process's thread set: the sum over its threads changes when one goes
+ * or comes (a reused tid has another start). */
+static uint64_t thread_hash(uint32_t tid, uint64_t start_ticks)
+{
+	uint64_t x = (tid | start_ticks << 32) * 0x9e3779b97f4a7c15ull;
+
+	return x ^ x >> 29;
+}
+
+/* Limited mode: sums the threads' /proc counters for process rows, and marks a row partial when
+ * its set of threads is not the one of the previous reading. */
 static void read_limited(struct sampler *s)
 {
 	size_t nprocs = s->nids;
@@ -488,7 +607,8 @@ static void read_limited(struct sampler *s)
 		struct proc *p = procs[i];
 		struct task_counters sum, c;
 		char state;
-		uint64_t began;
+		uint64_t began, tids_sum = 0;
+		uint32_t ntids = 0;
 		int any = 0;
 		uint64_t when = timing_mono_ns();
 
@@ -503,9 +623,11 @@ static void read_limited(struct sampler *s)
 				t->state = state;
 				t->need_state = 0;
 				str_copy(t->comm, sizeof(t->comm), c.comm);
-				task_reading(s, t, &c, when, 1, ticks_to_ns(began) >= s->prev_boot);
+				task_reading(s, t, &c, when, 1, ticks_to_ns(began) >= s->prev_boot, 1);
 				continue;
 			}
+			tids_sum += thread_hash(s->ids[j], began);
+			ntids++;
 			for (int k = 0; k < DK_COUNT; k++) {
 				sum.delay[k].total_ns += c.delay[k].total_ns;
 				sum.delay[k].count += c.delay[k].count;
@@ -522,7 +644,12 @@ static void read_limited(struct sampler *s)
 			task_set_proc(t, p);
 			t->state = p->state;
 			t->need_state = 0;
-			task_reading(s, t, &sum, when, (uint32_t)p->nlwp, ticks_to_ns(p->start_ticks) >= s->prev_boot);
+			task_reading(s, t, &sum, when, (uint32_t)p->nlwp, ticks_to_ns(p->start_ticks) >= s->prev_boot, 1);
+			/* a thread that ended took its delays along: the row is short of them */
+			t->partial = t->tids_known && (t->ntids != ntids || t->tids_sum != tids_sum);
+			t->tids_known = 1;
+			t->ntids = ntids;
+			t->tids_sum = tids_sum;
 		}
 	}
 	free(procs);
@@ -580,13 +707,23 @@ static struct proc *ghost_proc(struct sampler *s, const struct task_counters *c,
 	return p;
 }
 
-static int selected(const struct sampler *s, uint32_t pid)
+static int listed(const uint32_t *ids, size_t n, uint32_t id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] == id)
+			return 1;
+	return 0;
+}
+
+/* Whether task id of process pid is in the selection: in thread mode a process listed only
+ * through some of its threads gives just those threads. */
+static int selected(const struct sampler *s, uint32_t pid, uint32_t id)
 {
 	if (s->o.npids == 0)
 		return 1;
 	for (size_t i = 0; i < s->o.npids; i++)
 		if (s->pids[i] == pid)
-			return 1;
+			return !s->o.threads || s->whole[i] || listed(s->tids, s->ntids, id);
 	return 0;
 }
 
@@ -608,20 +745,23 @@ static void fold_exit(struct sampler *s, const struct pending_exit *x)
 	struct task *t = exiting_task(s, x->id);
 	int born_since = x->age_ns != UINT64_MAX ? s->now_mono - s->prev_mono > x->age_ns
 						 : !idmap_get(&s->procs, x->pid);
+	int new_task = 0;
 
 	if (t && t->exited)
 		return;
 	if (!t && !born_since)
 		return;
-	if (!t) {
+	if (!t) { /* its start is on the monotonic clock; process rows read before have boot time */
 		t = task_new(x->id, s->now_mono - (x->age_ns != UINT64_MAX ? x->age_ns : 0));
 		idmap_put(&s->tasks, x->id, t);
+		new_task = 1;
 	}
 	if (!t->proc) /* a task read before keeps its process, even if the pid has a new one now */
 		task_set_proc(t, ghost_proc(s, &x->c, x->pid));
 	if (t->comm[0] == '\0')
 		str_copy(t->comm, sizeof(t->comm), (x->c.have & HAVE_COMM) ? x->c.comm : t->proc->comm);
-	task_reading(s, t, &x->c, s->now_mono, s->o.threads ? 1 : (uint32_t)t->proc->nlwp, born_since);
+	task_reading(s, t, &x->c, s->now_mono, s->o.threads ? 1 : (uint32_t)t->proc->nlwp, born_since,
+		     !new_task && !s->o.threads);
 	t->exited = 1;
 	t->state = 'X';
 	t->need_state = 0;
@@ -640,7 +780,7 @@ static void queue_exit(struct sampler *s, uint32_t id, const struct ts_record *r
 	uint32_t pid = (rec->c.have & HAVE_TGID) ? rec->c.tgid : id;
 	struct pending_exit *x;
 
-	if (!selected(s, pid))
+	if (!selected(s, pid, id))
 		return;
 	if (s->npending >= PENDING_MAX) {
 		s->exits_lost++;
@@ -656,7 +796,7 @@ static void queue_exit(struct sampler *s, uint32_t id, const struct ts_record *r
 
 /* Keeps the record the current mode shows: the thread's in thread mode; in process mode the
  * process aggregate, or the thread record of a process that only ever had one thread. */
-static void on_exit_message(void *arg, const struct ts_record *thread, const struct ts_record *process)
+static void sampler_on_exit(void *arg, const struct ts_record *thread, const struct ts_record *process)
 {
 	struct sampler *s = arg;
 
@@ -676,7 +816,7 @@ static void on_exit_message(void *arg, const struct ts_record *thread, const str
 void sampler_drain(struct sampler *s)
 {
 	if (s->listener && s->tick > 0)
-		ts_listen_drain(s->listener, on_exit_message, s, &s->exits_lost);
+		ts_listen_drain(s->listener, sampler_on_exit, s, &s->exits_lost);
 }
 
 int sampler_listen_fd(const struct sampler *s)
@@ -687,7 +827,7 @@ int sampler_listen_fd(const struct sampler *s)
 /* ---- totals since the start ---- */
 
 /* Adds the interval to the totals since the start, without the kinds whose delta was impossible. */
-static void accumulate(struct task *t, uint8_t impossible)
+static void accumulate(struct task *t, kind_mask impossible)
 {
 	struct task_totals *a = &t->acc;
 
@@ -700,11 +840,11 @@ static void accumulate(struct task *t, uint8_t impossible)
 			continue;
 		if (t->base.kind_total & t->last.kind_total & bit) {
 			a->total_ns[k] += t->last.total[k] >= t->base.total[k] ? t->last.total[k] - t->base.total[k] : 0;
-			a->kinds |= (uint8_t)bit;
+			a->kinds |= (kind_mask)bit;
 		}
 		if (t->base.kind_count & t->last.kind_count & bit) {
 			a->count[k] += t->last.count[k] >= t->base.count[k] ? t->last.count[k] - t->base.count[k] : 0;
-			a->kinds_count |= (uint8_t)bit;
+			a->kinds_count |= (kind_mask)bit;
 		}
 		if ((t->last.kind_max & bit) && t->last.max[k] > a->max_ns[k])
 			a->max_ns[k] = t->last.max[k];
@@ -713,20 +853,13 @@ static void accumulate(struct task *t, uint8_t impossible)
 		a->run_ns += t->last.run_ns - t->base.run_ns;
 }
 
-static uint64_t waited(const struct task *t)
+static uint64_t task_waited(const struct task *t)
 {
 	uint64_t sum = 0;
 
 	for (int k = 0; k < DK_COUNT; k++)
 		sum += t->acc.total_ns[k];
 	return sum;
-}
-
-static int by_waited(const void *a, const void *b)
-{
-	uint64_t x = waited(*(struct task *const *)a), y = waited(*(struct task *const *)b);
-
-	return x < y ? 1 : x > y ? -1 : 0;
 }
 
 static void add_totals(struct task_totals *sum, const struct task_totals *a)
@@ -742,33 +875,48 @@ static void add_totals(struct task_totals *sum, const struct task_totals *a)
 	sum->kinds_count |= a->kinds_count;
 }
 
-/* Keeps the DEPARTED_MAX exited tasks that waited most and sums the others into one row; done
- * in halves so that the sort is rare. */
-static void fold_departed(struct sampler *s)
+static void departed_free(struct departed *d)
 {
-	qsort(s->departed, s->ndeparted, sizeof(*s->departed), by_waited);
-	if (!s->others) {
-		s->others = task_new(0, 0);
-		s->others->exited = 1;
-		s->others->state = 'X';
-	}
-	for (size_t i = DEPARTED_MAX; i < s->ndeparted; i++) {
-		add_totals(&s->others->acc, &s->departed[i]->acc);
-		task_free(s->departed[i]);
-	}
-	s->ndeparted = DEPARTED_MAX;
+	if (d)
+		free(d->cmdline);
+	free(d);
 }
 
+/* Turns an exited task into what its row needs later, and frees the task. */
+static struct departed *departed_from(struct sampler *s, struct task *t)
+{
+	struct departed *d = xcalloc(1, sizeof(*d));
+	const struct proc *p = t->proc;
+
+	d->pid = p ? p->pid : t->id;
+	d->id = t->id;
+	d->uid = p ? p->euid : 0;
+	d->user = !p || strcmp(p->user, "?") == 0 ? "?" : user_name(s, p->euid);
+	d->cmdline = p && p->cmdline ? xstrdup(p->cmdline) : NULL;
+	str_copy(d->comm, sizeof(d->comm), (s->o.threads || !p) && t->comm[0] ? t->comm : p ? p->comm : "?");
+	d->acc = t->acc;
+	task_free(t);
+	return d;
+}
+
+/* Keeps the DEPARTED_MAX exited tasks that waited most, when the front end may show totals
+ * since the start, and sums the others into one row. */
 static void keep_departed(struct sampler *s, struct task *t)
 {
-	if (!t->acc.kinds) { /* read only once: nothing to add up */
+	struct departed *d;
+	uint64_t key = task_waited(t);
+
+	if (!t->acc.kinds || !s->o.departed) { /* read only once: nothing to add up; or no totals */
 		task_free(t);
 		return;
 	}
-	s->departed = xgrow(s->departed, &s->capdeparted, s->ndeparted + 1, sizeof(*s->departed));
-	s->departed[s->ndeparted++] = t;
-	if (s->ndeparted >= 2 * DEPARTED_MAX)
-		fold_departed(s);
+	d = topn_offer(&s->departed, departed_from(s, t), key);
+	if (!d)
+		return;
+	if (!s->others)
+		s->others = xcalloc(1, sizeof(*s->others));
+	add_totals(&s->others->acc, &d->acc);
+	departed_free(d);
 }
 
 /* ---- the tick ---- */
@@ -822,6 +970,7 @@ static void fill_row(struct row *r, const struct task *t, int threads)
 	r->uid = t->proc ? t->proc->euid : 0;
 	r->state = t->state ? t->state : '?';
 	r->exited = t->exited;
+	r->partial = t->partial;
 	r->user = t->proc ? t->proc->user : "-";
 	r->comm = (threads || !t->proc) && t->comm[0] ? t->comm : t->proc ? t->proc->comm : "?";
 	r->cmdline = t->proc ? t->proc->cmdline : NULL;
@@ -832,7 +981,7 @@ static void build_rows(struct sampler *s, struct snapshot *snap)
 {
 	size_t n = 0;
 
-	s->rows = xgrow(s->rows, &s->caprows, s->tasks.len + s->nreplaced + s->ndeparted + 2, sizeof(*s->rows));
+	s->rows = xgrow(s->rows, &s->caprows, s->tasks.len + s->nreplaced + s->departed.len + 2, sizeof(*s->rows));
 	for (size_t i = 0; i < s->tasks.cap + s->nreplaced; i++) {
 		struct task *t;
 		struct row *r = &s->rows[n];
@@ -856,17 +1005,24 @@ static void build_rows(struct sampler *s, struct snapshot *snap)
 		}
 		n++;
 	}
-	for (size_t i = 0; i <= s->ndeparted; i++) {
-		const struct task *t = i < s->ndeparted ? s->departed[i] : s->others;
+	for (size_t i = 0; i <= s->departed.len; i++) {
+		const struct departed *d = i < s->departed.len ? s->departed.item[i] : s->others;
+		struct row *r = &s->rows[n];
 
-		if (!t)
+		if (!d)
 			continue;
-		fill_row(&s->rows[n], t, s->o.threads);
-		rates_unavailable(&s->rows[n].r);
-		if (t == s->others)
-			s->rows[n].comm = _("(other exited)");
-		s->rows[n].exited = 1;
-		s->rows[n++].departed = 1;
+		n++;
+		memset(r, 0, sizeof(*r));
+		r->pid = d->pid;
+		r->tid = s->o.threads ? d->id : 0;
+		r->uid = d->uid;
+		r->state = 'X';
+		r->user = d == s->others ? "-" : d->user;
+		r->comm = d == s->others ? _("(other exited)") : d->comm;
+		r->cmdline = d->cmdline;
+		r->acc = &d->acc;
+		rates_unavailable(&r->r);
+		r->exited = r->departed = 1;
 	}
 	snap->rows = s->rows;
 	snap->nrows = n;
@@ -920,7 +1076,7 @@ static int gather(struct sampler *s, char *err, size_t errlen)
 	if (s->limited) {
 		rc = walk(s);
 		if (rc < 0) {
-			snprintf(err, errlen, _("cannot walk /proc: %s"), strerror(-rc));
+			snprintf(err, errlen, F_(N_("cannot walk /proc: %s")), strerror(-rc));
 			return rc;
 		}
 		read_limited(s);
@@ -928,7 +1084,7 @@ static int gather(struct sampler *s, char *err, size_t errlen)
 	}
 	if (rc < 0) {
 		if (!err[0])
-			snprintf(err, errlen, _("taskstats query failed: %s"), strerror(-rc));
+			snprintf(err, errlen, F_(N_("taskstats query failed: %s")), strerror(-rc));
 		return rc;
 	}
 	if (s->o.threads)
@@ -951,7 +1107,8 @@ int sampler_tick(struct sampler *s, struct snapshot *snap, char *err, size_t err
 	s->now_boot = timing_boot_ns();
 	if (s->tick == 1)
 		s->first_mono = s->now_mono;
-	s->delayacct = procfs_delayacct();
+	s->delayacct = delayacct_read();
+	track_switch(s);
 	read_psi(s, snap);
 	rc = gather(s, err, errlen);
 	if (rc < 0)
@@ -981,7 +1138,7 @@ static void open_taskstats(struct sampler *s)
 			 _("taskstats needs CAP_NET_ADMIN: showing only CPU and I/O delay, from /proc. "
 			   "Run delaytop as root, or allow it once with: setcap cap_net_admin+ep $(command -v delaytop)"));
 	else
-		snprintf(s->notice, sizeof(s->notice), _("%s: showing only CPU and I/O delay, from /proc"),
+		snprintf(s->notice, sizeof(s->notice), F_(N_("%s: showing only CPU and I/O delay, from /proc")),
 			 rc == -ESRCH ? _("taskstats did not answer") : err[0] ? err : strerror(-rc));
 }
 
@@ -992,7 +1149,27 @@ static void open_listener(struct sampler *s)
 	if (s->limited || !s->o.listen)
 		return;
 	if (ts_listen(&s->listener, s->o.exit_rcvbuf, err, sizeof(err)) < 0)
-		snprintf(s->notice, sizeof(s->notice), _("%s: tasks that exit between refreshes are not shown"), err);
+		snprintf(s->notice, sizeof(s->notice), F_(N_("%s: tasks that exit between refreshes are not shown")), err);
+}
+
+/* Without the boot parameter delayacct the switch was 0 at boot, and nothing can switch it on
+ * before user space runs (the sysctl itself appears in a late initcall): kthreadd (pid 2, child of
+ * pid 0 in the initial pid namespace) and the tasks that started with it, init among them, were
+ * forked without delay accounting. The first window ends one clock tick (/proc's resolution) and
+ * the start-time slack of a taskstats reading after kthreadd's start; at boot the monotonic and
+ * the boot clock agree. */
+static void boot_window(struct sampler *s)
+{
+	struct proc_entry e;
+	uint64_t hi;
+
+	if (!delayacct_off_at_boot())
+		return;
+	if (procfs_read_process(2, &e) < 0 || e.ppid != 0 || strcmp(e.comm, "kthreadd") != 0)
+		return;
+	hi = ticks_to_ns(e.start_ticks + 1) + SAME_START_NS;
+	s->off[0] = (struct off_window){ 0, 0, hi, hi };
+	s->noff = 1;
 }
 
 int sampler_open(struct sampler **out, const struct sampler_opts *o, char *err, size_t errlen)
@@ -1005,6 +1182,7 @@ int sampler_open(struct sampler **out, const struct sampler_opts *o, char *err, 
 	idmap_init(&s->procs);
 	idmap_init(&s->tasks);
 	idmap_init(&s->users);
+	topn_init(&s->departed, o->departed ? DEPARTED_MAX : 0);
 	rc = procfs_open(&s->procfs, err, errlen);
 	if (rc < 0) {
 		sampler_close(s);
@@ -1012,6 +1190,7 @@ int sampler_open(struct sampler **out, const struct sampler_opts *o, char *err, 
 	}
 	open_taskstats(s);
 	open_listener(s);
+	boot_window(s);
 	*out = s;
 	return 0;
 }
@@ -1030,14 +1209,13 @@ static void forget_tasks(struct sampler *s)
 		task_free(v);
 	idmap_free(&s->tasks);
 	idmap_init(&s->tasks);
-	for (size_t i = 0; i < s->ndeparted; i++)
-		task_free(s->departed[i]);
-	s->ndeparted = 0;
+	for (size_t i = 0; i < s->departed.len; i++)
+		departed_free(s->departed.item[i]);
+	topn_free(&s->departed);
 	for (size_t i = 0; i < s->nreplaced; i++)
 		task_free(s->replaced[i]);
 	s->nreplaced = 0;
-	if (s->others)
-		task_free(s->others);
+	departed_free(s->others);
 	s->others = NULL;
 }
 
@@ -1050,16 +1228,66 @@ void sampler_set_threads(struct sampler *s, int threads)
 	s->npending = 0; /* records of the other mode */
 }
 
+/* Appends to the notice that a listed id is a thread of another process. */
+static void note_thread(struct sampler *s, uint32_t tid, uint32_t pid)
+{
+	size_t len = strlen(s->pids_notice);
+
+	if (len)
+		snprintf(s->pids_notice + len, sizeof(s->pids_notice) - len, "; ");
+	len = strlen(s->pids_notice);
+	snprintf(s->pids_notice + len, sizeof(s->pids_notice) - len,
+		 F_(N_("%u is a thread of process %u: showing the process")), tid, pid);
+}
+
+/* Selects processes by the ids listed: a thread that is not its process's main thread selects
+ * its process, and in thread mode only itself unless the process is listed too. An id listed
+ * twice counts once; one that is gone stays as it is (it shows nothing). */
 void sampler_set_pids(struct sampler *s, const uint32_t *pids, size_t npids)
 {
+	size_t n = 0;
+
 	free(s->pids);
-	s->pids = NULL;
+	free(s->whole);
+	free(s->tids);
+	s->pids = s->tids = NULL;
+	s->whole = NULL;
+	s->ntids = 0;
+	s->pids_notice[0] = '\0';
 	if (npids) {
-		s->pids = xmalloc(npids * sizeof(*pids));
-		memcpy(s->pids, pids, npids * sizeof(*pids));
+		s->pids = xmalloc(npids * sizeof(*s->pids));
+		s->whole = xcalloc(npids, 1);
+		s->tids = xmalloc(npids * sizeof(*s->tids));
+	}
+	for (size_t i = 0; i < npids; i++) {
+		uint32_t tgid = procfs_tgid(pids[i]), pid = tgid ? tgid : pids[i];
+		size_t k = 0;
+
+		while (k < n && s->pids[k] != pid)
+			k++;
+		if (k == n)
+			s->pids[n++] = pid;
+		if (pid == pids[i])
+			s->whole[k] = 1;
+		else if (!listed(s->tids, s->ntids, pids[i])) {
+			s->tids[s->ntids++] = pids[i];
+			if (!s->o.threads)
+				note_thread(s, pids[i], pid);
+		}
 	}
 	s->o.pids = s->pids;
-	s->o.npids = npids;
+	s->o.npids = n;
+}
+
+const char *sampler_pids_notice(const struct sampler *s)
+{
+	return s->pids_notice[0] ? s->pids_notice : NULL;
+}
+
+const uint32_t *sampler_pids(const struct sampler *s, size_t *n)
+{
+	*n = s->o.npids;
+	return s->pids;
 }
 
 void sampler_close(struct sampler *s)
@@ -1070,10 +1298,6 @@ void sampler_close(struct sampler *s)
 	if (!s)
 		return;
 	forget_tasks(s);
-	for (size_t i = 0; i < s->ndeparted; i++)
-		task_free(s->departed[i]);
-	if (s->others)
-		task_free(s->others);
 	while (idmap_next(&s->procs, &pos, NULL, &v))
 		proc_free(v);
 	idmap_free(&s->procs);
@@ -1085,7 +1309,8 @@ void sampler_close(struct sampler *s)
 	ts_close(s->ts);
 	procfs_close(s->procfs);
 	free(s->pids);
-	free(s->departed);
+	free(s->whole);
+	free(s->tids);
 	free(s->ids);
 	free(s->owner);
 	free(s->newpids);

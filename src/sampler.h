@@ -16,6 +16,7 @@ struct sampler_opts {
 	size_t npids;
 	int listen;           /* listen for exits between readings, when the kernel allows it */
 	int exit_rcvbuf;      /* receive buffer for exit records, bytes */
+	int departed;         /* keep exited tasks for the totals since the start (the front end may show them) */
 };
 
 /* Opens the sources. Without CAP_NET_ADMIN the sampler works in limited mode and
@@ -26,7 +27,9 @@ void sampler_close(struct sampler *s);
 /* Takes one reading and fills *snap. The first reading has no rates (interval_s is 0); every
  * later one has the rates since the previous one. Every row also carries its totals since the
  * first reading, and the tasks that exited earlier follow as departed rows, so that a front end
- * can show either. The snapshot's rows and strings belong to the sampler and live until the
+ * can show either. A task that may have been forked while kernel.task_delayacct was 0 (the
+ * sampler keeps the periods in which it found the switch off) has its non-CPU kinds unavailable
+ * for its whole life. The snapshot's rows and strings belong to the sampler and live until the
  * next tick. Returns 0 or a negative errno with a message in err. */
 int sampler_tick(struct sampler *s, struct snapshot *snap, char *err, size_t errlen);
 
@@ -43,5 +46,11 @@ void sampler_drain(struct sampler *s);
  * and a switch also starts the totals anew. */
 void sampler_set_threads(struct sampler *s, int threads);
 void sampler_set_pids(struct sampler *s, const uint32_t *pids, size_t npids);
+/* What the selection made of ids that are threads ("4321 is a thread of process 4320: showing
+ * the process"), or NULL; it lives until the next sampler_set_pids(). */
+const char *sampler_pids_notice(const struct sampler *s);
+/* The selected processes (the listed ids, threads resolved to their process, each once); n = 0
+ * when every process is selected. */
+const uint32_t *sampler_pids(const struct sampler *s, size_t *n);
 
 #endif

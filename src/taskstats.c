@@ -123,7 +123,7 @@ static int connect_family(struct nl_sock **skp, int *family, char *err, size_t e
 	}
 	rc = genl_connect(sk);
 	if (rc < 0) {
-		snprintf(err, errlen, _("cannot open a generic netlink socket: %s"), nl_geterror(rc));
+		snprintf(err, errlen, F_(N_("cannot open a generic netlink socket: %s")), nl_geterror(rc));
 		nl_socket_free(sk);
 		return -EIO;
 	}
@@ -248,7 +248,7 @@ static int parse_message(struct nlmsghdr *h, struct ts_record *thread, int *has_
 	return *has_thread || *has_process ? 0 : -EINVAL;
 }
 
-struct batch {
+struct ts_batch {
 	size_t first;    /* index of the batch's first id */
 	size_t count;
 	uint32_t seq0;   /* sequence number of its first request */
@@ -262,7 +262,7 @@ struct batch {
 };
 
 /* Handles one message; returns 1 when it answered a request of the batch. */
-static int batch_message(struct batch *b, struct nlmsghdr *h, int family)
+static int batch_message(struct ts_batch *b, struct nlmsghdr *h, int family)
 {
 	size_t i = h->nlmsg_seq - b->seq0;
 	int has_thread, has_process;
@@ -289,7 +289,7 @@ static int batch_message(struct batch *b, struct nlmsghdr *h, int family)
 }
 
 /* Receives every queued answer of the batch; returns -ENOBUFS when some were dropped. */
-static int batch_collect(struct ts_client *c, struct batch *b)
+static int batch_collect(struct ts_client *c, struct ts_batch *b)
 {
 	int overflow = 0;
 	size_t answered = 0;
@@ -318,7 +318,7 @@ static int batch_collect(struct ts_client *c, struct batch *b)
 	}
 }
 
-static int send_batch(struct ts_client *c, enum ts_by by, const uint32_t *ids, struct batch *b,
+static int send_batch(struct ts_client *c, enum ts_by by, const uint32_t *ids, struct ts_batch *b,
 		      const size_t *which)
 {
 	const struct template *t = &c->tmpl[by];
@@ -340,7 +340,7 @@ static int send_batch(struct ts_client *c, enum ts_by by, const uint32_t *ids, s
 
 /* Sends one batch and collects its answers; requests lost to a full buffer are asked again one
  * at a time. */
-static int query_batch(struct ts_client *c, enum ts_by by, const uint32_t *ids, struct batch *b)
+static int query_batch(struct ts_client *c, enum ts_by by, const uint32_t *ids, struct ts_batch *b)
 {
 	int rc;
 
@@ -353,7 +353,7 @@ static int query_batch(struct ts_client *c, enum ts_by by, const uint32_t *ids, 
 	rc = batch_collect(c, b);
 	if (rc == -ENOBUFS) {
 		for (size_t j = 0; j < b->count; j++) {
-			struct batch one = *b;
+			struct ts_batch one = *b;
 
 			if (b->answered[j])
 				continue;
@@ -373,7 +373,7 @@ static int query_batch(struct ts_client *c, enum ts_by by, const uint32_t *ids, 
 
 int ts_query(struct ts_client *c, enum ts_by by, const uint32_t *ids, size_t n, ts_reply_fn fn, void *arg)
 {
-	struct batch b;
+	struct ts_batch b;
 
 	memset(&b, 0, sizeof(b));
 	b.fn = fn;
@@ -481,7 +481,7 @@ static void listen_error(int rc, char *err, size_t errlen)
 		snprintf(err, errlen, "%s",
 			 _("listening for exiting tasks needs the initial user and PID namespace"));
 	else
-		snprintf(err, errlen, _("cannot listen for exiting tasks: %s"), strerror(-rc));
+		snprintf(err, errlen, F_(N_("cannot listen for exiting tasks: %s")), strerror(-rc));
 }
 
 int ts_listen(struct ts_listener **out, int rcvbuf, char *err, size_t errlen)

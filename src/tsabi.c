@@ -117,7 +117,7 @@ static void plan_kind(struct planner *r, int kind)
 	const struct ts_kind_offsets *o = kind_offsets(kind, r->version);
 	unsigned since = delay_kinds[kind].since, mm = maxmin_since(r->version);
 	struct tsabi_plan *p = r->plan;
-	uint8_t bit = (uint8_t)(1u << kind);
+	kind_mask bit = (kind_mask)(1u << kind);
 
 	if (field(r, (struct field){ o->total, since }, AT(delay[kind].total_ns), 8))
 		p->kind_total |= bit;

@@ -32,7 +32,7 @@ struct tsabi_plan {
 	size_t len;
 	int status; /* 0, or -EINVAL */
 	uint32_t have;
-	uint8_t kind_total, kind_count, kind_max, kind_max_ts;
+	kind_mask kind_total, kind_count, kind_max, kind_max_ts;
 	uint16_t btime32; /* offset of the 32-bit start time, 0 when absent */
 	unsigned nsteps;
 	struct tsabi_step steps[TSABI_MAX_STEPS];

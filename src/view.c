@@ -10,19 +10,22 @@
 #include <limits.h>
 #include <poll.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <term.h>
+#include <termios.h>
 #include <unistd.h>
 #include <wchar.h>
 
+#include "delayacct.h"
 #include "format.h"
 #include "i18n.h"
 #include "keys.h"
 #include "order.h"
-#include "procfs.h"
+#include "secure.h"
 #include "timing.h"
 #include "view.h"
 #include "xalloc.h"
@@ -114,6 +117,7 @@ static void move_selection(struct view *v, long delta, int follow)
 static void open_prompt(struct view *v, enum prompt_kind kind, const char *initial)
 {
 	v->prompt = kind;
+	v->input_too_long = 0;
 	snprintf(v->input, sizeof(v->input), "%s", initial);
 }
 
@@ -146,8 +150,12 @@ static void input_append(struct view *v, wint_t wc)
 
 	memset(&st, 0, sizeof(st));
 	n = wcrtomb(mb, (wchar_t)wc, &st);
-	if (n == (size_t)-1 || len + n >= sizeof(v->input))
+	if (n == (size_t)-1)
 		return;
+	if (len + n >= sizeof(v->input)) { /* never cut: a list cut in a number selects other tasks */
+		v->input_too_long = 1;
+		return;
+	}
 	memcpy(v->input + len, mb, n);
 	v->input[len + n] = '\0';
 }
@@ -200,10 +208,11 @@ static void apply_pids(struct view *v)
 	free(v->pids);
 	v->pids = pids;
 	v->npids = n;
-	v->filter.pids = pids;
-	v->filter.npids = n;
 	sampler_set_pids(v->sampler, pids, n);
-	if (n)
+	v->filter.pids = sampler_pids(v->sampler, &v->filter.npids); /* threads resolved to their process */
+	if (sampler_pids_notice(v->sampler))
+		say(v, "%s", sampler_pids_notice(v->sampler));
+	else if (n)
 		say(v, "%s", _("new processes in the selection get rates from the next reading"));
 }
 
@@ -224,12 +233,13 @@ static void apply_delay(struct view *v, uint64_t *deadline)
 static void toggle_delayacct(struct view *v)
 {
 	int on = v->delayacct_target;
-	int rc = procfs_set_delayacct(on);
+	int rc = delayacct_write(on);
 
 	if (rc < 0)
-		say(v, _("cannot switch kernel.task_delayacct: %s"), strerror(-rc));
+		say(v, F_(N_("cannot switch kernel.task_delayacct: %s")), strerror(-rc));
 	else
-		say(v, on ? _("kernel.task_delayacct is now on: tasks started from now on report every delay") : _("kernel.task_delayacct is now off"));
+		say(v, on ? F_(N_("kernel.task_delayacct is now on: tasks started from now on report every delay"))
+			  : F_(N_("kernel.task_delayacct is now off")));
 }
 
 static void finish_prompt(struct view *v, uint64_t *deadline)
@@ -237,6 +247,11 @@ static void finish_prompt(struct view *v, uint64_t *deadline)
 	enum prompt_kind kind = v->prompt;
 
 	v->prompt = PROMPT_NONE;
+	if (v->input_too_long && kind != PROMPT_SORT) {
+		say(v, F_(N_("input longer than %zu bytes: not applied")), sizeof(v->input) - 1);
+		return;
+	}
+	v->message[0] = '\0'; /* an error about an earlier answer no longer holds */
 	switch (kind) {
 	case PROMPT_COMMAND: str_copy(v->command_filter, sizeof(v->command_filter), v->input); break;
 	case PROMPT_USER: apply_user(v); break;
@@ -287,6 +302,7 @@ static void prompt_key(struct view *v, wint_t c, int is_key, uint64_t *deadline)
 		input_backspace(v);
 	} else if (!is_key && c == ('U' & 0x1f)) {
 		v->input[0] = '\0';
+		v->input_too_long = 0;
 	} else if (!is_key && c >= ' ' && c != 127) {
 		input_append(v, c);
 	}
@@ -331,7 +347,7 @@ static void ask_delayacct(struct view *v)
 		return;
 	}
 	/* read now, not from the last reading: the question must say what answering yes does */
-	v->delayacct_target = procfs_delayacct() != DELAYACCT_ON;
+	v->delayacct_target = delayacct_read() != DELAYACCT_ON;
 	open_prompt(v, PROMPT_DELAYACCT, "");
 }
 
@@ -441,17 +457,74 @@ static int handle_keys(struct view *v, uint64_t *deadline)
 
 /* ---- set-up and loop ---- */
 
+/* Signals that end delaytop without the loop's clean exit. SIGINT, SIGTERM and SIGHUP stop the
+ * loop instead (main's handler). */
+static const int fatal_signals[] = { SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGSYS,
+				     SIGXCPU, SIGXFSZ, SIGUSR1, SIGUSR2, SIGALRM };
+
+/* What puts the terminal back, captured while the screen starts: endwin() cannot be called
+ * from a signal handler, write(2) and tcsetattr(3) can. */
+static char restore_seq[512];
+static size_t restore_len;
+static struct termios restore_tio;
+static int restore_have_tio;
+
+/* Appends a terminfo string without its padding ($<5>), which only a terminal driver delays. */
+static void add_restore_cap(const char *name)
+{
+	const char *cap = tigetstr(name);
+
+	for (; cap && cap != (char *)-1 && *cap; cap++) {
+		if (cap[0] == '$' && cap[1] == '<' && strchr(cap, '>')) {
+			cap = strchr(cap, '>');
+			continue;
+		}
+		if (restore_len + 1 >= sizeof(restore_seq))
+			return;
+		restore_seq[restore_len++] = *cap;
+	}
+}
+
+/* A fatal signal: the terminal as it was, then the signal's own ending (status, core). */
+static void on_fatal_signal(int sig)
+{
+	if (restore_len)
+		(void)!write(STDOUT_FILENO, restore_seq, restore_len);
+	if (restore_have_tio)
+		tcsetattr(STDIN_FILENO, TCSANOW, &restore_tio);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Catches the fatal signals while the screen is up (on), or gives them back their default; one
+ * that delaytop was started with ignored (nohup, a background job) stays ignored. */
+static void catch_fatal_signals(int on)
+{
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on ? on_fatal_signal : SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]); i++)
+		if (sigaction(fatal_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(fatal_signals[i], &sa, NULL);
+}
+
 static int start_curses(void)
 {
+	/* TERM stays trusted in a secure run: secure_drop_terminal_env() leaves it only the
+	 * system's terminfo entries to choose from. */
 	const char *term = getenv("TERM");
 	SCREEN *screen;
-	char *cup;
+	char *cup, shown[64];
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "%s: %s\n", PACKAGE,
 			_("the full screen needs a terminal; use -b for batch output"));
 		return -1;
 	}
+	secure_drop_terminal_env();
+	restore_have_tio = tcgetattr(STDIN_FILENO, &restore_tio) == 0;
 	screen = newterm(NULL, stdout, stdin);
 	cup = screen ? tigetstr("cup") : NULL;
 	if (!cup || cup == (char *)-1) { /* TERM=dumb and the like cannot place text */
@@ -459,9 +532,10 @@ static int start_curses(void)
 			endwin();
 			delscreen(screen);
 		}
+		text_clean(shown, sizeof(shown), term ? term : "");
 		fprintf(stderr, "%s: ", PACKAGE);
-		fprintf(stderr, _("cannot use the terminal type '%s'; set TERM, or use -b for batch output"),
-			term ? term : "");
+		fprintf(stderr, F_(N_("cannot use the terminal type '%s'; set TERM, or use -b for batch output")),
+			shown);
 		fputc('\n', stderr);
 		return -1;
 	}
@@ -472,11 +546,18 @@ static int start_curses(void)
 	nodelay(stdscr, TRUE);
 	set_escdelay(25); /* Esc alone answers at once instead of after a second */
 	curs_set(0);
+	restore_len = 0;
+	add_restore_cap("rmcup");
+	add_restore_cap("sgr0");
+	add_restore_cap("cnorm");
+	add_restore_cap("rmkx");
+	catch_fatal_signals(1);
 	return 0;
 }
 
 static int setup_colors(void)
 {
+	/* Only switches colour off, so a secure run honours it too. */
 	const char *no_color = getenv("NO_COLOR");
 
 	if ((no_color && *no_color) || !has_colors())
@@ -512,15 +593,17 @@ static void init_view(struct view *v, const struct options *o, struct sampler *s
 		v->pids = xmalloc(o->npids * sizeof(*v->pids));
 		memcpy(v->pids, o->pids, o->npids * sizeof(*v->pids));
 		v->npids = o->npids;
-		v->filter.pids = v->pids;
-		v->filter.npids = v->npids;
+		v->filter.pids = sampler_pids(s, &v->filter.npids);
 	}
 	v->sort_col = o->sort_col;
 	v->reverse = o->reverse;
 	v->delay_s = o->delay_s;
+	v->iterations = o->iterations;
 	v->listening = sampler_listen_fd(s) >= 0;
 	if (sampler_notice(s))
 		say(v, "%s", sampler_notice(s));
+	else if (sampler_pids_notice(s))
+		say(v, "%s", sampler_pids_notice(s));
 }
 
 static int wait_ms(const struct view *v, uint64_t deadline)
@@ -563,6 +646,10 @@ static void loop(struct view *v, volatile sig_atomic_t *stop)
 			if (deadline < now) /* a slow reading: skip the missed slots */
 				deadline = now + step;
 			dirty = 1;
+			if (v->iterations && ++v->refreshes >= v->iterations) { /* -n: as top does */
+				view_draw(v);
+				v->quit = 1;
+			}
 		}
 	}
 }
@@ -577,6 +664,7 @@ int view_run(const struct options *o, struct sampler *s, volatile sig_atomic_t *
 	v.colors = setup_colors();
 	loop(&v, stop);
 	endwin();
+	catch_fatal_signals(0);
 	free(v.rows);
 	free(v.pids);
 	return EXIT_SUCCESS;

@@ -55,6 +55,7 @@ struct view {
 	int help_top;
 	enum prompt_kind prompt;
 	char input[256];
+	int input_too_long;        /* typing went past the end of input: refused at Enter */
 	int input_hides_pids;      /* the pid list was too long to offer in the prompt */
 	int delayacct_target;      /* what the Ctrl-T question offers to set the switch to */
 	int menu;                  /* the sort menu's highlighted column */
@@ -63,6 +64,8 @@ struct view {
 	uint64_t message_until;    /* CLOCK_MONOTONIC */
 	int colors;
 	int quit;
+	long iterations;           /* -n: quit after this many refreshes (0: never) */
+	long refreshes;
 };
 
 /* Draws everything for the current state. */

@@ -21,14 +21,19 @@
 
 enum { PAIR_OK = 1, PAIR_WARN, PAIR_BAD, PAIR_TITLE };
 
-/* Writes s at (y, x), cut to the screen's width. */
+/* Writes s at (y, x) as display text (see out_padded: nothing in it reaches the terminal as a
+ * control character), cut to the screen's width. */
 static void put(int y, int x, const char *s)
 {
-	int room = COLS - x;
+	struct outbuf o = { 0 };
+	int room = COLS - x, width;
 
 	if (room <= 0 || y < 0 || y >= LINES)
 		return;
-	mvaddnstr(y, x, s, (int)text_fit(s, room));
+	width = text_width(s);
+	out_padded(&o, s, width < room ? width : room, 0);
+	mvaddnstr(y, x, o.data ? o.data : "", (int)o.len);
+	out_free(&o);
 }
 
 /* The screen line y filled with s and padded to the full width, in attribute a. */
@@ -49,10 +54,10 @@ static void uptime(char *buf, size_t size)
 	uint64_t s = timing_boot_ns() / 1000000000u;
 
 	if (s >= 86400)
-		snprintf(buf, size, _("up %llud %02llu:%02llu"), (unsigned long long)(s / 86400),
+		snprintf(buf, size, F_(N_("up %llud %02llu:%02llu")), (unsigned long long)(s / 86400),
 			 (unsigned long long)(s % 86400 / 3600), (unsigned long long)(s % 3600 / 60));
 	else
-		snprintf(buf, size, _("up %02llu:%02llu"), (unsigned long long)(s / 3600),
+		snprintf(buf, size, F_(N_("up %02llu:%02llu")), (unsigned long long)(s / 3600),
 			 (unsigned long long)(s % 3600 / 60));
 }
 
@@ -65,7 +70,7 @@ static void filter_text(const struct view *v, struct outbuf *o)
 	if (v->command_filter[0])
 		out_printf(o, " /%s", v->command_filter);
 	if (v->filter.by_uid)
-		out_printf(o, _(" user %s"), v->user_text);
+		out_printf(o, F_(N_(" user %s")), v->user_text);
 	if (v->npids)
 		out_printf(o, ngettext(" %zu pid", " %zu pids", v->npids), v->npids);
 	if (v->filter.active)
@@ -115,15 +120,19 @@ static void system_parts(const struct view *v, struct header *h)
 	uptime(up, sizeof(up));
 	out_printf(o, "%s %s", when, up);
 	part_done(h);
-	out_printf(o, _("%u proc %u thr"), v->snap.nprocs, v->snap.nthreads);
+	out_printf(o, F_(N_("%u proc %u thr")), v->snap.nprocs, v->snap.nthreads);
 	part_done(h);
-	out_printf(o, _("delayacct %s"),
+	out_printf(o, F_(N_("delayacct %s")),
 		   v->snap.delayacct == DELAYACCT_ON ? _("on") : v->snap.delayacct == DELAYACCT_OFF ? _("OFF") : "?");
 	part_done(h);
-	out_printf(o, _("privileges %s"), v->snap.limited ? _("limited") : _("full"));
+	out_printf(o, F_(N_("privileges %s")), v->snap.limited ? _("limited") : _("full"));
 	part_done(h);
+	if (v->snap.limited) {
+		out_str(o, _("exited tasks not seen"));
+		part_done(h);
+	}
 	if (v->listening) {
-		out_printf(o, _("exits lost %llu"), (unsigned long long)v->snap.exits_lost);
+		out_printf(o, F_(N_("exits lost %llu")), (unsigned long long)v->snap.exits_lost);
 		part_done(h);
 	}
 }
@@ -143,7 +152,8 @@ static void view_parts(const struct view *v, struct header *h)
 	out_printf(o, "%s%s", v->display.accumulate ? _("since start, ") : "",
 		   metric_short(v->display.metric, v->display.accumulate));
 	part_done(h);
-	out_printf(o, _("sort %s%s"), column_get(v->sort_col, &v->display).key, v->reverse ? _(" reversed") : "");
+	out_printf(o, F_(N_("sort %s%s")), column_get(v->sort_col, &v->display).key,
+		   v->reverse ? _(" reversed") : "");
 	part_done(h);
 	filter_text(v, o);
 	part_done(h);
@@ -247,7 +257,7 @@ static void draw_bar(const struct view *v, int y, const struct bar *b)
 	fmt_cell(c10, b->line->avg10, 1, 5);
 	fmt_cell(c60, b->line->avg60, 1, 5);
 	fmt_cell(c300, b->line->avg300, 1, 5);
-	snprintf(numbers, sizeof(numbers), _(" %5s%%  avg10 %5s avg60 %5s avg300 %5s"), cpct, c10, c60, c300);
+	snprintf(numbers, sizeof(numbers), F_(N_(" %5s%%  avg10 %5s avg60 %5s avg300 %5s")), cpct, c10, c60, c300);
 	move(y, 0);
 	clrtoeol();
 	put(y, 0, label);
@@ -368,6 +378,11 @@ static const char *const help_notes[] = {
 	/* xgettext:no-c-format */
 	N_("Delay cells: % of the interval spent waiting (a process can exceed 100%),"),
 	N_("or, with m, ms per wait, waits per second, the longest wait. '-': unavailable."),
+	/* xgettext:no-c-format */
+	N_("'+' after a share: above 100% per thread, as a wait that began in an earlier"),
+	N_("interval ended in this one (waits count when they end)."),
+	N_("<partial> (without privileges): threads ended during the interval, and their"),
+	N_("delays are missing from the process's numbers."),
 	/* xgettext:no-c-format */
 	N_("PSI bars: the share of the interval with stalls; green below 10%,"),
 	/* xgettext:no-c-format */

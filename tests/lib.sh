@@ -13,6 +13,7 @@ TAP_N=0
 TAP_FAILED=0
 TRACKED_PIDS=""
 RESTORE_SYSCTLS=""
+EXTRA_DIRS=""
 TMPDIR_TEST=$(mktemp -d "${TMPDIR:-/tmp}/delaytop-$TEST_NAME.XXXXXX")
 
 cleanup() {
@@ -26,7 +27,7 @@ cleanup() {
 	for kv in $RESTORE_SYSCTLS; do
 		sysctl -q -w "$kv" >/dev/null 2>&1
 	done
-	rm -rf "$TMPDIR_TEST"
+	rm -rf "$TMPDIR_TEST" $EXTRA_DIRS
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -118,6 +119,23 @@ set_sysctl() {
 	*) RESTORE_SYSCTLS="$RESTORE_SYSCTLS $1=$old" ;;
 	esac
 	sysctl -q -w "$1=$2" >/dev/null
+}
+
+# setup_nobody: NOBODY (an array) runs a command as uid 65534 without any capability, and DT is a
+# delaytop binary that user can run: the build's, or a 0755 copy removed on exit. Skips when
+# either is impossible here.
+setup_nobody() {
+	local bin
+	NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all)
+	"${NOBODY[@]}" true 2>/dev/null || skip_all "setpriv cannot switch to uid 65534 here"
+	DT=$DELAYTOP
+	"${NOBODY[@]}" test -x "$DT" 2>/dev/null && return 0
+	bin=$(mktemp -d /tmp/delaytop-unpriv.XXXXXX) || skip_all "cannot make a temp dir"
+	EXTRA_DIRS="$EXTRA_DIRS $bin"
+	chmod 0755 "$bin" && cp "$DELAYTOP" "$bin/delaytop" && chmod 0755 "$bin/delaytop"
+	DT=$bin/delaytop
+	"${NOBODY[@]}" test -x "$DT" 2>/dev/null || skip_all "nobody cannot run $DELAYTOP nor a copy in $bin"
+	diag "running a copy: nobody cannot reach $DELAYTOP"
 }
 
 track_pid() {

@@ -17,6 +17,16 @@
  *                                     then they end; the process lives on until killed. Prints a
  *                                     line "TID CPU-DELAY-NS" per thread (its schedstat, read just
  *                                     before it ended), then "done"
+ *   workload thread-exec PROG [ARG]...
+ *                                     a thread other than the main thread runs exec of PROG,
+ *                                     while another thread sleeps: the process goes on as PROG
+ *                                     under the same pid
+ *   workload bursts CPU BUSY_MS IDLE_MS
+ *                                     on CPU, a SCHED_FIFO main thread busy BUSY_MS then asleep
+ *                                     IDLE_MS, forever, and a normal thread always busy: each
+ *                                     burst is one runqueue wait of BUSY_MS for the second thread
+ *   workload churn N MS               N threads at a time, each asleep MS ms then gone, replaced
+ *                                     by a new one at once, forever
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -242,6 +252,85 @@ __attribute__((noreturn)) static void mode_thread_exits(int n, int cpu, int ms, 
 		pause();
 }
 
+static void *sleeping_thread(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void *exec_thread(void *arg)
+{
+	char **argv = arg;
+
+	usleep(50000); /* let the sleeping thread start */
+	execv(argv[0], argv);
+	die("execv");
+	return NULL;
+}
+
+static void mode_thread_exec(char **argv)
+{
+	pthread_t a, b;
+
+	if (pthread_create(&a, NULL, sleeping_thread, NULL) != 0 ||
+	    pthread_create(&b, NULL, exec_thread, argv) != 0)
+		die("pthread_create");
+	for (;;)
+		pause();
+}
+
+/* One long runqueue wait per burst: the normal thread cannot run while the real-time one spins. */
+__attribute__((noreturn)) static void mode_bursts(int cpu, int busy_ms, int idle_ms)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+	static int cpus[1];
+	struct timespec idle = { idle_ms / 1000, (long)(idle_ms % 1000) * 1000000L };
+	pthread_t t;
+
+	cpus[0] = cpu;
+	pin(cpu);
+	if (pthread_create(&t, NULL, spin_thread, &cpus[0]) != 0)
+		die("pthread_create");
+	if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
+		die("sched_setscheduler");
+	for (;;) {
+		volatile uint64_t x = 0;
+		uint64_t end = now_ns() + (uint64_t)busy_ms * 1000000u;
+
+		while (now_ns() < end)
+			x++;
+		nanosleep(&idle, NULL);
+	}
+}
+
+static void *churn_thread(void *arg)
+{
+	int ms = *(int *)arg;
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+	return NULL;
+}
+
+/* Threads that come and go: N at a time, each replaced when it ends. */
+__attribute__((noreturn)) static void mode_churn(int n, int ms)
+{
+	static int arg;
+	static pthread_t th[1024];
+
+	if (n < 1 || n > 1024)
+		die("churn: N out of range");
+	arg = ms;
+	for (int i = 0;; i = (i + 1) % n) {
+		if (th[i] && pthread_join(th[i], NULL) != 0)
+			die("pthread_join");
+		if (pthread_create(&th[i], NULL, churn_thread, &arg) != 0)
+			die("pthread_create");
+	}
+}
+
 static int run_mode(int argc, char **argv);
 
 static int mode_at_pid(int want, int argc, char **argv)
@@ -290,11 +379,18 @@ static int run_mode(int argc, char **argv)
 		return mode_at_pid(atoi(argv[1]), argc - 2, argv + 2);
 	if (argc >= 5 && strcmp(argv[0], "thread-exits") == 0)
 		mode_thread_exits(atoi(argv[1]), atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+	if (argc >= 4 && strcmp(argv[0], "bursts") == 0)
+		mode_bursts(atoi(argv[1]), atoi(argv[2]), atoi(argv[3]));
+	if (argc >= 3 && strcmp(argv[0], "churn") == 0)
+		mode_churn(atoi(argv[1]), atoi(argv[2]));
 	if (argc >= 2 && strcmp(argv[0], "sleep") == 0) {
 		sleep((unsigned)atoi(argv[1]));
 		return 0;
 	}
-	fprintf(stderr, "usage: workload spin|threads|odirect|idle|forks|at-pid|sleep|thread-exits ARGS\n");
+	if (argc >= 2 && strcmp(argv[0], "thread-exec") == 0)
+		mode_thread_exec(argv + 1);
+	fprintf(stderr, "usage: workload spin|threads|odirect|idle|forks|at-pid|sleep|thread-exits|thread-exec|"
+			"bursts|churn ARGS\n");
 	return 2;
 }
 

@@ -22,6 +22,48 @@ tap_ok $? "po/delaytop.pot has exactly the strings of the sources (make -C po up
 msgcmp "$po" "$pot" 2>"$TMPDIR_TEST/cmp3"
 tap_ok $? "po/de.po covers the template" "$(head -5 "$TMPDIR_TEST/cmp3")"
 
+# A translation used as a printf format goes through F_() (src/i18n.h), which falls back to the
+# English text when a catalog's conversions differ: a crafted catalog must never choose what
+# printf reads. Lists every call of a printf-like function whose format is a bare _().
+python3 - "$top_srcdir"/src/*.c >"$TMPDIR_TEST/bare" 2>&1 <<'PY'
+import re, sys
+fmt_arg = {"printf": 0, "fprintf": 1, "snprintf": 2, "out_printf": 1, "fail": 2, "say": 1}
+call = re.compile(r"\b(" + "|".join(fmt_arg) + r")\s*\(")
+def args(text, start):
+    depth, cur, out, i, quote = 0, "", [], start, None
+    while i < len(text):
+        c = text[i]
+        if quote:
+            cur += c
+            if c == "\\":
+                cur += text[i + 1]; i += 1
+            elif c == quote:
+                quote = None
+        elif c in "\"'":
+            quote = c; cur += c
+        elif c in "([{":
+            depth += 1; cur += c
+        elif c in ")]}":
+            if depth == 0:
+                out.append(cur.strip()); return out
+            depth -= 1; cur += c
+        elif c == "," and depth == 0:
+            out.append(cur.strip()); cur = ""
+        else:
+            cur += c
+        i += 1
+    return out
+for path in sys.argv[1:]:
+    text = open(path, encoding="utf-8").read()
+    for m in call.finditer(text):
+        a = args(text, m.end())
+        n = fmt_arg[m.group(1)]
+        if len(a) > n and re.match(r"_\s*\(", a[n]):
+            print("%s:%d: %s" % (path, text.count("\n", 0, m.start()) + 1, a[n][:60]))
+PY
+[ $? -eq 0 ] && [ ! -s "$TMPDIR_TEST/bare" ]
+tap_ok $? "every translated printf format in src/ is checked by F_()" "$(head -5 "$TMPDIR_TEST/bare")"
+
 locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\?8$' || skip_all "needs the de_DE.UTF-8 locale (Debian: locales, locale-gen)"
 mkdir -p "$TMPDIR_TEST/locale/de/LC_MESSAGES"
 cp "$TMPDIR_TEST/de.mo" "$TMPDIR_TEST/locale/de/LC_MESSAGES/delaytop.mo"

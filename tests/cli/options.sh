@@ -36,6 +36,27 @@ bad_input "'-x'" --batch -xb
 bad_input "xml" --format xml
 bad_input "no_such_user_xyz" -b -u no_such_user_xyz
 bad_input "extra" -b extra
+bad_input "' 0'" -b -n 1 -u ' 0'
+bad_input "'+0'" -b -n 1 -u +0
+bad_input "is ambiguous (possible: --active, --accumulate)" -b --a
+bad_input "'--ac' is ambiguous" -b --ac=1
+
+# A value that echoes back is display text: escapes, C1 controls and bad bytes become '?'.
+inert_echo() {
+	local want=$1
+	shift
+	"$DELAYTOP" "$@" >/dev/null 2>"$TMPDIR_TEST/err"
+	LC_ALL=C grep -q -P '[\x00-\x09\x0b-\x1f\x7f-\x9f]|\xc2[\x80-\x9f]|\xff' "$TMPDIR_TEST/err"
+	tap_ok "$([ $? -ne 0 ] && grep -qF -- "$want" "$TMPDIR_TEST/err" && echo 0 || echo 1)" \
+		"the message for '$*' holds no control character or bad byte and names the value as $want" \
+		"stderr: $(od -c "$TMPDIR_TEST/err" | head -6)"
+}
+inert_echo "'?[31mred'" -b -s $'\e[31mred'
+inert_echo "'?2J'" -b -d $'\xc2\x9b2J'
+inert_echo "'?x'" -b -u $'\xffx'
+inert_echo "'--?[1m'" -b $'--\e[1m'
+inert_echo "'x?'" -b $'x\x9b'
+inert_echo "'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...'" -b --format "$(printf 'a%.0s' {1..300})"
 
 "$DELAYTOP" --help >"$TMPDIR_TEST/help" 2>&1
 tap_ok $? "--help exits with status 0"

@@ -33,7 +33,8 @@ kill_left() {
 trap 'kill_left; cleanup' EXIT
 
 # ---- the example from the man page: children by name, the exit status, an orphan ----
-cmd='sleep 0.2; ls / >/dev/null; cat /etc/hostname >/dev/null; (sleep 0.3 &); exit 7'
+# The orphan gets 0.2 s to run exec before sh ends: caught earlier it is still an 'sh'.
+cmd='sleep 0.2; ls / >/dev/null; cat /etc/hostname >/dev/null; (sleep 1 &); sleep 0.2; exit 7'
 "$DELAYTOP" --format json -o "$T/run.json" -- sh -c "$cmd" >"$T/run.out" 2>"$T/run.err"
 status=$?
 is "the run exits with the command's status" "$status" 7
@@ -54,14 +55,14 @@ for name in sh sleep ls cat; do
 	jq -e --arg n "$name" 'any(.by_command[]; .command == $n and .processes >= 1)' "$T/run.json" >/dev/null
 	tap_ok $? "by_command lists '$name'" "by_command names: $names"
 done
-is "by_command counts 2 sleep processes (one an orphan still running)" \
-	"$(jget "$T/run.json" '[.by_command[] | select(.command == "sleep") | .processes] | add')" 2
+is "by_command counts 3 sleep processes (one an orphan still running)" \
+	"$(jget "$T/run.json" '[.by_command[] | select(.command == "sleep") | .processes] | add')" 3
 running=$(jget "$T/run.json" .running)
 [ "${running:-0}" -ge 1 ]
-tap_ok $? "the orphan 'sleep 0.3' that outlived sh is counted as still running" "running: $running"
+tap_ok $? "the orphan 'sleep 1' that outlived sh is counted as still running" "running: $running"
 procs=$(jget "$T/run.json" .processes)
-within "${procs:-0}" 5 6
-tap_ok $? "processes counts sh, its subshell and the 4 commands it ran (5 or 6)" "expected 5..6, got '$procs'" \
+within "${procs:-0}" 6 7
+tap_ok $? "processes counts sh, its subshell and the 5 commands it ran (6 or 7)" "expected 6..7, got '$procs'" \
 	"by_command: $(jget "$T/run.json" '[.by_command[] | "\(.command):\(.processes)"] | join(" ")')"
 sum=$(jget "$T/run.json" '[.by_command[].processes] | add')
 is "the by_command process counts add up to processes" "$sum" "$procs"
@@ -129,6 +130,29 @@ is "-o FILE run exits with status 4" "$status" 4
 grep -q "exited with status 4" "$T/text.file" && [ ! -s "$T/textf.err" ]
 tap_ok $? "-o FILE gets the text report, stderr stays empty" "file: $(head -2 "$T/text.file" 2>/dev/null)" \
 	"stderr: $(head -2 "$T/textf.err")"
+
+# ---- exec from a thread other than the leader: still one process ----
+# The kernel gives the exec'ing thread the leader's pid; the old leader's exit record carries that
+# pid too, and must not count as a process of its own.
+true_bin=$(type -P true)
+"$DELAYTOP" --format json -o "$T/texec.json" -- "$WORKLOAD" thread-exec "$true_bin" 2>"$T/texec.err"
+status=$?
+by=$(jget "$T/texec.json" '[.by_command[] | "\(.command):\(.processes)/\(.threads)"] | join(" ")')
+is "exec from a thread: the run exits with status 0" "$status" 0
+is "exec from a non-leader thread of a 3-thread process counts 1 process" \
+	"$(jget "$T/texec.json" .processes)" 1
+is "... under the name it ended with ('true')" \
+	"$(jget "$T/texec.json" '[.by_command[] | select(.command == "true") | .processes] | add')" 1
+diag "exec from a thread: by_command $by"
+# the same, the exec'd program still running when the command ends
+"$DELAYTOP" --format json -o "$T/texec2.json" -- sh -c '"$1" thread-exec "$3" 1 & echo $! >"$2"; sleep 0.4' \
+	sh "$WORKLOAD" "$T/texec2.pid" "$(type -P sleep)" 2>"$T/texec2.err"
+LEFT_PIDS="$LEFT_PIDS $(cat "$T/texec2.pid" 2>/dev/null)"
+by=$(jget "$T/texec2.json" '[.by_command[] | "\(.command):\(.processes)"] | join(" ")')
+is "exec from a thread, still running at the end: sh, sleep 0.4 and the exec'd sleep are 3 processes" \
+	"$(jget "$T/texec2.json" .processes)" 3
+is "... and 1 of them is still running" "$(jget "$T/texec2.json" .running)" 1
+diag "exec from a thread, still running: by_command $by"
 
 # ---- usage errors ----
 "$DELAYTOP" -- >"$T/u1.out" 2>"$T/u1.err"

@@ -94,6 +94,8 @@ for o in (o for o in objs if o.get('type') == 'task'):
     if not isinstance(o.get('user'), str) or not o['user']: p.append('user %r' % o.get('user'))
     if not (isinstance(o.get('state'), str) and len(o['state']) == 1): p.append('state %r' % o.get('state'))
     if not isinstance(o.get('command'), str): p.append('command %r' % o.get('command'))
+    if not isinstance(o.get('partial'), bool): p.append('partial %r' % o.get('partial', 'missing'))
+    if not (isinstance(o.get('carried'), list) and set(o['carried']) <= set(kinds)): p.append('carried %r' % o.get('carried', 'missing'))
     d = o.get('delay')
     if not isinstance(d, dict):
         p.append('delay %r' % d)
@@ -124,7 +126,7 @@ while IFS=$'\t' read -r k v extra; do R[$k]=$v; diag "json process mode: $k: $v 
 r_ok parse "every --format json line parses as JSON"
 r_ok order "each of the 2 reports starts with its psi line, then its task lines"
 r_ok psi "psi lines carry cpu/memory/io, and irq null exactly when /proc/pressure/irq is absent"
-r_ok task "process-mode task lines have type, ISO 8601 time with offset, interval_s, pid, tid null, user, state, command, delay.KIND.METRIC"
+r_ok task "process-mode task lines have type, ISO 8601 time with offset, interval_s, pid, tid null, user, state, command, partial, carried, delay.KIND.METRIC"
 
 R=()
 while IFS=$'\t' read -r k v extra; do R[$k]=$v; done < <(json_check "$TMPDIR_TEST/thr.json" thread 1)

@@ -10,21 +10,8 @@ require_cpus 2
 require_cmd jq setpriv taskset flock
 require_taskstats
 
-NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all)
-"${NOBODY[@]}" true 2>/dev/null || skip_all "setpriv cannot switch to uid 65534 here"
-
 # nobody must be able to run the binary: from the build dir if it can, else from a 0755 copy.
-EXTRA_DIRS=""
-trap 'cleanup; [ -n "$EXTRA_DIRS" ] && rm -rf $EXTRA_DIRS' EXIT
-DT=$DELAYTOP
-if ! "${NOBODY[@]}" test -x "$DT" 2>/dev/null; then
-	bin=$(mktemp -d /tmp/delaytop-unpriv.XXXXXX) || skip_all "cannot make a temp dir"
-	EXTRA_DIRS="$EXTRA_DIRS $bin"
-	chmod 0755 "$bin" && cp "$DELAYTOP" "$bin/delaytop" && chmod 0755 "$bin/delaytop"
-	DT=$bin/delaytop
-	"${NOBODY[@]}" test -x "$DT" 2>/dev/null || skip_all "nobody cannot run $DELAYTOP nor a copy in $bin"
-	diag "running a copy: nobody cannot reach $DELAYTOP"
-fi
+setup_nobody
 
 lock_global
 enable_delayacct

@@ -188,6 +188,79 @@ static void test_csv(void)
 	check_csv("a,\033\177", "\"a,??\"", "csv: quoted and replaced together");
 }
 
+/* Display text: what each kind of control character and bad byte becomes in a text cell, in CSV,
+ * in a cleaned message and in JSON, and the columns it takes. wide: the width needs a UTF-8
+ * locale (CJK, emoji); everything else must come out the same under LC_ALL=C. */
+static const struct display_case {
+	const char *in, *text, *json;
+	int width, wide;
+	const char *what;
+} display_cases[] = {
+	{ "a\x01" "b", "a?b", "a\\u0001b", 3, 0, "a C0 control" },
+	{ "a\x7f", "a?", "a\\u007f", 2, 0, "DEL" },
+	{ "\xc2\x9b" "2J", "?2J", "\\u009b2J", 3, 0, "U+009B (the 8-bit CSI, UTF-8 encoded)" },
+	{ "\xc2\x80x\xc2\x9f", "?x?", "\\u0080x\\u009f", 3, 0, "the first and last C1 controls" },
+	{ "\x9b" "2J", "?2J", "\\ufffd2J", 3, 0, "a lone \\x9b byte" },
+	{ "a\xff" "b", "a?b", "a\\ufffdb", 3, 0, "\\xff" },
+	{ "\xc0\xaf", "??", "\\ufffd\\ufffd", 2, 0, "an overlong '/' (\\xc0\\xaf)" },
+	{ "\xed\xa0\x80", "???", "\\ufffd\\ufffd\\ufffd", 3, 0, "a surrogate (\\xed\\xa0\\x80)" },
+	{ "\xe2\x82", "??", "\\ufffd\\ufffd", 2, 0, "a truncated sequence at the end (\\xe2\\x82)" },
+	{ "\xe2\x82x", "??x", "\\ufffd\\ufffdx", 3, 0, "a truncated sequence before ASCII" },
+	{ "\xf4\x90\x80\x80", "????", "\\ufffd\\ufffd\\ufffd\\ufffd", 4, 0, "a code point above U+10FFFF" },
+	{ "\xc2\xa0", "\xc2\xa0", "\xc2\xa0", 1, 0, "U+00A0, the first character after C1, stays" },
+	{ "\xc3\xa9t\xc3\xa9", "\xc3\xa9t\xc3\xa9", "\xc3\xa9t\xc3\xa9", 3, 0, "\"\xc3\xa9t\xc3\xa9\" stays" },
+	{ "\xe4\xb8\xad\xe6\x96\x87", "\xe4\xb8\xad\xe6\x96\x87", "\xe4\xb8\xad\xe6\x96\x87", 4, 1,
+	  "CJK stays, 2 columns each" },
+	{ "\xf0\x9f\x98\x80", "\xf0\x9f\x98\x80", "\xf0\x9f\x98\x80", 2, 1, "a 4-byte emoji stays" },
+};
+
+static void test_display(const char *locale)
+{
+	for (size_t i = 0; i < sizeof(display_cases) / sizeof(display_cases[0]); i++) {
+		const struct display_case *c = &display_cases[i];
+		struct outbuf o = { 0 };
+		char want[64], clean[64];
+
+		if (c->wide && strcmp(locale, "C") == 0)
+			continue;
+		snprintf(want, sizeof(want), "%s  ", c->text);
+		out_padded(&o, c->in, c->width + 2, 0);
+		ok(strcmp(text_of(&o), want) == 0, "%s, text cell: %s is \"%s\" and 2 spaces (got \"%s\")", locale,
+		   c->what, c->text, text_of(&o));
+		o.len = 0;
+		out_csv_field(&o, c->in);
+		ok(strcmp(text_of(&o), c->text) == 0, "%s, CSV: %s is \"%s\" (got \"%s\")", locale, c->what, c->text,
+		   text_of(&o));
+		o.len = 0;
+		snprintf(want, sizeof(want), "\"%s\"", c->json);
+		out_json_string(&o, c->in);
+		ok(strcmp(text_of(&o), want) == 0, "%s, JSON: %s is %s (got %s)", locale, c->what, want, text_of(&o));
+		text_clean(clean, sizeof(clean), c->in);
+		ok(strcmp(clean, c->text) == 0, "%s, text_clean: %s is \"%s\" (got \"%s\")", locale, c->what,
+		   c->text, clean);
+		ok(text_width(c->in) == c->width && (int)text_fit(c->in, c->width) == (int)strlen(c->in),
+		   "%s, width: %s takes %d columns and fits in them whole (got %d)", locale, c->what, c->width,
+		   text_width(c->in));
+		out_free(&o);
+	}
+}
+
+static void test_clean(void)
+{
+	char buf[8];
+
+	is_int((int)text_clean(buf, sizeof(buf), "abcdefg"), 7, "text_clean: 7 bytes fit in 8 whole");
+	is_str(buf, "abcdefg", "text_clean: nothing cut when it fits");
+	is_int((int)text_clean(buf, sizeof(buf), "abcdefgh"), 7, "text_clean: 8 bytes are cut to 7");
+	is_str(buf, "abcd...", "text_clean: a cut value ends in \"...\"");
+	text_clean(buf, sizeof(buf), "\xe4\xb8\xad\xe6\x96\x87\xe5\xad\x97");
+	is_str(buf, "\xe4\xb8\xad...", "text_clean: the cut is between characters, never inside one");
+	text_clean(buf, sizeof(buf), "\033[31mred");
+	is_str(buf, "?[31...", "text_clean: an escape is replaced before the cut");
+	text_clean(buf, 4, "abcd");
+	is_str(buf, "...", "text_clean: in 4 bytes only the ellipsis is left");
+}
+
 static void check_padded(const char *in, int width, int right, const char *want, const char *name)
 {
 	struct outbuf o = { 0 };
@@ -307,7 +380,11 @@ int main(void)
 	test_csv();
 	test_padded();
 	test_width();
+	test_display("C.UTF-8");
+	test_clean();
 	test_str_copy();
 	test_outbuf();
+	setlocale(LC_ALL, "C");
+	test_display("C");
 	return tap_done();
 }

@@ -331,6 +331,50 @@ static void test_impossible(void)
 	is_num(r.kind[DK_IO].max_ms, 500.0, 1e-3, "a longest wait within the task's life is kept");
 }
 
+/* A wait counts in the interval in which it ends: one that began earlier can take a kind above
+ * 100% per thread. The measured value stays, and the kind is marked as carried over. */
+static void test_carried(void)
+{
+	struct sample prev, cur;
+	struct task_rates r;
+
+	both_available(&prev, &cur, (1 << DK_CPU) | (1 << DK_IO) | (1 << DK_SWAPIN));
+	prev.threads = cur.threads = 1;
+	cur.total[DK_CPU] = 3 * SEC; /* one wait of 3 s ended in a 2 s interval */
+	cur.count[DK_CPU] = 1;
+	cur.total[DK_IO] = 2 * SEC; /* exactly the whole interval: not above 100% */
+	cur.count[DK_IO] = 1;
+	cur.total[DK_SWAPIN] = SEC / 2;
+	cur.count[DK_SWAPIN] = 1;
+	rates_compute(&prev, &cur, &r);
+	is_num(r.kind[DK_CPU].pct, 150.0, 1e-3, "one thread, a 3 s wait ending in 2 s: the measured 150% is kept");
+	is_num(r.kind[DK_CPU].avg_ms, 3000.0, 1e-3, "and its average wait is the 3 s it lasted");
+	is_int(r.carried, 1 << DK_CPU, "only the kind above 100% per thread is marked carried (100% is not)");
+	is_int(r.impossible, 0, "a carried wait is not impossible");
+	is_num(r.total_pct, 275.0, 1e-3, "TOTAL keeps the carried value: 150 + 100 + 25");
+
+	cur.threads = 2; /* the second thread came during the interval: 200% per two threads */
+	rates_compute(&prev, &cur, &r);
+	is_int(r.carried, 0, "two threads, 150%: within 100% per thread, not marked");
+	prev.threads = 2;
+	cur.threads = 1; /* the larger count of the two readings is the row's */
+	rates_compute(&prev, &cur, &r);
+	is_int(r.carried, 0, "a thread that left during the interval still counts for the limit");
+
+	prev.threads = cur.threads = 0; /* unknown: taken as one thread */
+	rates_compute(&prev, &cur, &r);
+	is_int(r.carried, 1 << DK_CPU, "an unknown thread count is one thread");
+
+	prev.threads = cur.threads = 1;
+	cur.total[DK_CPU] = 5 * SEC; /* 250%: beyond what a carried wait explains here */
+	rates_compute(&prev, &cur, &r);
+	ok(isnan(r.kind[DK_CPU].pct) && r.impossible == 1 << DK_CPU && !(r.carried & (1 << DK_CPU)),
+	   "far beyond the limit the delta stays impossible (unavailable), not carried");
+
+	rates_unavailable(&r);
+	is_int(r.carried, 0, "rates_unavailable clears the carried marks");
+}
+
 int main(void)
 {
 	test_arithmetic();
@@ -342,5 +386,6 @@ int main(void)
 	test_zero_like();
 	test_unavailable();
 	test_impossible();
+	test_carried();
 	return tap_done();
 }

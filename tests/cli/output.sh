@@ -1,0 +1,58 @@
+# output.sh — output that cannot be written is an error, not a silent success: batch mode with
+# stdout closed, the screen with stdin or stdout closed, --help and --version to a full device or
+# a closed stdout. Closed stdin or stderr do not hurt batch mode. Needs /dev/full.
+. "$top_srcdir/tests/lib.sh"
+
+[ -c /dev/full ] || skip_all "needs /dev/full"
+T=$TMPDIR_TEST
+export LC_ALL=C
+
+# fails_with "description" WORD CMD...: CMD (run with its own redirections by the caller) gave a
+# status other than 0 and a message containing WORD; reads $st and $T/err.
+fails_with() {
+	local desc=$1 word=$2
+	[ "$st" -ne 0 ] && grep -qi -- "$word" "$T/err"
+	tap_ok $? "$desc" "expected a non-zero status and a message with '$word'" "status $st, stderr: $(head -3 "$T/err")"
+}
+
+# ---- batch mode ----
+"$DELAYTOP" -b -n 1 -d 0.1 >&- 2>"$T/err"
+st=$?
+fails_with "batch mode with stdout closed fails, saying standard output is closed" "standard output is closed"
+[ "$st" -eq 1 ]
+tap_ok $? "batch mode with stdout closed exits with status 1" "status $st"
+
+"$DELAYTOP" -b -n 1 -d 0.1 <&- 2>&- >"$T/out"
+st=$?
+[ "$st" -eq 0 ] && grep -q '^PSI' "$T/out"
+tap_ok $? "batch mode with stdin and stderr closed prints its report and exits with 0" \
+	"status $st, stdout: $(head -3 "$T/out")"
+
+"$DELAYTOP" -b -n 1 -d 0.1 --format=json <&- >"$T/out" 2>"$T/err"
+st=$?
+[ "$st" -eq 0 ] && grep -q '"type":"psi"' "$T/out"
+tap_ok $? "batch mode with stdin closed prints JSON and exits with 0" "status $st, stderr: $(head -2 "$T/err")"
+
+# ---- the screen: it refuses before it opens anything ----
+"$DELAYTOP" >&- 2>"$T/err"
+st=$?
+fails_with "the screen with stdout closed fails, saying standard output is closed" "standard output is closed"
+"$DELAYTOP" <&- 2>"$T/err"
+st=$?
+fails_with "the screen with stdin closed fails, saying standard input is closed" "standard input is closed"
+
+# ---- --help and --version ----
+for opt in --help --version; do
+	"$DELAYTOP" $opt >/dev/full 2>"$T/err"
+	st=$?
+	fails_with "$opt to a full device fails, naming the error" "No space left on device"
+	"$DELAYTOP" $opt >&- 2>"$T/err"
+	st=$?
+	fails_with "$opt with stdout closed fails" "standard output"
+	"$DELAYTOP" $opt >"$T/out" 2>"$T/err"
+	st=$?
+	[ "$st" -eq 0 ] && [ -s "$T/out" ] && [ ! -s "$T/err" ]
+	tap_ok $? "$opt to a file still exits with 0, stderr empty" "status $st, stderr: $(head -2 "$T/err")"
+done
+
+done_testing

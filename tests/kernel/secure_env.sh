@@ -1,0 +1,119 @@
+# secure_env.sh — a copy of delaytop raised with cap_net_admin by setcap (as the README suggests)
+# and run by an unprivileged user ignores DELAYTOP_LOCALEDIR: a crafted catalog whose translations
+# are printf formats is not used, the English text is printed. Nor does its screen
+# load a terminfo entry from TERMINFO or $HOME/.terminfo. The same commands from the same user
+# without the capability use the crafted files, which shows that they work, except for a
+# translation that would read other arguments than its msgid ("%p %p %p" for "%s"): every run
+# refuses that one.
+. "$top_srcdir/tests/lib.sh"
+
+require_taskstats
+require_cmd setcap getcap setpriv msgfmt script tic infocmp timeout pkill
+locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\?8$' || skip_all "needs the de_DE.UTF-8 locale (Debian: locales, locale-gen)"
+id nobody >/dev/null 2>&1 || skip_all "needs the user nobody"
+
+# Everything the unprivileged user runs or reads lives under the test's directory (mktemp -d
+# makes it 0700).
+chmod 755 "$TMPDIR_TEST"
+mkdir -p "$TMPDIR_TEST/locale/de/LC_MESSAGES"
+cat >"$TMPDIR_TEST/crafted.po" <<'EOF'
+msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=UTF-8\n"
+
+msgid "Usage: %s [OPTION]... [-- COMMAND [ARG]...]\n"
+msgstr "CRAFTED-USAGE %s\n"
+
+msgid "option '%s' needs a value"
+msgstr "CRAFTED-OPTION %p %p %p"
+EOF
+# Without -c: msgfmt would rightly refuse the mismatched formats.
+msgfmt -o "$TMPDIR_TEST/locale/de/LC_MESSAGES/delaytop.mo" "$TMPDIR_TEST/crafted.po" 2>"$TMPDIR_TEST/msgfmt.err" ||
+	skip_all "msgfmt cannot build the crafted catalog: $(head -1 "$TMPDIR_TEST/msgfmt.err")"
+chmod -R a+rX "$TMPDIR_TEST/locale"
+
+plain="$TMPDIR_TEST/plain-delaytop"
+raised="$TMPDIR_TEST/raised-delaytop"
+cp "$DELAYTOP" "$plain" && cp "$DELAYTOP" "$raised" && chmod 755 "$plain" "$raised"
+setcap cap_net_admin+ep "$raised" 2>"$TMPDIR_TEST/setcap.err" ||
+	skip_all "setcap fails on $TMPDIR_TEST: $(head -1 "$TMPDIR_TEST/setcap.err")"
+getcap "$raised" | grep -q 'cap_net_admin[=+]e\?p' ||
+	skip_all "the capability did not stick on $TMPDIR_TEST (no extended attributes?): $(getcap "$raised")"
+
+# nobody ARG...: runs a command as the user nobody.
+nobody() {
+	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$@"
+}
+
+# as_nobody PROGRAM ARG...: runs it as nobody under a German locale with the crafted catalog.
+as_nobody() {
+	nobody env LANGUAGE=de LC_ALL=de_DE.UTF-8 DELAYTOP_LOCALEDIR="$TMPDIR_TEST/locale" "$@"
+}
+
+# The control: without the capability the run is not secure and the catalog is used.
+as_nobody "$plain" --help >"$TMPDIR_TEST/plain.help" 2>&1
+grep -q '^CRAFTED-USAGE delaytop$' "$TMPDIR_TEST/plain.help"
+tap_ok $? "control: without the capability, --help uses the catalog from DELAYTOP_LOCALEDIR" \
+	"$(head -2 "$TMPDIR_TEST/plain.help")"
+# Nor is a translation whose conversions differ from the msgid's used as a format, in any run.
+as_nobody "$plain" -d >"$TMPDIR_TEST/plain.err" 2>&1
+grep -q "^delaytop: option '-d' needs a value$" "$TMPDIR_TEST/plain.err" &&
+	! grep -q -e CRAFTED -e 0x "$TMPDIR_TEST/plain.err"
+tap_ok $? "without the capability, a translation reading '%p %p %p' for '%s' falls back to the English format" \
+	"$(cat "$TMPDIR_TEST/plain.err")"
+
+# The capability is really raised for nobody: taskstats answers, so the privileges are full.
+nobody env LC_ALL=C "$raised" -b -n 1 -d 0.1 -p 1 >"$TMPDIR_TEST/raised.out" 2>&1
+grep -q 'privileges full' "$TMPDIR_TEST/raised.out"
+tap_ok $? "the setcap'd copy run by nobody has CAP_NET_ADMIN (full privileges)" "$(head -2 "$TMPDIR_TEST/raised.out")"
+
+as_nobody "$raised" --help >"$TMPDIR_TEST/raised.help" 2>&1
+grep -q '^Usage: delaytop ' "$TMPDIR_TEST/raised.help" && ! grep -q CRAFTED "$TMPDIR_TEST/raised.help"
+tap_ok $? "with the capability, --help ignores DELAYTOP_LOCALEDIR and prints English" \
+	"$(head -2 "$TMPDIR_TEST/raised.help")"
+as_nobody "$raised" -d >"$TMPDIR_TEST/raised.err" 2>&1
+status=$?
+[ "$status" -eq 2 ] && grep -q "^delaytop: option '-d' needs a value$" "$TMPDIR_TEST/raised.err" &&
+	! grep -q -e CRAFTED -e 0x "$TMPDIR_TEST/raised.err"
+tap_ok $? "with the capability, an option error is the English text, without addresses" \
+	"exit status $status: $(cat "$TMPDIR_TEST/raised.err")"
+
+# A terminal type only the user's files know, a copy of xterm that says its name on start-up.
+mkdir -p "$TMPDIR_TEST/terminfo" "$TMPDIR_TEST/home/.terminfo"
+infocmp -x xterm 2>/dev/null | sed -e 's/^xterm|[^,]*,/craftedterm|a copy of xterm,/' \
+	-e 's/smcup=[^,]*,/smcup=CRAFTED-TERMINFO\\E[?1049h,/' >"$TMPDIR_TEST/crafted.ti"
+tic -x -o "$TMPDIR_TEST/terminfo" "$TMPDIR_TEST/crafted.ti" 2>/dev/null &&
+	tic -x -o "$TMPDIR_TEST/home/.terminfo" "$TMPDIR_TEST/crafted.ti" 2>/dev/null ||
+	skip_all "tic cannot compile a copy of xterm's terminfo entry"
+chmod -R a+rX "$TMPDIR_TEST/terminfo" "$TMPDIR_TEST/home"
+
+# screen_as_nobody OUT PROGRAM VAR=VALUE: starts the screen in a pseudo-terminal as nobody, with
+# TERM=craftedterm and the variable given, and stops it once it has drawn or refused (the first
+# reading can take seconds on a loaded machine), after 15 s at most.
+screen_as_nobody() {
+	local pid
+	nobody env TERM=craftedterm "$3" timeout -s INT 20 script -qec "timeout -s TERM 15 $2 -d 0.1" /dev/null \
+		>"$1" 2>&1 </dev/null &
+	pid=$!
+	for _ in $(seq 150); do
+		grep -q -e 'CRAFTED-TERMINFO' -e 'cannot use the terminal type' "$1" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	sleep 0.3 # the rest of what it writes at once
+	pkill -TERM -f "timeout -s TERM 15 $2" 2>/dev/null
+	wait "$pid" 2>/dev/null
+}
+for how in "TERMINFO=$TMPDIR_TEST/terminfo" "HOME=$TMPDIR_TEST/home"; do
+	screen_as_nobody "$TMPDIR_TEST/plain.screen" "$plain" "$how"
+	grep -q CRAFTED-TERMINFO "$TMPDIR_TEST/plain.screen"
+	tap_ok $? "control: without the capability, the screen loads the terminal type from ${how%%=*}" \
+		"$(head -c 300 "$TMPDIR_TEST/plain.screen" | cat -v)"
+	screen_as_nobody "$TMPDIR_TEST/raised.screen" "$raised" "$how"
+	grep -q "cannot use the terminal type 'craftedterm'" "$TMPDIR_TEST/raised.screen" &&
+		! grep -q CRAFTED-TERMINFO "$TMPDIR_TEST/raised.screen"
+	tap_ok $? "with the capability, the screen ignores ${how%%=*} and refuses the unknown terminal type" \
+		"$(head -c 300 "$TMPDIR_TEST/raised.screen" | cat -v)"
+done
+
+done_testing
