@@ -83,6 +83,7 @@ struct task {
 	uint32_t ntids;
 	uint64_t tids_sum;
 	uint8_t exited;
+	uint8_t start_guessed; /* made from an exit record that did not say when the task started */
 	uint8_t need_state;
 	struct sample base, last;
 	struct task_totals acc; /* since the first reading */
@@ -103,7 +104,16 @@ struct pending_exit {
 	uint32_t id;  /* the task's id in the current mode */
 	uint32_t pid; /* its process */
 	uint64_t age_ns; /* how long it lived, UINT64_MAX when the record does not say */
+	uint64_t recv_mono; /* when it was read */
 	struct task_counters c;
+};
+
+/* The identity of an exited task that /proc may still list (a zombie waiting for its parent, or
+ * a task late in its exit): its exit record had its final counters, so a later reading of the
+ * same id and start is that task again, not a new one. */
+struct gone {
+	uint64_t start_ns; /* on the clock its mode's readings use */
+	uint32_t tick;     /* the last tick that retired or saw it */
 };
 
 struct sampler {
@@ -125,6 +135,7 @@ struct sampler {
 	struct task **replaced; /* this tick: tasks whose id a newer task took; their exit record may come */
 	size_t nreplaced, capreplaced;
 	struct idmap users;     /* uid -> name, for tasks seen only in exit records and departed ones */
+	struct idmap gone;      /* id -> struct gone: exited tasks that may still be listed */
 
 	uint32_t tick;
 	uint64_t now_mono, now_boot, prev_mono, prev_boot, first_mono;
@@ -263,6 +274,55 @@ static struct task *task_lookup(struct sampler *s, uint32_t id, uint64_t start_n
 	t = task_new(id, start_ns);
 	idmap_put(&s->tasks, id, t);
 	return t;
+}
+
+/* Whether a reading of (id, start) is of a task whose exit record was folded already: then it
+ * is left out. A newer task with the id ends the memory of the old one. */
+static int is_gone(struct sampler *s, uint32_t id, uint64_t start_ns)
+{
+	struct gone *g = idmap_get(&s->gone, id);
+	uint64_t diff;
+
+	if (!g)
+		return 0;
+	diff = g->start_ns > start_ns ? g->start_ns - start_ns : start_ns - g->start_ns;
+	if (diff < SAME_START_NS) {
+		g->tick = s->tick;
+		return 1;
+	}
+	free(idmap_del(&s->gone, id));
+	return 0;
+}
+
+/* Remembers an exited task that is being retired, for is_gone. */
+static void remember_gone(struct sampler *s, const struct task *t)
+{
+	struct gone *g;
+
+	if (t->start_guessed)
+		return;
+	g = idmap_get(&s->gone, t->id);
+	if (!g) {
+		g = xmalloc(sizeof(*g));
+		idmap_put(&s->gone, t->id, g);
+	}
+	g->start_ns = t->start_ns;
+	g->tick = s->tick;
+}
+
+/* Forgets the exited tasks that the tick just ended did not see again: /proc lists them no more. */
+static void forget_gone(struct sampler *s)
+{
+	size_t pos = 0;
+	uint32_t id;
+	void *v;
+
+	while (idmap_next(&s->gone, &pos, &id, &v)) {
+		if (((struct gone *)v)->tick >= s->tick)
+			continue;
+		free(idmap_del(&s->gone, id));
+		pos--;
+	}
 }
 
 /* A non-CPU kind counted a wait: only a task the kernel accounts them for can have one. */
@@ -460,8 +520,12 @@ static void on_thread_reply(void *arg, size_t i, const struct ts_record *rec, ui
 	struct sampler *s = arg;
 	uint64_t age = rec->c.etime_us * 1000;
 	uint64_t start = when > age ? when - age : 0;
-	struct task *t = task_lookup(s, rec->id, start);
+	struct task *t;
 	struct proc *p = s->owner[i];
+
+	if (is_gone(s, rec->id, start))
+		return;
+	t = task_lookup(s, rec->id, start);
 
 	if (rec->id == p->pid && (t->seen != s->tick - 1 || activity_of(&rec->c) != t->activity))
 		p->reread = 1; /* the main thread is new or ran: the process may have changed */
@@ -564,7 +628,7 @@ static int query_processes(struct sampler *s, char *err, size_t errlen)
 	for (size_t i = 0; i < s->nids; i++) {
 		struct proc *p = s->answered[i] ? answered_process(s, s->ids[i], &s->replies[i]) : NULL;
 
-		if (p)
+		if (p && !is_gone(s, p->pid, ticks_to_ns(p->start_ticks)))
 			apply_process_reply(s, p, &s->replies[i], s->answered_at[i]);
 	}
 	procfs_describe(s->procfs, s->newpids, s->nnew, describe, s);
@@ -745,23 +809,23 @@ static void fold_exit(struct sampler *s, const struct pending_exit *x)
 	struct task *t = exiting_task(s, x->id);
 	int born_since = x->age_ns != UINT64_MAX ? s->now_mono - s->prev_mono > x->age_ns
 						 : !idmap_get(&s->procs, x->pid);
-	int new_task = 0;
-
 	if (t && t->exited)
 		return;
 	if (!t && !born_since)
 		return;
-	if (!t) { /* its start is on the monotonic clock; process rows read before have boot time */
-		t = task_new(x->id, s->now_mono - (x->age_ns != UINT64_MAX ? x->age_ns : 0));
+	if (!t) { /* its start on the clock of the mode's readings: boot time for processes */
+		uint64_t start = x->age_ns != UINT64_MAX && x->recv_mono > x->age_ns ? x->recv_mono - x->age_ns : s->now_mono;
+
+		t = task_new(x->id, s->o.threads ? start : start + (s->now_boot - s->now_mono));
+		t->start_guessed = x->age_ns == UINT64_MAX;
 		idmap_put(&s->tasks, x->id, t);
-		new_task = 1;
 	}
 	if (!t->proc) /* a task read before keeps its process, even if the pid has a new one now */
 		task_set_proc(t, ghost_proc(s, &x->c, x->pid));
 	if (t->comm[0] == '\0')
 		str_copy(t->comm, sizeof(t->comm), (x->c.have & HAVE_COMM) ? x->c.comm : t->proc->comm);
 	task_reading(s, t, &x->c, s->now_mono, s->o.threads ? 1 : (uint32_t)t->proc->nlwp, born_since,
-		     !new_task && !s->o.threads);
+		     !s->o.threads);
 	t->exited = 1;
 	t->state = 'X';
 	t->need_state = 0;
@@ -791,6 +855,7 @@ static void queue_exit(struct sampler *s, uint32_t id, const struct ts_record *r
 	x->id = id;
 	x->pid = pid;
 	x->age_ns = age_ns;
+	x->recv_mono = timing_mono_ns();
 	x->c = rec->c;
 }
 
@@ -804,12 +869,13 @@ static void sampler_on_exit(void *arg, const struct ts_record *thread, const str
 	if (s->o.threads) {
 		if (thread)
 			queue_exit(s, thread->id, thread, thread->c.etime_us * 1000);
-	} else if (process) {
-		queue_exit(s, process->id, process, UINT64_MAX);
+	} else if (process) { /* the process's age is its main thread's, when that ended last */
+		queue_exit(s, process->id, process,
+			   thread && thread->id == process->id ? thread->c.etime_us * 1000 : UINT64_MAX);
 	} else if (thread && (thread->c.flag & TS_AGROUP)) {
 		uint32_t pid = (thread->c.have & HAVE_TGID) ? thread->c.tgid : thread->id;
 
-		queue_exit(s, pid, thread, UINT64_MAX);
+		queue_exit(s, pid, thread, thread->id == pid ? thread->c.etime_us * 1000 : UINT64_MAX);
 	}
 }
 
@@ -929,6 +995,7 @@ static void retire(struct sampler *s)
 	uint32_t id;
 	void *v;
 
+	forget_gone(s);
 	while (idmap_next(&s->tasks, &pos, &id, &v)) {
 		struct task *t = v;
 
@@ -939,10 +1006,12 @@ static void retire(struct sampler *s)
 		}
 		idmap_del(&s->tasks, id);
 		pos--; /* the deletion may have shifted a later entry into this slot */
-		if (t->exited)
+		if (t->exited) {
+			remember_gone(s, t);
 			keep_departed(s, t);
-		else
+		} else {
 			task_free(t);
+		}
 	}
 	for (size_t i = 0; i < s->nreplaced; i++) {
 		if (s->replaced[i]->exited)
@@ -1182,6 +1251,7 @@ int sampler_open(struct sampler **out, const struct sampler_opts *o, char *err, 
 	idmap_init(&s->procs);
 	idmap_init(&s->tasks);
 	idmap_init(&s->users);
+	idmap_init(&s->gone);
 	topn_init(&s->departed, o->departed ? DEPARTED_MAX : 0);
 	rc = procfs_open(&s->procfs, err, errlen);
 	if (rc < 0) {
@@ -1209,6 +1279,11 @@ static void forget_tasks(struct sampler *s)
 		task_free(v);
 	idmap_free(&s->tasks);
 	idmap_init(&s->tasks);
+	pos = 0;
+	while (idmap_next(&s->gone, &pos, NULL, &v))
+		free(v);
+	idmap_free(&s->gone);
+	idmap_init(&s->gone);
 	for (size_t i = 0; i < s->departed.len; i++)
 		departed_free(s->departed.item[i]);
 	topn_free(&s->departed);
@@ -1305,6 +1380,7 @@ void sampler_close(struct sampler *s)
 	while (idmap_next(&s->users, &pos, NULL, &v))
 		free(v);
 	idmap_free(&s->users);
+	idmap_free(&s->gone);
 	ts_listen_close(s->listener);
 	ts_close(s->ts);
 	procfs_close(s->procfs);

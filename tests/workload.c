@@ -27,6 +27,9 @@
  *                                     burst is one runqueue wait of BUSY_MS for the second thread
  *   workload churn N MS               N threads at a time, each asleep MS ms then gone, replaced
  *                                     by a new one at once, forever
+ *   workload zombies MS1 AT MS2       a child busy MS1 ms on CPU 0, and at AT ms a second one busy
+ *                                     MS2 ms; both stay zombies, as the parent never waits for
+ *                                     them. Prints the children's pids, one a line
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -331,6 +334,38 @@ __attribute__((noreturn)) static void mode_churn(int n, int ms)
 	}
 }
 
+/* A child busy ms on CPU 0, then gone; its pid is printed. */
+static void busy_child(int ms)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		uint64_t end = now_ns() + (uint64_t)ms * 1000000u;
+		volatile unsigned long x = 0;
+
+		pin(0);
+		while (now_ns() < end)
+			x++;
+		_exit(0);
+	}
+	printf("%d\n", (int)pid);
+	fflush(stdout);
+}
+
+/* Two children that stay zombies: the parent never waits for them. */
+__attribute__((noreturn)) static void mode_zombies(int ms1, int at, int ms2)
+{
+	struct timespec ts = { at / 1000, (long)(at % 1000) * 1000000L };
+
+	busy_child(ms1);
+	nanosleep(&ts, NULL);
+	busy_child(ms2);
+	for (;;)
+		pause();
+}
+
 static int run_mode(int argc, char **argv);
 
 static int mode_at_pid(int want, int argc, char **argv)
@@ -383,6 +418,8 @@ static int run_mode(int argc, char **argv)
 		mode_bursts(atoi(argv[1]), atoi(argv[2]), atoi(argv[3]));
 	if (argc >= 3 && strcmp(argv[0], "churn") == 0)
 		mode_churn(atoi(argv[1]), atoi(argv[2]));
+	if (argc >= 4 && strcmp(argv[0], "zombies") == 0)
+		mode_zombies(atoi(argv[1]), atoi(argv[2]), atoi(argv[3]));
 	if (argc >= 2 && strcmp(argv[0], "sleep") == 0) {
 		sleep((unsigned)atoi(argv[1]));
 		return 0;
@@ -390,7 +427,7 @@ static int run_mode(int argc, char **argv)
 	if (argc >= 2 && strcmp(argv[0], "thread-exec") == 0)
 		mode_thread_exec(argv + 1);
 	fprintf(stderr, "usage: workload spin|threads|odirect|idle|forks|at-pid|sleep|thread-exits|thread-exec|"
-			"bursts|churn ARGS\n");
+			"bursts|churn|zombies ARGS\n");
 	return 2;
 }
 
