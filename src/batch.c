@@ -15,33 +15,27 @@ void batch_init(struct batch_printer *b, const struct options *o)
 {
 	memset(b, 0, sizeof(*b));
 	b->format = o->format;
-	b->display.metric = METRIC_PCT;
-	b->display.accumulate = o->accumulate;
-	b->display.threads = o->threads;
-	b->filter.by_uid = o->by_uid;
-	b->filter.uid = o->uid;
-	b->filter.active = o->active;
-	b->sort_col = o->sort_col;
-	b->reverse = o->reverse;
+	b->spec.display.metric = METRIC_PCT;
+	b->spec.display.accumulate = o->accumulate;
+	b->spec.display.threads = o->threads;
+	b->spec.filter.by_uid = o->by_uid;
+	b->spec.filter.uid = o->uid;
+	b->spec.filter.active = o->active;
+	b->spec.sort_col = o->sort_col;
+	b->spec.reverse = o->reverse;
 }
 
 void batch_free(struct batch_printer *b)
 {
 	out_free(&b->out);
-	free(b->order);
+	listing_free(&b->list);
 }
 
-/* The rows to print, filtered and sorted, into b->order; returns how many. */
+/* The rows to print, filtered and sorted, into b->list; returns how many. */
 static size_t select_rows(struct batch_printer *b, const struct snapshot *snap)
 {
-	size_t n = 0;
-
-	b->order = xgrow(b->order, &b->caporder, snap->nrows + 1, sizeof(*b->order));
-	for (size_t i = 0; i < snap->nrows; i++)
-		if (filter_match(&b->filter, &snap->rows[i], &b->display))
-			b->order[n++] = &snap->rows[i];
-	order_sort(b->order, n, b->sort_col, b->reverse, &b->display);
-	return n;
+	listing_build(&b->list, snap, &b->spec);
+	return b->list.n;
 }
 
 static const char *delayacct_text(int state)
@@ -93,7 +87,7 @@ static void text_header(struct outbuf *o, const struct snapshot *snap, const str
 	timing_iso8601(&snap->wall, when, sizeof(when));
 	out_printf(o, F_(N_("%s - %s  interval %.2f s  processes %u  threads %u  rows: %s, sorted by %s\n")),
 		   PACKAGE, when, snap->interval_s, snap->nprocs, snap->nthreads,
-		   snap->threads ? _("threads") : _("processes"), column_get(b->sort_col, &b->display).key);
+		   snap->threads ? _("threads") : _("processes"), column_get(b->spec.sort_col, &b->spec.display).key);
 	out_printf(o, F_(N_("delay accounting %s  privileges %s")), delayacct_text(snap->delayacct),
 		   snap->limited ? _("limited (CPU and I/O delay only; tasks that exit between readings are not seen)")
 				 : _("full"));
@@ -110,13 +104,13 @@ static void text_report(struct batch_printer *b, const struct snapshot *snap, si
 	struct table t;
 	int carried = 0, partial = 0;
 
-	table_init(&t, &b->display, 0, -1);
+	table_init(&t, &b->spec.display, 0, -1);
 	text_header(&b->out, snap, b);
-	column_line(&b->out, NULL, &b->display, &t, -1, 0);
+	column_line(&b->out, NULL, &b->spec.display, &t, -1, 0);
 	for (size_t i = 0; i < n; i++) {
-		column_line(&b->out, b->order[i], &b->display, &t, -1, 0);
-		carried |= column_carried(b->order[i], &b->display) != 0;
-		partial |= b->order[i]->partial;
+		column_line(&b->out, b->list.rows[i], &b->spec.display, &t, -1, 0);
+		carried |= column_carried(b->list.rows[i], &b->spec.display) != 0;
+		partial |= b->list.rows[i]->partial;
 	}
 	/* the marks, explained under the reports that have them */
 	if (carried) /* xgettext:no-c-format */
@@ -285,7 +279,7 @@ static void batch_json_report(struct batch_printer *b, const struct snapshot *sn
 	timing_iso8601(&snap->wall, when, sizeof(when));
 	json_psi(&b->out, when, snap);
 	for (size_t i = 0; i < n; i++)
-		json_task(&b->out, when, snap, b->order[i], &b->display);
+		json_task(&b->out, when, snap, b->list.rows[i], &b->spec.display);
 }
 
 /* ---- csv ---- */
@@ -349,29 +343,29 @@ static void csv_task(struct outbuf *o, const char *when, const struct snapshot *
 	out_char(o, '\n');
 }
 
-static void csv_report(struct batch_printer *b, const struct snapshot *snap, size_t n)
+static void batch_csv_report(struct batch_printer *b, const struct snapshot *snap, size_t n)
 {
 	char when[48];
 
 	if (!b->header_done) {
-		csv_header(&b->out, &b->display);
+		csv_header(&b->out, &b->spec.display);
 		b->header_done = 1;
 	}
 	timing_iso8601(&snap->wall, when, sizeof(when));
 	for (size_t i = 0; i < n; i++)
-		csv_task(&b->out, when, snap, b->order[i], &b->display);
+		csv_task(&b->out, when, snap, b->list.rows[i], &b->spec.display);
 }
 
 void batch_format(struct batch_printer *b, const struct snapshot *snap)
 {
 	size_t n;
 
-	b->display.elapsed_s = snap->elapsed_s;
-	b->display.threads = snap->threads;
+	b->spec.display.elapsed_s = snap->elapsed_s;
+	b->spec.display.threads = snap->threads;
 	n = select_rows(b, snap);
 	switch (b->format) {
 	case FORMAT_JSON: batch_json_report(b, snap, n); break;
-	case FORMAT_CSV: csv_report(b, snap, n); break;
+	case FORMAT_CSV: batch_csv_report(b, snap, n); break;
 	default: text_report(b, snap, n); break;
 	}
 }

@@ -6,20 +6,17 @@
 
 #include "columns.h"
 #include "filter.h"
+#include "listing.h"
 #include "format.h"
 #include "model.h"
 #include "options.h"
 
 struct batch_printer {
 	enum output_format format;
-	struct display display;
-	struct filter filter;
-	int sort_col;
-	int reverse;
+	struct listing_spec spec; /* which rows, in which order, showing what */
 	int header_done; /* CSV: the header row is out */
 	struct outbuf out;
-	const struct row **order; /* scratch: the rows to print, sorted */
-	size_t caporder;
+	struct listing list; /* the rows to print */
 };
 
 void batch_init(struct batch_printer *b, const struct options *o);

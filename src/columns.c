@@ -1,4 +1,4 @@
-/* columns.c — column descriptors and cell values. */
+/* columns.c — the column table and cell values. */
 #include "config.h"
 
 #include <math.h>
@@ -58,21 +58,46 @@ int metric_find(const char *key)
 	return -1;
 }
 
+/* Kept on a narrow screen: the minor kinds go first (from keep 1), then these, then the major
+ * kinds (from KEEP_MAJOR), then TOTAL. */
+#define KEEP_MAJOR 40
+
+/* TRANSLATORS: column titles have the width of their column at most: PID and TID 7, USER 8,
+   S 1, CPU% and CPU s 6, TOTAL 7, the delay kinds 7. */
+static const struct column_def fixed_columns[COL_COUNT] = {
+	[COL_ID] = { "pid", N_("PID"), N_("TID"), ALT_THREADS, 7, 1, VALUE_ID, 0, 30, 0, 0, 10 },
+	[COL_USER] = { "user", N_("USER"), NULL, ALT_NEVER, 8, 0, VALUE_TEXT, 20, 32, 0, 0, 0 },
+	[COL_STATE] = { "state", N_("S"), NULL, ALT_NEVER, 1, 0, VALUE_STATE, 21, 33, 0, 0, 0 },
+	[COL_PCPU] = { "pcpu", N_("CPU%"), N_("CPU s"), ALT_TOTALS, 6, 1, VALUE_NUMBER, 22, 20, 1, 2, 6 },
+	[COL_TOTAL] = { "total", N_("TOTAL"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 60, 0, -1, -1,
+			KIND_WIDTH },
+	[COL_COMMAND] = { "command", N_("COMMAND"), NULL, ALT_NEVER, 7, 0, VALUE_TEXT, 0, 34, 0, 0, 0 },
+};
+
+struct column_def column_def(int id)
+{
+	if (id >= COL_KIND && id < COL_TOTAL) {
+		int k = id - COL_KIND;
+		const struct delay_kind_info *info = &delay_kinds[k];
+
+		/* the later a kind is in the kind table, the sooner it is hidden */
+		return (struct column_def){ info->key, info->title, NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER,
+					    (info->major ? KEEP_MAJOR : 1) + DK_COUNT - k, 1 + k, -1, -1, KIND_WIDTH };
+	}
+	return fixed_columns[id];
+}
+
 struct column column_get(int id, const struct display *d)
 {
-	if (id >= COL_KIND && id < COL_TOTAL)
-		return (struct column){ _(delay_kinds[id - COL_KIND].title), KIND_WIDTH, 1,
-					delay_kinds[id - COL_KIND].key };
-	switch (id) {
-	/* TRANSLATORS: column titles have the width of their column at most: PID and TID 7, USER 8,
-	   S 1, CPU% and CPU s 6, TOTAL 7, the delay kinds 7. */
-	case COL_ID: return (struct column){ d->threads ? _("TID") : _("PID"), 7, 1, "pid" };
-	case COL_USER: return (struct column){ _("USER"), 8, 0, "user" };
-	case COL_STATE: return (struct column){ _("S"), 1, 0, "state" };
-	case COL_PCPU: return (struct column){ d->accumulate ? _("CPU s") : _("CPU%"), 6, 1, "pcpu" };
-	case COL_TOTAL: return (struct column){ _("TOTAL"), 7, 1, "total" };
-	default: return (struct column){ _("COMMAND"), 7, 0, "command" };
-	}
+	struct column_def def = column_def(id);
+	int alt = (def.alt_when == ALT_THREADS && d->threads) || (def.alt_when == ALT_TOTALS && d->accumulate);
+
+	return (struct column){ _(alt ? def.alt : def.title), def.width, def.right, def.key };
+}
+
+int column_descending(int id)
+{
+	return column_def(id).value == VALUE_NUMBER;
 }
 
 /* Interval value of one kind under a metric. */
@@ -92,7 +117,7 @@ static double interval_kind(const struct row *r, int k, enum metric m)
  * longest wait. */
 static double accumulated_kind(const struct row *r, int k, const struct display *d)
 {
-	const struct task_totals *a = r->acc;
+	const struct kind_totals *a = r->acc;
 
 	if (!a || !(a->kinds & (1u << k)))
 		return NAN;
@@ -100,7 +125,7 @@ static double accumulated_kind(const struct row *r, int k, const struct display 
 		return NAN; /* a total without a count: no average, no number of waits */
 	switch (d->metric) {
 	case METRIC_PCT: return a->total_ns[k] / 1e9;
-	case METRIC_AVG: return a->count[k] ? a->total_ns[k] / 1e6 / (double)a->count[k] : 0.0;
+	case METRIC_AVG: return totals_avg_ms(a, k);
 	case METRIC_RATE: return (double)a->count[k];
 	default: return a->max_ns[k] ? a->max_ns[k] / 1e6 : NAN;
 	}
@@ -173,9 +198,19 @@ static int metric_decimals(const struct display *d)
 	return d->metric == METRIC_AVG || (d->accumulate && d->metric == METRIC_PCT) ? 2 : 1;
 }
 
+static int decimals_of(const struct column_def *def, const struct display *d)
+{
+	int decimals = d->accumulate ? def->decimals_totals : def->decimals;
+
+	return decimals < 0 ? metric_decimals(d) : decimals;
+}
+
+/* A cell made by number_text: the id and the numbers. */
 static int is_number_column(int id)
 {
-	return id == COL_PCPU || (id >= COL_KIND && id <= COL_TOTAL);
+	enum column_value_kind v = column_def(id).value;
+
+	return v == VALUE_NUMBER || v == VALUE_ID;
 }
 
 unsigned column_carried(const struct row *r, const struct display *d)
@@ -202,10 +237,11 @@ static size_t number_text(const struct row *r, int id, const struct display *d, 
 		return 0;
 	}
 	double v = column_value(r, id, d);
-	int decimals = id == COL_ID ? 0 : id == COL_PCPU ? (d->accumulate ? 2 : 1) : metric_decimals(d);
+	struct column_def def = column_def(id);
+	int decimals = decimals_of(&def, d);
 
 	if (!isnan(v) && cell_carried(r, id, d)) { /* the number gives the mark one column */
-		size_t len = fmt_cell(buf, v, decimals, KIND_WIDTH - 1);
+		size_t len = fmt_cell(buf, v, decimals, def.fit - 1);
 
 		buf[len++] = CARRIED_MARK;
 		buf[len] = '\0';
@@ -218,7 +254,7 @@ static size_t number_text(const struct row *r, int id, const struct display *d, 
 		buf[len] = '\0';
 		return len;
 	}
-	return fmt_cell(buf, v, decimals, id == COL_PCPU ? 6 : id == COL_ID ? 10 : KIND_WIDTH);
+	return fmt_cell(buf, v, decimals, def.fit);
 }
 
 const char *column_text(const struct row *r, int id, const struct display *d, char *buf)
@@ -283,7 +319,7 @@ static int number_cells(struct outbuf *o, const struct row *r, const struct disp
 
 	out_reserve(o, (size_t)t->n * 48);
 	p = o->data + o->len;
-	for (; i < t->n && (t->ids[i] == COL_ID || is_number_column(t->ids[i])); i++) {
+	for (; i < t->n && is_number_column(t->ids[i]); i++) {
 		const struct column *c = &t->col[i];
 		size_t len = number_text(r, t->ids[i], d, buf);
 		size_t w = (size_t)c->width, fit = len < w ? len : w;
@@ -308,7 +344,7 @@ void column_line(struct outbuf *o, const struct row *r, const struct display *d,
 		int last = t->ids[i] == COL_COMMAND;
 		const char *text;
 
-		if (r && (t->ids[i] == COL_ID || is_number_column(t->ids[i]))) {
+		if (r && is_number_column(t->ids[i])) {
 			i = number_cells(o, r, d, t, i) - 1;
 			continue;
 		}
@@ -332,36 +368,42 @@ void column_line(struct outbuf *o, const struct row *r, const struct display *d,
 	out_char(o, '\n');
 }
 
+/* The columns in the order they are hidden on a narrow screen (by keep); returns how many can be. */
+static int drop_order(int *order)
+{
+	int n = 0;
+
+	for (int c = 0; c < COL_COUNT; c++) {
+		int keep = column_def(c).keep, i = n++;
+
+		if (!keep) {
+			n--;
+			continue;
+		}
+		for (; i > 0 && column_def(order[i - 1]).keep > keep; i--)
+			order[i] = order[i - 1];
+		order[i] = c;
+	}
+	return n;
+}
+
 static int column_layout(int width, int sort_col, int *cols)
 {
-	/* Hidden first when space is short: the kinds other than CPU and I/O, the last kind first,
-	 * then user, state and CPU time, then I/O, CPU and the total. */
-	int drop_order[COL_COUNT], ndrop = 0;
-	struct display d = { 0 };
+	int order[COL_COUNT], ndrop = drop_order(order);
 	int shown[COL_COUNT], need = 0, n = 0;
 	const int command_min = 8;
 
-	for (int k = DK_COUNT - 1; k >= 0; k--)
-		if (k != DK_CPU && k != DK_IO)
-			drop_order[ndrop++] = COL_KIND + k;
-	drop_order[ndrop++] = COL_USER;
-	drop_order[ndrop++] = COL_STATE;
-	drop_order[ndrop++] = COL_PCPU;
-	drop_order[ndrop++] = COL_KIND + DK_IO;
-	drop_order[ndrop++] = COL_KIND + DK_CPU;
-	drop_order[ndrop++] = COL_TOTAL;
-
 	for (int c = 0; c < COL_COUNT; c++) {
 		shown[c] = 1;
-		need += (c == COL_COMMAND ? command_min : column_get(c, &d).width) + (c ? 1 : 0);
+		need += (c == COL_COMMAND ? command_min : column_def(c).width) + (c ? 1 : 0);
 	}
 	for (int i = 0; need > width && i < ndrop; i++) {
-		int c = drop_order[i];
+		int c = order[i];
 
 		if (c == sort_col)
 			continue;
 		shown[c] = 0;
-		need -= column_get(c, &d).width + 1;
+		need -= column_def(c).width + 1;
 	}
 	for (int c = 0; c < COL_COUNT; c++)
 		if (shown[c])

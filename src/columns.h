@@ -1,5 +1,8 @@
-/* columns.h — the table's columns, shared by the screen and batch text: title, width, sort key,
- * the value a row has in each, and the text of each cell. Pure code. */
+/* columns.h — THE table of columns, shared by the screen and batch text: key, title, width,
+ * alignment, what kind of value, sort direction, when it is hidden on a narrow screen, decimals;
+ * the value a row has in each, and the text of each cell. The delay kinds' columns are made from
+ * the kind table. Sort keys, --help's key list, the sort direction and the drop order are all
+ * derived from this table. Pure code. */
 #ifndef DELAYTOP_COLUMNS_H
 #define DELAYTOP_COLUMNS_H
 
@@ -41,6 +44,36 @@ enum column_id {
 	COL_COUNT
 };
 
+/* What a column's cells hold, which decides how it sorts. */
+enum column_value_kind {
+	VALUE_NUMBER, /* sorts high to low unless reversed */
+	VALUE_ID,     /* a number that sorts low to high */
+	VALUE_STATE,  /* a state letter, low to high */
+	VALUE_TEXT,   /* a name, compared as a string, low to high */
+};
+
+/* When a column has its second title. */
+enum column_alt { ALT_NEVER, ALT_THREADS, ALT_TOTALS };
+
+/* One column's facts. */
+struct column_def {
+	const char *key;      /* sort key and field name: "pid", "io", "total", ... */
+	const char *title;    /* N_(): the title */
+	const char *alt;      /* N_(): the title when alt_when holds (TID in thread mode) */
+	enum column_alt alt_when;
+	int width;            /* the command column's is its minimum */
+	int right;            /* right-aligned */
+	enum column_value_kind value;
+	int keep;             /* on a narrow screen lower ones are hidden first; 0: always shown */
+	int rank;             /* place in the list of sort keys */
+	int decimals;         /* -1: as the metric says */
+	int decimals_totals;  /* in totals since the start */
+	int fit;              /* digits a number may take before it is abbreviated */
+};
+
+/* The facts of column id (a column_id); a delay kind's come from the kind table. */
+struct column_def column_def(int id);
+
 struct column {
 	const char *title; /* translated */
 	int width;         /* the command column's is its minimum */
@@ -48,8 +81,11 @@ struct column {
 	const char *key;   /* sort key name: "pid", "io", "total", ... */
 };
 
-/* The column; its title depends on the display (PID or TID). */
+/* The column as a display shows it (its title depends on the mode: PID or TID). */
 struct column column_get(int id, const struct display *d);
+
+/* Whether a column sorts from high to low unless reversed (numbers do; ids and names do not). */
+int column_descending(int id);
 
 /* The number a row has in a numeric column under this display; NAN when unavailable. Text
  * columns (user, state, command) give NAN. */

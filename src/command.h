@@ -4,11 +4,6 @@
 
 #include "options.h"
 
-/* delaytop's own failure in command mode, as env(1) and timeout(1) use it, so that it is not taken
- * for the command's status: it could not follow the command, which then does not run, or the
- * command ran and its report could not be written. */
-#define EXIT_CANNOT_FOLLOW 125
-
 /* Runs o->command to its end and prints the report. delayacct_off: kernel.task_delayacct is 0,
  * so only CPU delay is reported. closed_fds: the standard descriptors (bits 1 << fd) delaytop was
  * started without; the command gets them closed too. Returns the command's exit status (128 +

@@ -39,6 +39,8 @@ struct delay_kind_info {
 	struct ts_kind_offsets v15; /* version 15 (Linux 6.14): max/min inside each group */
 	uint16_t since; /* first struct version that carries the kind */
 	int limited;    /* 1 when /proc gives it to anyone, without CAP_NET_ADMIN */
+	int major;      /* 1: its column stays on a narrow screen as long as TOTAL does; the others
+			   are hidden first, the last in this table first */
 };
 
 /* A set of kinds, bit k for kind k: every stored kind mask has this type. */

@@ -21,7 +21,6 @@
 #include "timing.h"
 #include "view.h"
 
-#define EXIT_USAGE 2
 
 static volatile sig_atomic_t stop_requested;
 
@@ -168,9 +167,7 @@ static int run_batch(const struct options *o, struct sampler *s)
 			}
 			break;
 		}
-		deadline += step;
-		if (now > deadline) /* a slow tick: skip the missed slots rather than rush */
-			deadline = now + step;
+		deadline = timing_next_deadline(deadline, step, now);
 	}
 	batch_free(&bp);
 	return status;

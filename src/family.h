@@ -11,16 +11,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "delaykind.h"
+#include "totals.h"
 
 /* One thread's final counters, as much as a whole-run report needs. */
 struct exit_task {
 	uint32_t tid, tgid, ppid;
 	uint64_t start_s; /* start, seconds since the epoch */
 	char comm[17];
-	uint64_t total_ns[DK_COUNT], count[DK_COUNT], max_ns[DK_COUNT];
-	kind_mask kinds, kinds_count, kinds_max; /* bit k: total, count, max of kind k present */
-	uint64_t run_ns;
+	struct kind_totals delays; /* its delays and CPU time over its life */
 	int group_dead; /* its exit ended its process */
 };
 

@@ -21,10 +21,7 @@ static int filter_waited(const struct row *r, const struct display *d)
 {
 	if (!d->accumulate)
 		return r->r.total_pct > 0; /* NAN compares false */
-	for (int k = 0; k < DK_COUNT; k++)
-		if (r->acc->total_ns[k] > 0)
-			return 1;
-	return 0;
+	return totals_waited(r->acc) > 0;
 }
 
 static int pid_listed(const struct filter *f, uint32_t pid)

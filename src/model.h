@@ -10,16 +10,7 @@
 #include "delayacct.h"
 #include "psi.h"
 #include "rates.h"
-
-/* Cumulative totals of one task since delaytop started (accumulated mode). */
-struct task_totals {
-	uint64_t total_ns[DK_COUNT];
-	uint64_t count[DK_COUNT];
-	uint64_t max_ns[DK_COUNT];
-	uint64_t run_ns;
-	kind_mask kinds;       /* bit k: kind k's total was available at least once */
-	kind_mask kinds_count; /* bit k: and its count (limited mode reads I/O delay without one) */
-};
+#include "totals.h"
 
 struct row {
 	uint32_t pid; /* the process (thread group id) */
@@ -35,7 +26,7 @@ struct row {
 	const char *comm;
 	const char *cmdline; /* full command line, or NULL when unknown */
 	struct task_rates r;
-	const struct task_totals *acc; /* since delaytop's first reading */
+	const struct kind_totals *acc; /* since delaytop's first reading */
 };
 
 struct snapshot {

@@ -19,54 +19,166 @@
 
 #define MIN_DELAY 0.1
 #define MAX_DELAY 86400.0
+#define DEFAULT_DELAY 1.0
+#define MIN_EXIT_BUFFER 4096.0
+#define MAX_EXIT_BUFFER (1024.0 * 1024 * 1024)
+/* Where --help's texts start, and its width. */
+#define HELP_INDENT 27
+#define HELP_WIDTH 79
 
-enum { OPT_REVERSE = 256, OPT_FORMAT, OPT_ACCUMULATE, OPT_EXIT_BUFFER };
-
-static const struct option long_options[] = {
-	{ "batch", no_argument, NULL, 'b' },
-	{ "iterations", required_argument, NULL, 'n' },
-	{ "delay", required_argument, NULL, 'd' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "user", required_argument, NULL, 'u' },
-	{ "threads", no_argument, NULL, 'H' },
-	{ "sort", required_argument, NULL, 's' },
-	{ "reverse", no_argument, NULL, OPT_REVERSE },
-	{ "active", no_argument, NULL, 'a' },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "accumulate", no_argument, NULL, OPT_ACCUMULATE },
-	{ "exit-buffer", required_argument, NULL, OPT_EXIT_BUFFER },
-	{ "output", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+enum option_id {
+	OPT_BATCH,
+	OPT_ITERATIONS,
+	OPT_DELAY,
+	OPT_PID,
+	OPT_USER,
+	OPT_THREADS,
+	OPT_SORT,
+	OPT_REVERSE,
+	OPT_ACTIVE,
+	OPT_FORMAT,
+	OPT_ACCUMULATE,
+	OPT_EXIT_BUFFER,
+	OPT_OUTPUT,
+	OPT_HELP,
+	OPT_VERSION,
+	OPT_COUNT
 };
 
-/* '+': stop at the first word that is not an option. */
-static const char short_options[] = "+:bn:d:p:u:Hs:ao:hV";
+/* getopt's value for an option without a letter. */
+#define LONG_ONLY 256
 
-/* Prints a comma-separated list indented to column indent, wrapped before column width. */
-static void print_wrapped(FILE *f, const char *list, int indent, int width)
+/* THE table of options: getopt's arrays, --help and the options command mode refuses are made
+ * from it. A help text may read numbers (%g) from num[]. */
+struct option_def {
+	const char *name;  /* long name */
+	char letter;       /* short name, or 0 */
+	const char *arg;   /* the value's name in --help; NULL: takes no value */
+	int command_mode;  /* applies with -- COMMAND too; the others choose, order or pace rows */
+	const char *help;  /* N_(): what it does, one line that --help wraps */
+	double num[2];     /* what the help's %g show */
+};
+
+static const struct option_def option_table[OPT_COUNT] = {
+	[OPT_BATCH] = { "batch", 'b', NULL, 1, N_("print reports as text instead of the full screen"), { 0 } },
+	[OPT_ITERATIONS] = { "iterations", 'n', "N", 0,
+			     N_("stop after N reports, or quit the screen after N refreshes (default: until "
+				"interrupted)"), { 0 } },
+	[OPT_DELAY] = { "delay", 'd', "SECS", 0,
+			N_("seconds between reports, fractional, at least %g (default %g)"),
+			{ MIN_DELAY, DEFAULT_DELAY } },
+	[OPT_PID] = { "pid", 'p', "PID[,PID...]", 0, N_("only these processes (may be repeated)"), { 0 } },
+	[OPT_USER] = { "user", 'u', "USER", 0, N_("only tasks of this user (name or uid)"), { 0 } },
+	[OPT_THREADS] = { "threads", 'H', NULL, 0, N_("one row per thread instead of per process"), { 0 } },
+	[OPT_SORT] = { "sort", 's', "KEY", 0, N_("sort by KEY (default total), one of:"), { 0 } },
+	[OPT_REVERSE] = { "reverse", 0, NULL, 0, N_("reverse the sort order"), { 0 } },
+	[OPT_ACTIVE] = { "active", 'a', NULL, 0, N_("only tasks that waited during the interval"), { 0 } },
+	[OPT_FORMAT] = { "format", 0, "FORMAT", 1, N_("batch output: text, csv or json (implies --batch)"), { 0 } },
+	[OPT_ACCUMULATE] = { "accumulate", 0, NULL, 0, N_("totals since the start, exited tasks included"), { 0 } },
+	[OPT_EXIT_BUFFER] = { "exit-buffer", 0, "SIZE", 1,
+			      N_("receive buffer for exit records, such as 16M (default %gM)"),
+			      { DEFAULT_EXIT_BUFFER / (1024.0 * 1024) } },
+	[OPT_OUTPUT] = { "output", 'o', "FILE", 1, N_("command mode: write the report to FILE, not stderr"), { 0 } },
+	[OPT_HELP] = { "help", 'h', NULL, 1, N_("show this help and exit"), { 0 } },
+	[OPT_VERSION] = { "version", 'V', NULL, 1, N_("show the version and exit"), { 0 } },
+};
+
+/* getopt's value for an option. */
+static int option_val(enum option_id id)
 {
-	int col = 0;
+	return option_table[id].letter ? option_table[id].letter : LONG_ONLY + (int)id;
+}
 
-	while (*list) {
-		size_t len = strcspn(list, ",");
-		int more = list[len] == ',';
+/* The option of a getopt value, or -1. */
+static int option_of(int val)
+{
+	for (int id = 0; id < OPT_COUNT; id++)
+		if (option_val((enum option_id)id) == val)
+			return id;
+	return -1;
+}
 
-		if (col == 0 || col + (int)len + 2 > width) {
-			fprintf(f, "%s%*s", col ? "\n" : "", indent, "");
-			col = indent;
-		} else {
+/* getopt_long's arrays from the table: long options (OPT_COUNT + 1 entries) and the short ones
+ * ('+': stop at the first word that is not an option; ':': report a missing value as ':'). */
+static void getopt_arrays(struct option *longs, char *shorts)
+{
+	char *p = shorts;
+
+	*p++ = '+';
+	*p++ = ':';
+	for (int id = 0; id < OPT_COUNT; id++) {
+		const struct option_def *d = &option_table[id];
+
+		longs[id] = (struct option){ d->name, d->arg ? required_argument : no_argument, NULL,
+					     option_val((enum option_id)id) };
+		if (d->letter) {
+			*p++ = d->letter;
+			if (d->arg)
+				*p++ = ':';
+		}
+	}
+	longs[OPT_COUNT] = (struct option){ NULL, 0, NULL, 0 };
+	*p = '\0';
+}
+
+/* Prints text from column `col` on, in words wrapped before HELP_WIDTH, continuation lines
+ * indented to HELP_INDENT; a ',' separated list also breaks after its commas. */
+static void print_wrapped(FILE *f, const char *text, int col)
+{
+	while (*text) {
+		size_t len = strcspn(text, " ");
+		int w = text_width_n(text, len);
+
+		if (col > HELP_INDENT && col + 1 + w > HELP_WIDTH) {
+			fprintf(f, "\n%*s", HELP_INDENT, "");
+			col = HELP_INDENT;
+		} else if (col > HELP_INDENT) {
 			fputc(' ', f);
 			col++;
+		} else {
+			fprintf(f, "%*s", HELP_INDENT - col, "");
+			col = HELP_INDENT;
 		}
-		fprintf(f, "%.*s%s", (int)len, list, more ? "," : "");
-		col += (int)len + more;
-		list += len + more;
-		while (*list == ' ')
-			list++;
+		fprintf(f, "%.*s", (int)len, text);
+		col += w;
+		text += len;
+		while (*text == ' ')
+			text++;
 	}
 	fputc('\n', f);
+}
+
+/* The option's help, its %g conversions filled from num[]. The format is the table's own text or
+ * a translation that F_() found to read the same arguments, two doubles at most. */
+static void help_text(char *buf, size_t size, const struct option_def *d)
+{
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	snprintf(buf, size, F_(d->help), d->num[0], d->num[1]);
+#pragma GCC diagnostic pop
+}
+
+/* One option's lines of --help. */
+static void usage_option(FILE *f, enum option_id id)
+{
+	const struct option_def *d = &option_table[id];
+	char head[64], help[512];
+	int len;
+
+	if (d->letter)
+		len = snprintf(head, sizeof(head), "  -%c, --%s%s%s", d->letter, d->name, d->arg ? "=" : "",
+			       d->arg ? d->arg : "");
+	else
+		len = snprintf(head, sizeof(head), "      --%s%s%s", d->name, d->arg ? "=" : "", d->arg ? d->arg : "");
+	fputs(head, f);
+	if (len >= HELP_INDENT - 1) { /* no room on the line: the help starts on the next */
+		fputc('\n', f);
+		len = 0;
+	}
+	help_text(help, sizeof(help), d);
+	print_wrapped(f, help, len);
+	if (id == OPT_SORT)
+		print_wrapped(f, order_keys(), 0);
 }
 
 void options_usage(FILE *f)
@@ -74,28 +186,13 @@ void options_usage(FILE *f)
 	fprintf(f, F_(N_("Usage: %s [OPTION]... [-- COMMAND [ARG]...]\n")), PACKAGE);
 	fputs(_("Show which tasks are waiting, on what, and how badly, from the kernel's delay\n"
 		"accounting and pressure stall information.\n\n"), f);
-	fputs(_("  -b, --batch              print reports as text instead of the full screen\n"
-		"  -n, --iterations=N       stop after N reports, or quit the screen after N\n"
-		"                           refreshes (default: until interrupted)\n"
-		"  -d, --delay=SECS         seconds between reports, fractional, at least 0.1\n"
-		"                           (default 1)\n"
-		"  -p, --pid=PID[,PID...]   only these processes (may be repeated)\n"
-		"  -u, --user=USER          only tasks of this user (name or uid)\n"
-		"  -H, --threads            one row per thread instead of per process\n"), f);
-	fputs(_("  -s, --sort=KEY           sort by KEY (default total), one of:\n"), f);
-	print_wrapped(f, order_keys(), 27, 79);
-	fputs(_("      --reverse            reverse the sort order\n"
-		"  -a, --active             only tasks that waited during the interval\n"
-		"      --format=FORMAT      batch output: text, csv or json (implies --batch)\n"
-		"      --accumulate         totals since the start, exited tasks included\n"
-		"      --exit-buffer=SIZE   receive buffer for exit records, such as 16M\n"
-		"                           (default 4M)\n"
-		"  -o, --output=FILE        command mode: write the report to FILE, not stderr\n"
-		"  -h, --help               show this help and exit\n"
-		"  -V, --version            show the version and exit\n\n"), f);
-	fputs(_("With -- COMMAND, delaytop runs the command, follows every process it starts,\n"
-		"and reports the delays of the whole run when it ends; it exits with the\n"
-		"command's status, or 125 when it cannot follow the command or write the report.\n\n"), f);
+	for (int id = 0; id < OPT_COUNT; id++)
+		usage_option(f, (enum option_id)id);
+	fputc('\n', f);
+	fprintf(f, F_(N_("With -- COMMAND, delaytop runs the command, follows every process it starts,\n"
+			 "and reports the delays of the whole run when it ends; it exits with the\n"
+			 "command's status, or %d when it cannot follow the command or write the report.\n\n")),
+		EXIT_CANNOT_FOLLOW);
 	fputs(_("Delays are percentages of the interval: a process with several waiting threads\n"
 		"can exceed 100%. Taskstats needs CAP_NET_ADMIN; without it only CPU and I/O\n"
 		"delay are shown, from /proc. See delaytop(8).\n"), f);
@@ -165,10 +262,11 @@ int options_parse_delay(const char *s, double *out, char *err, size_t errlen)
 		return fail(err, errlen, F_(N_("invalid delay '%s': expected seconds, such as 1 or 0.5")),
 		            shown(s, val));
 	if (v < MIN_DELAY - 1e-9)
-		return fail(err, errlen, F_(N_("invalid delay '%s': the minimum is 0.1 seconds")), shown(s, val));
+		return fail(err, errlen, F_(N_("invalid delay '%s': the minimum is %g seconds")), shown(s, val),
+			    MIN_DELAY);
 	if (v > MAX_DELAY)
-		return fail(err, errlen, F_(N_("invalid delay '%s': the maximum is 86400 seconds")),
-		            shown(s, val));
+		return fail(err, errlen, F_(N_("invalid delay '%s': the maximum is %g seconds")), shown(s, val),
+			    MAX_DELAY);
 	*out = v;
 	return 0;
 }
@@ -264,9 +362,9 @@ static int parse_size(const char *s, int *out, char *err, size_t errlen)
 		v *= 1024 * 1024, end++;
 	else if (end != s && (*end == 'G' || *end == 'g'))
 		v *= 1024.0 * 1024 * 1024, end++;
-	if (end == s || *end || errno || !isfinite(v) || v < 4096 || v > 1024.0 * 1024 * 1024)
-		return fail(err, errlen, F_(N_("invalid exit buffer size '%s': expected 4K to 1G, such as 16M")),
-		            shown(s, val));
+	if (end == s || *end || errno || !isfinite(v) || v < MIN_EXIT_BUFFER || v > MAX_EXIT_BUFFER)
+		return fail(err, errlen, F_(N_("invalid exit buffer size '%s': expected %gK to %gG, such as 16M")),
+		            shown(s, val), MIN_EXIT_BUFFER / 1024, MAX_EXIT_BUFFER / (1024.0 * 1024 * 1024));
 	*out = (int)v;
 	return 0;
 }
@@ -312,12 +410,12 @@ static int long_matches(const char *name, size_t len, char *buf, size_t size)
 	int n = 0;
 
 	buf[0] = '\0';
-	for (const struct option *l = long_options; l->name; l++) {
+	for (int id = 0; id < OPT_COUNT; id++) {
 		size_t used = strlen(buf);
 
-		if (strncmp(l->name, name, len) != 0)
+		if (strncmp(option_table[id].name, name, len) != 0)
 			continue;
-		snprintf(buf + used, size - used, "%s--%s", n ? ", " : "", l->name);
+		snprintf(buf + used, size - used, "%s--%s", n ? ", " : "", option_table[id].name);
 		n++;
 	}
 	return n;
@@ -326,8 +424,8 @@ static int long_matches(const char *name, size_t len, char *buf, size_t size)
 /* Whether name is one of the long options. */
 static int known_long(const char *name)
 {
-	for (const struct option *l = long_options; l->name; l++)
-		if (strcmp(l->name, name) == 0)
+	for (int id = 0; id < OPT_COUNT; id++)
+		if (strcmp(option_table[id].name, name) == 0)
 			return 1;
 	return 0;
 }
@@ -335,47 +433,55 @@ static int known_long(const char *name)
 static void defaults(struct options *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->delay_s = 1.0;
+	o->delay_s = DEFAULT_DELAY;
 	o->sort_col = COL_TOTAL;
 	o->format = FORMAT_TEXT;
 	o->exit_buffer = DEFAULT_EXIT_BUFFER;
 }
 
-/* Options that choose, order or pace the rows: command mode has none, so it refuses them. */
-static void note_task_option(int c, const char *word, struct options *o)
+/* Notes the first option given that command mode refuses: one that chooses, orders or paces
+ * rows, which command mode has none of. */
+static void note_task_option(int id, int c, const char *word, struct options *o)
 {
-	static const int task_options[] = { 'n', 'd', 'p', 'u', 'H', 's', 'a', OPT_REVERSE, OPT_ACCUMULATE };
-
-	if (o->task_option[0])
-		return;
-	for (size_t i = 0; i < sizeof(task_options) / sizeof(task_options[0]); i++)
-		if (c == task_options[i])
-			bad_option(word, c, o->task_option, sizeof(o->task_option));
+	if (!o->task_option[0] && !option_table[id].command_mode)
+		bad_option(word, c, o->task_option, sizeof(o->task_option));
 }
 
-static int parse_one(int c, const char *word, struct options *o, char *err, size_t errlen)
+/* Takes option id's value into o. */
+static int take_option(enum option_id id, struct options *o, char *err, size_t errlen)
 {
-	char opt[SHOWN_SIZE], possible[512];
-
-	note_task_option(c, word, o);
-	switch (c) {
-	case 'b': o->batch = 1; return 0;
-	case 'n': return parse_iterations(optarg, &o->iterations, err, errlen);
-	case 'd': return options_parse_delay(optarg, &o->delay_s, err, errlen);
-	case 'p': return options_parse_pids(optarg, &o->pids, &o->npids, err, errlen);
-	case 'u':
+	switch (id) {
+	case OPT_BATCH: o->batch = 1; return 0;
+	case OPT_ITERATIONS: return parse_iterations(optarg, &o->iterations, err, errlen);
+	case OPT_DELAY: return options_parse_delay(optarg, &o->delay_s, err, errlen);
+	case OPT_PID: return options_parse_pids(optarg, &o->pids, &o->npids, err, errlen);
+	case OPT_USER:
 		o->by_uid = 1;
 		return options_parse_user(optarg, &o->uid, err, errlen);
-	case 'H': o->threads = 1; return 0;
-	case 's': return parse_sort(optarg, &o->sort_col, err, errlen);
+	case OPT_THREADS: o->threads = 1; return 0;
+	case OPT_SORT: return parse_sort(optarg, &o->sort_col, err, errlen);
 	case OPT_REVERSE: o->reverse = 1; return 0;
-	case 'a': o->active = 1; return 0;
+	case OPT_ACTIVE: o->active = 1; return 0;
 	case OPT_FORMAT:
 		o->batch = 1;
 		return parse_format(optarg, &o->format, err, errlen);
 	case OPT_ACCUMULATE: o->accumulate = 1; return 0;
 	case OPT_EXIT_BUFFER: return parse_size(optarg, &o->exit_buffer, err, errlen);
-	case 'o': o->output = optarg; return 0;
+	case OPT_OUTPUT: o->output = optarg; return 0;
+	default: return 0; /* --help and --version are handled by the caller */
+	}
+}
+
+static int parse_one(int c, const char *word, struct options *o, char *err, size_t errlen)
+{
+	char opt[SHOWN_SIZE], possible[512];
+	int id = option_of(c);
+
+	if (id >= 0) {
+		note_task_option(id, c, word, o);
+		return take_option((enum option_id)id, o, err, errlen);
+	}
+	switch (c) {
 	case ':':
 		return fail(err, errlen, F_(N_("option '%s' needs a value")), bad_option(word, optopt, opt, sizeof(opt)));
 	default:
@@ -392,17 +498,20 @@ static int parse_one(int c, const char *word, struct options *o, char *err, size
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
 	int c, word = 1; /* optind reads 1 after getopt's first call too */
+	struct option long_options[OPT_COUNT + 1];
+	char short_options[2 + 2 * OPT_COUNT + 1];
 
+	getopt_arrays(long_options, short_options);
 	defaults(o);
 	opterr = 0;
 	optind = 0; /* 0, not 1: glibc then also forgets a half-read group such as -zb */
 	/* word: optind before the call is the argument getopt reads, also inside "-bx" clusters */
 	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
-		if (c == 'h') {
+		if (c == option_val(OPT_HELP)) {
 			options_usage(stdout);
 			return OPTIONS_EXIT;
 		}
-		if (c == 'V') {
+		if (c == option_val(OPT_VERSION)) {
 			version();
 			return OPTIONS_EXIT;
 		}

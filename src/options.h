@@ -35,6 +35,13 @@ struct options {
 
 enum { OPTIONS_OK = 0, OPTIONS_EXIT = 1, OPTIONS_ERROR = -1 };
 
+/* The exit status of a bad command line. */
+#define EXIT_USAGE 2
+/* delaytop's own failure in command mode, as env(1) and timeout(1) use it, so that it is not taken
+ * for the command's status: it could not follow the command, which then does not run, or the
+ * command ran and its report could not be written. */
+#define EXIT_CANNOT_FOLLOW 125
+
 /* Parses argv into *o. Returns OPTIONS_OK; OPTIONS_EXIT after printing --help or --version; or
  * OPTIONS_ERROR with a one-line message naming the bad value in err. Pure except for --help and
  * --version output and the user database lookup of -u. */

@@ -12,10 +12,8 @@
 
 int order_find(const char *key)
 {
-	struct display d = { 0 };
-
 	for (int c = 0; c < COL_COUNT; c++)
-		if (strcmp(column_get(c, &d).key, key) == 0)
+		if (strcmp(column_def(c).key, key) == 0)
 			return c;
 	return -1;
 }
@@ -23,31 +21,24 @@ int order_find(const char *key)
 const char *order_keys(void)
 {
 	static char keys[256];
-	struct display d = { 0 };
-	/* Total first, then the kinds in the kind table's order, then the rest. */
-	int cols[COL_COUNT], n = 0;
+	int cols[COL_COUNT];
 
 	if (keys[0])
 		return keys;
-	cols[n++] = COL_TOTAL;
-	for (int k = 0; k < DK_COUNT; k++)
-		cols[n++] = COL_KIND + k;
-	cols[n++] = COL_PCPU;
-	cols[n++] = COL_ID;
-	cols[n++] = COL_USER;
-	cols[n++] = COL_STATE;
-	cols[n++] = COL_COMMAND;
-	for (int i = 0; i < n; i++) {
+	/* the columns by their rank in the list */
+	for (int c = 0; c < COL_COUNT; c++) {
+		int i = c;
+
+		for (; i > 0 && column_def(cols[i - 1]).rank > column_def(c).rank; i--)
+			cols[i] = cols[i - 1];
+		cols[i] = c;
+	}
+	for (int i = 0; i < COL_COUNT; i++) {
 		if (i)
 			strcat(keys, ", ");
-		strcat(keys, column_get(cols[i], &d).key);
+		strcat(keys, column_def(cols[i]).key);
 	}
 	return keys;
-}
-
-int order_descending(int col)
-{
-	return col != COL_ID && col != COL_USER && col != COL_STATE && col != COL_COMMAND;
 }
 
 /* A row with its sort key, ready for comparisons that are all integer ones: numbers become an
@@ -146,8 +137,9 @@ void order_sort(const struct row **rows, size_t n, int col, int reverse, const s
 {
 	struct keyed *k = xmalloc((n ? n : 1) * sizeof(*k));
 	char buf[32];
-	int descending = order_descending(col) != !!reverse;
-	int names = col == COL_USER || col == COL_COMMAND;
+	enum column_value_kind value = column_def(col).value;
+	int descending = column_descending(col) != !!reverse;
+	int names = value == VALUE_TEXT;
 
 	for (size_t i = 0; i < n; i++) {
 		k[i].r = rows[i];
@@ -156,7 +148,7 @@ void order_sort(const struct row **rows, size_t n, int col, int reverse, const s
 		k[i].id = (uint64_t)rows[i]->pid << 32 | rows[i]->tid;
 		/* user and command texts are the row's own strings, not buf */
 		k[i].s = names ? column_text(rows[i], col, d, buf) : NULL;
-		k[i].k = names ? 0 : order_key(col == COL_STATE ? rows[i]->state : column_value(rows[i], col, d), descending);
+		k[i].k = names ? 0 : order_key(value == VALUE_STATE ? rows[i]->state : column_value(rows[i], col, d), descending);
 	}
 	if (names) {
 		qsort(k, n, sizeof(*k), descending ? by_name_down : by_name_up);

@@ -13,9 +13,6 @@ int order_find(const char *key);
 /* The sort keys as one comma-separated list, for messages and help. */
 const char *order_keys(void);
 
-/* Whether a column sorts from high to low unless reversed (numbers do; names do not). */
-int order_descending(int col);
-
 /* Sorts rows[0..n) (pointers into a snapshot) by column col. Unavailable values come last in
  * either direction; ties go by pid, then tid. */
 void order_sort(const struct row **rows, size_t n, int col, int reverse, const struct display *d);

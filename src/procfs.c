@@ -22,9 +22,9 @@
 /* libproc2 selects at most this many pids per call. */
 #define SELECT_MAX 255
 
-enum describe_item { D_PID, D_EUSER, D_CMDLINE, D_CMD };
+enum describe_item { D_PID, D_CMDLINE, D_CMD };
 /* PIDS_CMD is unused here but libproc2 builds a kernel thread's "[comm]" command line from it. */
-static enum pids_item describe_items[] = { PIDS_ID_PID, PIDS_ID_EUSER, PIDS_CMDLINE, PIDS_CMD };
+static enum pids_item describe_items[] = { PIDS_ID_PID, PIDS_CMDLINE, PIDS_CMD };
 
 struct procfs {
 	struct pids_info *describe;
@@ -33,7 +33,7 @@ struct procfs {
 };
 
 /* Whether /proc is procfs (statfs magic): an empty directory there reads as no tasks at all. */
-static int procfs_mounted(char *err, size_t errlen)
+int procfs_mounted(char *err, size_t errlen)
 {
 	struct statfs sf;
 
@@ -194,7 +194,7 @@ int procfs_walk(struct procfs *p, const uint32_t *pids, size_t npids, struct pro
 }
 
 void procfs_describe(struct procfs *p, const uint32_t *pids, size_t n,
-		     void (*fn)(void *arg, uint32_t pid, const char *user, const char *cmdline), void *arg)
+		     void (*fn)(void *arg, uint32_t pid, const char *cmdline), void *arg)
 {
 	for (size_t i = 0; i < n; i += SELECT_MAX) {
 		int chunk = (int)(n - i < SELECT_MAX ? n - i : SELECT_MAX);
@@ -205,8 +205,7 @@ void procfs_describe(struct procfs *p, const uint32_t *pids, size_t n,
 		for (int k = 0; k < f->counts->total; k++) {
 			struct pids_stack *s = f->stacks[k];
 
-			fn(arg, (uint32_t)PIDS_VAL(D_PID, s_int, s, p->describe), PIDS_VAL(D_EUSER, str, s, p->describe),
-			   PIDS_VAL(D_CMDLINE, str, s, p->describe));
+			fn(arg, (uint32_t)PIDS_VAL(D_PID, s_int, s, p->describe), PIDS_VAL(D_CMDLINE, str, s, p->describe));
 		}
 	}
 }

@@ -22,6 +22,10 @@ struct proc_entry {
 	char comm[64];
 };
 
+/* 0 when /proc is procfs; else a negative errno with a message in err (unmounted, delaytop would
+ * see no tasks at all). */
+int procfs_mounted(char *err, size_t errlen);
+
 /* Opens the readers; fails with a negative errno and a message in err when /proc is not procfs
  * (unmounted: delaytop would see no tasks at all). */
 int procfs_open(struct procfs **out, char *err, size_t errlen);
@@ -40,11 +44,11 @@ int procfs_read_process(uint32_t pid, struct proc_entry *e);
  * not use. The result belongs to p and lives until the next walk. Returns 0 or a negative errno. */
 int procfs_walk(struct procfs *p, const uint32_t *pids, size_t npids, struct proc_entry **out, size_t *n);
 
-/* Calls fn with the effective user's name and the command line ("[kworker/0:1]" for a kernel
- * thread) of each of pids[0..n) that still exists, read through libproc2: for processes that are
- * new, changed user or ran exec. The strings live until fn returns. */
+/* Calls fn with the command line ("[kworker/0:1]" for a kernel thread) of each of pids[0..n) that
+ * still exists, read through libproc2: for processes that are new, changed user or ran exec. The
+ * string lives until fn returns. */
 void procfs_describe(struct procfs *p, const uint32_t *pids, size_t n,
-		     void (*fn)(void *arg, uint32_t pid, const char *user, const char *cmdline), void *arg);
+		     void (*fn)(void *arg, uint32_t pid, const char *cmdline), void *arg);
 
 /* The process (thread group) of a task id: a thread that is not its process's main thread is
  * not listed in /proc but can be opened there as /proc/TID. Returns 0 when the task is gone. */

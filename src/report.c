@@ -38,38 +38,6 @@ void report_free(struct report *r)
 	idmap_free(&r->open);
 }
 
-/* Milliseconds per wait, from the tasks that gave both a total and a count (a total without a
- * count, as /proc gives I/O delay, has no waits to divide by); NAN without any. */
-static double kind_avg_ms(const struct report_kind *rk)
-{
-	if (!rk->have_count || !rk->have_total)
-		return NAN;
-	return rk->count ? rk->counted_ns / 1e6 / (double)rk->count : 0;
-}
-
-static void add_kinds(struct report_kind *sum, const struct exit_task *t)
-{
-	for (int k = 0; k < DK_COUNT; k++) {
-		unsigned bit = 1u << k;
-
-		if (t->kinds & bit) {
-			sum[k].total_ns += t->total_ns[k];
-			sum[k].have_total = 1;
-		}
-		if (t->kinds_count & bit) {
-			sum[k].count += t->count[k];
-			sum[k].have_count = 1;
-			if (t->kinds & bit)
-				sum[k].counted_ns += t->total_ns[k];
-		}
-		if (t->kinds_max & bit) {
-			if (t->max_ns[k] > sum[k].max_ns)
-				sum[k].max_ns = t->max_ns[k];
-			sum[k].have_max = 1;
-		}
-	}
-}
-
 static struct report_group *group_of(struct report *r, const char *comm)
 {
 	struct report_group *g;
@@ -113,10 +81,8 @@ void report_add(struct report *r, const struct exit_task *t, int running)
 {
 	struct report_group *g = group_of(r, t->comm);
 
-	add_kinds(r->kind, t);
-	add_kinds(g->kind, t);
-	r->run_ns += t->run_ns;
-	g->run_ns += t->run_ns;
+	totals_add(&r->sum, &t->delays);
+	totals_add(&g->sum, &t->delays);
 	r->threads++;
 	g->threads++;
 	if (t->tid == t->tgid)
@@ -134,31 +100,31 @@ int report_exit_status(const struct report *r)
 	return EXIT_FAILURE;
 }
 
-static uint64_t group_total(const struct report_group *g)
-{
-	uint64_t sum = 0;
-
-	for (int k = 0; k < DK_COUNT; k++)
-		sum += g->kind[k].total_ns;
-	return sum;
-}
-
 static int by_total(const void *a, const void *b)
 {
-	uint64_t x = group_total(a), y = group_total(b);
+	uint64_t x = totals_waited(&((const struct report_group *)a)->sum);
+	uint64_t y = totals_waited(&((const struct report_group *)b)->sum);
 
 	if (x != y)
 		return x < y ? 1 : -1;
 	return strcmp(((const struct report_group *)a)->comm, ((const struct report_group *)b)->comm);
 }
 
-static uint64_t kinds_total(const struct report_kind *k)
+/* Kind k's total in seconds, its number of waits and its longest wait in ms; NAN when not
+ * available. */
+static double kind_total_s(const struct kind_totals *t, int k)
 {
-	uint64_t sum = 0;
+	return t->kinds & (1u << k) ? t->total_ns[k] / 1e9 : NAN;
+}
 
-	for (int i = 0; i < DK_COUNT; i++)
-		sum += k[i].total_ns;
-	return sum;
+static double kind_count(const struct kind_totals *t, int k)
+{
+	return t->kinds_count & (1u << k) ? (double)t->count[k] : NAN;
+}
+
+static double kind_max_ms(const struct kind_totals *t, int k)
+{
+	return t->kinds_max & (1u << k) ? t->max_ns[k] / 1e6 : NAN;
 }
 
 /* ---- text ---- */
@@ -227,21 +193,21 @@ static void text_kinds(struct outbuf *o, const struct report *r)
 	text_title(o, _("% OF RUN"), 9, 1);
 	out_char(o, '\n');
 	for (int k = 0; k < DK_COUNT; k++) {
-		const struct report_kind *rk = &r->kind[k];
-		double total = rk->have_total ? rk->total_ns / 1e9 : NAN;
+		const struct kind_totals *t = &r->sum;
+		double total = kind_total_s(t, k);
 
 		out_padded(o, _(delay_kinds[k].title), 8, 0);
 		text_cell(o, total, 3, 10);
-		text_cell(o, rk->have_count ? (double)rk->count : NAN, 0, 10);
-		text_cell(o, kind_avg_ms(rk), 3, 10);
-		text_cell(o, rk->have_max ? rk->max_ns / 1e6 : NAN, 3, 10);
+		text_cell(o, kind_count(t, k), 0, 10);
+		text_cell(o, totals_avg_ms(t, k), 3, 10);
+		text_cell(o, kind_max_ms(t, k), 3, 10);
 		text_cell(o, r->wall_s > 0 ? total / r->wall_s * 100.0 : NAN, 1, 9);
 		out_char(o, '\n');
 	}
 	out_padded(o, _("TOTAL"), 8, 0);
-	text_cell(o, kinds_total(r->kind) / 1e9, 3, 10);
+	text_cell(o, totals_waited(&r->sum) / 1e9, 3, 10);
 	out_spaces(o, 33);
-	text_cell(o, r->wall_s > 0 ? kinds_total(r->kind) / 1e9 / r->wall_s * 100.0 : NAN, 1, 9);
+	text_cell(o, r->wall_s > 0 ? totals_waited(&r->sum) / 1e9 / r->wall_s * 100.0 : NAN, 1, 9);
 	out_char(o, '\n');
 }
 
@@ -260,9 +226,9 @@ static void text_groups(struct outbuf *o, const struct report *r)
 
 		out_padded(o, g->comm, 16, 0);
 		out_printf(o, " %6u %7u", g->procs, g->threads);
-		text_cell(o, kinds_total(g->kind) / 1e9, 3, 9);
+		text_cell(o, totals_waited(&g->sum) / 1e9, 3, 9);
 		for (int k = 0; k < DK_COUNT; k++)
-			text_cell(o, g->kind[k].have_total ? g->kind[k].total_ns / 1e9 : NAN, 3, 8);
+			text_cell(o, kind_total_s(&g->sum, k), 3, 8);
 		out_char(o, '\n');
 	}
 }
@@ -276,24 +242,23 @@ static void json_num(struct outbuf *o, double v)
 	out_mem(o, buf, fmt_json_number(buf, v));
 }
 
-static void json_kinds(struct outbuf *o, const struct report_kind *kind, double wall_s)
+static void json_kinds(struct outbuf *o, const struct kind_totals *t, double wall_s)
 {
 	out_str(o, "{");
 	for (int k = 0; k < DK_COUNT; k++) {
-		const struct report_kind *rk = &kind[k];
-		double total = rk->have_total ? rk->total_ns / 1e9 : NAN;
+		double total = kind_total_s(t, k);
 
 		out_printf(o, "%s\"%s\":{\"total_s\":", k ? "," : "", delay_kinds[k].key);
 		json_num(o, total);
 		out_str(o, ",\"count\":");
-		if (rk->have_count)
-			out_printf(o, "%llu", (unsigned long long)rk->count);
+		if (t->kinds_count & (1u << k))
+			out_printf(o, "%llu", (unsigned long long)t->count[k]);
 		else
 			out_str(o, "null");
 		out_str(o, ",\"avg_ms\":");
-		json_num(o, kind_avg_ms(rk));
+		json_num(o, totals_avg_ms(t, k));
 		out_str(o, ",\"max_ms\":");
-		json_num(o, rk->have_max ? rk->max_ns / 1e6 : NAN);
+		json_num(o, kind_max_ms(t, k));
 		if (wall_s >= 0) {
 			out_str(o, ",\"pct\":");
 			json_num(o, wall_s > 0 ? total / wall_s * 100.0 : NAN);
@@ -320,11 +285,11 @@ static void report_json(struct outbuf *o, const struct report *r)
 	json_num(o, r->wall_s);
 	out_printf(o, ",\"processes\":%u,\"threads\":%u,\"running\":%u,\"exits_lost\":%llu,\"undecided\":%llu,\"total_s\":",
 		   r->procs, r->threads, r->running, (unsigned long long)r->lost, (unsigned long long)r->undecided);
-	json_num(o, kinds_total(r->kind) / 1e9);
+	json_num(o, totals_waited(&r->sum) / 1e9);
 	out_str(o, ",\"run_s\":");
-	json_num(o, r->run_ns / 1e9);
+	json_num(o, r->sum.run_ns / 1e9);
 	out_str(o, ",\"delay\":");
-	json_kinds(o, r->kind, r->wall_s);
+	json_kinds(o, &r->sum, r->wall_s);
 	out_str(o, ",\"by_command\":[");
 	for (size_t i = 0; i < r->ngroups; i++) {
 		const struct report_group *g = &r->groups[i];
@@ -332,11 +297,11 @@ static void report_json(struct outbuf *o, const struct report *r)
 		out_str(o, i ? ",{\"command\":" : "{\"command\":");
 		out_json_string(o, g->comm);
 		out_printf(o, ",\"processes\":%u,\"threads\":%u,\"total_s\":", g->procs, g->threads);
-		json_num(o, kinds_total(g->kind) / 1e9);
+		json_num(o, totals_waited(&g->sum) / 1e9);
 		out_str(o, ",\"run_s\":");
-		json_num(o, g->run_ns / 1e9);
+		json_num(o, g->sum.run_ns / 1e9);
 		out_str(o, ",\"delay\":");
-		json_kinds(o, g->kind, -1);
+		json_kinds(o, &g->sum, -1);
 		out_char(o, '}');
 	}
 	out_str(o, "]}\n");
@@ -345,23 +310,25 @@ static void report_json(struct outbuf *o, const struct report *r)
 /* ---- csv: one row per command name, after a row "(all)" for the whole run; only that row has
  * the run's status, wall time and lost records ---- */
 
-static void csv_row(struct outbuf *o, const char *comm, unsigned procs, unsigned threads, const struct report_kind *kind)
+static void csv_row(struct outbuf *o, const char *comm, unsigned procs, unsigned threads, const struct kind_totals *t)
 {
 	char buf[40];
 
 	out_csv_field(o, comm);
 	out_printf(o, ",%u,%u,", procs, threads);
-	out_mem(o, buf, fmt_fixed(buf, kinds_total(kind) / 1e9, 6));
+	out_mem(o, buf, fmt_fixed(buf, totals_waited(t) / 1e9, 6));
 	for (int k = 0; k < DK_COUNT; k++) {
+		kind_mask bit = (kind_mask)(1u << k);
+
 		out_char(o, ',');
-		if (kind[k].have_total)
-			out_mem(o, buf, fmt_fixed(buf, kind[k].total_ns / 1e9, 6));
+		if (t->kinds & bit)
+			out_mem(o, buf, fmt_fixed(buf, t->total_ns[k] / 1e9, 6));
 		out_char(o, ',');
-		if (kind[k].have_count)
-			out_printf(o, "%llu", (unsigned long long)kind[k].count);
+		if (t->kinds_count & bit)
+			out_printf(o, "%llu", (unsigned long long)t->count[k]);
 		out_char(o, ',');
-		if (kind[k].have_max)
-			out_mem(o, buf, fmt_fixed(buf, kind[k].max_ns / 1e6, 3));
+		if (t->kinds_max & bit)
+			out_mem(o, buf, fmt_fixed(buf, t->max_ns[k] / 1e6, 3));
 	}
 }
 
@@ -369,13 +336,13 @@ static void csv_run(struct outbuf *o, const struct report *r)
 {
 	char buf[40];
 
-	csv_row(o, "(all)", r->procs, r->threads, r->kind);
+	csv_row(o, "(all)", r->procs, r->threads, &r->sum);
 	out_printf(o, ",%d,", report_exit_status(r));
 	out_mem(o, buf, fmt_fixed(buf, r->wall_s, 3));
 	out_printf(o, ",%llu\n", (unsigned long long)r->lost);
 }
 
-static void csv_report(struct outbuf *o, const struct report *r)
+static void report_csv(struct outbuf *o, const struct report *r)
 {
 	out_str(o, "command,processes,threads,total_s");
 	for (int k = 0; k < DK_COUNT; k++)
@@ -383,7 +350,7 @@ static void csv_report(struct outbuf *o, const struct report *r)
 	out_str(o, ",status,wall_s,exits_lost\n");
 	csv_run(o, r);
 	for (size_t i = 0; i < r->ngroups; i++) {
-		csv_row(o, r->groups[i].comm, r->groups[i].procs, r->groups[i].threads, r->groups[i].kind);
+		csv_row(o, r->groups[i].comm, r->groups[i].procs, r->groups[i].threads, &r->groups[i].sum);
 		out_str(o, ",,,\n");
 	}
 }
@@ -397,7 +364,7 @@ int report_print(struct report *r, enum output_format format, FILE *out)
 	if (format == FORMAT_JSON) {
 		report_json(&o, r);
 	} else if (format == FORMAT_CSV) {
-		csv_report(&o, r);
+		report_csv(&o, r);
 	} else {
 		text_summary(&o, r);
 		text_kinds(&o, r);

@@ -9,18 +9,12 @@
 #include "family.h"
 #include "idmap.h"
 #include "options.h"
-
-struct report_kind {
-	uint64_t total_ns, count, max_ns;
-	uint64_t counted_ns; /* the part of total_ns from tasks that gave a count too: the average's */
-	int have_total, have_count, have_max;
-};
+#include "totals.h"
 
 struct report_group {
 	char comm[17];
 	unsigned procs, threads;
-	struct report_kind kind[DK_COUNT];
-	uint64_t run_ns;
+	struct kind_totals sum;
 };
 
 struct report {
@@ -31,8 +25,7 @@ struct report {
 	unsigned running;  /* processes still alive at the end, counted as far as they got */
 	uint64_t lost;     /* exit records the kernel dropped */
 	uint64_t undecided; /* records whose descent could not be decided */
-	struct report_kind kind[DK_COUNT];
-	uint64_t run_ns;
+	struct kind_totals sum;
 	struct report_group *groups;
 	size_t ngroups, capgroups;
 	struct idmap open; /* tgid -> processes counted whose end has not been seen (report.c) */

@@ -49,6 +49,9 @@ void sampler_set_pids(struct sampler *s, const uint32_t *pids, size_t npids);
 /* What the selection made of ids that are threads ("4321 is a thread of process 4320: showing
  * the process"), or NULL; it lives until the next sampler_set_pids(). */
 const char *sampler_pids_notice(const struct sampler *s);
+/* The name of a user, from the sampler's cache of the user database; it lives as long as s. */
+const char *sampler_user_name(struct sampler *s, uint32_t uid);
+
 /* The selected processes (the listed ids, threads resolved to their process, each once); n = 0
  * when every process is selected. */
 const uint32_t *sampler_pids(const struct sampler *s, size_t *n);

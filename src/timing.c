@@ -24,6 +24,12 @@ uint64_t timing_boot_ns(void)
 	return read_clock(CLOCK_BOOTTIME);
 }
 
+uint64_t timing_next_deadline(uint64_t deadline, uint64_t step, uint64_t now)
+{
+	deadline += step;
+	return deadline < now ? now + step : deadline;
+}
+
 void timing_iso8601(const struct timespec *t, char *buf, size_t size)
 {
 	struct tm tm;

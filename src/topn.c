@@ -21,7 +21,7 @@ void topn_free(struct topn *h)
 	topn_init(h, h->max);
 }
 
-static void put(struct topn *h, size_t i, void *item, uint64_t key)
+static void topn_set(struct topn *h, size_t i, void *item, uint64_t key)
 {
 	h->item[i] = item;
 	h->key[i] = key;
@@ -42,10 +42,10 @@ static void sift_down(struct topn *h, size_t i)
 			c++;
 		if (h->key[c] >= key)
 			break;
-		put(h, i, h->item[c], h->key[c]);
+		topn_set(h, i, h->item[c], h->key[c]);
 		i = c;
 	}
-	put(h, i, item, key);
+	topn_set(h, i, item, key);
 }
 
 void *topn_offer(struct topn *h, void *item, uint64_t key)
@@ -58,16 +58,16 @@ void *topn_offer(struct topn *h, void *item, uint64_t key)
 		h->item = xgrow(h->item, &cap, h->len, sizeof(*h->item));
 		h->key = xgrow(h->key, &h->cap, h->len, sizeof(*h->key));
 		while (i > 0 && h->key[(i - 1) / 2] > key) {
-			put(h, i, h->item[(i - 1) / 2], h->key[(i - 1) / 2]);
+			topn_set(h, i, h->item[(i - 1) / 2], h->key[(i - 1) / 2]);
 			i = (i - 1) / 2;
 		}
-		put(h, i, item, key);
+		topn_set(h, i, item, key);
 		return NULL;
 	}
 	if (h->len == 0 || key <= h->key[0])
 		return item;
 	out = h->item[0];
-	put(h, 0, item, key);
+	topn_set(h, 0, item, key);
 	sift_down(h, 0);
 	return out;
 }

@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,6 +23,7 @@
 #include "format.h"
 #include "i18n.h"
 #include "keys.h"
+#include "listing.h"
 #include "order.h"
 #include "secure.h"
 #include "timing.h"
@@ -49,9 +49,9 @@ static void say(struct view *v, const char *fmt, ...)
 
 static void remember_selection(struct view *v)
 {
-	if (v->selected < v->nrows) {
-		v->sel_pid = v->rows[v->selected]->pid;
-		v->sel_tid = v->rows[v->selected]->tid;
+	if (v->selected < v->list.n) {
+		v->sel_pid = v->list.rows[v->selected]->pid;
+		v->sel_tid = v->list.rows[v->selected]->tid;
 	}
 }
 
@@ -59,24 +59,20 @@ static void remember_selection(struct view *v)
  * there; until the user moves, the selection stays on the first row, the top of the sort. */
 static void rebuild(struct view *v)
 {
-	size_t n = 0;
+	size_t n;
 
-	v->display.threads = v->snap.threads;
-	v->display.elapsed_s = v->snap.elapsed_s;
-	v->filter.command = v->command_filter[0] ? v->command_filter : NULL;
-	v->rows = xgrow(v->rows, &v->caprows, v->snap.nrows + 1, sizeof(*v->rows));
-	for (size_t i = 0; v->have_snap && i < v->snap.nrows; i++)
-		if (filter_match(&v->filter, &v->snap.rows[i], &v->display))
-			v->rows[n++] = &v->snap.rows[i];
-	v->nrows = n;
-	order_sort(v->rows, n, v->sort_col, v->reverse, &v->display);
+	v->spec.display.threads = v->snap.threads;
+	v->spec.display.elapsed_s = v->snap.elapsed_s;
+	v->spec.filter.command = v->command_filter[0] ? v->command_filter : NULL;
+	listing_build(&v->list, v->have_snap ? &v->snap : NULL, &v->spec);
+	n = v->list.n;
 	if (!v->follow) {
 		v->selected = 0;
 		remember_selection(v);
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (v->rows[i]->pid == v->sel_pid && v->rows[i]->tid == v->sel_tid) {
+		if (v->list.rows[i]->pid == v->sel_pid && v->list.rows[i]->tid == v->sel_tid) {
 			v->selected = i;
 			return;
 		}
@@ -103,10 +99,10 @@ static void move_selection(struct view *v, long delta, int follow)
 {
 	long target = (long)v->selected + delta;
 
-	if (target < 0 || v->nrows == 0)
+	if (target < 0 || v->list.n == 0)
 		target = 0;
-	else if (target >= (long)v->nrows)
-		target = (long)v->nrows - 1;
+	else if (target >= (long)v->list.n)
+		target = (long)v->list.n - 1;
 	v->selected = (size_t)target;
 	v->follow = follow;
 	remember_selection(v);
@@ -180,7 +176,7 @@ static void apply_user(struct view *v)
 	uint32_t uid;
 
 	if (!v->input[0]) {
-		v->filter.by_uid = 0;
+		v->spec.filter.by_uid = 0;
 		v->user_text[0] = '\0';
 		return;
 	}
@@ -188,8 +184,8 @@ static void apply_user(struct view *v)
 		say(v, "%s", err);
 		return;
 	}
-	v->filter.by_uid = 1;
-	v->filter.uid = uid;
+	v->spec.filter.by_uid = 1;
+	v->spec.filter.uid = uid;
 	str_copy(v->user_text, sizeof(v->user_text), v->input);
 }
 
@@ -209,7 +205,7 @@ static void apply_pids(struct view *v)
 	v->pids = pids;
 	v->npids = n;
 	sampler_set_pids(v->sampler, pids, n);
-	v->filter.pids = sampler_pids(v->sampler, &v->filter.npids); /* threads resolved to their process */
+	v->spec.filter.pids = sampler_pids(v->sampler, &v->spec.filter.npids); /* threads resolved to their process */
 	if (sampler_pids_notice(v->sampler))
 		say(v, "%s", sampler_pids_notice(v->sampler));
 	else if (n)
@@ -257,7 +253,7 @@ static void finish_prompt(struct view *v, uint64_t *deadline)
 	case PROMPT_USER: apply_user(v); break;
 	case PROMPT_PID: apply_pids(v); break;
 	case PROMPT_DELAY: apply_delay(v, deadline); break;
-	case PROMPT_SORT: v->sort_col = v->menu; break;
+	case PROMPT_SORT: v->spec.sort_col = v->menu; break;
 	default: break;
 	}
 	rebuild(v);
@@ -316,18 +312,18 @@ static void prompt_key(struct view *v, wint_t c, int is_key, uint64_t *deadline)
 
 static void sort_step(struct view *v, int step)
 {
-	int c = v->sort_col + step;
+	int c = v->spec.sort_col + step;
 
 	if (c >= 0 && c < COL_COUNT)
-		v->sort_col = c;
+		v->spec.sort_col = c;
 	rebuild(v);
 }
 
 /* New baselines now, so the next reading is a whole interval later. */
 static void switch_threads(struct view *v, uint64_t *deadline)
 {
-	sampler_set_threads(v->sampler, !v->display.threads);
-	v->display.threads = !v->display.threads;
+	sampler_set_threads(v->sampler, !v->spec.display.threads);
+	v->spec.display.threads = !v->spec.display.threads;
 	v->sel_tid = 0;
 	take_reading(v);
 	*deadline = timing_mono_ns() + (uint64_t)(v->delay_s * 1e9);
@@ -360,8 +356,8 @@ static void paging(struct view *v, enum action a)
 	case ACT_DOWN: move_selection(v, 1, 1); break;
 	case ACT_PAGE_UP: move_selection(v, -page, 1); break;
 	case ACT_PAGE_DOWN: move_selection(v, page, 1); break;
-	case ACT_HOME: move_selection(v, -(long)v->nrows, 0); break;
-	default: move_selection(v, (long)v->nrows, 1); break;
+	case ACT_HOME: move_selection(v, -(long)v->list.n, 0); break;
+	default: move_selection(v, (long)v->list.n, 1); break;
 	}
 }
 
@@ -374,10 +370,10 @@ static void act(struct view *v, enum action a, uint64_t *deadline)
 	case ACT_SORT_LEFT: sort_step(v, -1); break;
 	case ACT_SORT_RIGHT: sort_step(v, 1); break;
 	case ACT_SORT_MENU:
-		v->menu = v->sort_col;
+		v->menu = v->spec.sort_col;
 		open_prompt(v, PROMPT_SORT, "");
 		break;
-	case ACT_REVERSE: toggle(v, &v->reverse); break;
+	case ACT_REVERSE: toggle(v, &v->spec.reverse); break;
 	case ACT_FILTER_COMMAND: open_prompt(v, PROMPT_COMMAND, v->command_filter); break;
 	case ACT_FILTER_USER: open_prompt(v, PROMPT_USER, v->user_text); break;
 	case ACT_FILTER_PID: open_pid_prompt(v); break;
@@ -386,11 +382,11 @@ static void act(struct view *v, enum action a, uint64_t *deadline)
 		rebuild(v);
 		break;
 	case ACT_THREADS: switch_threads(v, deadline); break;
-	case ACT_ACTIVE: toggle(v, &v->filter.active); break;
-	case ACT_CMDLINE: toggle(v, &v->display.cmdline); break;
-	case ACT_ACCUMULATE: toggle(v, &v->display.accumulate); break;
+	case ACT_ACTIVE: toggle(v, &v->spec.filter.active); break;
+	case ACT_CMDLINE: toggle(v, &v->spec.display.cmdline); break;
+	case ACT_ACCUMULATE: toggle(v, &v->spec.display.accumulate); break;
 	case ACT_METRIC:
-		v->display.metric = (enum metric)((v->display.metric + 1) % METRIC_COUNT);
+		v->spec.display.metric = (enum metric)((v->spec.display.metric + 1) % METRIC_COUNT);
 		rebuild(v);
 		break;
 	case ACT_REFRESH:
@@ -575,28 +571,22 @@ static void init_view(struct view *v, const struct options *o, struct sampler *s
 {
 	memset(v, 0, sizeof(*v));
 	v->sampler = s;
-	v->display.threads = o->threads;
-	v->display.metric = METRIC_PCT;
-	v->display.accumulate = o->accumulate;
-	v->filter.by_uid = o->by_uid;
-	v->filter.uid = o->uid;
-	v->filter.active = o->active;
-	if (o->by_uid) {
-		const struct passwd *pw = getpwuid(o->uid);
-
-		if (pw)
-			str_copy(v->user_text, sizeof(v->user_text), pw->pw_name);
-		else
-			snprintf(v->user_text, sizeof(v->user_text), "%u", o->uid);
-	}
+	v->spec.display.threads = o->threads;
+	v->spec.display.metric = METRIC_PCT;
+	v->spec.display.accumulate = o->accumulate;
+	v->spec.filter.by_uid = o->by_uid;
+	v->spec.filter.uid = o->uid;
+	v->spec.filter.active = o->active;
+	if (o->by_uid)
+		str_copy(v->user_text, sizeof(v->user_text), sampler_user_name(s, o->uid));
 	if (o->npids) {
 		v->pids = xmalloc(o->npids * sizeof(*v->pids));
 		memcpy(v->pids, o->pids, o->npids * sizeof(*v->pids));
 		v->npids = o->npids;
-		v->filter.pids = sampler_pids(s, &v->filter.npids);
+		v->spec.filter.pids = sampler_pids(s, &v->spec.filter.npids);
 	}
-	v->sort_col = o->sort_col;
-	v->reverse = o->reverse;
+	v->spec.sort_col = o->sort_col;
+	v->spec.reverse = o->reverse;
 	v->delay_s = o->delay_s;
 	v->iterations = o->iterations;
 	v->listening = sampler_listen_fd(s) >= 0;
@@ -642,9 +632,7 @@ static void loop(struct view *v, volatile sig_atomic_t *stop)
 		step = (uint64_t)(v->delay_s * 1e9);
 		if (!v->paused && now >= deadline) {
 			take_reading(v);
-			deadline += step;
-			if (deadline < now) /* a slow reading: skip the missed slots */
-				deadline = now + step;
+			deadline = timing_next_deadline(deadline, step, now);
 			dirty = 1;
 			if (v->iterations && ++v->refreshes >= v->iterations) { /* -n: as top does */
 				view_draw(v);
@@ -665,7 +653,7 @@ int view_run(const struct options *o, struct sampler *s, volatile sig_atomic_t *
 	loop(&v, stop);
 	endwin();
 	catch_fatal_signals(0);
-	free(v.rows);
+	listing_free(&v.list);
 	free(v.pids);
 	return EXIT_SUCCESS;
 }

@@ -8,6 +8,7 @@
 
 #include "columns.h"
 #include "filter.h"
+#include "listing.h"
 #include "model.h"
 #include "options.h"
 #include "sampler.h"
@@ -32,16 +33,12 @@ struct view {
 	struct sampler *sampler;
 	struct snapshot snap;
 	int have_snap;
-	const struct row **rows; /* the snapshot's rows that pass the filter, sorted */
-	size_t nrows, caprows;
-
-	struct display display;
-	struct filter filter;
+	struct listing list;       /* the snapshot's rows that pass the filter, sorted */
+	struct listing_spec spec;  /* how: the filter, the display, the sort */
 	char command_filter[128];
 	char user_text[64];
 	uint32_t *pids;
 	size_t npids;
-	int sort_col, reverse;
 	double delay_s;
 	int paused;
 	int listening;

@@ -69,11 +69,11 @@ static void filter_text(const struct view *v, struct outbuf *o)
 	start = o->len;
 	if (v->command_filter[0])
 		out_printf(o, " /%s", v->command_filter);
-	if (v->filter.by_uid)
+	if (v->spec.filter.by_uid)
 		out_printf(o, F_(N_(" user %s")), v->user_text);
 	if (v->npids)
 		out_printf(o, ngettext(" %zu pid", " %zu pids", v->npids), v->npids);
-	if (v->filter.active)
+	if (v->spec.filter.active)
 		out_str(o, _(" active"));
 	if (o->len == start)
 		out_str(o, _(" none"));
@@ -144,16 +144,16 @@ static void view_parts(const struct view *v, struct header *h)
 	h->view = h->n;
 	if (v->paused)
 		out_str(o, _("PAUSED "));
-	out_str(o, v->display.threads ? _("threads") : _("processes"));
+	out_str(o, v->spec.display.threads ? _("threads") : _("processes"));
 	part_done(h);
 	out_str(o, _("every "));
 	interval_text(o, v->delay_s);
 	part_done(h);
-	out_printf(o, "%s%s", v->display.accumulate ? _("since start, ") : "",
-		   metric_short(v->display.metric, v->display.accumulate));
+	out_printf(o, "%s%s", v->spec.display.accumulate ? _("since start, ") : "",
+		   metric_short(v->spec.display.metric, v->spec.display.accumulate));
 	part_done(h);
-	out_printf(o, F_(N_("sort %s%s")), column_get(v->sort_col, &v->display).key,
-		   v->reverse ? _(" reversed") : "");
+	out_printf(o, F_(N_("sort %s%s")), column_get(v->spec.sort_col, &v->spec.display).key,
+		   v->spec.reverse ? _(" reversed") : "");
 	part_done(h);
 	filter_text(v, o);
 	part_done(h);
@@ -283,11 +283,11 @@ static void draw_bar(const struct view *v, int y, const struct bar *b)
 static void draw_table(struct view *v, int y, int rows)
 {
 	struct table t;
-	int descending = order_descending(v->sort_col) != !!v->reverse;
+	int descending = column_descending(v->spec.sort_col) != !!v->spec.reverse;
 	struct outbuf o = { 0 };
 
-	table_init(&t, &v->display, COLS, v->sort_col);
-	column_line(&o, NULL, &v->display, &t, v->sort_col, descending);
+	table_init(&t, &v->spec.display, COLS, v->spec.sort_col);
+	column_line(&o, NULL, &v->spec.display, &t, v->spec.sort_col, descending);
 	o.data[o.len - 1] = '\0';
 	put_line(y++, o.data, A_REVERSE | A_BOLD);
 	rows--;
@@ -296,23 +296,23 @@ static void draw_table(struct view *v, int y, int rows)
 		v->top = v->selected;
 	if (rows > 0 && v->selected >= v->top + (size_t)rows)
 		v->top = v->selected - (size_t)rows + 1;
-	if (v->top > 0 && v->top + (size_t)rows > v->nrows)
-		v->top = v->nrows > (size_t)rows ? v->nrows - (size_t)rows : 0;
+	if (v->top > 0 && v->top + (size_t)rows > v->list.n)
+		v->top = v->list.n > (size_t)rows ? v->list.n - (size_t)rows : 0;
 	for (int i = 0; i < rows; i++) {
 		size_t r = v->top + (size_t)i;
 		attr_t a = A_NORMAL;
 
-		if (r >= v->nrows) {
+		if (r >= v->list.n) {
 			move(y + i, 0);
 			clrtoeol();
 			continue;
 		}
 		o.len = 0;
-		column_line(&o, v->rows[r], &v->display, &t, -1, 0);
+		column_line(&o, v->list.rows[r], &v->spec.display, &t, -1, 0);
 		o.data[o.len - 1] = '\0';
 		if (r == v->selected)
 			a = A_REVERSE;
-		else if (v->rows[r]->exited)
+		else if (v->list.rows[r]->exited)
 			a = A_DIM;
 		put_line(y + i, o.data, a);
 	}
@@ -356,7 +356,7 @@ static void draw_footer(const struct view *v, int y)
 
 static void draw_sort_menu(const struct view *v, int top, int rows)
 {
-	struct display d = v->display;
+	struct display d = v->spec.display;
 
 	put_line(top, _("Sort by (Up/Down, Enter; Esc cancels):"), A_BOLD);
 	for (int c = 0; c < COL_COUNT && c + 1 < rows; c++) {

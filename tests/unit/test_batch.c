@@ -21,7 +21,7 @@
 #define NROWS 3
 
 static struct row rows[NROWS];
-static struct task_totals totals[NROWS];
+static struct kind_totals totals[NROWS];
 static struct snapshot snap;
 
 static void psi_line(struct psi_line *l, double pct, double a10, double a60, double a300)
@@ -66,17 +66,19 @@ static void build_snapshot(void)
 	rows[0].r.carried = 1u << DK_IO;
 	rows[0].r.run_pct = 23.0f;
 	rows[0].r.total_pct = 124.7f;
-	totals[0] = (struct task_totals){ .kinds = 0xff, .kinds_count = 0xff, .run_ns = 9000000000ull };
+	totals[0] = (struct kind_totals){ .kinds = (kind_mask)((1u << DK_COUNT) - 1), .kinds_count = (kind_mask)((1u << DK_COUNT) - 1), .run_ns = 9000000000ull };
 	totals[0].total_ns[DK_CPU] = 2820000000ull;
 	totals[0].count[DK_CPU] = 11280;
+	totals[0].counted_ns[DK_CPU] = 2820000000ull;
 	totals[0].total_ns[DK_IO] = 43320000000ull;
 	totals[0].count[DK_IO] = 36;
+	totals[0].counted_ns[DK_IO] = 43320000000ull;
 	totals[0].max_ns[DK_IO] = 1200000000ull;
 
 	/* an exited task seen once: no rates, totals of CPU delay only */
 	rows[1] = (struct row){ .pid = 3001, .uid = 65534, .state = 'X', .exited = 1, .fresh = 1, .user = "nobody",
 				.comm = "short", .cmdline = NULL, .r = rows[1].r, .acc = &totals[1] };
-	totals[1] = (struct task_totals){ .kinds = 1u << DK_CPU, .kinds_count = 0 };
+	totals[1] = (struct kind_totals){ .kinds = 1u << DK_CPU, .kinds_count = 0 };
 	totals[1].total_ns[DK_CPU] = 1500000ull;
 
 	/* a partial row with a hostile name; only CPU and I/O are available (limited mode) */
@@ -87,7 +89,7 @@ static void build_snapshot(void)
 	rows[2].r.kind[DK_IO] = (struct kind_rate){ 0, NAN, NAN, NAN };
 	rows[2].r.run_pct = 1.0f;
 	rows[2].r.total_pct = 0.5f;
-	totals[2] = (struct task_totals){ .kinds = 1u << DK_CPU | 1u << DK_IO, .kinds_count = 0 };
+	totals[2] = (struct kind_totals){ .kinds = 1u << DK_CPU | 1u << DK_IO, .kinds_count = 0 };
 	totals[2].total_ns[DK_CPU] = 300000000ull;
 
 	snap.rows = rows;

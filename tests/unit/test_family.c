@@ -60,8 +60,8 @@ static struct exit_task rec(uint32_t tid, uint32_t tgid, uint32_t ppid, uint64_t
 	t.start_s = start_s;
 	t.group_dead = group_dead;
 	snprintf(t.comm, sizeof(t.comm), "t%u", tid);
-	t.kinds = 1;
-	t.total_ns[0] = 1000u * tid;
+	t.delays.kinds = 1;
+	t.delays.total_ns[0] = 1000u * tid;
 	return t;
 }
 

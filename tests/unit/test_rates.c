@@ -10,9 +10,9 @@
 #include "tap.h"
 
 #define SEC 1000000000ull
-#define ALL_KINDS 0xff
+#define ALL_KINDS ((kind_mask)((1u << DK_COUNT) - 1))
 
-static void both_available(struct sample *prev, struct sample *cur, uint8_t kinds)
+static void both_available(struct sample *prev, struct sample *cur, kind_mask kinds)
 {
 	memset(prev, 0, sizeof(*prev));
 	memset(cur, 0, sizeof(*cur));

@@ -1,0 +1,74 @@
+/* collect.h — the collectors: one tick's readings of every selected task into the task table,
+ * from taskstats (a query per process in process mode, per thread in thread mode), from /proc
+ * alone without CAP_NET_ADMIN (limited mode), and from the exit records queued since the last
+ * tick. The kernel edge (procfs, taskstats) is called only from here and from command mode. */
+#ifndef DELAYTOP_COLLECT_H
+#define DELAYTOP_COLLECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "exitqueue.h"
+#include "procfs.h"
+#include "proctable.h"
+#include "selection.h"
+#include "taskstats.h"
+#include "tasktable.h"
+#include "users.h"
+
+struct collector {
+	struct procfs *procfs;
+	struct ts_client *ts;
+	struct proctable *procs;
+	struct tasktable *tasks;
+	const struct selection *sel;
+	struct users *users;
+	const struct tick_times *tt;
+	const struct reading_rules *rules;
+
+	/* scratch, reused every tick */
+	uint32_t *ids;
+	size_t nids, capids;
+	struct proc **owner; /* the process of each id */
+	size_t capowner;
+	struct task_counters *replies; /* process mode: the answer for each id, until its process is read */
+	uint8_t *answered;
+	uint64_t *answered_at;
+	size_t capreplies;
+};
+
+/* Frees the scratch. */
+void collector_free(struct collector *c);
+
+/* Process mode: the pids from /proc, one query per process, the stat of the processes that ran.
+ * Returns 0, or a negative errno (-EPERM without the capability) with a message in err. */
+int collect_processes(struct collector *c, char *err, size_t errlen);
+
+/* Thread mode: every thread of the selected processes, one query each; the state of the threads
+ * that ran. Returns as collect_processes. */
+int collect_threads(struct collector *c, char *err, size_t errlen);
+
+/* Limited mode: what /proc gives anyone, per thread, summed for process rows, which are marked
+ * partial when their set of threads changed. Returns 0 or a negative errno with a message. */
+int collect_limited(struct collector *c, char *err, size_t errlen);
+
+/* Folds the queued exit records into the tick: a task's final counters replace its last reading.
+ * A task never read before has a baseline only if it was born during the interval. */
+void collect_exits(struct collector *c, const struct exitqueue *q);
+
+/* The tgid of a task id, from /proc; 0 when it is gone. */
+uint32_t collect_tgid(uint32_t id);
+
+/* 0 when /proc can be read; else a negative errno with a message in err. */
+int collect_check_proc(char *err, size_t errlen);
+
+/* The parent of a live process, from /proc; -1 when it is gone. */
+int64_t collect_parent(uint32_t pid);
+
+/* Asks taskstats about every thread of the processes in /proc that keep(arg, pid) accepts, and
+ * calls fn(fnarg, ...) with each answer (command mode: the command's processes still alive at
+ * its end). Returns 0 or a negative errno. */
+int collect_threads_of(struct ts_client *ts, int (*keep)(void *arg, uint32_t pid), void *arg, ts_reply_fn fn,
+		       void *fnarg);
+
+#endif

@@ -1,0 +1,48 @@
+/* exitqueue.h — exit records waiting for the next tick: which record of an exit message the
+ * current mode shows, and how many were lost (by the kernel, or because too many waited). Pure
+ * code. */
+#ifndef DELAYTOP_EXITQUEUE_H
+#define DELAYTOP_EXITQUEUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "taskstats.h"
+
+/* Records kept until the next tick (a long pause); more are counted as lost. */
+#define EXITQUEUE_MAX 65536
+
+/* An exit record waiting for the next tick. */
+struct pending_exit {
+	uint32_t id;        /* the task's id in the current mode */
+	uint32_t pid;       /* its process */
+	uint64_t age_ns;    /* how long it lived, UINT64_MAX when the record does not say */
+	uint64_t recv_mono; /* when it was read */
+	struct task_counters c;
+};
+
+struct exitqueue {
+	struct pending_exit *items;
+	size_t n, cap;
+	uint64_t exits; /* exit messages received, since the start */
+	uint64_t lost;  /* records the kernel dropped or the queue had no room for */
+};
+
+void exitqueue_init(struct exitqueue *q);
+void exitqueue_free(struct exitqueue *q);
+
+/* The record of an exit message the mode shows: the thread's in thread mode; in process mode the
+ * process aggregate, or the thread record of a process that only ever had one thread; with the
+ * task's id, its process and its age when the record says. Returns NULL when the message has
+ * nothing for the mode (a thread's exit in process mode). */
+const struct ts_record *exitqueue_choose(const struct ts_record *thread, const struct ts_record *process,
+					 int threads, uint32_t *id, uint32_t *pid, uint64_t *age_ns);
+
+/* Queues a record received at recv_mono; counts it as lost when the queue is full. */
+void exitqueue_push(struct exitqueue *q, uint32_t id, uint32_t pid, const struct ts_record *rec, uint64_t age_ns,
+		    uint64_t recv_mono);
+
+/* Empties the queue (its records were folded, or belong to another mode). */
+void exitqueue_clear(struct exitqueue *q);
+
+#endif

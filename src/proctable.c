@@ -1,0 +1,154 @@
+/* proctable.c — the process table. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "proctable.h"
+#include "xalloc.h"
+
+void proctable_init(struct proctable *t)
+{
+	memset(t, 0, sizeof(*t));
+	idmap_init(&t->map);
+}
+
+static void proc_free(struct proc *p)
+{
+	free(p->cmdline);
+	free(p);
+}
+
+void proctable_free(struct proctable *t)
+{
+	size_t pos = 0;
+	void *v;
+
+	while (idmap_next(&t->map, &pos, NULL, &v))
+		proc_free(v);
+	idmap_free(&t->map);
+	free(t->fresh);
+	memset(t, 0, sizeof(*t));
+}
+
+struct proc *proctable_get(const struct proctable *t, uint32_t pid)
+{
+	return idmap_get(&t->map, pid);
+}
+
+static void proc_detach(struct proctable *t, struct proc *p)
+{
+	idmap_del(&t->map, p->pid);
+	p->detached = 1;
+	if (p->refs == 0)
+		proc_free(p);
+}
+
+void proc_repoint(struct proc **slot, struct proc *p)
+{
+	struct proc *old = *slot;
+
+	if (old == p)
+		return;
+	if (p)
+		p->refs++;
+	if (old && --old->refs == 0 && old->detached)
+		proc_free(old);
+	*slot = p;
+}
+
+struct proc *proctable_update(struct proctable *t, const struct proc_entry *e, uint32_t tick, struct users *users)
+{
+	struct proc *p = idmap_get(&t->map, e->pid);
+
+	if (p && p->start_ticks != e->start_ticks) {
+		proc_detach(t, p);
+		p = NULL;
+	}
+	if (!p) {
+		p = xcalloc(1, sizeof(*p));
+		p->pid = e->pid;
+		p->start_ticks = e->start_ticks;
+		idmap_put(&t->map, p->pid, p);
+	}
+	if (!p->described || p->euid != e->euid || strcmp(p->comm, e->comm) != 0) {
+		p->user = users_name(users, e->euid);
+		t->fresh = xgrow(t->fresh, &t->capfresh, t->nfresh + 1, sizeof(*t->fresh));
+		t->fresh[t->nfresh++] = p->pid;
+	}
+	p->seen = p->walked = tick;
+	p->euid = e->euid;
+	p->state = e->state;
+	p->nlwp = e->nlwp;
+	memcpy(p->comm, e->comm, sizeof(p->comm));
+	return p;
+}
+
+static void describe(void *arg, uint32_t pid, const char *cmdline)
+{
+	struct proctable *t = arg;
+	struct proc *p = idmap_get(&t->map, pid);
+
+	if (!p)
+		return;
+	free(p->cmdline);
+	p->cmdline = xstrdup(cmdline);
+	p->described = 1;
+}
+
+void proctable_describe(struct proctable *t, struct procfs *procfs)
+{
+	procfs_describe(procfs, t->fresh, t->nfresh, describe, t);
+	t->nfresh = 0;
+}
+
+struct proc *proctable_ghost(struct proctable *t, uint32_t pid, const struct task_counters *c, uint32_t tick,
+			     struct users *users)
+{
+	struct proc *p = idmap_get(&t->map, pid);
+
+	if (p)
+		return p;
+	p = xcalloc(1, sizeof(*p));
+	p->pid = pid;
+	p->seen = tick;
+	p->state = 'X';
+	p->euid = c->uid;
+	p->user = (c->have & HAVE_IDS) ? users_name(users, c->uid) : "?";
+	str_copy(p->comm, sizeof(p->comm), (c->have & HAVE_COMM) ? c->comm : "?");
+	idmap_put(&t->map, pid, p);
+	return p;
+}
+
+void proctable_retire(struct proctable *t, uint32_t tick)
+{
+	size_t pos = 0;
+	void *v;
+
+	while (idmap_next(&t->map, &pos, NULL, &v)) {
+		struct proc *p = v;
+
+		if (p->seen != tick) {
+			proc_detach(t, p);
+			pos--; /* the deletion may have shifted a later entry into this slot */
+		}
+	}
+}
+
+void proctable_count(const struct proctable *t, uint32_t tick, unsigned *procs, unsigned *threads)
+{
+	size_t pos = 0;
+	void *v;
+
+	*procs = *threads = 0;
+	while (idmap_next(&t->map, &pos, NULL, &v)) {
+		const struct proc *p = v;
+
+		if (p->walked == tick) {
+			(*procs)++;
+			*threads += (unsigned)p->nlwp;
+		}
+	}
+}

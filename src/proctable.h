@@ -1,0 +1,69 @@
+/* proctable.h — the processes the sampler knows: identity (pid and start), what their stat said,
+ * and their user and command line, read once per process and again only after exec or a change
+ * of user. Tasks point at their process; a process gone from /proc lives on while tasks point at
+ * it (an exited task's row still names its process). Pure code: the /proc readers hand in what
+ * they read. */
+#ifndef DELAYTOP_PROCTABLE_H
+#define DELAYTOP_PROCTABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "counters.h"
+#include "idmap.h"
+#include "procfs.h"
+#include "users.h"
+
+struct proc {
+	uint32_t pid;
+	uint64_t activity; /* run time + CPU count at the last read of its stat (process mode), or of
+			      its main thread's answer (thread mode) */
+	uint32_t seen;   /* last tick whose rows may point here */
+	uint32_t walked; /* last tick whose walk saw it */
+	uint64_t start_ticks;
+	uint32_t euid;
+	int refs;      /* tasks pointing here */
+	int detached;  /* no longer in the table: freed when refs drop to 0 */
+	int nlwp;
+	char state;
+	int described; /* user and command line were read */
+	int reread;    /* thread mode: its stat is to be read again after the queries */
+	const char *user; /* from the users cache, or "?" */
+	char comm[64];
+	char *cmdline;
+};
+
+struct proctable {
+	struct idmap map;  /* pid -> struct proc */
+	uint32_t *fresh;   /* processes to describe: new, ran exec or changed user */
+	size_t nfresh, capfresh;
+};
+
+void proctable_init(struct proctable *t);
+void proctable_free(struct proctable *t);
+
+struct proc *proctable_get(const struct proctable *t, uint32_t pid);
+
+/* Finds or makes the process of a walk entry, seen at tick; a pid now held by a newer process
+ * gets a new one. One that is new, changed its user or ran exec (its name changed) is queued to
+ * be described. */
+struct proc *proctable_update(struct proctable *t, const struct proc_entry *e, uint32_t tick, struct users *users);
+
+/* Reads the command line of the queued processes, through procfs (their user's name came from
+ * the users cache when they were queued). */
+void proctable_describe(struct proctable *t, struct procfs *procfs);
+
+/* A process seen only in an exit record of tick, made up from the record's counters. */
+struct proc *proctable_ghost(struct proctable *t, uint32_t pid, const struct task_counters *c, uint32_t tick,
+			     struct users *users);
+
+/* Drops the processes that tick did not see; those still pointed at live on, detached. */
+void proctable_retire(struct proctable *t, uint32_t tick);
+
+/* The processes and threads the walk of tick saw. */
+void proctable_count(const struct proctable *t, uint32_t tick, unsigned *procs, unsigned *threads);
+
+/* A task's pointer to its process: takes a reference on p and drops the one on old. */
+void proc_repoint(struct proc **slot, struct proc *p);
+
+#endif

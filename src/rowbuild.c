@@ -1,0 +1,76 @@
+/* rowbuild.c — a snapshot's rows. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rowbuild.h"
+#include "xalloc.h"
+
+void rowbuf_free(struct rowbuf *b)
+{
+	free(b->rows);
+	b->rows = NULL;
+	b->cap = 0;
+}
+
+static void task_row(struct row *r, const struct task *t, int threads)
+{
+	memset(r, 0, sizeof(*r));
+	r->pid = t->proc ? t->proc->pid : t->id;
+	r->tid = threads ? t->id : 0;
+	r->uid = t->proc ? t->proc->euid : 0;
+	r->state = t->state ? t->state : '?';
+	r->exited = t->exited;
+	r->partial = t->partial;
+	r->user = t->proc ? t->proc->user : "-";
+	r->comm = (threads || !t->proc) && t->comm[0] ? t->comm : t->proc ? t->proc->comm : "?";
+	r->cmdline = t->proc ? t->proc->cmdline : NULL;
+	r->acc = &t->acc;
+}
+
+static void departed_row(struct row *r, const struct departed *d, int threads, int others, const char *others_name)
+{
+	memset(r, 0, sizeof(*r));
+	r->pid = d->pid;
+	r->tid = threads ? d->id : 0;
+	r->uid = d->uid;
+	r->state = 'X';
+	r->user = others ? "-" : d->user;
+	r->comm = others ? others_name : d->comm;
+	r->cmdline = d->cmdline;
+	r->acc = &d->acc;
+	rates_unavailable(&r->r);
+	r->exited = r->departed = 1;
+}
+
+size_t rowbuild(struct rowbuf *b, struct tasktable *tasks, const struct departed_set *departed, uint32_t tick,
+		int threads, const char *others_name)
+{
+	size_t n = 0, pos = 0, need = tasktable_size(tasks) + departed_count(departed) + 1;
+	const struct departed *d;
+	struct task *t;
+
+	b->rows = xgrow(b->rows, &b->cap, need, sizeof(*b->rows));
+	while (tasktable_next(tasks, &pos, &t)) {
+		struct row *r = &b->rows[n];
+
+		if (t->seen != tick)
+			continue;
+		task_row(r, t, threads);
+		if (t->has_base) {
+			rates_compute(&t->base, &t->last, &r->r);
+			totals_add_delta(&t->acc, &t->base, &t->last, r->r.impossible);
+		} else {
+			rates_unavailable(&r->r);
+			r->fresh = 1;
+		}
+		n++;
+	}
+	pos = 0;
+	while (departed_next(departed, &pos, &d)) {
+		departed_row(&b->rows[n], d, threads, d == departed->others, others_name);
+		n++;
+	}
+	return n;
+}

@@ -1,0 +1,250 @@
+/* tasktable.c — the task table. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "delayacct.h"
+#include "tasktable.h"
+#include "xalloc.h"
+
+/* An exited task's identity, kept while /proc may still list it. */
+struct gone {
+	uint64_t start_ns;
+	uint32_t tick; /* the last tick that retired or saw it */
+};
+
+void tasktable_init(struct tasktable *t)
+{
+	memset(t, 0, sizeof(*t));
+	idmap_init(&t->map);
+	idmap_init(&t->gone);
+}
+
+void task_free(struct task *t)
+{
+	proc_repoint(&t->proc, NULL);
+	free(t);
+}
+
+static void free_values(struct idmap *m, void (*fn)(void *))
+{
+	size_t pos = 0;
+	void *v;
+
+	while (idmap_next(m, &pos, NULL, &v))
+		fn(v);
+	idmap_free(m);
+	idmap_init(m);
+}
+
+static void free_task(void *v)
+{
+	task_free(v);
+}
+
+void tasktable_clear(struct tasktable *t)
+{
+	free_values(&t->map, free_task);
+	free_values(&t->gone, free);
+	for (size_t i = 0; i < t->nreplaced; i++)
+		task_free(t->replaced[i]);
+	t->nreplaced = 0;
+}
+
+void tasktable_free(struct tasktable *t)
+{
+	tasktable_clear(t);
+	idmap_free(&t->map);
+	idmap_free(&t->gone);
+	free(t->replaced);
+	memset(t, 0, sizeof(*t));
+}
+
+size_t tasktable_size(const struct tasktable *t)
+{
+	return t->map.len + t->nreplaced;
+}
+
+struct task *tasktable_get(const struct tasktable *t, uint32_t id)
+{
+	return idmap_get(&t->map, id);
+}
+
+static uint64_t distance(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+struct task *tasktable_add(struct tasktable *t, uint32_t id, uint64_t start_ns)
+{
+	struct task *task = xcalloc(1, sizeof(*task));
+
+	task->id = id;
+	task->start_ns = start_ns;
+	task->state = '?';
+	task->need_state = 1;
+	idmap_put(&t->map, id, task);
+	return task;
+}
+
+struct task *tasktable_lookup(struct tasktable *t, uint32_t id, uint64_t start_ns)
+{
+	struct task *task = idmap_get(&t->map, id);
+
+	if (task) {
+		if (distance(task->start_ns, start_ns) < SAME_START_NS && !task->exited)
+			return task;
+		idmap_del(&t->map, id);
+		t->replaced = xgrow(t->replaced, &t->capreplaced, t->nreplaced + 1, sizeof(*t->replaced));
+		t->replaced[t->nreplaced++] = task;
+	}
+	return tasktable_add(t, id, start_ns);
+}
+
+struct task *tasktable_exiting(const struct tasktable *t, uint32_t id)
+{
+	for (size_t i = 0; i < t->nreplaced; i++)
+		if (t->replaced[i]->id == id && !t->replaced[i]->exited)
+			return t->replaced[i];
+	return idmap_get(&t->map, id);
+}
+
+int tasktable_gone(struct tasktable *t, uint32_t id, uint64_t start_ns, uint32_t tick)
+{
+	struct gone *g = idmap_get(&t->gone, id);
+
+	if (!g)
+		return 0;
+	if (distance(g->start_ns, start_ns) < SAME_START_NS) {
+		g->tick = tick;
+		return 1;
+	}
+	free(idmap_del(&t->gone, id));
+	return 0;
+}
+
+/* Remembers an exited task that leaves the table, for tasktable_gone. */
+static void remember_gone(struct tasktable *t, const struct task *task, uint32_t tick)
+{
+	struct gone *g;
+
+	if (task->start_guessed)
+		return;
+	g = idmap_get(&t->gone, task->id);
+	if (!g) {
+		g = xmalloc(sizeof(*g));
+		idmap_put(&t->gone, task->id, g);
+	}
+	g->start_ns = task->start_ns;
+	g->tick = tick;
+}
+
+/* Forgets the exited tasks that the tick did not see again: /proc lists them no more. */
+static void forget_gone(struct tasktable *t, uint32_t tick)
+{
+	size_t pos = 0;
+	uint32_t id;
+	void *v;
+
+	while (idmap_next(&t->gone, &pos, &id, &v)) {
+		if (((struct gone *)v)->tick >= tick)
+			continue;
+		free(idmap_del(&t->gone, id));
+		pos--; /* the deletion may have shifted a later entry into this slot */
+	}
+}
+
+void tasktable_retire(struct tasktable *t, uint32_t tick, void (*keep)(void *arg, struct task *task), void *arg)
+{
+	size_t pos = 0;
+	uint32_t id;
+	void *v;
+
+	forget_gone(t, tick);
+	while (idmap_next(&t->map, &pos, &id, &v)) {
+		struct task *task = v;
+
+		if (task->seen == tick && !task->exited) {
+			task->base = task->last;
+			task->has_base = 1;
+			continue;
+		}
+		idmap_del(&t->map, id);
+		pos--;
+		if (task->exited) {
+			remember_gone(t, task, tick);
+			keep(arg, task);
+		} else {
+			task_free(task);
+		}
+	}
+	for (size_t i = 0; i < t->nreplaced; i++) {
+		if (t->replaced[i]->exited)
+			keep(arg, t->replaced[i]);
+		else
+			task_free(t->replaced[i]);
+	}
+	t->nreplaced = 0;
+}
+
+int tasktable_next(const struct tasktable *t, size_t *pos, struct task **out)
+{
+	uint32_t id;
+	void *v;
+
+	if (*pos < t->map.cap) {
+		if (idmap_next(&t->map, pos, &id, &v)) {
+			*out = v;
+			return 1;
+		}
+		*pos = t->map.cap;
+	}
+	if (*pos - t->map.cap < t->nreplaced) {
+		*out = t->replaced[*pos - t->map.cap];
+		(*pos)++;
+		return 1;
+	}
+	return 0;
+}
+
+/* A non-CPU kind counted a wait: only a task the kernel accounts them for can have one. */
+static int waited_non_cpu(const struct sample *x)
+{
+	for (int k = 0; k < DK_COUNT; k++)
+		if (k != DK_CPU && (x->kind_total & (1u << k)) && (x->total[k] || x->count[k]))
+			return 1;
+	return 0;
+}
+
+/* Non-CPU delays are not accounted while kernel.task_delayacct is 0, and never for a task forked
+ * while it was 0: unavailable, not 0. A thread row that ever counted a non-CPU wait proves the
+ * kernel accounts it; a process row cannot, as its other threads may still be without. */
+static void mask_sample(struct task *t, struct sample *x, int boot, const struct reading_rules *rules)
+{
+	if (!t->forked_off && forkedoff_maybe(rules->off, t->start_ns, boot, !rules->threads))
+		t->forked_off = 1;
+	if (rules->threads && waited_non_cpu(x))
+		t->accounted = 1;
+	if (rules->delayacct != DELAYACCT_OFF && !(t->forked_off && !t->accounted))
+		return;
+	x->kind_total &= 1u << DK_CPU;
+	x->kind_count &= 1u << DK_CPU;
+	x->kind_max &= 1u << DK_CPU;
+}
+
+void task_read(struct task *t, const struct task_counters *c, uint64_t when, uint32_t threads, int born_since,
+	       int boot, const struct tick_times *tt, const struct reading_rules *rules)
+{
+	sample_from_counters(&t->last, c, when, threads);
+	mask_sample(t, &t->last, boot, rules);
+	if (!t->has_base && born_since && tt->tick > 1) {
+		sample_zero_like(&t->base, &t->last, tt->prev_mono);
+		t->has_base = 1;
+	}
+	t->seen = tt->tick;
+	if (t->last.run_ns + t->last.count[DK_CPU] != t->activity) {
+		t->activity = t->last.run_ns + t->last.count[DK_CPU];
+		t->need_state = 1;
+	}
+}

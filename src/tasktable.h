@@ -1,0 +1,109 @@
+/* tasktable.h — the tasks the sampler reads: one per thread in thread mode, per process in
+ * process mode, identified by id and start time, so that a reused pid is never diffed against the
+ * task that had it before. Each keeps its last two readings and its totals since the start. Also
+ * the identities of exited tasks that /proc may still list. Pure code. */
+#ifndef DELAYTOP_TASKTABLE_H
+#define DELAYTOP_TASKTABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "counters.h"
+#include "forkedoff.h"
+#include "idmap.h"
+#include "proctable.h"
+#include "rates.h"
+#include "totals.h"
+
+/* Two readings of one task whose estimated start times differ by less than this are the same
+ * task: a pid cannot be reused that fast. */
+#define SAME_START_NS 20000000ull
+
+struct task {
+	uint32_t id;       /* tid in thread mode, tgid in process mode */
+	uint32_t seen;     /* tick of the last reading */
+	uint64_t start_ns; /* identity: start time, on the clock of the mode's readings */
+	struct proc *proc;
+	uint64_t activity; /* run time + CPU count at the last state read */
+	char state;
+	char comm[17];
+	uint8_t has_base; /* base holds the previous reading (or zeros for a task born since) */
+	uint8_t forked_off; /* may have been forked while kernel.task_delayacct was 0 (a process: may
+			       have such threads), so its non-CPU kinds are unavailable */
+	uint8_t accounted;  /* thread mode: a non-CPU wait was counted, so the kernel accounts them */
+	uint8_t tids_known; /* limited mode, process rows: tids_sum/ntids hold the last reading's */
+	uint8_t partial;    /* limited mode, process rows: the thread set changed since then */
+	uint32_t ntids;
+	uint64_t tids_sum;
+	uint8_t exited;
+	uint8_t start_guessed; /* made from an exit record that did not say when the task started */
+	uint8_t need_state;
+	struct sample base, last;
+	struct kind_totals acc; /* since the first reading */
+};
+
+struct tasktable {
+	struct idmap map;       /* id -> struct task */
+	struct task **replaced; /* this tick: tasks whose id a newer task took; their exit record may come */
+	size_t nreplaced, capreplaced;
+	struct idmap gone;      /* id -> exited task's start: it may still be listed in /proc */
+};
+
+/* The tick and its clocks. */
+struct tick_times {
+	uint32_t tick;
+	uint64_t now_mono, now_boot, prev_mono, prev_boot;
+};
+
+/* What decides which kinds of a reading are available. */
+struct reading_rules {
+	const struct forkedoff *off;
+	int delayacct; /* DELAYACCT_* found this tick */
+	int threads;   /* the tasks are threads */
+};
+
+void tasktable_init(struct tasktable *t);
+/* Frees every task; exited identities are forgotten too. */
+void tasktable_clear(struct tasktable *t);
+void tasktable_free(struct tasktable *t);
+
+/* How many tasks the table holds, those set aside this tick included. */
+size_t tasktable_size(const struct tasktable *t);
+
+/* The task that has id now, or NULL. */
+struct task *tasktable_get(const struct tasktable *t, uint32_t id);
+
+/* Finds the task with this id and start, or makes it. One that held the id before is set aside
+ * for the rest of the tick: the exit record that comes for the id is its. */
+struct task *tasktable_lookup(struct tasktable *t, uint32_t id, uint64_t start_ns);
+
+/* Makes a task for id that is known only from its exit record. */
+struct task *tasktable_add(struct tasktable *t, uint32_t id, uint64_t start_ns);
+
+/* The task an exit record for id is about: one set aside this tick, or the one that has the id. */
+struct task *tasktable_exiting(const struct tasktable *t, uint32_t id);
+
+/* Whether (id, start) is an exited task that retired already (a zombie, or a task late in its
+ * exit that /proc still lists): its readings are to be left out. A newer task with the id ends
+ * the memory of the old one. */
+int tasktable_gone(struct tasktable *t, uint32_t id, uint64_t start_ns, uint32_t tick);
+
+/* Ends the tick: every task read in it keeps its reading as the next baseline; the others leave
+ * the table. An exited one is handed to keep (which owns it from then on), others are freed.
+ * Exited identities that the tick did not see again are forgotten. */
+void tasktable_retire(struct tasktable *t, uint32_t tick, void (*keep)(void *arg, struct task *task), void *arg);
+
+/* Iterates over every task, those set aside this tick included: for (size_t i = 0;
+ * tasktable_next(t, &i, &task);) */
+int tasktable_next(const struct tasktable *t, size_t *pos, struct task **out);
+
+void task_free(struct task *t);
+
+/* Records a reading of t, which sums threads threads, made at when. born_since: the task started
+ * after the previous tick, so zeros are its baseline. boot: t's start is on CLOCK_BOOTTIME (from
+ * /proc), else on CLOCK_MONOTONIC (from taskstats). Non-CPU kinds of a task that may have been
+ * forked while delay accounting was off, or read while it is off, are unavailable. */
+void task_read(struct task *t, const struct task_counters *c, uint64_t when, uint32_t threads, int born_since,
+	       int boot, const struct tick_times *tt, const struct reading_rules *rules);
+
+#endif

@@ -1,0 +1,40 @@
+/* totals.h — delays summed per kind: one task's since delaytop's first reading, a group of exited
+ * tasks, a whole command run. The one type every sum of delays uses. Pure code. */
+#ifndef DELAYTOP_TOTALS_H
+#define DELAYTOP_TOTALS_H
+
+#include <stdint.h>
+
+#include "counters.h"
+#include "rates.h"
+
+struct kind_totals {
+	uint64_t total_ns[DK_COUNT];
+	uint64_t count[DK_COUNT];
+	uint64_t counted_ns[DK_COUNT]; /* the part of total_ns from tasks that gave a count too */
+	uint64_t max_ns[DK_COUNT];     /* the longest single wait */
+	uint64_t run_ns;               /* CPU time */
+	kind_mask kinds;       /* bit k: kind k's total was available at least once */
+	kind_mask kinds_count; /* bit k: and its count (limited mode reads I/O delay without one) */
+	kind_mask kinds_max;   /* bit k: and its longest wait */
+};
+
+/* The totals a task's counters hold, of the kinds in mask (the kinds the kernel accounts). */
+void totals_from_counters(struct kind_totals *t, const struct task_counters *c, kind_mask mask);
+
+/* Adds a to sum: totals and counts add up, the longest wait is the longer one. */
+void totals_add(struct kind_totals *sum, const struct kind_totals *a);
+
+/* Adds what the counters grew by from base to last, without the kinds in impossible (a delta no
+ * task could have waited). A counter that went backwards adds nothing. */
+void totals_add_delta(struct kind_totals *sum, const struct sample *base, const struct sample *last,
+		      kind_mask impossible);
+
+/* Milliseconds per wait of kind k, from the tasks that gave both a total and a count; NAN when
+ * none did. */
+double totals_avg_ms(const struct kind_totals *t, int k);
+
+/* The sum of every kind's total, ns. */
+uint64_t totals_waited(const struct kind_totals *t);
+
+#endif

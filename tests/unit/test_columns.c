@@ -1,0 +1,173 @@
+/* test_columns.c — the column table (keys, directions, the drop order on narrow screens, titles)
+ * and the values of the cells: TOTAL under each metric, totals since the start. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "columns.h"
+#include "model.h"
+#include "rowfixture.h"
+#include "tap.h"
+
+static void test_total(void)
+{
+	struct display d = { 0 };
+	struct row r = make_row(1, 0, "x", 10, 30);
+	struct row none = make_row(2, 0, "y", NAN, NAN);
+	struct kind_totals acc;
+
+	/* cpu: 10% of the time in 50 waits/s (2 ms each); io: 30% in 10 waits/s (30 ms each) */
+	r.r.kind[DK_CPU].per_s = 50;
+	r.r.kind[DK_CPU].avg_ms = 2;
+	r.r.kind[DK_CPU].max_ms = 12;
+	r.r.kind[DK_IO].per_s = 10;
+	r.r.kind[DK_IO].avg_ms = 30;
+	r.r.kind[DK_IO].max_ms = 40;
+	/* swapin has a lifetime max but no interval rates */
+	r.r.kind[DK_SWAPIN].max_ms = 25;
+
+	d.metric = METRIC_PCT;
+	is_num(column_value(&r, COL_TOTAL, &d), 40.0, 1e-4, "TOTAL under pct is the sum of the kinds (10 + 30)");
+	is_num(column_value(&r, COL_KIND + DK_IO, &d), 30.0, 1e-4, "a kind column under pct is its pct");
+	d.metric = METRIC_RATE;
+	is_num(column_value(&r, COL_TOTAL, &d), 60.0, 1e-4, "TOTAL under rate is the sum of the rates (50 + 10)");
+	d.metric = METRIC_AVG;
+	is_num(column_value(&r, COL_TOTAL, &d), 400.0 / 60.0, 1e-3,
+	       "TOTAL under avg is waited time over events: 0.4 s / 60 waits = 6.67 ms (not the mean 16)");
+	d.metric = METRIC_MAX;
+	is_num(column_value(&r, COL_TOTAL, &d), 40.0, 1e-4, "TOTAL under max is the max of the maxes");
+	r.r.kind[DK_SWAPIN].max_ms = 55;
+	is_num(column_value(&r, COL_TOTAL, &d), 55.0, 1e-4, "TOTAL under max includes kinds with only a max");
+
+	for (int m = 0; m < METRIC_COUNT; m++) {
+		d.metric = (enum metric)m;
+		ok(isnan(column_value(&none, COL_TOTAL, &d)), "TOTAL of a row with nothing available is NAN (metric %s)",
+		   metric_key((enum metric)m));
+	}
+	d.metric = METRIC_AVG;
+	r.r.kind[DK_CPU].per_s = 0;
+	r.r.kind[DK_CPU].avg_ms = 0;
+	r.r.kind[DK_CPU].pct = 0;
+	r.r.kind[DK_IO].per_s = 0;
+	r.r.kind[DK_IO].avg_ms = 0;
+	r.r.kind[DK_IO].pct = 0;
+	is_num(column_value(&r, COL_TOTAL, &d), 0.0, 0, "TOTAL under avg with no events is 0, not NAN or a division by 0");
+
+	/* accumulated since the start: 10 s */
+	memset(&acc, 0, sizeof(acc));
+	acc.kinds = (1 << DK_CPU) | (1 << DK_IO);
+	acc.kinds_count = acc.kinds;
+	acc.total_ns[DK_CPU] = 2000000000;
+	acc.count[DK_CPU] = 100;
+	acc.counted_ns[DK_CPU] = 2000000000;
+	acc.max_ns[DK_CPU] = 70000000;
+	acc.total_ns[DK_IO] = 1000000000;
+	acc.count[DK_IO] = 50;
+	acc.counted_ns[DK_IO] = 1000000000;
+	acc.max_ns[DK_IO] = 90000000;
+	acc.total_ns[DK_SWAPIN] = 999999999; /* not in kinds: ignored */
+	acc.run_ns = 5000000000;
+	r.acc = &acc;
+	d.accumulate = 1;
+	d.elapsed_s = 10;
+	d.metric = METRIC_PCT;
+	is_num(column_value(&r, COL_TOTAL, &d), 3.0, 1e-6, "accumulated TOTAL: 3 s waited in all");
+	is_num(column_value(&r, COL_PCPU, &d), 5.0, 1e-6, "accumulated CPU s: 5 s of CPU time");
+	d.metric = METRIC_AVG;
+	is_num(column_value(&r, COL_TOTAL, &d), 20.0, 1e-6, "accumulated TOTAL avg: 3 s over 150 waits = 20 ms");
+	d.metric = METRIC_RATE;
+	is_num(column_value(&r, COL_TOTAL, &d), 150.0, 1e-6, "accumulated TOTAL waits: 150 waits in all");
+	d.metric = METRIC_MAX;
+	is_num(column_value(&r, COL_TOTAL, &d), 90.0, 1e-6, "accumulated TOTAL max: the longest of the kinds, 90 ms");
+	ok(isnan(column_value(&r, COL_KIND + DK_SWAPIN, &d)), "accumulated: a kind never available is NAN");
+
+	/* limited mode: I/O delay has a total but no count */
+	acc.kinds_count = 1 << DK_CPU;
+	d.metric = METRIC_PCT;
+	is_num(column_value(&r, COL_KIND + DK_IO, &d), 1.0, 1e-6, "accumulated, I/O without a count: its 1 s still counts");
+	d.metric = METRIC_RATE;
+	ok(isnan(column_value(&r, COL_KIND + DK_IO, &d)), "accumulated, I/O without a count: its number of waits is NAN, not 0");
+	is_num(column_value(&r, COL_TOTAL, &d), 100.0, 1e-6, "accumulated TOTAL waits: only the kinds with a count (100)");
+	d.metric = METRIC_AVG;
+	ok(isnan(column_value(&r, COL_KIND + DK_IO, &d)), "accumulated, I/O without a count: its average is NAN, not 0");
+	is_num(column_value(&r, COL_TOTAL, &d), 20.0, 1e-6, "accumulated TOTAL avg: only the kinds with a count (2 s / 100)");
+	r.acc = NULL;
+	ok(isnan(column_value(&r, COL_TOTAL, &d)), "accumulated without totals: NAN");
+}
+
+static void test_table(void)
+{
+	struct display d = { 0 };
+	struct table t;
+	int shown[COL_COUNT];
+
+	ok(column_descending(COL_TOTAL) && column_descending(COL_KIND + DK_IO) && column_descending(COL_PCPU) &&
+		   !column_descending(COL_ID) && !column_descending(COL_COMMAND) && !column_descending(COL_USER) &&
+		   !column_descending(COL_STATE),
+	   "numbers sort high to low by default, ids, states and names low to high");
+	for (int k = 0; k < DK_COUNT; k++) {
+		struct column_def def = column_def(COL_KIND + k);
+
+		ok(strcmp(def.key, delay_kinds[k].key) == 0 && strcmp(def.title, delay_kinds[k].title) == 0,
+		   "kind %s's column has the kind's key and title", delay_kinds[k].key);
+	}
+	d.threads = 1;
+	is_str(column_get(COL_ID, &d).title, "TID", "the id column is TID in thread mode");
+	d.threads = 0;
+	is_str(column_get(COL_ID, &d).title, "PID", "and PID in process mode");
+	d.accumulate = 1;
+	is_str(column_get(COL_PCPU, &d).title, "CPU s", "CPU time is in seconds in totals since the start");
+
+	table_init(&t, &d, 0, COL_TOTAL);
+	is_int(t.n, COL_COUNT, "width 0: every column");
+	/* 80 columns: the minor kinds go, the last kind in the table first */
+	table_init(&t, &d, 80, COL_TOTAL);
+	memset(shown, 0, sizeof(shown));
+	for (int i = 0; i < t.n; i++)
+		shown[t.ids[i]] = 1;
+	ok(shown[COL_ID] && shown[COL_COMMAND] && shown[COL_TOTAL] && shown[COL_KIND + DK_CPU] &&
+		   shown[COL_KIND + DK_IO],
+	   "80 columns keep the id, the command, TOTAL, CPU and IO");
+	ok(!shown[COL_KIND + DK_IRQ], "80 columns hide IRQ, the last kind, first");
+	{
+		int later_first = 1;
+
+		/* of two minor kinds, the later one in the kind table is hidden first */
+		for (int k = 0; k + 1 < DK_COUNT; k++)
+			if (!delay_kinds[k].major && !delay_kinds[k + 1].major && !shown[COL_KIND + k] &&
+			    shown[COL_KIND + k + 1])
+				later_first = 0;
+		ok(later_first, "80 columns: a minor kind is hidden only after every later one");
+	}
+	/* 30 columns: only what is never hidden, TOTAL when nothing else fits, and the sort column */
+	table_init(&t, &d, 30, COL_KIND + DK_SWAPIN);
+	memset(shown, 0, sizeof(shown));
+	for (int i = 0; i < t.n; i++)
+		shown[t.ids[i]] = 1;
+	ok(shown[COL_ID] && shown[COL_COMMAND] && shown[COL_KIND + DK_SWAPIN] && !shown[COL_USER] &&
+		   !shown[COL_KIND + DK_IRQ],
+	   "a narrow screen keeps the sort column (swapin) and hides user and the other minor kinds");
+	{
+		int order_ok = 1;
+
+		/* the major kinds stay longer than user, state and CPU%, which stay longer than the minor ones */
+		for (int k = 0; k < DK_COUNT; k++) {
+			int keep = column_def(COL_KIND + k).keep;
+
+			if (delay_kinds[k].major && !(keep > column_def(COL_PCPU).keep && keep < column_def(COL_TOTAL).keep))
+				order_ok = 0;
+			if (!delay_kinds[k].major && !(keep < column_def(COL_USER).keep))
+				order_ok = 0;
+		}
+		ok(order_ok, "drop order: minor kinds, then user/state/CPU%%, then major kinds, then TOTAL");
+	}
+}
+
+int main(void)
+{
+	test_total();
+	test_table();
+	return tap_done();
+}

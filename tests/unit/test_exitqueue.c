@@ -1,0 +1,56 @@
+/* test_exitqueue.c — which record of an exit message each mode keeps, and that a full queue
+ * counts what it drops. */
+#include "config.h"
+
+#include <string.h>
+
+#include "exitqueue.h"
+#include "tap.h"
+
+static struct ts_record record(uint32_t id, uint32_t tgid, int aggregate, uint64_t etime_us, int agroup)
+{
+	struct ts_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.tgid = aggregate;
+	r.id = id;
+	if (!aggregate) {
+		r.c.have = HAVE_TGID | HAVE_IDS;
+		r.c.tgid = tgid;
+		r.c.etime_us = etime_us;
+	}
+	r.c.flag = agroup ? TS_AGROUP : 0;
+	return r;
+}
+
+int main(void)
+{
+	struct ts_record leader = record(50, 50, 0, 3000, 1), worker = record(51, 50, 0, 1000, 0);
+	struct ts_record last = record(52, 50, 0, 2000, 1), process = record(50, 50, 1, 0, 0);
+	struct exitqueue q;
+	uint32_t id, pid;
+	uint64_t age;
+
+	ok(exitqueue_choose(&worker, NULL, 1, &id, &pid, &age) == &worker && id == 51 && pid == 50 &&
+		   age == 1000000,
+	   "thread mode keeps a thread's record, with its process and age");
+	ok(exitqueue_choose(&worker, NULL, 0, &id, &pid, &age) == NULL,
+	   "process mode skips a thread whose process lives on");
+	ok(exitqueue_choose(&leader, &process, 0, &id, &pid, &age) == &process && id == 50 && age == 3000000,
+	   "process mode keeps the aggregate, aged as its main thread when that ended last");
+	ok(exitqueue_choose(&last, &process, 0, &id, &pid, &age) == &process && age == UINT64_MAX,
+	   "an aggregate whose last thread was not the main one has no known age");
+	ok(exitqueue_choose(&leader, NULL, 0, &id, &pid, &age) == &leader && id == 50 && age == 3000000,
+	   "a process that only ever had one thread: its thread record stands for it");
+	ok(exitqueue_choose(NULL, &process, 1, &id, &pid, &age) == NULL, "thread mode has no use for an aggregate alone");
+
+	exitqueue_init(&q);
+	for (int i = 0; i < EXITQUEUE_MAX + 5; i++)
+		exitqueue_push(&q, 7, 7, &worker, 1, 2);
+	ok(q.n == EXITQUEUE_MAX && q.lost == 5, "a full queue counts each record it has no room for as lost");
+	ok(q.items[0].recv_mono == 2 && q.items[0].age_ns == 1, "a queued record keeps when it came and its age");
+	exitqueue_clear(&q);
+	is_int(q.n, 0, "clearing empties it");
+	exitqueue_free(&q);
+	return tap_done();
+}

@@ -1,0 +1,75 @@
+/* test_filter.c — the row filters: user, command substring, pids, only tasks that waited. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "columns.h"
+#include "filter.h"
+#include "model.h"
+#include "rowfixture.h"
+#include "tap.h"
+
+static void test_filter(void)
+{
+	struct display d = { 0 };
+	struct row r = make_row(100, 0, "nginx", 0.5, NAN);
+	struct row idle = make_row(200, 0, "sleeper", 0, 0);
+	struct row unknown = make_row(300, 0, "mystery", NAN, NAN);
+	struct filter f;
+	static const uint32_t pids[] = { 5, 100, 7 };
+
+	r.cmdline = "/usr/sbin/nginx: worker process";
+	memset(&f, 0, sizeof(f));
+	ok(filter_match(&f, &r, &d) && filter_match(&f, &unknown, &d), "an empty filter matches every row");
+
+	f.by_uid = 1;
+	f.uid = 1000;
+	ok(filter_match(&f, &r, &d), "uid 1000 matches a row of uid 1000");
+	f.uid = 0;
+	ok(!filter_match(&f, &r, &d), "uid 0 does not match a row of uid 1000");
+	r.uid = 0;
+	ok(filter_match(&f, &r, &d), "uid 0 matches a root row (0 is a real uid, not 'unset')");
+	r.uid = 1000;
+	f.by_uid = 0;
+
+	f.command = "NGI";
+	ok(filter_match(&f, &r, &d), "command 'NGI' matches comm 'nginx' (ignoring case)");
+	f.command = "WORKER";
+	ok(filter_match(&f, &r, &d), "command 'WORKER' matches the command line");
+	f.command = "sleeper";
+	ok(!filter_match(&f, &r, &d), "command 'sleeper' does not match nginx");
+	ok(filter_match(&f, &idle, &d), "a row without a command line is matched by its comm");
+	f.command = "process";
+	ok(!filter_match(&f, &idle, &d), "and a row without a command line does not match on it");
+	f.command = "";
+	ok(filter_match(&f, &r, &d), "an empty command substring matches");
+	f.command = NULL;
+
+	f.pids = pids;
+	f.npids = 3;
+	ok(filter_match(&f, &r, &d), "pid 100 is in the list 5,100,7");
+	ok(!filter_match(&f, &idle, &d), "pid 200 is not in the list");
+	f.npids = 0;
+
+	f.active = 1;
+	ok(filter_match(&f, &r, &d), "active: total_pct 0.5 > 0 waited");
+	ok(!filter_match(&f, &idle, &d), "active: total_pct 0 did not wait");
+	ok(!filter_match(&f, &unknown, &d), "active: NAN (unavailable) is not active");
+
+	f.by_uid = 1;
+	f.uid = 1000;
+	f.command = "nginx";
+	f.pids = pids;
+	f.npids = 3;
+	ok(filter_match(&f, &r, &d), "all filters together: a row that passes each");
+	f.uid = 33;
+	ok(!filter_match(&f, &r, &d), "all filters together: one failing filter rejects the row");
+}
+
+int main(void)
+{
+	test_filter();
+	return tap_done();
+}
