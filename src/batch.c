@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "batch.h"
+#include "cgtree.h"
 #include "i18n.h"
 #include "order.h"
 #include "timing.h"
@@ -18,6 +19,8 @@ void batch_init(struct batch_printer *b, const struct options *o)
 	b->spec.display.metric = METRIC_PCT;
 	b->spec.display.accumulate = o->accumulate;
 	b->spec.display.threads = o->threads;
+	b->spec.display.cgroups = o->cgroups;
+	b->spec.filter.cgroup = o->cgroup;
 	b->spec.filter.by_uid = o->by_uid;
 	b->spec.filter.uid = o->uid;
 	b->spec.filter.active = o->active;
@@ -87,7 +90,8 @@ static void text_header(struct outbuf *o, const struct snapshot *snap, const str
 	timing_iso8601(&snap->wall, when, sizeof(when));
 	out_printf(o, F_(N_("%s - %s  interval %.2f s  processes %u  threads %u  rows: %s, sorted by %s\n")),
 		   PACKAGE, when, snap->interval_s, snap->nprocs, snap->nthreads,
-		   snap->threads ? _("threads") : _("processes"), column_get(b->spec.sort_col, &b->spec.display).key);
+		   b->spec.display.cgroups ? _("cgroups") : snap->threads ? _("threads") : _("processes"),
+		   column_get(b->spec.sort_col, &b->spec.display).key);
 	out_printf(o, F_(N_("delay accounting %s  privileges %s")), delayacct_text(snap->delayacct),
 		   snap->limited ? _("limited (CPU and I/O delay only; tasks that exit between readings are not seen)")
 				 : _("full"));
@@ -224,24 +228,19 @@ static void kind_numbers(const struct row *r, int k, const struct display *d, do
 static const char *const interval_names[METRIC_COUNT] = { "pct", "avg_ms", "per_s", "max_ms" };
 static const char *const total_names[METRIC_COUNT] = { "total_s", "avg_ms", "count", "max_ms" };
 
-static void json_task(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,
-		      const struct display *d)
+static void json_string_or_null(struct outbuf *o, const char *s)
 {
-	const char *const *names = d->accumulate ? total_names : interval_names;
-	char state[2] = { r->state, '\0' };
-
-	json_common(o, "task", when, snap);
-	out_printf(o, ",\"pid\":%u,\"tid\":", r->pid);
-	if (d->threads)
-		out_printf(o, "%u", r->tid);
+	if (s)
+		out_json_string(o, s);
 	else
 		out_str(o, "null");
-	out_str(o, ",\"user\":");
-	out_json_string(o, r->user);
-	out_str(o, ",\"state\":");
-	out_json_string(o, state);
-	out_str(o, ",\"command\":");
-	out_json_string(o, r->comm);
+}
+
+/* The delay fields of a row: each kind's four numbers, CPU time and the total. */
+static void json_kinds(struct outbuf *o, const struct row *r, const struct display *d)
+{
+	const char *const *names = d->accumulate ? total_names : interval_names;
+
 	out_str(o, ",\"delay\":{");
 	for (int k = 0; k < DK_COUNT; k++) {
 		double v[METRIC_COUNT];
@@ -261,15 +260,66 @@ static void json_task(struct outbuf *o, const char *when, const struct snapshot 
 	json_number(o, column_value(r, COL_PCPU, d));
 	out_str(o, d->accumulate ? ",\"total_s\":" : ",\"total_pct\":");
 	json_number(o, total_first_metric(r, d));
+}
+
+static void json_task(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,
+		      const struct display *d)
+{
+	char state[2] = { r->state, '\0' };
+
+	json_common(o, "task", when, snap);
+	out_printf(o, ",\"pid\":%u,\"tid\":", r->pid);
+	if (d->threads)
+		out_printf(o, "%u", r->tid);
+	else
+		out_str(o, "null");
+	out_str(o, ",\"user\":");
+	out_json_string(o, r->user);
+	out_str(o, ",\"state\":");
+	out_json_string(o, state);
+	out_str(o, ",\"command\":");
+	out_json_string(o, r->comm);
+	json_kinds(o, r, d);
 	out_printf(o, ",\"exited\":%s,\"partial\":%s,\"carried\":[", r->exited ? "true" : "false",
 		   r->partial ? "true" : "false");
 	carried_list(o, column_carried(r, d), "\"", ",");
-	out_str(o, "],\"cmdline\":");
-	if (r->cmdline)
-		out_json_string(o, r->cmdline);
-	else
-		out_str(o, "null");
+	out_str(o, "],\"cgroup\":");
+	json_string_or_null(o, r->cgroup);
+	out_str(o, ",\"cmdline\":");
+	json_string_or_null(o, r->cmdline);
 	out_str(o, "}\n");
+}
+
+/* A cgroup's numbers under column id (states, pressure): a whole number or a share. */
+static void json_column(struct outbuf *o, const struct row *r, int id, const struct display *d, int whole)
+{
+	double v = column_value(r, id, d);
+
+	if (whole && !isnan(v))
+		out_printf(o, "%.0f", v);
+	else
+		json_number(o, v);
+}
+
+static void json_cgroup(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,
+			const struct display *d)
+{
+	json_common(o, "cgroup", when, snap);
+	out_str(o, ",\"cgroup\":");
+	out_json_string(o, r->cgroup);
+	out_printf(o, ",\"depth\":%d,\"tasks\":%u,\"processes\":%u,\"states\":{", r->depth, r->nthreads, r->cg->procs);
+	for (int s = 0; s < CG_STATES; s++) {
+		out_printf(o, "%s\"%s\":", s ? "," : "", column_def(COL_NR + s).key);
+		json_column(o, r, COL_NR + s, d, 1);
+	}
+	out_printf(o, "},\"states_from\":\"%s\"", snap->cgroup_source ? snap->cgroup_source : "tasks");
+	json_kinds(o, r, d);
+	out_str(o, ",\"pressure\":{");
+	for (int i = 0; i < PSI_COLS; i++) {
+		out_printf(o, "%s\"%s\":", i ? "," : "", column_def(COL_PSI + i).key);
+		json_column(o, r, COL_PSI + i, d, 0);
+	}
+	out_str(o, "}}\n");
 }
 
 static void batch_json_report(struct batch_printer *b, const struct snapshot *snap, size_t n)
@@ -279,7 +329,10 @@ static void batch_json_report(struct batch_printer *b, const struct snapshot *sn
 	timing_iso8601(&snap->wall, when, sizeof(when));
 	json_psi(&b->out, when, snap);
 	for (size_t i = 0; i < n; i++)
-		json_task(&b->out, when, snap, b->list.rows[i], &b->spec.display);
+		if (b->spec.display.cgroups)
+			json_cgroup(&b->out, when, snap, b->list.rows[i], &b->spec.display);
+		else
+			json_task(&b->out, when, snap, b->list.rows[i], &b->spec.display);
 }
 
 /* ---- csv ---- */
@@ -288,12 +341,24 @@ static void csv_header(struct outbuf *o, const struct display *d)
 {
 	const char *const *names = d->accumulate ? total_names : interval_names;
 
-	out_str(o, "time,interval_s,pid,tid,user,state,command");
+	if (d->cgroups) {
+		out_str(o, "time,interval_s,cgroup,depth,tasks,processes");
+		for (int s = 0; s < CG_STATES; s++)
+			out_printf(o, ",%s", column_def(COL_NR + s).key);
+	} else {
+		out_str(o, "time,interval_s,pid,tid,user,state,command");
+	}
 	for (int k = 0; k < DK_COUNT; k++)
 		for (int m = 0; m < METRIC_COUNT; m++)
 			out_printf(o, ",%s_%s", delay_kinds[k].key, names[m]);
-	out_str(o, d->accumulate ? ",run_s,total_s,exited,partial,carried,cmdline\n"
-				 : ",run_pct,total_pct,exited,partial,carried,cmdline\n");
+	out_str(o, d->accumulate ? ",run_s,total_s" : ",run_pct,total_pct");
+	if (d->cgroups) {
+		for (int i = 0; i < PSI_COLS; i++)
+			out_printf(o, ",%s", column_def(COL_PSI + i).key);
+		out_char(o, '\n');
+	} else {
+		out_str(o, ",exited,partial,carried,cgroup,cmdline\n");
+	}
 }
 
 static void csv_number(struct outbuf *o, double v)
@@ -303,6 +368,24 @@ static void csv_number(struct outbuf *o, double v)
 	out_char(o, ',');
 	if (isfinite(v))
 		out_mem(o, buf, fmt_fixed(buf, v, 3));
+}
+
+/* A row's delay fields: each kind's four numbers, CPU time and the total. */
+static void csv_kinds(struct outbuf *o, const struct row *r, const struct display *d)
+{
+	for (int k = 0; k < DK_COUNT; k++) {
+		double v[METRIC_COUNT];
+
+		kind_numbers(r, k, d, v);
+		for (int m = 0; m < METRIC_COUNT; m++) {
+			if (is_count(d, m) && !isnan(v[m]))
+				out_printf(o, ",%.0f", v[m]);
+			else
+				csv_number(o, v[m]);
+		}
+	}
+	csv_number(o, column_value(r, COL_PCPU, d));
+	csv_number(o, total_first_metric(r, d));
 }
 
 static void csv_task(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,
@@ -321,25 +404,38 @@ static void csv_task(struct outbuf *o, const char *when, const struct snapshot *
 	out_csv_field(o, state);
 	out_char(o, ',');
 	out_csv_field(o, r->comm);
-	for (int k = 0; k < DK_COUNT; k++) {
-		double v[METRIC_COUNT];
-
-		kind_numbers(r, k, d, v);
-		for (int m = 0; m < METRIC_COUNT; m++) {
-			if (is_count(d, m) && !isnan(v[m]))
-				out_printf(o, ",%.0f", v[m]);
-			else
-				csv_number(o, v[m]);
-		}
-	}
-	csv_number(o, column_value(r, COL_PCPU, d));
-	csv_number(o, total_first_metric(r, d));
+	csv_kinds(o, r, d);
 	out_str(o, r->exited ? ",1," : ",0,");
 	out_str(o, r->partial ? "1," : "0,");
 	carried_list(o, column_carried(r, d), "", " ");
 	out_char(o, ',');
+	if (r->cgroup)
+		out_csv_field(o, r->cgroup);
+	out_char(o, ',');
 	if (r->cmdline)
 		out_csv_field(o, r->cmdline);
+	out_char(o, '\n');
+}
+
+static void csv_cgroup(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,
+		       const struct display *d)
+{
+	out_str(o, when);
+	csv_number(o, snap->interval_s);
+	out_char(o, ',');
+	out_csv_field(o, r->cgroup);
+	out_printf(o, ",%d,%u,%u", r->depth, r->nthreads, r->cg->procs);
+	for (int s = 0; s < CG_STATES; s++) {
+		double v = column_value(r, COL_NR + s, d);
+
+		if (isnan(v))
+			out_char(o, ',');
+		else
+			out_printf(o, ",%.0f", v);
+	}
+	csv_kinds(o, r, d);
+	for (int i = 0; i < PSI_COLS; i++)
+		csv_number(o, column_value(r, COL_PSI + i, d));
 	out_char(o, '\n');
 }
 
@@ -353,7 +449,10 @@ static void batch_csv_report(struct batch_printer *b, const struct snapshot *sna
 	}
 	timing_iso8601(&snap->wall, when, sizeof(when));
 	for (size_t i = 0; i < n; i++)
-		csv_task(&b->out, when, snap, b->list.rows[i], &b->spec.display);
+		if (b->spec.display.cgroups)
+			csv_cgroup(&b->out, when, snap, b->list.rows[i], &b->spec.display);
+		else
+			csv_task(&b->out, when, snap, b->list.rows[i], &b->spec.display);
 }
 
 void batch_format(struct batch_printer *b, const struct snapshot *snap)

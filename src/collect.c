@@ -66,6 +66,23 @@ int collect_threads_of(struct ts_client *ts, int (*keep)(void *arg, uint32_t pid
 	return rc;
 }
 
+void collect_cgroups_of(const struct cgroup_hier *h, int (*keep)(void *arg, uint32_t pid), void *arg,
+			void (*fn)(void *fnarg, uint32_t pid, const char *path), void *fnarg)
+{
+	uint32_t *pids = NULL;
+	size_t n = 0, cap = 0;
+	char path[CGROUP_PATH_MAX];
+
+	if (h->layout == CGROUP_NONE || procfs_list(NULL, 0, &pids, &n, &cap) < 0) {
+		free(pids);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (keep(arg, pids[i]) && cgroupfs_task_path(pids[i], h, path, sizeof(path)) == 0)
+			fn(fnarg, pids[i], path);
+	free(pids);
+}
+
 static uint64_t ticks_to_ns(uint64_t ticks)
 {
 	return ticks * (1000000000ull / (uint64_t)procfs_hz());
@@ -106,7 +123,7 @@ static int walk(struct collector *c)
 		set_owner(c, c->nids, p);
 		c->ids[c->nids++] = p->pid;
 	}
-	proctable_describe(c->procs, c->procfs);
+	proctable_describe(c->procs, c->procfs, c->hier);
 	return 0;
 }
 
@@ -221,7 +238,7 @@ static void reread_processes(struct collector *c)
 				proc_repoint(&t->proc, np);
 		}
 	}
-	proctable_describe(c->procs, c->procfs);
+	proctable_describe(c->procs, c->procfs, c->hier);
 }
 
 /* The state of the threads that ran since their state was read. */
@@ -264,6 +281,25 @@ static void keep_reply(void *arg, size_t i, const struct ts_record *rec, uint64_
 	c->answered_at[i] = when;
 }
 
+/* Counts a process's threads by state: read when it ran (a process that did not run cannot have
+ * changed the states of its threads, but for a wakeup, which shows one tick later). */
+static void count_states(struct proc *p)
+{
+	uint32_t *tids = NULL;
+	size_t n = 0, cap = 0;
+
+	memset(p->states, 0, sizeof(p->states));
+	procfs_threads(p->pid, &tids, &n, &cap);
+	for (size_t i = 0; i < n; i++) {
+		int s = cgroupfs_state_of(procfs_thread_state(p->pid, tids[i]));
+
+		if (s >= 0)
+			p->states[s]++;
+	}
+	free(tids);
+	p->have_states = 1;
+}
+
 /* The process an answer is about. Its stat is read when it is new, was not there at the last
  * tick, or ran since: a process that did not run cannot have changed its state, threads, name
  * or user, and a new process under a reused pid has other counters, so it is read. */
@@ -275,12 +311,16 @@ static struct proc *answered_process(struct collector *c, uint32_t pid, const st
 
 	if (p && p->seen == tick - 1 && p->activity == activity_of(cnt)) {
 		p->seen = p->walked = tick;
+		if (c->want_states && !p->have_states)
+			count_states(p);
 		return p;
 	}
 	if (procfs_read_process(pid, &e) < 0)
 		return NULL;
 	p = proctable_update(c->procs, &e, tick, c->users);
 	p->activity = activity_of(cnt);
+	if (c->want_states)
+		count_states(p);
 	return p;
 }
 
@@ -330,7 +370,7 @@ int collect_processes(struct collector *c, char *err, size_t errlen)
 		if (p)
 			apply_process_reply(c, p, &c->replies[i], c->answered_at[i]);
 	}
-	proctable_describe(c->procs, c->procfs);
+	proctable_describe(c->procs, c->procfs, c->hier);
 	return 0;
 }
 
@@ -409,9 +449,17 @@ int collect_limited(struct collector *c, char *err, size_t errlen)
 		uint64_t when = timing_mono_ns();
 
 		memset(&sum, 0, sizeof(sum));
+		if (c->want_states) {
+			memset(p->states, 0, sizeof(p->states));
+			p->have_states = 1;
+		}
 		for (; j < c->nids && c->owner[j] == p; j++) {
+			int s;
+
 			if (procfs_thread_counters(p->pid, c->ids[j], &cnt, &state, &began) < 0)
 				continue;
+			if (c->want_states && (s = cgroupfs_state_of(state)) >= 0)
+				p->states[s]++;
 			if (c->rules->threads) {
 				limited_thread(c, p, c->ids[j], &cnt, state, began, when);
 				continue;
@@ -425,6 +473,16 @@ int collect_limited(struct collector *c, char *err, size_t errlen)
 	}
 	free(procs);
 	return 0;
+}
+
+/* A process seen only in its exit record ran in its parent's cgroup, where a fork puts a child
+ * (unless it moved, which delaytop did not see). */
+static void inherit_cgroup(struct collector *c, struct proc *p, uint32_t ppid)
+{
+	const struct proc *parent = ppid ? proctable_get(c->procs, ppid) : NULL;
+
+	if (!p->cgroup && parent && parent->cgroup)
+		p->cgroup = xstrdup(parent->cgroup);
 }
 
 /* Folds one exit record into the tick. */
@@ -447,8 +505,10 @@ static void fold_exit(struct collector *c, const struct pending_exit *x)
 		t = tasktable_add(c->tasks, x->id, threads ? start : start + (tt->now_boot - tt->now_mono));
 		t->start_guessed = x->age_ns == UINT64_MAX;
 	}
-	if (!t->proc) /* a task read before keeps its process, even if the pid has a new one now */
+	if (!t->proc) { /* a task read before keeps its process, even if the pid has a new one now */
 		proc_repoint(&t->proc, proctable_ghost(c->procs, x->pid, &x->c, tt->tick, c->users));
+		inherit_cgroup(c, t->proc, x->ppid);
+	}
 	if (t->comm[0] == '\0')
 		str_copy(t->comm, sizeof(t->comm), (x->c.have & HAVE_COMM) ? x->c.comm : t->proc->comm);
 	task_read(t, &x->c, tt->now_mono, threads ? 1 : (uint32_t)t->proc->nlwp, born_since, !threads, tt, c->rules);

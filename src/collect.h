@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cgroupfs.h"
 #include "exitqueue.h"
 #include "procfs.h"
 #include "proctable.h"
@@ -25,6 +26,8 @@ struct collector {
 	struct users *users;
 	const struct tick_times *tt;
 	const struct reading_rules *rules;
+	const struct cgroup_hier *hier; /* where tasks' cgroups are read */
+	int want_states;  /* the cgroup view on v2: count every process's threads by state */
 
 	/* scratch, reused every tick */
 	uint32_t *ids;
@@ -64,6 +67,11 @@ int collect_check_proc(char *err, size_t errlen);
 
 /* The parent of a live process, from /proc; -1 when it is gone. */
 int64_t collect_parent(uint32_t pid);
+
+/* Calls fn(fnarg, pid, path) with the cgroup path in h of every process in /proc that
+ * keep(arg, pid) accepts (command mode: where the command's processes run). */
+void collect_cgroups_of(const struct cgroup_hier *h, int (*keep)(void *arg, uint32_t pid), void *arg,
+			void (*fn)(void *fnarg, uint32_t pid, const char *path), void *fnarg);
 
 /* Asks taskstats about every thread of the processes in /proc that keep(arg, pid) accepts, and
  * calls fn(fnarg, ...) with each answer (command mode: the command's processes still alive at

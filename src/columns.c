@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgtree.h"
 #include "columns.h"
 #include "format.h"
 #include "i18n.h"
@@ -58,21 +59,60 @@ int metric_find(const char *key)
 	return -1;
 }
 
-/* Kept on a narrow screen: the minor kinds go first (from keep 1), then these, then the major
- * kinds (from KEEP_MAJOR), then TOTAL. */
+/* Kept on a narrow screen: the minor kinds go first (from keep 1), then the columns of 10 to 30,
+ * then the major kinds (from KEEP_MAJOR), then the pressure, then TOTAL. */
 #define KEEP_MAJOR 40
 
+#define TASKS VIEW_TASKS
+#define CGROUPS VIEW_CGROUPS
+#define BOTH (VIEW_TASKS | VIEW_CGROUPS)
+
 /* TRANSLATORS: column titles have the width of their column at most: PID and TID 7, USER 8,
-   S 1, CPU% and CPU s 6, TOTAL 7, the delay kinds 7. */
+   S 1, TASKS 5, R S D T IOW 5, CPU% and CPU s 6, TOTAL 7, the delay kinds and the pressure
+   columns 7, CGROUP 24. */
 static const struct column_def fixed_columns[COL_COUNT] = {
-	[COL_ID] = { "pid", N_("PID"), N_("TID"), ALT_THREADS, 7, 1, VALUE_ID, 0, 30, 0, 0, 10 },
-	[COL_USER] = { "user", N_("USER"), NULL, ALT_NEVER, 8, 0, VALUE_TEXT, 20, 32, 0, 0, 0 },
-	[COL_STATE] = { "state", N_("S"), NULL, ALT_NEVER, 1, 0, VALUE_STATE, 21, 33, 0, 0, 0 },
-	[COL_PCPU] = { "pcpu", N_("CPU%"), N_("CPU s"), ALT_TOTALS, 6, 1, VALUE_NUMBER, 22, 20, 1, 2, 6 },
+	[COL_ID] = { "pid", N_("PID"), N_("TID"), ALT_THREADS, 7, 1, VALUE_ID, 0, 40, 0, 0, 10, TASKS },
+	[COL_USER] = { "user", N_("USER"), NULL, ALT_NEVER, 8, 0, VALUE_TEXT, 20, 41, 0, 0, 0, TASKS },
+	[COL_STATE] = { "state", N_("S"), NULL, ALT_NEVER, 1, 0, VALUE_STATE, 21, 42, 0, 0, 0, TASKS },
+	[COL_TASKS] = { "tasks", N_("TASKS"), NULL, ALT_NEVER, 5, 1, VALUE_NUMBER, 30, 21, 0, 0, 5, CGROUPS },
+	[COL_NR + CG_RUNNING] = { "running", N_("R"), NULL, ALT_NEVER, 5, 1, VALUE_NUMBER, 27, 22, 0, 0, 5, CGROUPS },
+	[COL_NR + CG_SLEEPING] = { "sleeping", N_("S"), NULL, ALT_NEVER, 5, 1, VALUE_NUMBER, 10, 23, 0, 0, 5, CGROUPS },
+	[COL_NR + CG_UNINTERRUPTIBLE] = { "uninterruptible", N_("D"), NULL, ALT_NEVER, 5, 1, VALUE_NUMBER, 28, 24,
+					  0, 0, 5, CGROUPS },
+	[COL_NR + CG_STOPPED] = { "stopped", N_("T"), NULL, ALT_NEVER, 5, 1, VALUE_NUMBER, 11, 25, 0, 0, 5, CGROUPS },
+	[COL_NR + CG_IOWAIT] = { "iowait", N_("IOW"), NULL, ALT_NEVER, 5, 1, VALUE_NUMBER, 12, 26, 0, 0, 5, CGROUPS },
+	[COL_PCPU] = { "pcpu", N_("CPU%"), N_("CPU s"), ALT_TOTALS, 6, 1, VALUE_NUMBER, 22, 20, 1, 2, 6, BOTH },
 	[COL_TOTAL] = { "total", N_("TOTAL"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 60, 0, -1, -1,
-			KIND_WIDTH },
-	[COL_COMMAND] = { "command", N_("COMMAND"), NULL, ALT_NEVER, 7, 0, VALUE_TEXT, 0, 34, 0, 0, 0 },
+			KIND_WIDTH, BOTH },
+	[COL_PSI + 0] = { "cpu_some", N_("CPUsome"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 55, 27, 1, 1,
+			  KIND_WIDTH, CGROUPS },
+	[COL_PSI + 1] = { "cpu_full", N_("CPUfull"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 13, 28, 1, 1,
+			  KIND_WIDTH, CGROUPS },
+	[COL_PSI + 2] = { "memory_some", N_("MEMsome"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 54, 29, 1, 1,
+			  KIND_WIDTH, CGROUPS },
+	[COL_PSI + 3] = { "memory_full", N_("MEMfull"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 52, 30, 1, 1,
+			  KIND_WIDTH, CGROUPS },
+	[COL_PSI + 4] = { "io_some", N_("IOsome"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 53, 31, 1, 1,
+			  KIND_WIDTH, CGROUPS },
+	[COL_PSI + 5] = { "io_full", N_("IOfull"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 51, 32, 1, 1,
+			  KIND_WIDTH, CGROUPS },
+	[COL_PSI + 6] = { "irq_full", N_("IRQfull"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 14, 33, 1, 1,
+			  KIND_WIDTH, CGROUPS },
+	[COL_CGROUP] = { "cgroup", N_("CGROUP"), NULL, ALT_NEVER, 24, 0, VALUE_TEXT, 1, 43, 0, 0, 0, BOTH },
+	[COL_COMMAND] = { "command", N_("COMMAND"), NULL, ALT_NEVER, 7, 0, VALUE_TEXT, 0, 44, 0, 0, 0, TASKS },
 };
+
+static const struct {
+	int resource, full;
+} psi_columns[PSI_COLS] = {
+	{ PSI_CPU, 0 }, { PSI_CPU, 1 }, { PSI_MEMORY, 0 }, { PSI_MEMORY, 1 }, { PSI_IO, 0 }, { PSI_IO, 1 }, { PSI_IRQ, 1 },
+};
+
+void column_psi(int id, int *resource, int *full)
+{
+	*resource = psi_columns[id - COL_PSI].resource;
+	*full = psi_columns[id - COL_PSI].full;
+}
 
 struct column_def column_def(int id)
 {
@@ -82,7 +122,7 @@ struct column_def column_def(int id)
 
 		/* the later a kind is in the kind table, the sooner it is hidden */
 		return (struct column_def){ info->key, info->title, NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER,
-					    (info->major ? KEEP_MAJOR : 1) + DK_COUNT - k, 1 + k, -1, -1, KIND_WIDTH };
+					    (info->major ? KEEP_MAJOR : 1) + DK_COUNT - k, 1 + k, -1, -1, KIND_WIDTH, BOTH };
 	}
 	return fixed_columns[id];
 }
@@ -179,12 +219,38 @@ static double pcpu_value(const struct row *r, const struct display *d)
 	return r->acc ? r->acc->run_ns / 1e9 : NAN; /* CPU seconds since the start */
 }
 
+/* A cgroup's pressure in the interval, percent; NAN for a task or where the kernel gives none. */
+static double psi_value(const struct row *r, int id)
+{
+	const struct psi_resource *res;
+	int resource, full;
+
+	if (!r->cg || !r->cg->facts)
+		return NAN;
+	column_psi(id, &resource, &full);
+	res = &r->cg->facts->psi.res[resource];
+	if (!res->present || !(full ? res->full.present : res->some.present))
+		return NAN;
+	return full ? res->full.pct : res->some.pct;
+}
+
+/* A cgroup's tasks in state s, in it and below; NAN for a task or a count nobody gives. */
+static double state_value(const struct row *r, int s)
+{
+	return r->cg && (r->cg->states_have & (1u << s)) ? (double)r->cg->states[s] : NAN;
+}
+
 double column_value(const struct row *r, int id, const struct display *d)
 {
 	if (id >= COL_KIND && id < COL_TOTAL)
 		return kind_value(r, id - COL_KIND, d);
+	if (id >= COL_NR && id < COL_NR + CG_STATES)
+		return state_value(r, id - COL_NR);
+	if (id >= COL_PSI && id < COL_PSI + PSI_COLS)
+		return psi_value(r, id);
 	switch (id) {
 	case COL_ID: return d->threads ? r->tid : r->pid;
+	case COL_TASKS: return r->cg ? (double)r->nthreads : NAN;
 	case COL_PCPU: return pcpu_value(r, d);
 	case COL_TOTAL: return total_value(r, d);
 	default: return NAN;
@@ -266,6 +332,7 @@ const char *column_text(const struct row *r, int id, const struct display *d, ch
 		buf[1] = '\0';
 		return buf;
 	case COL_COMMAND: return d->cmdline && r->cmdline ? r->cmdline : r->comm;
+	case COL_CGROUP: return r->cgroup ? r->cgroup : "-";
 	default:
 		number_text(r, id, d, buf);
 		return buf;
@@ -334,6 +401,35 @@ static int number_cells(struct outbuf *o, const struct row *r, const struct disp
 	return i;
 }
 
+/* A cgroup cell: in the cgroup view (the last column) the name indented by depth; in a task view
+ * the path, cut at the front to fit the width. */
+static void cgroup_cell(struct outbuf *o, const struct row *r, int width, int last)
+{
+	const char *path = r->cgroup ? r->cgroup : "-";
+	int w;
+
+	if (r->cg) {
+		out_spaces(o, 2 * r->depth);
+		out_padded(o, r->cg->name, text_width(r->cg->name), 0);
+		return;
+	}
+	w = text_width(path);
+	if (last) {
+		out_padded(o, path, w, 0);
+		return;
+	}
+	if (w > width && width > 2) { /* the end of a path says more than its start */
+		const char *tail = path;
+
+		while (*tail && text_width(tail) > width - 1)
+			tail++;
+		out_str(o, MB_CUR_MAX > 1 ? "\u2026" : "<");
+		out_padded(o, tail, width - 1, 0);
+		return;
+	}
+	out_padded(o, path, width, 0);
+}
+
 void column_line(struct outbuf *o, const struct row *r, const struct display *d, const struct table *t,
 		 int marker_col, int descending)
 {
@@ -341,7 +437,7 @@ void column_line(struct outbuf *o, const struct row *r, const struct display *d,
 
 	for (int i = 0; i < t->n; i++) {
 		const struct column *c = &t->col[i];
-		int last = t->ids[i] == COL_COMMAND;
+		int last = i == t->n - 1;
 		const char *text;
 
 		if (r && is_number_column(t->ids[i])) {
@@ -352,6 +448,10 @@ void column_line(struct outbuf *o, const struct row *r, const struct display *d,
 			out_char(o, ' ');
 		if (!r) {
 			title_cell(o, c, t->ids[i] == marker_col, descending, last);
+			continue;
+		}
+		if (t->ids[i] == COL_CGROUP) {
+			cgroup_cell(o, r, c->width, last);
 			continue;
 		}
 		text = column_text(r, t->ids[i], d, buf);
@@ -369,33 +469,59 @@ void column_line(struct outbuf *o, const struct row *r, const struct display *d,
 }
 
 /* The columns in the order they are hidden on a narrow screen (by keep); returns how many can be. */
-static int drop_order(int *order)
+static int drop_order(int *order, int view, int last)
 {
 	int n = 0;
 
 	for (int c = 0; c < COL_COUNT; c++) {
-		int keep = column_def(c).keep, i = n++;
+		struct column_def def = column_def(c);
+		int i = n;
 
-		if (!keep) {
-			n--;
+		if (!def.keep || !(def.views & view) || c == last)
 			continue;
-		}
-		for (; i > 0 && column_def(order[i - 1]).keep > keep; i--)
+		n++;
+		for (; i > 0 && column_def(order[i - 1]).keep > def.keep; i--)
 			order[i] = order[i - 1];
 		order[i] = c;
 	}
 	return n;
 }
 
-static int column_layout(int width, int sort_col, int *cols)
+/* The view a display shows. */
+static int view_of(const struct display *d)
 {
-	int order[COL_COUNT], ndrop = drop_order(order);
-	int shown[COL_COUNT], need = 0, n = 0;
-	const int command_min = 8;
+	return d->cgroups ? VIEW_CGROUPS : VIEW_TASKS;
+}
+
+int column_in_view(int id, const struct display *d)
+{
+	return id >= 0 && id < COL_COUNT && (column_def(id).views & view_of(d)) != 0;
+}
+
+int column_step(int id, int step, const struct display *d)
+{
+	for (int c = id + step; c >= 0 && c < COL_COUNT; c += step)
+		if (column_in_view(c, d))
+			return c;
+	return id;
+}
+
+/* A view's last column: never hidden, never padded. */
+static int last_of(const struct display *d)
+{
+	return d->cgroups ? COL_CGROUP : COL_COMMAND;
+}
+
+static int column_layout(const struct display *d, int width, int sort_col, int last_min, int *cols)
+{
+	int last = last_of(d), view = view_of(d);
+	int order[COL_COUNT], ndrop = drop_order(order, view, last);
+	int shown[COL_COUNT], need = -1, n = 0;
 
 	for (int c = 0; c < COL_COUNT; c++) {
-		shown[c] = 1;
-		need += (c == COL_COMMAND ? command_min : column_def(c).width) + (c ? 1 : 0);
+		shown[c] = (column_def(c).views & view) != 0;
+		if (shown[c])
+			need += (c == last ? last_min : column_def(c).width) + 1;
 	}
 	for (int i = 0; need > width && i < ndrop; i++) {
 		int c = order[i];
@@ -413,12 +539,20 @@ static int column_layout(int width, int sort_col, int *cols)
 
 void table_init(struct table *t, const struct display *d, int width, int sort_col)
 {
+	table_layout(t, d, width, sort_col, 0);
+}
+
+void table_layout(struct table *t, const struct display *d, int width, int sort_col, int last_width)
+{
+	int view = view_of(d);
+
 	if (width > 0) {
-		t->n = column_layout(width, sort_col, t->ids);
+		t->n = column_layout(d, width, sort_col, last_width > 8 ? last_width : 8, t->ids);
 	} else {
-		t->n = COL_COUNT;
+		t->n = 0;
 		for (int c = 0; c < COL_COUNT; c++)
-			t->ids[c] = c;
+			if (column_def(c).views & view)
+				t->ids[t->n++] = c;
 	}
 	for (int i = 0; i < t->n; i++)
 		t->col[i] = column_get(t->ids[i], d);

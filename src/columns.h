@@ -23,6 +23,13 @@ enum metric {
 	METRIC_COUNT
 };
 
+/* The pressure columns of the cgroup view, in order: CPU some and full, memory some and full,
+ * I/O some and full, IRQ full. */
+#define PSI_COLS 7
+
+/* Which views show a column. */
+enum { VIEW_TASKS = 1, VIEW_CGROUPS = 2 };
+
 /* How rows are presented. */
 struct display {
 	enum metric metric;
@@ -31,15 +38,20 @@ struct display {
 	double elapsed_s; /* since delaytop started */
 	int cmdline;      /* the command column shows the full command line */
 	int threads;      /* the first column is the thread id */
+	int cgroups;      /* the cgroup view: rows are cgroups in a tree */
 };
 
 enum column_id {
 	COL_ID,    /* PID, or TID in thread mode */
 	COL_USER,
 	COL_STATE,
-	COL_PCPU,  /* CPU time as a percent of the interval */
+	COL_TASKS, /* a cgroup's live threads, in it and below */
+	COL_NR,    /* COL_NR + s: a cgroup's tasks in state s (enum cg_state) */
+	COL_PCPU = COL_NR + CG_STATES, /* CPU time as a percent of the interval */
 	COL_KIND,  /* COL_KIND + k: delay kind k */
 	COL_TOTAL = COL_KIND + DK_COUNT,
+	COL_PSI,   /* COL_PSI + i: a cgroup's pressure, one of PSI_COLS */
+	COL_CGROUP = COL_PSI + PSI_COLS,
 	COL_COMMAND,
 	COL_COUNT
 };
@@ -69,6 +81,7 @@ struct column_def {
 	int decimals;         /* -1: as the metric says */
 	int decimals_totals;  /* in totals since the start */
 	int fit;              /* digits a number may take before it is abbreviated */
+	int views;            /* VIEW_* bits: the views that show it */
 };
 
 /* The facts of column id (a column_id); a delay kind's come from the kind table. */
@@ -87,6 +100,13 @@ struct column column_get(int id, const struct display *d);
 /* Whether a column sorts from high to low unless reversed (numbers do; ids and names do not). */
 int column_descending(int id);
 
+/* Whether the display's view (tasks or cgroups) has the column. */
+int column_in_view(int id, const struct display *d);
+
+/* The next column of the display's view after id in direction step (+1 or -1), or id when
+ * there is none. */
+int column_step(int id, int step, const struct display *d);
+
 /* The number a row has in a numeric column under this display; NAN when unavailable. Text
  * columns (user, state, command) give NAN. */
 double column_value(const struct row *r, int id, const struct display *d);
@@ -101,6 +121,9 @@ unsigned column_carried(const struct row *r, const struct display *d);
  * above 100% per thread (column_carried) ends in CARRIED_MARK, within the column's width. */
 const char *column_text(const struct row *r, int id, const struct display *d, char *buf);
 
+/* The pressure line of a pressure column (COL_PSI + i): its resource and whether "full". */
+void column_psi(int id, int *resource, int *full);
+
 /* The columns of a table under one display, looked up once per report rather than per cell. */
 struct table {
 	int n;
@@ -108,9 +131,14 @@ struct table {
 	struct column col[COL_COUNT];
 };
 
-/* All columns when width is 0; otherwise the columns that fit in width: without the delay and
- * minor columns of lowest priority, never without the id, the command or sort_col. */
+/* The columns of the display's view: all when width is 0; otherwise those that fit in width:
+ * without the columns of lowest priority, never without the id, the view's last column (the
+ * command, or the cgroup in the cgroup view) or sort_col. */
 void table_init(struct table *t, const struct display *d, int width, int sort_col);
+
+/* table_init, keeping last_width columns for the last column where it can (the cgroup view's
+ * widest indented name, say) rather than the least it needs. */
+void table_layout(struct table *t, const struct display *d, int width, int sort_col, int last_width);
 
 /* Appends one table line to o: the titles when r is NULL, else the row's cells, separated by one
  * space, the command column last and unpadded. marker_col gets the sort marker before its title

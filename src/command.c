@@ -35,16 +35,87 @@
 #include "timing.h"
 #include "xalloc.h"
 
+/* How often the command's processes are looked at to learn their cgroups. */
+#define CGROUP_SCAN_NS 250000000ull
+
+/* The cgroups of the command's processes, as seen alive: tgid -> index + 1 into paths, each path
+ * kept once for the whole run. A process seen only in its exit record was in its parent's
+ * cgroup, where a fork puts a child (unless it moved before the next look). */
+struct run_cgroups {
+	struct cgroup_hier hier;
+	struct idmap of;
+	char **paths;
+	size_t npaths, cap;
+	const char *start; /* delaytop's own cgroup: the command's when it starts */
+	uint64_t next_scan;
+};
+
 struct run {
 	kind_mask kinds; /* the delay kinds the kernel accounts now (bits of 1 << DK_*) */
 	struct family *family;
 	struct report report;
 	uint64_t lost;
+	struct run_cgroups cg;
 };
 
-static void to_exit_task(const struct ts_record *rec, kind_mask kinds, struct exit_task *t)
+/* The path, kept once for the run. */
+static const char *intern(struct run_cgroups *c, const char *path, size_t *index)
+{
+	size_t i = 0;
+
+	while (i < c->npaths && strcmp(c->paths[i], path) != 0)
+		i++;
+	if (i == c->npaths) {
+		c->paths = xgrow(c->paths, &c->cap, c->npaths + 1, sizeof(*c->paths));
+		c->paths[c->npaths++] = xstrdup(path);
+	}
+	*index = i;
+	return c->paths[i];
+}
+
+static void remember_cgroup(void *arg, uint32_t pid, const char *path)
+{
+	struct run_cgroups *c = arg;
+	size_t i;
+
+	intern(c, path, &i);
+	idmap_put(&c->of, pid, (void *)(uintptr_t)(i + 1));
+}
+
+/* The cgroup of a process: as last seen, else its parent's, else the command's at its start. */
+static const char *cgroup_of(const struct run_cgroups *c, uint32_t tgid, uint32_t ppid)
+{
+	uintptr_t i = (uintptr_t)idmap_get(&c->of, tgid);
+
+	if (!i)
+		i = (uintptr_t)idmap_get(&c->of, ppid);
+	return i ? c->paths[i - 1] : c->start;
+}
+
+/* The hierarchy, and delaytop's own cgroup, which the command inherits. */
+static void start_cgroups(struct run_cgroups *c)
+{
+	char path[CGROUP_PATH_MAX];
+	size_t i;
+
+	idmap_init(&c->of);
+	cgroupfs_detect(&c->hier);
+	if (cgroupfs_task_path((uint32_t)getpid(), &c->hier, path, sizeof(path)) == 0)
+		c->start = intern(c, path, &i);
+}
+
+static void run_cgroups_free(struct run_cgroups *c)
+{
+	for (size_t i = 0; i < c->npaths; i++)
+		free(c->paths[i]);
+	free(c->paths);
+	idmap_free(&c->of);
+}
+
+static void to_exit_task(const struct ts_record *rec, const struct run *r, struct exit_task *t)
 {
 	const struct task_counters *c = &rec->c;
+	kind_mask kinds = r->kinds;
 
 	memset(t, 0, sizeof(*t));
 	t->tid = rec->id;
@@ -54,6 +125,7 @@ static void to_exit_task(const struct ts_record *rec, kind_mask kinds, struct ex
 	t->group_dead = (c->flag & TS_AGROUP) != 0;
 	str_copy(t->comm, sizeof(t->comm), (c->have & HAVE_COMM) ? c->comm : "?");
 	totals_from_counters(&t->delays, c, kinds);
+	t->cgroup = cgroup_of(&r->cg, t->tgid, t->ppid);
 }
 
 static uint64_t now_s(void)
@@ -83,7 +155,7 @@ static void command_on_exit(void *arg, const struct ts_record *thread, const str
 	(void)process;
 	if (!thread)
 		return;
-	to_exit_task(thread, r->kinds, &t);
+	to_exit_task(thread, r, &t);
 	family_exit(r->family, &t, now_s());
 }
 
@@ -94,7 +166,7 @@ static void on_survivor(void *arg, size_t index, const struct ts_record *rec, ui
 
 	(void)index;
 	(void)when;
-	to_exit_task(rec, r->kinds, &t);
+	to_exit_task(rec, r, &t);
 	report_add(&r->report, &t, 1);
 }
 
@@ -144,6 +216,17 @@ static void check_switch(struct run *r)
 		r->kinds = 1u << DK_CPU;
 }
 
+/* Learns where the command's live processes run, at most every CGROUP_SCAN_NS. */
+static void scan_cgroups(struct run *r)
+{
+	uint64_t now = timing_mono_ns();
+
+	if (now < r->cg.next_scan || r->cg.hier.layout == CGROUP_NONE)
+		return;
+	r->cg.next_scan = now + CGROUP_SCAN_NS;
+	collect_cgroups_of(&r->cg.hier, command_member, r, remember_cgroup, &r->cg);
+}
+
 /* Waits for the command, reading exit records as they come and reaping adopted orphans. sigfd
  * reads SIGCHLD, so that the end of the command is seen at once, and SIGTERM and SIGHUP, which are
  * passed on to the command: delaytop stays to write the report when it ends. */
@@ -157,12 +240,13 @@ static int follow(struct run *r, struct ts_listener *l, pid_t child, int sigfd)
 		pid_t pid;
 		int st;
 
-		poll(pfd, 2, 1000);
+		poll(pfd, 2, (int)(CGROUP_SCAN_NS / 1000000));
 		if (pfd[1].revents & POLLIN)
 			while (read(sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
 				if (si.ssi_signo != SIGCHLD)
 					kill(child, (int)si.ssi_signo);
 		check_switch(r);
+		scan_cgroups(r); /* before the exit records: what is alive now is seen */
 		ts_listen_drain(l, command_on_exit, r, &r->lost);
 		while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
 			if (pid == child) {
@@ -219,6 +303,7 @@ int command_run(const struct options *o, int delayacct_off, unsigned closed_fds)
 	int rc, sigfd;
 
 	memset(&r, 0, sizeof(r));
+	start_cgroups(&r.cg);
 	/* with kernel.task_delayacct at 0 the kernel sends zeros for all but CPU delay: unavailable */
 	r.kinds = delayacct_off ? 1u << DK_CPU : (kind_mask)~0u;
 	if (ts_listen(&l, o->exit_buffer, err, sizeof(err)) < 0 || ts_open(&ts, err, sizeof(err)) < 0) {
@@ -257,6 +342,7 @@ int command_run(const struct options *o, int delayacct_off, unsigned closed_fds)
 		goto out;
 	}
 	r.family = family_new((uint32_t)child, (uint32_t)getpid(), now_s(), parent_of, on_member, &r);
+	scan_cgroups(&r);
 	r.report.wait_status = follow(&r, l, child, sigfd);
 	r.report.wall_s = (timing_mono_ns() - t0) / 1e9;
 	count_survivors(&r, ts);
@@ -268,6 +354,7 @@ out:
 		close(sigfd);
 	family_free(r.family);
 	report_free(&r.report);
+	run_cgroups_free(&r.cg);
 	ts_listen_close(l);
 	ts_close(ts);
 	return rc;

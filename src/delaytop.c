@@ -12,8 +12,10 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "cgroupfs.h"
 #include "command.h"
 #include "delayacct.h"
+#include "format.h"
 #include "i18n.h"
 #include "options.h"
 #include "sampler.h"
@@ -185,11 +187,47 @@ static struct sampler *open_sampler(const struct options *o)
 	so.listen = 1;
 	so.exit_rcvbuf = o->exit_buffer;
 	so.departed = !o->batch || o->accumulate; /* the screen can switch to totals at any time */
+	so.cgroups = o->cgroups;
+	so.cgroup_root = o->cgroup;
 	if (sampler_open(&s, &so, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", PACKAGE, err);
 		return NULL;
 	}
 	return s;
+}
+
+/* -c and --group=cgroup need a cgroup hierarchy, and -c a cgroup in it: checked before anything
+ * runs, with the path normalized into buf (o->cgroup then points there). Returns 0, or -1 after
+ * a message. */
+static int check_cgroup(struct options *o, char *buf, size_t size)
+{
+	struct cgroup_hier h;
+	char shown[256], where[CGROUP_PATH_MAX + 64];
+	int rc;
+
+	if (!o->cgroup && !o->cgroups)
+		return 0;
+	cgroupfs_detect(&h);
+	if (h.layout == CGROUP_NONE) {
+		fprintf(stderr, "%s: %s\n", PACKAGE,
+			_("no cgroup hierarchy is mounted: -c and --group=cgroup need one"));
+		return -1;
+	}
+	if (!o->cgroup)
+		return 0;
+	cgroupfs_normalize(o->cgroup, buf, size);
+	rc = cgroupfs_exists(&h, buf);
+	if (rc == 0) {
+		o->cgroup = buf;
+		return 0;
+	}
+	text_clean(shown, sizeof(shown), o->cgroup);
+	if (cgroupfs_dir(&h, buf, where, sizeof(where)) < 0)
+		snprintf(where, sizeof(where), "%s", h.m.dir);
+	fprintf(stderr, "%s: ", PACKAGE);
+	fprintf(stderr, F_(N_("cannot read cgroup '%s' (%s): %s")), shown, where, strerror(-rc));
+	fputc('\n', stderr);
+	return -1;
 }
 
 static void print_notice(struct sampler *s)
@@ -204,7 +242,7 @@ int main(int argc, char **argv)
 {
 	struct options o;
 	struct sampler *s;
-	char err[512];
+	char err[512], cgroup[CGROUP_PATH_MAX];
 	int rc, closed = open_std_fds();
 
 	if (closed < 0)
@@ -229,6 +267,10 @@ int main(int argc, char **argv)
 	if (check_std_fds(&o, closed) < 0) {
 		options_free(&o);
 		return EXIT_FAILURE;
+	}
+	if (check_cgroup(&o, cgroup, sizeof(cgroup)) < 0) {
+		options_free(&o);
+		return EXIT_USAGE;
 	}
 	s = open_sampler(&o);
 	if (!s)

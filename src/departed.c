@@ -15,8 +15,10 @@ void departed_init(struct departed_set *set, int keep)
 
 static void departed_free(struct departed *d)
 {
-	if (d)
+	if (d) {
 		free(d->cmdline);
+		free(d->cgroup);
+	}
 	free(d);
 }
 

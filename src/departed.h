@@ -16,6 +16,7 @@ struct departed {
 	uint32_t pid, id, uid;
 	const char *user; /* "?", or a name that outlives the set (the users cache) */
 	char *cmdline;
+	char *cgroup;
 	char comm[64];
 	struct kind_totals acc;
 };

@@ -23,46 +23,56 @@ static uint32_t process_of(const struct ts_record *rec)
 	return (rec->c.have & HAVE_TGID) ? rec->c.tgid : rec->id;
 }
 
-const struct ts_record *exitqueue_choose(const struct ts_record *thread, const struct ts_record *process,
-					 int threads, uint32_t *id, uint32_t *pid, uint64_t *age_ns)
+static uint32_t parent_of(const struct ts_record *thread)
 {
-	if (threads) {
-		if (!thread)
-			return NULL;
-		*id = thread->id;
-		*pid = process_of(thread);
-		*age_ns = thread->c.etime_us * 1000;
-		return thread;
-	}
-	if (process) { /* the process's age is its main thread's, when that ended last */
-		*id = *pid = process->id;
-		*age_ns = thread && thread->id == process->id ? thread->c.etime_us * 1000 : UINT64_MAX;
-		return process;
-	}
-	if (thread && (thread->c.flag & TS_AGROUP)) {
-		*id = *pid = process_of(thread);
-		*age_ns = thread->id == *pid ? thread->c.etime_us * 1000 : UINT64_MAX;
-		return thread;
-	}
-	return NULL;
+	return thread && (thread->c.have & HAVE_IDS) ? thread->c.ppid : 0;
 }
 
-void exitqueue_push(struct exitqueue *q, uint32_t id, uint32_t pid, const struct ts_record *rec, uint64_t age_ns,
-		    uint64_t recv_mono)
+int exitqueue_choose(const struct ts_record *thread, const struct ts_record *process, int threads,
+		     struct exit_choice *out)
 {
-	struct pending_exit *x;
+	memset(out, 0, sizeof(*out));
+	out->ppid = parent_of(thread);
+	if (threads) {
+		if (!thread)
+			return -1;
+		out->rec = thread;
+		out->id = thread->id;
+		out->pid = process_of(thread);
+		out->age_ns = thread->c.etime_us * 1000;
+		return 0;
+	}
+	if (process) { /* the process's age is its main thread's, when that ended last */
+		out->rec = process;
+		out->id = out->pid = process->id;
+		out->age_ns = thread && thread->id == process->id ? thread->c.etime_us * 1000 : UINT64_MAX;
+		return 0;
+	}
+	if (thread && (thread->c.flag & TS_AGROUP)) {
+		out->rec = thread;
+		out->id = out->pid = process_of(thread);
+		out->age_ns = thread->id == out->pid ? thread->c.etime_us * 1000 : UINT64_MAX;
+		return 0;
+	}
+	return -1;
+}
+
+void exitqueue_push(struct exitqueue *q, const struct exit_choice *x, uint64_t recv_mono)
+{
+	struct pending_exit *p;
 
 	if (q->n >= EXITQUEUE_MAX) {
 		q->lost++;
 		return;
 	}
 	q->items = xgrow(q->items, &q->cap, q->n + 1, sizeof(*q->items));
-	x = &q->items[q->n++];
-	x->id = id;
-	x->pid = pid;
-	x->age_ns = age_ns;
-	x->recv_mono = recv_mono;
-	x->c = rec->c;
+	p = &q->items[q->n++];
+	p->id = x->id;
+	p->pid = x->pid;
+	p->ppid = x->ppid;
+	p->age_ns = x->age_ns;
+	p->recv_mono = recv_mono;
+	p->c = x->rec->c;
 }
 
 void exitqueue_clear(struct exitqueue *q)

@@ -12,12 +12,22 @@
 /* Records kept until the next tick (a long pause); more are counted as lost. */
 #define EXITQUEUE_MAX 65536
 
+/* What an exit message says of the task the mode shows. */
+struct exit_choice {
+	const struct ts_record *rec; /* the record to fold in */
+	uint32_t id;                 /* the task's id in the mode */
+	uint32_t pid;                /* its process */
+	uint32_t ppid;               /* the process's parent, 0 when the message does not say */
+	uint64_t age_ns;             /* how long it lived, UINT64_MAX when the message does not say */
+};
+
 /* An exit record waiting for the next tick. */
 struct pending_exit {
 	uint32_t id;        /* the task's id in the current mode */
 	uint32_t pid;       /* its process */
 	uint64_t age_ns;    /* how long it lived, UINT64_MAX when the record does not say */
 	uint64_t recv_mono; /* when it was read */
+	uint32_t ppid;      /* its parent, when the message says (0: not) */
 	struct task_counters c;
 };
 
@@ -33,14 +43,16 @@ void exitqueue_free(struct exitqueue *q);
 
 /* The record of an exit message the mode shows: the thread's in thread mode; in process mode the
  * process aggregate, or the thread record of a process that only ever had one thread; with the
- * task's id, its process and its age when the record says. Returns NULL when the message has
- * nothing for the mode (a thread's exit in process mode). */
-const struct ts_record *exitqueue_choose(const struct ts_record *thread, const struct ts_record *process,
-					 int threads, uint32_t *id, uint32_t *pid, uint64_t *age_ns);
+ * task's id, its process, the parent and its age where the message says (a process aggregate
+ * says none of them: they come from the thread record beside it). Returns 0, or -1 when the
+ * message has nothing for the mode (a thread's exit in process mode). */
+int exitqueue_choose(const struct ts_record *thread, const struct ts_record *process, int threads,
+		     struct exit_choice *out);
 
-/* Queues a record received at recv_mono; counts it as lost when the queue is full. */
-void exitqueue_push(struct exitqueue *q, uint32_t id, uint32_t pid, const struct ts_record *rec, uint64_t age_ns,
-		    uint64_t recv_mono);
+/* Queues a chosen record received at recv_mono; counts it as lost when the queue is full. */
+void exitqueue_push(struct exitqueue *q, const struct exit_choice *x, uint64_t recv_mono);
+
+
 
 /* Empties the queue (its records were folded, or belong to another mode). */
 void exitqueue_clear(struct exitqueue *q);

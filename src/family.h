@@ -19,6 +19,7 @@ struct exit_task {
 	uint64_t start_s; /* start, seconds since the epoch */
 	char comm[17];
 	struct kind_totals delays; /* its delays and CPU time over its life */
+	const char *cgroup; /* where it ran, as far as known (it lives as long as the run); or NULL */
 	int group_dead; /* its exit ended its process */
 };
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cgroupfs.h"
 #include "filter.h"
 
 static int contains_nocase(const char *hay, const char *needle)
@@ -36,14 +37,16 @@ int filter_match(const struct filter *f, const struct row *r, const struct displ
 {
 	if (r->departed && !d->accumulate)
 		return 0; /* ended in an earlier interval: only the totals show it */
-	if (f->by_uid && r->uid != f->uid)
+	if (f->by_uid && !r->cg && r->uid != f->uid) /* a cgroup sums every user's tasks */
 		return 0;
-	if (f->npids && !pid_listed(f, r->pid))
+	if (f->npids && !r->cg && !pid_listed(f, r->pid))
 		return 0;
 	if (f->command && !contains_nocase(r->comm, f->command) &&
 	    !(r->cmdline && contains_nocase(r->cmdline, f->command)))
 		return 0;
 	if (f->active && !filter_waited(r, d))
+		return 0;
+	if (f->cgroup && !(r->cgroup && cgroupfs_within(r->cgroup, f->cgroup)))
 		return 0;
 	return 1;
 }

@@ -8,6 +8,7 @@
 
 #include "columns.h"
 
+/* A cgroup row (the cgroup view) passes the user and pid filters: it sums every task below it. */
 struct filter {
 	int by_uid;
 	uint32_t uid;
@@ -15,6 +16,7 @@ struct filter {
 	const uint32_t *pids;  /* only these processes, when npids > 0 */
 	size_t npids;
 	int active;            /* only tasks that waited during the interval (or since the start) */
+	const char *cgroup;    /* only tasks in this cgroup and below (a normalized path); NULL: any */
 };
 
 int filter_match(const struct filter *f, const struct row *r, const struct display *d);

@@ -22,8 +22,12 @@ const struct key_binding key_bindings[] = {
 	{ { '/', 0 }, "/", ACT_FILTER_COMMAND, N_("show only commands containing a text (Esc clears)") },
 	{ { 'u', 0 }, "u", ACT_FILTER_USER, N_("show only one user's tasks (empty: all users)") },
 	{ { 'p', 0 }, "p", ACT_FILTER_PID, N_("show only some processes by pid (empty: all)") },
-	{ { 27, 0 }, N_("Esc"), ACT_CLEAR_FILTER, N_("clear the command filter") },
+	{ { 27, 0 }, N_("Esc"), ACT_CLEAR_FILTER, N_("clear the command filter and the cgroup opened") },
 	{ { 'H', 0 }, "H", ACT_THREADS, N_("switch between processes and threads") },
+	{ { 'g', 0 }, "g", ACT_GROUP, N_("rows: processes, threads, cgroups (a tree with pressure), in turn") },
+	{ { '\n', '\r', KEY_ENTER }, N_("Enter"), ACT_OPEN, N_("cgroups: show the processes of the selected cgroup") },
+	{ { '-', 0 }, "-", ACT_FOLD, N_("cgroups: hide what is below the selected cgroup") },
+	{ { '+', '=', 0 }, "+", ACT_UNFOLD, N_("cgroups: show what is below the selected cgroup") },
 	{ { 'a', 0 }, "a", ACT_ACTIVE, N_("show only tasks that waited during the interval") },
 	{ { 'c', 0 }, "c", ACT_CMDLINE, N_("show the command name or the full command line") },
 	/* xgettext:no-c-format */

@@ -15,14 +15,26 @@ struct listing_spec {
 	struct display display;
 	int sort_col; /* a column_id */
 	int reverse;
+	const char *const *folded; /* the cgroup view: cgroups whose subtrees are hidden */
+	size_t nfolded;
 };
 
 struct listing {
 	const struct row **rows; /* into the snapshot: live until its sampler's next tick */
 	size_t n, cap;
+	uint8_t *folded;         /* the cgroup view: per listed row, its subtree is hidden */
+	size_t capfolded;
+	/* scratch for the tree */
+	const struct row **sorted;
+	size_t capsorted;
+	long *first, *next;      /* children lists by row index */
+	uint8_t *shown;
+	size_t capnodes;
 };
 
-/* Fills l with the rows of snap (NULL: none) that pass spec's filter, sorted. */
+/* Fills l with the rows of snap (NULL: none) that pass spec's filter, sorted. In the cgroup view
+ * the rows are the snapshot's cgroup rows as a tree: each shown with its ancestors, children after
+ * their parent sorted among their siblings, none below a folded one. */
 void listing_build(struct listing *l, const struct snapshot *snap, const struct listing_spec *spec);
 void listing_free(struct listing *l);
 

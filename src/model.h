@@ -12,6 +12,11 @@
 #include "rates.h"
 #include "totals.h"
 
+struct cgroup_node;
+
+/* Tasks by state, as the kernel's cgroupstats counts them. */
+enum cg_state { CG_RUNNING, CG_SLEEPING, CG_UNINTERRUPTIBLE, CG_STOPPED, CG_IOWAIT, CG_STATES };
+
 struct row {
 	uint32_t pid; /* the process (thread group id) */
 	uint32_t tid; /* the thread in thread mode; 0 in process mode */
@@ -25,6 +30,13 @@ struct row {
 	const char *user;    /* strings belong to the sampler and live until its next tick */
 	const char *comm;
 	const char *cmdline; /* full command line, or NULL when unknown */
+	const char *cgroup;  /* the task's cgroup path (a cgroup row's own), or NULL when unknown */
+	uint32_t nthreads;   /* live threads the row stands for (a cgroup row: in it and below) */
+	uint32_t states[CG_STATES]; /* a process row in the cgroup view: its threads by state */
+	uint8_t have_states;
+	int depth;           /* a cgroup row: its depth in the tree */
+	long parent;         /* a cgroup row: the index of its parent's row, -1 for the root */
+	const struct cgroup_node *cg; /* a cgroup row: its node (pressure, states); NULL for tasks */
 	struct task_rates r;
 	const struct kind_totals *acc; /* since delaytop's first reading */
 };
@@ -43,6 +55,10 @@ struct snapshot {
 	struct psi_snapshot psi;
 	struct row *rows;
 	size_t nrows;
+	int cgroups;          /* the cgroup view: cgroup_rows hold a tree of cgroups */
+	const char *cgroup_source; /* where the state counts come from: "cgroupstats" or "tasks" */
+	struct row *cgroup_rows; /* parents before children; row i's parent is cgroup_rows[parent] */
+	size_t ncgroup_rows;
 };
 
 #endif

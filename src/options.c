@@ -33,6 +33,8 @@ enum option_id {
 	OPT_PID,
 	OPT_USER,
 	OPT_THREADS,
+	OPT_GROUP,
+	OPT_CGROUP,
 	OPT_SORT,
 	OPT_REVERSE,
 	OPT_ACTIVE,
@@ -69,7 +71,13 @@ static const struct option_def option_table[OPT_COUNT] = {
 			{ MIN_DELAY, DEFAULT_DELAY } },
 	[OPT_PID] = { "pid", 'p', "PID[,PID...]", 0, N_("only these processes (may be repeated)"), { 0 } },
 	[OPT_USER] = { "user", 'u', "USER", 0, N_("only tasks of this user (name or uid)"), { 0 } },
-	[OPT_THREADS] = { "threads", 'H', NULL, 0, N_("one row per thread instead of per process"), { 0 } },
+	[OPT_THREADS] = { "threads", 'H', NULL, 0, N_("one row per thread instead of per process (--group=thread)"),
+			  { 0 } },
+	[OPT_GROUP] = { "group", 0, "GROUP", 0,
+			N_("one row per process, thread or cgroup (a tree of cgroups with their pressure; "
+			   "default process)"), { 0 } },
+	[OPT_CGROUP] = { "cgroup", 'c', "PATH", 0,
+			 N_("only tasks in this cgroup and below, a path as /proc/PID/cgroup shows it"), { 0 } },
 	[OPT_SORT] = { "sort", 's', "KEY", 0, N_("sort by KEY (default total), one of:"), { 0 } },
 	[OPT_REVERSE] = { "reverse", 0, NULL, 0, N_("reverse the sort order"), { 0 } },
 	[OPT_ACTIVE] = { "active", 'a', NULL, 0, N_("only tasks that waited during the interval"), { 0 } },
@@ -369,6 +377,18 @@ static int parse_size(const char *s, int *out, char *err, size_t errlen)
 	return 0;
 }
 
+static int parse_group(const char *s, struct options *o, char *err, size_t errlen)
+{
+	char val[SHOWN_SIZE];
+
+	if (strcmp(s, "process") == 0 || strcmp(s, "thread") == 0 || strcmp(s, "cgroup") == 0) {
+		o->threads = strcmp(s, "thread") == 0;
+		o->cgroups = strcmp(s, "cgroup") == 0;
+		return 0;
+	}
+	return fail(err, errlen, F_(N_("unknown group '%s' (choose from: process, thread, cgroup)")), shown(s, val));
+}
+
 static int parse_format(const char *s, enum output_format *f, char *err, size_t errlen)
 {
 	char val[SHOWN_SIZE];
@@ -458,7 +478,14 @@ static int take_option(enum option_id id, struct options *o, char *err, size_t e
 	case OPT_USER:
 		o->by_uid = 1;
 		return options_parse_user(optarg, &o->uid, err, errlen);
-	case OPT_THREADS: o->threads = 1; return 0;
+	case OPT_THREADS:
+		o->threads = 1;
+		o->cgroups = 0;
+		return 0;
+	case OPT_GROUP: return parse_group(optarg, o, err, errlen);
+	case OPT_CGROUP:
+		o->cgroup = optarg;
+		return optarg[0] ? 0 : fail(err, errlen, "%s", _("an empty cgroup path: give one such as /system.slice"));
 	case OPT_SORT: return parse_sort(optarg, &o->sort_col, err, errlen);
 	case OPT_REVERSE: o->reverse = 1; return 0;
 	case OPT_ACTIVE: o->active = 1; return 0;
@@ -535,6 +562,10 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	}
 	if (o->command && o->task_option[0]) {
 		fail(err, errlen, F_(N_("option '%s' does not apply to command mode")), o->task_option);
+		return OPTIONS_ERROR;
+	}
+	if (o->cgroups && (o->npids || o->by_uid)) {
+		fail(err, errlen, "%s", _("--group=cgroup sums every task of each cgroup: -p and -u do not apply to it"));
 		return OPTIONS_ERROR;
 	}
 	if (o->output && !o->command) {

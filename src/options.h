@@ -18,7 +18,9 @@ struct options {
 	size_t npids;
 	int by_uid;        /* -u given */
 	uint32_t uid;
-	int threads;       /* -H */
+	int threads;       /* -H, --group=thread */
+	int cgroups;       /* --group=cgroup: rows are cgroups */
+	const char *cgroup; /* -c: only tasks in this cgroup and below, as given (NULL: all) */
 	int sort_col;      /* a column_id */
 	int reverse;
 	int active;        /* -a */

@@ -18,6 +18,7 @@ void proctable_init(struct proctable *t)
 static void proc_free(struct proc *p)
 {
 	free(p->cmdline);
+	free(p->cgroup);
 	free(p);
 }
 
@@ -30,6 +31,7 @@ void proctable_free(struct proctable *t)
 		proc_free(v);
 	idmap_free(&t->map);
 	free(t->fresh);
+	free(t->moved);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -78,6 +80,8 @@ struct proc *proctable_update(struct proctable *t, const struct proc_entry *e, u
 		t->fresh = xgrow(t->fresh, &t->capfresh, t->nfresh + 1, sizeof(*t->fresh));
 		t->fresh[t->nfresh++] = p->pid;
 	}
+	t->moved = xgrow(t->moved, &t->capmoved, t->nmoved + 1, sizeof(*t->moved));
+	t->moved[t->nmoved++] = p->pid;
 	p->seen = p->walked = tick;
 	p->euid = e->euid;
 	p->state = e->state;
@@ -98,10 +102,23 @@ static void describe(void *arg, uint32_t pid, const char *cmdline)
 	p->described = 1;
 }
 
-void proctable_describe(struct proctable *t, struct procfs *procfs)
+void proctable_describe(struct proctable *t, struct procfs *procfs, const struct cgroup_hier *hier)
 {
+	char path[CGROUP_PATH_MAX];
+
 	procfs_describe(procfs, t->fresh, t->nfresh, describe, t);
 	t->nfresh = 0;
+	for (size_t i = 0; hier->layout != CGROUP_NONE && i < t->nmoved; i++) {
+		struct proc *p = idmap_get(&t->map, t->moved[i]);
+
+		if (!p || cgroupfs_task_path(p->pid, hier, path, sizeof(path)) < 0)
+			continue;
+		if (!p->cgroup || strcmp(p->cgroup, path) != 0) {
+			free(p->cgroup);
+			p->cgroup = xstrdup(path);
+		}
+	}
+	t->nmoved = 0;
 }
 
 struct proc *proctable_ghost(struct proctable *t, uint32_t pid, const struct task_counters *c, uint32_t tick,

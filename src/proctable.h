@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cgroupfs.h"
 #include "counters.h"
 #include "idmap.h"
 #include "procfs.h"
@@ -31,12 +32,17 @@ struct proc {
 	const char *user; /* from the users cache, or "?" */
 	char comm[64];
 	char *cmdline;
+	char *cgroup;  /* its path in the cgroup hierarchy shown, or NULL when unknown */
+	uint32_t states[CG_STATES]; /* the cgroup view: its threads by state, when have_states */
+	uint8_t have_states;
 };
 
 struct proctable {
 	struct idmap map;  /* pid -> struct proc */
 	uint32_t *fresh;   /* processes to describe: new, ran exec or changed user */
 	size_t nfresh, capfresh;
+	uint32_t *moved;   /* processes whose cgroup is to be read: their stat was read (new or ran) */
+	size_t nmoved, capmoved;
 };
 
 void proctable_init(struct proctable *t);
@@ -46,12 +52,13 @@ struct proc *proctable_get(const struct proctable *t, uint32_t pid);
 
 /* Finds or makes the process of a walk entry, seen at tick; a pid now held by a newer process
  * gets a new one. One that is new, changed its user or ran exec (its name changed) is queued to
- * be described. */
+ * be described; every one is queued to have its cgroup read (a process is read when it is new
+ * or ran, and a process moved to another cgroup shows there once it runs). */
 struct proc *proctable_update(struct proctable *t, const struct proc_entry *e, uint32_t tick, struct users *users);
 
 /* Reads the command line of the queued processes, through procfs (their user's name came from
- * the users cache when they were queued). */
-void proctable_describe(struct proctable *t, struct procfs *procfs);
+ * the users cache when they were queued), and the cgroup of those queued for it in hier. */
+void proctable_describe(struct proctable *t, struct procfs *procfs, const struct cgroup_hier *hier);
 
 /* A process seen only in an exit record of tick, made up from the record's counters. */
 struct proc *proctable_ghost(struct proctable *t, uint32_t pid, const struct task_counters *c, uint32_t tick,

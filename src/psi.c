@@ -59,7 +59,7 @@ int psi_parse(const char *text, struct psi_resource *out)
 	return out->present ? 0 : -EINVAL;
 }
 
-void psi_read(const char *dir, int system, uint64_t when_ns, struct psi_snapshot *out)
+void psi_read(const char *dir, const char *suffix, int system, uint64_t when_ns, struct psi_snapshot *out)
 {
 	char path[4096], buf[512];
 
@@ -67,7 +67,7 @@ void psi_read(const char *dir, int system, uint64_t when_ns, struct psi_snapshot
 	for (int r = 0; r < PSI_COUNT; r++) {
 		struct psi_resource *res = &out->res[r];
 
-		snprintf(path, sizeof(path), "%s/%s", dir, names[r]);
+		snprintf(path, sizeof(path), "%s/%s%s", dir, names[r], suffix);
 		if (procfs_read(path, buf, sizeof(buf)) < 0 || psi_parse(buf, res) < 0) {
 			memset(res, 0, sizeof(*res));
 			res->some.pct = res->full.pct = NAN;

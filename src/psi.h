@@ -31,9 +31,10 @@ const char *psi_label(int res);
  * present. Returns 0 when at least one line parsed, -EINVAL otherwise. Pure. */
 int psi_parse(const char *text, struct psi_resource *out);
 
-/* Reads every pressure file under dir (normally /proc/pressure). Each file is optional on its own.
- * With system set, CPU "full" is dropped: at system level the kernel reports it as always 0. */
-void psi_read(const char *dir, int system, uint64_t when_ns, struct psi_snapshot *out);
+/* Reads every pressure file under dir: "cpu" and the others with suffix "" in /proc/pressure,
+ * "cpu.pressure" with suffix ".pressure" in a cgroup. Each file is optional on its own. With
+ * system set, CPU "full" is dropped: at system level the kernel reports it as always 0. */
+void psi_read(const char *dir, const char *suffix, int system, uint64_t when_ns, struct psi_snapshot *out);
 
 /* Fills the pct of every line of cur from the total deltas since prev. Pure. */
 void psi_interval(const struct psi_snapshot *prev, struct psi_snapshot *cur);

@@ -33,6 +33,9 @@ void report_free(struct report *r)
 	free(r->groups);
 	r->groups = NULL;
 	r->ngroups = r->capgroups = 0;
+	free(r->cgroups);
+	r->cgroups = NULL;
+	r->ncgroups = r->capcgroups = 0;
 	while (idmap_next(&r->open, &pos, NULL, &v))
 		free(v);
 	idmap_free(&r->open);
@@ -77,9 +80,31 @@ static void count_process(struct report *r, const struct exit_task *t, size_t gr
 	r->groups[group].procs++;
 }
 
+static struct report_cgroup *cgroup_of(struct report *r, const char *path)
+{
+	struct report_cgroup *c;
+
+	for (size_t i = 0; i < r->ncgroups; i++)
+		if (strcmp(r->cgroups[i].path, path) == 0)
+			return &r->cgroups[i];
+	r->cgroups = xgrow(r->cgroups, &r->capcgroups, r->ncgroups + 1, sizeof(*r->cgroups));
+	c = &r->cgroups[r->ncgroups++];
+	memset(c, 0, sizeof(*c));
+	c->path = path;
+	return c;
+}
+
 void report_add(struct report *r, const struct exit_task *t, int running)
 {
 	struct report_group *g = group_of(r, t->comm);
+
+	if (t->cgroup) {
+		struct report_cgroup *c = cgroup_of(r, t->cgroup);
+
+		totals_add(&c->sum, &t->delays);
+		c->threads++;
+		c->procs += t->tid == t->tgid;
+	}
 
 	totals_add(&r->sum, &t->delays);
 	totals_add(&g->sum, &t->delays);
@@ -98,6 +123,16 @@ int report_exit_status(const struct report *r)
 	if (WIFSIGNALED(r->wait_status))
 		return 128 + WTERMSIG(r->wait_status);
 	return EXIT_FAILURE;
+}
+
+static int cgroup_by_total(const void *a, const void *b)
+{
+	uint64_t x = totals_waited(&((const struct report_cgroup *)a)->sum);
+	uint64_t y = totals_waited(&((const struct report_cgroup *)b)->sum);
+
+	if (x != y)
+		return x < y ? 1 : -1;
+	return strcmp(((const struct report_cgroup *)a)->path, ((const struct report_cgroup *)b)->path);
 }
 
 static int by_total(const void *a, const void *b)
@@ -211,25 +246,47 @@ static void text_kinds(struct outbuf *o, const struct report *r)
 	out_char(o, '\n');
 }
 
-static void text_groups(struct outbuf *o, const struct report *r)
+/* A by-name table's titles, the first column's title given. */
+static void text_group_titles(struct outbuf *o, const char *first)
 {
 	out_char(o, '\n');
-	out_padded(o, _("COMMAND"), 16, 0);
+	out_padded(o, first, 16, 0);
 	text_title(o, _("PROCS"), 6, 1);
 	text_title(o, _("THREADS"), 7, 1);
 	text_title(o, _("TOTAL s"), 9, 1);
 	for (int k = 0; k < DK_COUNT; k++)
 		text_title(o, _(delay_kinds[k].title), 8, 1);
 	out_char(o, '\n');
-	for (size_t i = 0; i < r->ngroups; i++) {
-		const struct report_group *g = &r->groups[i];
+}
 
-		out_padded(o, g->comm, 16, 0);
-		out_printf(o, " %6u %7u", g->procs, g->threads);
-		text_cell(o, totals_waited(&g->sum) / 1e9, 3, 9);
-		for (int k = 0; k < DK_COUNT; k++)
-			text_cell(o, kind_total_s(&g->sum, k), 3, 8);
+/* A group's numbers, after its name. */
+static void text_group_numbers(struct outbuf *o, unsigned procs, unsigned threads, const struct kind_totals *sum)
+{
+	out_printf(o, " %6u %7u", procs, threads);
+	text_cell(o, totals_waited(sum) / 1e9, 3, 9);
+	for (int k = 0; k < DK_COUNT; k++)
+		text_cell(o, kind_total_s(sum, k), 3, 8);
+	out_char(o, '\n');
+}
+
+static void text_groups(struct outbuf *o, const struct report *r)
+{
+	text_group_titles(o, _("COMMAND"));
+	for (size_t i = 0; i < r->ngroups; i++) {
+		out_padded(o, r->groups[i].comm, 16, 0);
+		text_group_numbers(o, r->groups[i].procs, r->groups[i].threads, &r->groups[i].sum);
+	}
+}
+
+/* The by-cgroup table: each cgroup on its own line, its numbers on the next. */
+static void text_cgroups(struct outbuf *o, const struct report *r)
+{
+	text_group_titles(o, _("CGROUP"));
+	for (size_t i = 0; i < r->ncgroups; i++) {
+		out_text(o, r->cgroups[i].path);
 		out_char(o, '\n');
+		out_spaces(o, 16);
+		text_group_numbers(o, r->cgroups[i].procs, r->cgroups[i].threads, &r->cgroups[i].sum);
 	}
 }
 
@@ -268,6 +325,21 @@ static void json_kinds(struct outbuf *o, const struct kind_totals *t, double wal
 	out_char(o, '}');
 }
 
+/* One entry of by_command or by_cgroup (the i-th of its list), named by key. */
+static void json_group(struct outbuf *o, size_t i, const char *key, const char *name, unsigned procs,
+		       unsigned threads, const struct kind_totals *sum)
+{
+	out_printf(o, "%s{\"%s\":", i ? "," : "", key);
+	out_json_string(o, name);
+	out_printf(o, ",\"processes\":%u,\"threads\":%u,\"total_s\":", procs, threads);
+	json_num(o, totals_waited(sum) / 1e9);
+	out_str(o, ",\"run_s\":");
+	json_num(o, sum->run_ns / 1e9);
+	out_str(o, ",\"delay\":");
+	json_kinds(o, sum, -1);
+	out_char(o, '}');
+}
+
 static void report_json(struct outbuf *o, const struct report *r)
 {
 	out_str(o, "{\"command\":[");
@@ -291,19 +363,12 @@ static void report_json(struct outbuf *o, const struct report *r)
 	out_str(o, ",\"delay\":");
 	json_kinds(o, &r->sum, r->wall_s);
 	out_str(o, ",\"by_command\":[");
-	for (size_t i = 0; i < r->ngroups; i++) {
-		const struct report_group *g = &r->groups[i];
-
-		out_str(o, i ? ",{\"command\":" : "{\"command\":");
-		out_json_string(o, g->comm);
-		out_printf(o, ",\"processes\":%u,\"threads\":%u,\"total_s\":", g->procs, g->threads);
-		json_num(o, totals_waited(&g->sum) / 1e9);
-		out_str(o, ",\"run_s\":");
-		json_num(o, g->sum.run_ns / 1e9);
-		out_str(o, ",\"delay\":");
-		json_kinds(o, &g->sum, -1);
-		out_char(o, '}');
-	}
+	for (size_t i = 0; i < r->ngroups; i++)
+		json_group(o, i, "command", r->groups[i].comm, r->groups[i].procs, r->groups[i].threads, &r->groups[i].sum);
+	out_str(o, "],\"by_cgroup\":[");
+	for (size_t i = 0; i < r->ncgroups; i++)
+		json_group(o, i, "cgroup", r->cgroups[i].path, r->cgroups[i].procs, r->cgroups[i].threads,
+			   &r->cgroups[i].sum);
 	out_str(o, "]}\n");
 }
 
@@ -339,7 +404,7 @@ static void csv_run(struct outbuf *o, const struct report *r)
 	csv_row(o, "(all)", r->procs, r->threads, &r->sum);
 	out_printf(o, ",%d,", report_exit_status(r));
 	out_mem(o, buf, fmt_fixed(buf, r->wall_s, 3));
-	out_printf(o, ",%llu\n", (unsigned long long)r->lost);
+	out_printf(o, ",%llu,\n", (unsigned long long)r->lost);
 }
 
 static void report_csv(struct outbuf *o, const struct report *r)
@@ -347,11 +412,17 @@ static void report_csv(struct outbuf *o, const struct report *r)
 	out_str(o, "command,processes,threads,total_s");
 	for (int k = 0; k < DK_COUNT; k++)
 		out_printf(o, ",%s_total_s,%s_count,%s_max_ms", delay_kinds[k].key, delay_kinds[k].key, delay_kinds[k].key);
-	out_str(o, ",status,wall_s,exits_lost\n");
+	out_str(o, ",status,wall_s,exits_lost,cgroup\n");
 	csv_run(o, r);
 	for (size_t i = 0; i < r->ngroups; i++) {
 		csv_row(o, r->groups[i].comm, r->groups[i].procs, r->groups[i].threads, &r->groups[i].sum);
-		out_str(o, ",,,\n");
+		out_str(o, ",,,,\n");
+	}
+	for (size_t i = 0; r->ncgroups > 1 && i < r->ncgroups; i++) { /* rows "(cgroup)" with the path */
+		csv_row(o, "(cgroup)", r->cgroups[i].procs, r->cgroups[i].threads, &r->cgroups[i].sum);
+		out_str(o, ",,,,");
+		out_csv_field(o, r->cgroups[i].path);
+		out_char(o, '\n');
 	}
 }
 
@@ -361,6 +432,7 @@ int report_print(struct report *r, enum output_format format, FILE *out)
 	int rc;
 
 	qsort(r->groups, r->ngroups, sizeof(*r->groups), by_total);
+	qsort(r->cgroups, r->ncgroups, sizeof(*r->cgroups), cgroup_by_total);
 	if (format == FORMAT_JSON) {
 		report_json(&o, r);
 	} else if (format == FORMAT_CSV) {
@@ -369,6 +441,8 @@ int report_print(struct report *r, enum output_format format, FILE *out)
 		text_summary(&o, r);
 		text_kinds(&o, r);
 		text_groups(&o, r);
+		if (r->ncgroups > 1)
+			text_cgroups(&o, r);
 	}
 	rc = out_flush(&o, out);
 	out_free(&o);

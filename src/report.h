@@ -17,6 +17,13 @@ struct report_group {
 	struct kind_totals sum;
 };
 
+/* The run's delays in one cgroup. */
+struct report_cgroup {
+	const char *path; /* lives as long as the run */
+	unsigned procs, threads;
+	struct kind_totals sum;
+};
+
 struct report {
 	char **argv;       /* the command */
 	int wait_status;   /* as waitpid() gave it */
@@ -28,6 +35,8 @@ struct report {
 	struct kind_totals sum;
 	struct report_group *groups;
 	size_t ngroups, capgroups;
+	struct report_cgroup *cgroups; /* by the cgroup each task ran in, when known */
+	size_t ncgroups, capcgroups;
 	struct idmap open; /* tgid -> processes counted whose end has not been seen (report.c) */
 };
 
@@ -41,7 +50,8 @@ void report_add(struct report *r, const struct exit_task *t, int running);
 /* The exit status delaytop returns: the command's, or 128 + the signal that ended it. */
 int report_exit_status(const struct report *r);
 
-/* Prints the report; returns 0 or -1 when writing failed. */
+/* Prints the report; returns 0 or -1 when writing failed. The text report has a table by cgroup
+ * when the run's tasks ran in more than one; JSON always has "by_cgroup", CSV its rows then. */
 int report_print(struct report *r, enum output_format format, FILE *out);
 
 #endif

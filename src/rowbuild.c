@@ -26,6 +26,13 @@ static void task_row(struct row *r, const struct task *t, int threads)
 	r->user = t->proc ? t->proc->user : "-";
 	r->comm = (threads || !t->proc) && t->comm[0] ? t->comm : t->proc ? t->proc->comm : "?";
 	r->cmdline = t->proc ? t->proc->cmdline : NULL;
+	r->cgroup = t->proc ? t->proc->cgroup : NULL;
+	r->nthreads = threads || !t->proc ? 1 : (uint32_t)t->proc->nlwp;
+	if (!threads && t->proc && t->proc->have_states) {
+		memcpy(r->states, t->proc->states, sizeof(r->states));
+		r->have_states = 1;
+	}
+	r->parent = -1;
 	r->acc = &t->acc;
 }
 
@@ -39,6 +46,8 @@ static void departed_row(struct row *r, const struct departed *d, int threads, i
 	r->user = others ? "-" : d->user;
 	r->comm = others ? others_name : d->comm;
 	r->cmdline = d->cmdline;
+	r->cgroup = d->cgroup;
+	r->parent = -1;
 	r->acc = &d->acc;
 	rates_unavailable(&r->r);
 	r->exited = r->departed = 1;

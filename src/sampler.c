@@ -11,6 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgroupfs.h"
+#include "cgtable.h"
+#include "cgtree.h"
 #include "collect.h"
 #include "delayacct.h"
 #include "departed.h"
@@ -49,6 +52,10 @@ struct sampler {
 	struct psi_snapshot psi_prev;
 	struct collector collector;
 	struct rowbuf rows;
+	struct cgroup_hier hier;  /* the cgroup hierarchy shown */
+	char cgroup_root[CGROUP_PATH_MAX]; /* the cgroup view's root */
+	struct cgtable cgroups;   /* the cgroup view's cgroups */
+	struct cgtree tree;       /* and its rows */
 };
 
 /* ---- prepare ---- */
@@ -71,6 +78,7 @@ static void keep_departed(void *arg, struct task *t)
 	d->uid = p ? p->euid : 0;
 	d->user = p && p->user ? p->user : "?";
 	d->cmdline = p && p->cmdline ? xstrdup(p->cmdline) : NULL;
+	d->cgroup = p && p->cgroup ? xstrdup(p->cgroup) : NULL;
 	snprintf(d->comm, sizeof(d->comm), "%s", (s->o.threads || !p) && t->comm[0] ? t->comm : p ? p->comm : "?");
 	d->acc = t->acc;
 	task_free(t);
@@ -79,7 +87,7 @@ static void keep_departed(void *arg, struct task *t)
 
 static void read_psi(struct sampler *s, struct snapshot *snap)
 {
-	psi_read("/proc/pressure", 1, s->tt.now_mono, &snap->psi);
+	psi_read("/proc/pressure", "", 1, s->tt.now_mono, &snap->psi);
 	if (s->tt.tick > 1)
 		psi_interval(&s->psi_prev, &snap->psi);
 	s->psi_prev = snap->psi;
@@ -109,14 +117,11 @@ static void prepare(struct sampler *s, struct snapshot *snap)
 static void on_exit_message(void *arg, const struct ts_record *thread, const struct ts_record *process)
 {
 	struct sampler *s = arg;
-	const struct ts_record *rec;
-	uint32_t id, pid;
-	uint64_t age;
+	struct exit_choice x;
 
 	s->exits.exits++;
-	rec = exitqueue_choose(thread, process, s->o.threads, &id, &pid, &age);
-	if (rec && selection_has(&s->sel, pid, id, s->o.threads))
-		exitqueue_push(&s->exits, id, pid, rec, age, timing_mono_ns());
+	if (exitqueue_choose(thread, process, s->o.threads, &x) == 0 && selection_has(&s->sel, x.pid, x.id, s->o.threads))
+		exitqueue_push(&s->exits, &x, timing_mono_ns());
 }
 
 void sampler_drain(struct sampler *s)
@@ -171,6 +176,30 @@ static void fill_header(struct sampler *s, struct snapshot *snap)
 	snap->exits_lost = s->exits.lost;
 }
 
+/* Whether the cgroup view counts tasks by state from their threads (v2) rather than asking the
+ * kernel (CGROUPSTATS, v1 only). */
+static int states_from_tasks(const struct sampler *s)
+{
+	return s->hier.m.v2;
+}
+
+/* The cgroup view: the cgroups at and below its root with their pressure and states, and their
+ * rows summing the task rows. A root that was removed gives no rows. */
+static void build_cgroups(struct sampler *s, struct snapshot *snap)
+{
+	snap->cgroups = 1;
+	snap->cgroup_source = states_from_tasks(s) ? "tasks" : "cgroupstats";
+	if (s->hier.layout == CGROUP_NONE ||
+	    cgtable_read(&s->cgroups, &s->hier, s->cgroup_root, states_from_tasks(s) ? NULL : s->ts, s->tt.now_mono,
+			 snap->rows, snap->nrows) < 0) {
+		s->cgroups.n = 0;
+		return;
+	}
+	snap->ncgroup_rows = cgtree_build(&s->tree, s->cgroups.f, s->cgroups.n, snap->rows, snap->nrows,
+					  states_from_tasks(s));
+	snap->cgroup_rows = s->tree.rows;
+}
+
 int sampler_tick(struct sampler *s, struct snapshot *snap, char *err, size_t errlen)
 {
 	int rc;
@@ -184,6 +213,8 @@ int sampler_tick(struct sampler *s, struct snapshot *snap, char *err, size_t err
 	fill_header(s, snap);
 	snap->nrows = rowbuild(&s->rows, &s->tasks, &s->departed, s->tt.tick, s->o.threads, _("(other exited)"));
 	snap->rows = s->rows.rows;
+	if (s->o.cgroups)
+		build_cgroups(s, snap);
 	return 0;
 }
 
@@ -248,6 +279,8 @@ static void wire_collector(struct sampler *s)
 	c->users = &s->users;
 	c->tt = &s->tt;
 	c->rules = &s->rules;
+	c->hier = &s->hier;
+	c->want_states = s->o.cgroups && states_from_tasks(s);
 	s->rules.off = &s->off;
 	s->rules.threads = s->o.threads;
 }
@@ -265,6 +298,11 @@ int sampler_open(struct sampler **out, const struct sampler_opts *o, char *err, 
 	exitqueue_init(&s->exits);
 	forkedoff_init(&s->off);
 	selection_init(&s->sel);
+	cgtable_init(&s->cgroups);
+	cgroupfs_detect(&s->hier);
+	cgroupfs_normalize(o->cgroup_root ? o->cgroup_root : "/", s->cgroup_root, sizeof(s->cgroup_root));
+	if (o->cgroups)
+		s->o.threads = 0; /* the cgroup view sums process rows */
 	sampler_set_pids(s, o->pids, o->npids);
 	rc = procfs_open(&s->procfs, err, errlen);
 	if (rc < 0) {
@@ -282,6 +320,15 @@ int sampler_open(struct sampler **out, const struct sampler_opts *o, char *err, 
 const char *sampler_notice(const struct sampler *s)
 {
 	return s->notice[0] ? s->notice : NULL;
+}
+
+void sampler_set_group(struct sampler *s, int threads, int cgroups)
+{
+	s->o.cgroups = !!cgroups;
+	s->collector.want_states = s->o.cgroups && states_from_tasks(s);
+	if (!s->o.cgroups)
+		s->cgroups.n = 0;
+	sampler_set_threads(s, threads && !cgroups);
 }
 
 void sampler_set_threads(struct sampler *s, int threads)
@@ -313,6 +360,11 @@ const uint32_t *sampler_pids(const struct sampler *s, size_t *n)
 	return s->sel.pids;
 }
 
+const struct cgroup_hier *sampler_cgroup_hier(const struct sampler *s)
+{
+	return &s->hier;
+}
+
 const char *sampler_user_name(struct sampler *s, uint32_t uid)
 {
 	return users_name(&s->users, uid);
@@ -330,6 +382,8 @@ void sampler_close(struct sampler *s)
 	selection_free(&s->sel);
 	collector_free(&s->collector);
 	rowbuf_free(&s->rows);
+	cgtable_free(&s->cgroups);
+	cgtree_free(&s->tree);
 	ts_listen_close(s->listener);
 	ts_close(s->ts);
 	procfs_close(s->procfs);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cgroupfs.h"
 #include "model.h"
 
 struct sampler;
@@ -17,6 +18,8 @@ struct sampler_opts {
 	int listen;           /* listen for exits between readings, when the kernel allows it */
 	int exit_rcvbuf;      /* receive buffer for exit records, bytes */
 	int departed;         /* keep exited tasks for the totals since the start (the front end may show them) */
+	int cgroups;          /* the cgroup view: snapshots carry cgroup rows (processes are read) */
+	const char *cgroup_root; /* the cgroup view's root; NULL: the hierarchy's root */
 };
 
 /* Opens the sources. Without CAP_NET_ADMIN the sampler works in limited mode and
@@ -45,6 +48,10 @@ void sampler_drain(struct sampler *s);
  * the pid selection, starts new baselines: tasks new to the selection get rates one tick later,
  * and a switch also starts the totals anew. */
 void sampler_set_threads(struct sampler *s, int threads);
+/* The view: threads, or processes, or (cgroups) cgroups summing processes. */
+void sampler_set_group(struct sampler *s, int threads, int cgroups);
+/* The cgroup hierarchy shown (its layout is CGROUP_NONE when none is mounted). */
+const struct cgroup_hier *sampler_cgroup_hier(const struct sampler *s);
 void sampler_set_pids(struct sampler *s, const uint32_t *pids, size_t npids);
 /* What the selection made of ids that are threads ("4321 is a thread of process 4320: showing
  * the process"), or NULL; it lives until the next sampler_set_pids(). */

@@ -39,6 +39,8 @@ enum {
 	TS_TYPE_MAX = 6
 };
 enum { TS_ATTR_PID = 1, TS_ATTR_TGID = 2, TS_ATTR_REGISTER_CPUMASK = 3 };
+/* CGROUPSTATS shares the family: its commands follow TASKSTATS'. */
+enum { CGS_CMD_GET = 4, CGS_TYPE_STATS = 1, CGS_ATTR_FD = 1 };
 #define TS_GENL_NAME "TASKSTATS"
 #define TS_GENL_VERSION 1
 
@@ -390,6 +392,76 @@ int ts_query(struct ts_client *c, enum ts_by by, const uint32_t *ids, size_t n, 
 		if (b.eperm)
 			return -EPERM;
 	}
+	return 0;
+}
+
+/* struct cgroupstats, in the kernel's order. */
+struct cgs_payload {
+	uint64_t nr_sleeping, nr_running, nr_stopped, nr_uninterruptible, nr_io_wait;
+};
+
+/* Reads the one answer to a CGROUPSTATS request with sequence number seq. */
+static int cgroupstats_answer(struct ts_client *c, uint32_t seq, struct cgs_payload *out)
+{
+	for (int tries = 0; tries < 4; tries++) {
+		int n = receiver_take(&c->rx, c->fd);
+
+		for (int d = 0; d < n; d++) {
+			int rem = (int)c->rx.mm[d].msg_len;
+			struct nlmsghdr *h = (struct nlmsghdr *)c->rx.iov[d].iov_base;
+
+			for (; nlmsg_ok(h, rem); h = nlmsg_next(h, &rem)) {
+				struct nlattr *a;
+				int arem;
+
+				if (h->nlmsg_seq != seq)
+					continue;
+				if (h->nlmsg_type == NLMSG_ERROR) {
+					struct nlmsgerr *e = nlmsg_data(h);
+
+					return h->nlmsg_len >= NLMSG_LENGTH(sizeof(*e)) && e->error ? e->error : -EIO;
+				}
+				nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(h), 0), genlmsg_attrlen(nlmsg_data(h), 0),
+						  arem) {
+					if (nla_type(a) != CGS_TYPE_STATS || (size_t)nla_len(a) < sizeof(*out))
+						continue;
+					memcpy(out, nla_data(a), sizeof(*out)); /* not aligned for a direct read */
+					return 0;
+				}
+				return -EINVAL;
+			}
+		}
+		if (n < 0)
+			return n;
+	}
+	return -EIO;
+}
+
+int ts_cgroupstats(struct ts_client *c, int fd, uint64_t out[5])
+{
+	struct nl_msg *msg = nlmsg_alloc();
+	struct cgs_payload st;
+	uint32_t seq = ++c->seq;
+	int rc;
+
+	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, seq, c->family, 0, 0, CGS_CMD_GET, TS_GENL_VERSION) ||
+	    nla_put_u32(msg, CGS_ATTR_FD, (uint32_t)fd) < 0) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	nlmsg_hdr(msg)->nlmsg_flags |= NLM_F_REQUEST;
+	rc = nl_sendto(c->sk, nlmsg_hdr(msg), nlmsg_hdr(msg)->nlmsg_len);
+	nlmsg_free(msg);
+	if (rc < 0)
+		return -EIO;
+	rc = cgroupstats_answer(c, seq, &st);
+	if (rc < 0)
+		return rc;
+	out[0] = st.nr_running;
+	out[1] = st.nr_sleeping;
+	out[2] = st.nr_uninterruptible;
+	out[3] = st.nr_stopped;
+	out[4] = st.nr_io_wait;
 	return 0;
 }
 

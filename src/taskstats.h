@@ -38,6 +38,11 @@ int ts_query(struct ts_client *c, enum ts_by by, const uint32_t *ids, size_t n, 
 /* Asks about one pid: 0 when queries work, -EPERM without the capability. */
 int ts_probe(struct ts_client *c, uint32_t pid);
 
+/* A cgroup's own tasks by state, from CGROUPSTATS_CMD_GET on an open v1 cgroup directory fd:
+ * out[0..5) = running, sleeping, uninterruptible, stopped, waiting for I/O. Needs no privilege.
+ * Returns 0, or a negative errno: -EINVAL for a v2 directory, where the kernel has no such call. */
+int ts_cgroupstats(struct ts_client *c, int fd, uint64_t out[5]);
+
 /* Called for each exit message: the exiting thread's record, and, when it was the last thread of
  * a process that ever had several, the process aggregate (else NULL). A thread record whose
  * c.flag has TS_AGROUP and comes without an aggregate is a whole single-threaded process. */

@@ -50,9 +50,20 @@ static void say(struct view *v, const char *fmt, ...)
 static void remember_selection(struct view *v)
 {
 	if (v->selected < v->list.n) {
-		v->sel_pid = v->list.rows[v->selected]->pid;
-		v->sel_tid = v->list.rows[v->selected]->tid;
+		const struct row *r = v->list.rows[v->selected];
+
+		v->sel_pid = r->pid;
+		v->sel_tid = r->tid;
+		str_copy(v->sel_cgroup, sizeof(v->sel_cgroup), r->cg && r->cgroup ? r->cgroup : "");
 	}
+}
+
+/* Whether row r is the task or cgroup the user selected. */
+static int is_selected(const struct view *v, const struct row *r)
+{
+	if (r->cg)
+		return r->cgroup && strcmp(r->cgroup, v->sel_cgroup) == 0;
+	return r->pid == v->sel_pid && r->tid == v->sel_tid;
 }
 
 /* Filters and sorts the snapshot's rows. A task the user selected stays selected while it is
@@ -64,6 +75,9 @@ static void rebuild(struct view *v)
 	v->spec.display.threads = v->snap.threads;
 	v->spec.display.elapsed_s = v->snap.elapsed_s;
 	v->spec.filter.command = v->command_filter[0] ? v->command_filter : NULL;
+	v->spec.filter.cgroup = v->cgroup_filter[0] ? v->cgroup_filter : NULL;
+	v->spec.folded = (const char *const *)v->folded;
+	v->spec.nfolded = v->nfolded;
 	listing_build(&v->list, v->have_snap ? &v->snap : NULL, &v->spec);
 	n = v->list.n;
 	if (!v->follow) {
@@ -72,7 +86,7 @@ static void rebuild(struct view *v)
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (v->list.rows[i]->pid == v->sel_pid && v->list.rows[i]->tid == v->sel_tid) {
+		if (is_selected(v, v->list.rows[i])) {
 			v->selected = i;
 			return;
 		}
@@ -277,9 +291,9 @@ static void prompt_key(struct view *v, wint_t c, int is_key, uint64_t *deadline)
 	}
 	if (v->prompt == PROMPT_SORT) {
 		if (is_key && (c == KEY_UP || c == KEY_LEFT))
-			v->menu = v->menu > 0 ? v->menu - 1 : v->menu;
+			v->menu = column_step(v->menu, -1, &v->spec.display);
 		else if (is_key && (c == KEY_DOWN || c == KEY_RIGHT))
-			v->menu = v->menu < COL_COUNT - 1 ? v->menu + 1 : v->menu;
+			v->menu = column_step(v->menu, 1, &v->spec.display);
 		else if (is_enter(c, is_key))
 			finish_prompt(v, deadline);
 		else if (!is_key && (c == KEY_ESC || c == 'q'))
@@ -312,22 +326,93 @@ static void prompt_key(struct view *v, wint_t c, int is_key, uint64_t *deadline)
 
 static void sort_step(struct view *v, int step)
 {
-	int c = v->spec.sort_col + step;
-
-	if (c >= 0 && c < COL_COUNT)
-		v->spec.sort_col = c;
+	v->spec.sort_col = column_step(v->spec.sort_col, step, &v->spec.display);
 	rebuild(v);
 }
 
-/* New baselines now, so the next reading is a whole interval later. */
-static void switch_threads(struct view *v, uint64_t *deadline)
+/* Rows per process, thread or cgroup. Between processes and threads new baselines start now, so
+ * the next reading is a whole interval later; the cgroup view sums process rows. A sort column the
+ * new view lacks gives way to TOTAL. */
+static void set_group(struct view *v, int threads, int cgroups, uint64_t *deadline)
 {
-	sampler_set_threads(v->sampler, !v->spec.display.threads);
-	v->spec.display.threads = !v->spec.display.threads;
+	int rebase = threads != v->spec.display.threads;
+
+	sampler_set_group(v->sampler, threads, cgroups);
+	v->spec.display.threads = threads;
+	v->spec.display.cgroups = cgroups;
+	if (!column_in_view(v->spec.sort_col, &v->spec.display))
+		v->spec.sort_col = COL_TOTAL;
 	v->sel_tid = 0;
+	v->follow = 0;
 	take_reading(v);
 	*deadline = timing_mono_ns() + (uint64_t)(v->delay_s * 1e9);
-	say(v, "%s", _("rates from the next reading"));
+	if (rebase)
+		say(v, "%s", _("rates from the next reading"));
+	else if (cgroups)
+		say(v, "%s", _("cgroup pressure from the next reading"));
+}
+
+static void switch_threads(struct view *v, uint64_t *deadline)
+{
+	set_group(v, !v->spec.display.threads, 0, deadline);
+}
+
+/* g: processes, then threads, then cgroups. */
+static void next_group(struct view *v, uint64_t *deadline)
+{
+	if (v->spec.display.cgroups)
+		set_group(v, 0, 0, deadline);
+	else if (v->spec.display.threads)
+		set_group(v, 0, 1, deadline);
+	else
+		set_group(v, 1, 0, deadline);
+}
+
+/* The selected row when it is a cgroup, else NULL after saying what the key is for. */
+static const struct row *selected_cgroup(struct view *v)
+{
+	if (v->spec.display.cgroups && v->selected < v->list.n)
+		return v->list.rows[v->selected];
+	say(v, "%s", _("this key works in the cgroup view (g)"));
+	return NULL;
+}
+
+/* Enter: the processes of the selected cgroup and below. */
+static void open_cgroup(struct view *v, uint64_t *deadline)
+{
+	const struct row *r = selected_cgroup(v);
+
+	if (!r)
+		return;
+	str_copy(v->cgroup_filter, sizeof(v->cgroup_filter), r->cgroup);
+	set_group(v, 0, 0, deadline);
+}
+
+static long folded_index(const struct view *v, const char *path)
+{
+	for (size_t i = 0; i < v->nfolded; i++)
+		if (strcmp(v->folded[i], path) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* - and +: hide or show what is below the selected cgroup. */
+static void fold(struct view *v, int hide)
+{
+	const struct row *r = selected_cgroup(v);
+	long at;
+
+	if (!r)
+		return;
+	at = folded_index(v, r->cgroup);
+	if (hide && at < 0) {
+		v->folded = xrealloc(v->folded, (v->nfolded + 1) * sizeof(*v->folded));
+		v->folded[v->nfolded++] = xstrdup(r->cgroup);
+	} else if (!hide && at >= 0) {
+		free(v->folded[at]);
+		v->folded[at] = v->folded[--v->nfolded];
+	}
+	rebuild(v);
 }
 
 static void toggle(struct view *v, int *flag)
@@ -379,9 +464,14 @@ static void act(struct view *v, enum action a, uint64_t *deadline)
 	case ACT_FILTER_PID: open_pid_prompt(v); break;
 	case ACT_CLEAR_FILTER:
 		v->command_filter[0] = '\0';
+		str_copy(v->cgroup_filter, sizeof(v->cgroup_filter), v->cgroup_root);
 		rebuild(v);
 		break;
 	case ACT_THREADS: switch_threads(v, deadline); break;
+	case ACT_GROUP: next_group(v, deadline); break;
+	case ACT_OPEN: open_cgroup(v, deadline); break;
+	case ACT_FOLD: fold(v, 1); break;
+	case ACT_UNFOLD: fold(v, 0); break;
 	case ACT_ACTIVE: toggle(v, &v->spec.filter.active); break;
 	case ACT_CMDLINE: toggle(v, &v->spec.display.cmdline); break;
 	case ACT_ACCUMULATE: toggle(v, &v->spec.display.accumulate); break;
@@ -572,6 +662,11 @@ static void init_view(struct view *v, const struct options *o, struct sampler *s
 	memset(v, 0, sizeof(*v));
 	v->sampler = s;
 	v->spec.display.threads = o->threads;
+	v->spec.display.cgroups = o->cgroups;
+	if (o->cgroup) {
+		str_copy(v->cgroup_filter, sizeof(v->cgroup_filter), o->cgroup);
+		str_copy(v->cgroup_root, sizeof(v->cgroup_root), o->cgroup);
+	}
 	v->spec.display.metric = METRIC_PCT;
 	v->spec.display.accumulate = o->accumulate;
 	v->spec.filter.by_uid = o->by_uid;
@@ -655,5 +750,8 @@ int view_run(const struct options *o, struct sampler *s, volatile sig_atomic_t *
 	catch_fatal_signals(0);
 	listing_free(&v.list);
 	free(v.pids);
+	for (size_t i = 0; i < v.nfolded; i++)
+		free(v.folded[i]);
+	free(v.folded);
 	return EXIT_SUCCESS;
 }

@@ -36,6 +36,10 @@ struct view {
 	struct listing list;       /* the snapshot's rows that pass the filter, sorted */
 	struct listing_spec spec;  /* how: the filter, the display, the sort */
 	char command_filter[128];
+	char cgroup_filter[1024];  /* -c, or the cgroup opened with Enter; "" for none */
+	char cgroup_root[1024];    /* -c as given at the start: Esc goes back to it */
+	char **folded;             /* the cgroup view: cgroups whose subtrees are hidden */
+	size_t nfolded;
 	char user_text[64];
 	uint32_t *pids;
 	size_t npids;
@@ -46,6 +50,7 @@ struct view {
 	size_t selected, top;     /* index of the selected row, of the first row shown */
 	int follow;                /* the user moved the selection: it stays on its task */
 	uint32_t sel_pid, sel_tid; /* the selected task, kept across refreshes while it lives */
+	char sel_cgroup[1024];     /* the cgroup view: the selected cgroup */
 	int page;                  /* table rows on screen at the last draw */
 
 	int help;

@@ -144,8 +144,12 @@ static void view_parts(const struct view *v, struct header *h)
 	h->view = h->n;
 	if (v->paused)
 		out_str(o, _("PAUSED "));
-	out_str(o, v->spec.display.threads ? _("threads") : _("processes"));
+	out_str(o, v->spec.display.cgroups ? _("cgroups") : v->spec.display.threads ? _("threads") : _("processes"));
 	part_done(h);
+	if (v->cgroup_filter[0]) {
+		out_printf(o, F_(N_("cgroup %s")), v->cgroup_filter);
+		part_done(h);
+	}
 	out_str(o, _("every "));
 	interval_text(o, v->delay_s);
 	part_done(h);
@@ -280,13 +284,28 @@ static void draw_bar(const struct view *v, int y, const struct bar *b)
 	out_free(&lb);
 }
 
+/* The cgroup view's widest name with its indentation and fold mark, at most half the screen. */
+static int tree_width(const struct view *v)
+{
+	int widest = 0;
+
+	for (size_t i = 0; v->spec.display.cgroups && i < v->list.n; i++) {
+		const struct row *r = v->list.rows[i];
+		int w = 2 * r->depth + text_width(r->comm) + (v->list.folded[i] ? 4 : 0);
+
+		if (w > widest)
+			widest = w;
+	}
+	return widest < COLS / 2 ? widest : COLS / 2;
+}
+
 static void draw_table(struct view *v, int y, int rows)
 {
 	struct table t;
 	int descending = column_descending(v->spec.sort_col) != !!v->spec.reverse;
 	struct outbuf o = { 0 };
 
-	table_init(&t, &v->spec.display, COLS, v->spec.sort_col);
+	table_layout(&t, &v->spec.display, COLS, v->spec.sort_col, tree_width(v));
 	column_line(&o, NULL, &v->spec.display, &t, v->spec.sort_col, descending);
 	o.data[o.len - 1] = '\0';
 	put_line(y++, o.data, A_REVERSE | A_BOLD);
@@ -309,7 +328,10 @@ static void draw_table(struct view *v, int y, int rows)
 		}
 		o.len = 0;
 		column_line(&o, v->list.rows[r], &v->spec.display, &t, -1, 0);
-		o.data[o.len - 1] = '\0';
+		o.len--; /* the newline */
+		if (v->list.folded[r])
+			out_str(&o, _(" [+]"));
+		out_char(&o, '\0');
 		if (r == v->selected)
 			a = A_REVERSE;
 		else if (v->list.rows[r]->exited)
@@ -359,15 +381,17 @@ static void draw_sort_menu(const struct view *v, int top, int rows)
 	struct display d = v->spec.display;
 
 	put_line(top, _("Sort by (Up/Down, Enter; Esc cancels):"), A_BOLD);
-	for (int c = 0; c < COL_COUNT && c + 1 < rows; c++) {
+	for (int c = 0, line = 1; c < COL_COUNT && line < rows; c++) {
 		struct outbuf o = { 0 };
 		struct column col = column_get(c, &d);
 
+		if (!column_in_view(c, &d))
+			continue;
 		out_str(&o, "  ");
 		out_padded(&o, col.title, 8, 0);
 		out_printf(&o, " %s", col.key);
 		out_char(&o, '\0');
-		put_line(top + 1 + c, o.data, c == v->menu ? A_REVERSE : A_NORMAL);
+		put_line(top + line++, o.data, c == v->menu ? A_REVERSE : A_NORMAL);
 		out_free(&o);
 	}
 }

@@ -1,4 +1,4 @@
-# keys.sh — the screen's keys: < and > move the sort marker, r reverses a known order, / filters
+# keys.sh — the screen's keys: < and > move the sort marker (over the columns of the view), r reverses a known order, / filters
 # by command and Esc clears it, H shows threads, ? shows the help, m cycles the metric, a hides
 # idle rows, z pauses, d checks the interval, Ctrl-T switches kernel.task_delayacct after a
 # confirmation, q quits with status 0.
@@ -30,7 +30,7 @@ screen_ok $? "the screen comes up with its table"
 # ---- < and > ----
 want_marker=""
 marker_on() { [ "$(marked_title)" = "$want_marker" ]; }
-for step in "> COMMAND" "< TOTAL" "< IRQ" "> TOTAL"; do
+for step in "> CGROUP" "> COMMAND" "< CGROUP" "< TOTAL" "< IRQ" "> TOTAL"; do
 	set -- $step
 	want_marker=$2
 	keys "$1"

@@ -7,6 +7,7 @@
 
 require_root
 require_taskstats
+lock_global # its workload's threads spin on CPU 1
 
 start_screen -- -d 0.5
 wait_for_screen '^ +PID .*TOTAL' 5

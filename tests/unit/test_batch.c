@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "batch.h"
+#include "cgtree.h"
 #include "golden.h"
 #include "model.h"
 #include "options.h"
@@ -92,8 +93,38 @@ static void build_snapshot(void)
 	totals[2] = (struct kind_totals){ .kinds = 1u << DK_CPU | 1u << DK_IO, .kinds_count = 0 };
 	totals[2].total_ns[DK_CPU] = 300000000ull;
 
+	rows[0].cgroup = "/system.slice/writer.service";
+	rows[2].cgroup = "/user.slice/user-1000.slice/session-3.scope/a b\x1b[2J";
+	for (int i = 0; i < NROWS; i++)
+		rows[i].nthreads = 1;
+	rows[0].have_states = 1;
+	rows[0].states[CG_UNINTERRUPTIBLE] = 1;
+	rows[2].have_states = 1;
+	rows[2].states[CG_SLEEPING] = 1;
 	snap.rows = rows;
 	snap.nrows = NROWS;
+}
+
+/* The cgroup view of the snapshot: the tree from /, pressure for /system.slice. */
+static struct cgroup_facts facts[3];
+static struct cgtree tree;
+
+static void build_cgroups(void)
+{
+	memset(facts, 0, sizeof(facts));
+	facts[0].path = "/";
+	facts[1].path = "/system.slice";
+	facts[2].path = "/user.slice";
+	for (int i = 0; i < 3; i++)
+		for (int r = 0; r < PSI_COUNT; r++)
+			facts[i].psi.res[r].some.pct = facts[i].psi.res[r].full.pct = NAN;
+	facts[1].psi.res[PSI_IO].present = facts[1].psi.res[PSI_IO].some.present = facts[1].psi.res[PSI_IO].full.present = 1;
+	facts[1].psi.res[PSI_IO].some.pct = 35.4;
+	facts[1].psi.res[PSI_IO].full.pct = 31.3;
+	snap.cgroups = 1;
+	snap.cgroup_source = "tasks";
+	snap.ncgroup_rows = cgtree_build(&tree, facts, 3, rows, NROWS, 1);
+	snap.cgroup_rows = tree.rows;
 }
 
 /* The report of the snapshot under these options, as delaytop would print it. */
@@ -134,5 +165,16 @@ int main(void)
 	golden("batch-total.txt", format_with(3, text_acc));
 	golden("batch-total.csv", format_with(3, csv_acc));
 	golden("batch-total.json", format_with(3, json_acc));
+	{
+		char *text_cg[] = { "delaytop", "-b", "--group=cgroup", NULL };
+		char *csv_cg[] = { "delaytop", "--format=csv", "--group=cgroup", NULL };
+		char *json_cg[] = { "delaytop", "--format=json", "--group=cgroup", NULL };
+
+		build_cgroups();
+		golden("cgroups.txt", format_with(3, text_cg));
+		golden("cgroups.csv", format_with(3, csv_cg));
+		golden("cgroups.json", format_with(3, json_cg));
+		cgtree_free(&tree);
+	}
 	return tap_done();
 }

@@ -121,7 +121,18 @@ static void test_table(void)
 	is_str(column_get(COL_PCPU, &d).title, "CPU s", "CPU time is in seconds in totals since the start");
 
 	table_init(&t, &d, 0, COL_TOTAL);
-	is_int(t.n, COL_COUNT, "width 0: every column");
+	{
+		int in_view = 0;
+
+		for (int c = 0; c < COL_COUNT; c++)
+			in_view += column_in_view(c, &d);
+		ok(t.n == in_view && t.ids[t.n - 1] == COL_COMMAND && in_view < COL_COUNT,
+		   "width 0: every column of the task view, COMMAND last, none of the cgroup view's own");
+		d.cgroups = 1;
+		table_init(&t, &d, 0, COL_TOTAL);
+		ok(t.ids[t.n - 1] == COL_CGROUP && t.ids[0] == COL_TASKS, "the cgroup view: TASKS first, CGROUP last");
+		d.cgroups = 0;
+	}
 	/* 80 columns: the minor kinds go, the last kind in the table first */
 	table_init(&t, &d, 80, COL_TOTAL);
 	memset(shown, 0, sizeof(shown));

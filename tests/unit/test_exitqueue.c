@@ -18,6 +18,7 @@ static struct ts_record record(uint32_t id, uint32_t tgid, int aggregate, uint64
 		r.c.have = HAVE_TGID | HAVE_IDS;
 		r.c.tgid = tgid;
 		r.c.etime_us = etime_us;
+		r.c.ppid = 7;
 	}
 	r.c.flag = agroup ? TS_AGROUP : 0;
 	return r;
@@ -28,27 +29,29 @@ int main(void)
 	struct ts_record leader = record(50, 50, 0, 3000, 1), worker = record(51, 50, 0, 1000, 0);
 	struct ts_record last = record(52, 50, 0, 2000, 1), process = record(50, 50, 1, 0, 0);
 	struct exitqueue q;
-	uint32_t id, pid;
-	uint64_t age;
+	struct exit_choice x;
 
-	ok(exitqueue_choose(&worker, NULL, 1, &id, &pid, &age) == &worker && id == 51 && pid == 50 &&
-		   age == 1000000,
-	   "thread mode keeps a thread's record, with its process and age");
-	ok(exitqueue_choose(&worker, NULL, 0, &id, &pid, &age) == NULL,
-	   "process mode skips a thread whose process lives on");
-	ok(exitqueue_choose(&leader, &process, 0, &id, &pid, &age) == &process && id == 50 && age == 3000000,
-	   "process mode keeps the aggregate, aged as its main thread when that ended last");
-	ok(exitqueue_choose(&last, &process, 0, &id, &pid, &age) == &process && age == UINT64_MAX,
+	ok(exitqueue_choose(&worker, NULL, 1, &x) == 0 && x.rec == &worker && x.id == 51 && x.pid == 50 &&
+		   x.age_ns == 1000000 && x.ppid == 7,
+	   "thread mode keeps a thread's record, with its process, parent and age");
+	ok(exitqueue_choose(&worker, NULL, 0, &x) < 0, "process mode skips a thread whose process lives on");
+	ok(exitqueue_choose(&leader, &process, 0, &x) == 0 && x.rec == &process && x.id == 50 && x.age_ns == 3000000 &&
+		   x.ppid == 7,
+	   "process mode keeps the aggregate, aged as its main thread when that ended last, its parent from it");
+	ok(exitqueue_choose(&last, &process, 0, &x) == 0 && x.rec == &process && x.age_ns == UINT64_MAX,
 	   "an aggregate whose last thread was not the main one has no known age");
-	ok(exitqueue_choose(&leader, NULL, 0, &id, &pid, &age) == &leader && id == 50 && age == 3000000,
+	ok(exitqueue_choose(&leader, NULL, 0, &x) == 0 && x.rec == &leader && x.id == 50 && x.age_ns == 3000000,
 	   "a process that only ever had one thread: its thread record stands for it");
-	ok(exitqueue_choose(NULL, &process, 1, &id, &pid, &age) == NULL, "thread mode has no use for an aggregate alone");
+	ok(exitqueue_choose(NULL, &process, 1, &x) < 0, "thread mode has no use for an aggregate alone");
 
 	exitqueue_init(&q);
+	exitqueue_choose(&worker, NULL, 1, &x);
+	x.age_ns = 1;
 	for (int i = 0; i < EXITQUEUE_MAX + 5; i++)
-		exitqueue_push(&q, 7, 7, &worker, 1, 2);
+		exitqueue_push(&q, &x, 2);
 	ok(q.n == EXITQUEUE_MAX && q.lost == 5, "a full queue counts each record it has no room for as lost");
-	ok(q.items[0].recv_mono == 2 && q.items[0].age_ns == 1, "a queued record keeps when it came and its age");
+	ok(q.items[0].recv_mono == 2 && q.items[0].age_ns == 1 && q.items[0].ppid == 7,
+	   "a queued record keeps when it came, its age and its parent");
 	exitqueue_clear(&q);
 	is_int(q.n, 0, "clearing empties it");
 	exitqueue_free(&q);

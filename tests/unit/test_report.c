@@ -107,6 +107,7 @@ static void build_run(struct report *r, char **argv)
 	r->wall_s = 3.5;
 	r->lost = 1;
 	t = rec(10, 10, "sh", 100, 1);
+	t.cgroup = "/user.slice/session-3.scope";
 	t.delays.kinds = t.delays.kinds_count = 1u << DK_CPU | 1u << DK_IO;
 	t.delays.total_ns[DK_CPU] = 50000000;
 	t.delays.count[DK_CPU] = 40;
@@ -114,6 +115,7 @@ static void build_run(struct report *r, char **argv)
 	t.delays.run_ns = 200000000;
 	report_add(r, &t, 0);
 	t = rec(21, 20, "make", 101, 0);
+	t.cgroup = "/system.slice/build.service";
 	t.delays.kinds = t.delays.kinds_count = t.delays.kinds_max = 1u << DK_CPU | 1u << DK_IO;
 	t.delays.total_ns[DK_IO] = 1500000000;
 	t.delays.count[DK_IO] = 3;
@@ -125,6 +127,7 @@ static void build_run(struct report *r, char **argv)
 	t.group_dead = 1;
 	report_add(r, &t, 0);
 	t = rec(30, 30, "a,b\"c\xc2\x9b\xff", 102, 0);
+	t.cgroup = "/system.slice/build.service";
 	t.delays.kinds = 1u << DK_CPU; /* a total without a count */
 	t.delays.total_ns[DK_CPU] = 7000000;
 	report_add(r, &t, 1);

@@ -1,0 +1,32 @@
+/* cgtable.h — the cgroups the sampler reads for the cgroup view: every cgroup at and below the
+ * root shown, its pressure (interval shares from the totals of the last tick's reading) and, on
+ * a v1 hierarchy, its tasks by state from CGROUPSTATS. A cgroup removed between two ticks simply
+ * drops out. A cgroup that had no task in it or below, in this interval or the last, cannot have
+ * stalled: its files are not read again (a read costs the kernel about 15 us a file), and its
+ * shares are 0. */
+#ifndef DELAYTOP_CGTABLE_H
+#define DELAYTOP_CGTABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cgroupfs.h"
+#include "cgtree.h"
+
+struct cgtable {
+	struct cgroup_facts *f;    /* this tick's, sorted by path */
+	size_t n, cap;
+	struct cgroup_facts *prev; /* the last tick's */
+	size_t nprev, capprev;
+};
+
+void cgtable_init(struct cgtable *t);
+void cgtable_free(struct cgtable *t);
+
+/* Reads the cgroups at and below root (normalized). ts: for CGROUPSTATS, or NULL. rows[0..nrows):
+ * the tasks of the interval (their cgroups tell which cgroups were busy). Returns 0, or a
+ * negative errno when root cannot be read (it was removed). */
+int cgtable_read(struct cgtable *t, const struct cgroup_hier *h, const char *root, struct ts_client *ts,
+		 uint64_t now_ns, const struct row *rows, size_t nrows);
+
+#endif

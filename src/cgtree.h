@@ -1,0 +1,58 @@
+/* cgtree.h — the cgroup view's rows: one per cgroup, in a tree, each summing the delays of every
+ * task in it and below during the interval (exited tasks included) and since the start, with its
+ * task count, its tasks by state and the cgroup's own pressure. Pure code: the cgroups and their
+ * facts come from the sampler, the tasks from a snapshot's rows. */
+#ifndef DELAYTOP_CGTREE_H
+#define DELAYTOP_CGTREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cgroupfs.h"
+#include "model.h"
+#include "psi.h"
+#include "totals.h"
+
+/* What the sampler read about one cgroup. */
+struct cgroup_facts {
+	char *path;               /* normalized; owned by the cgroup table */
+	struct psi_snapshot psi;  /* its pressure, with the interval's pct */
+	uint64_t states[CG_STATES]; /* its own tasks by state, when have_states */
+	int have_states;          /* 1: from CGROUPSTATS (v1) */
+	int busy;                 /* tasks were in it or below during the interval */
+};
+
+/* One node of the tree. */
+struct cgroup_node {
+	const struct cgroup_facts *facts; /* NULL for a cgroup only the tasks named */
+	const char *path;
+	const char *name;    /* the last part of the path, "/" for the root */
+	int depth;           /* 0 for the root of the tree shown */
+	long parent;         /* index of the parent node, -1 for the root */
+	uint32_t tasks;      /* live threads in it and below */
+	uint32_t procs;      /* live processes in it and below */
+	uint64_t states[CG_STATES]; /* in it and below */
+	kind_mask states_have; /* bit s: states[s] is known (iowait only from CGROUPSTATS) */
+	struct kind_totals acc; /* since the start, in it and below, departed tasks included */
+};
+
+struct cgtree {
+	struct cgroup_node *nodes;
+	size_t n, cap;
+	struct row *rows; /* one per node, same index */
+	size_t caprows;
+	char **made;      /* paths of cgroups the walk did not see, made up for their tasks */
+	size_t nmade;
+};
+
+/* Builds the tree of the cgroups in facts[0..nfacts) (sorted by path, the first the root shown)
+ * and the cgroups of the tasks in rows[0..nrows) that are at or below the root; sums the task
+ * rows into their cgroup and its ancestors. states_from_tasks: count the tasks' states (v2)
+ * rather than take CGROUPSTATS'. Returns the number of rows, in tree.rows; they point into tree,
+ * facts and the task rows, and live until the next build. */
+size_t cgtree_build(struct cgtree *tree, const struct cgroup_facts *facts, size_t nfacts, const struct row *rows,
+		    size_t nrows, int states_from_tasks);
+
+void cgtree_free(struct cgtree *tree);
+
+#endif

@@ -1,0 +1,54 @@
+#!/bin/bash
+# cgroups.sh — the cgroup view on the screen: g cycles processes, threads, cgroups; the tree shows
+# a test cgroup and its child indented; - hides a subtree (marked [+]) and + shows it again;
+# Enter on a cgroup shows its processes and the header names it; Esc goes back to -c's cgroup.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/screen/tmux.sh"
+
+require_root
+require_taskstats
+require_cmd awk
+
+V2=$(awk '{ for (i = 7; $i != "-"; i++); if ($(i + 1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo)
+[ -n "$V2" ] || skip_all "no cgroup v2 hierarchy is mounted"
+NAME=dt-screen.$$
+mkdir "$V2/$NAME" "$V2/$NAME/inner" || skip_all "cannot create cgroups under $V2"
+trap 'screen_cleanup; cleanup; rmdir "$V2/$NAME/inner" "$V2/$NAME" 2>/dev/null' EXIT
+bg_start S "$WORKLOAD" sleep 60
+echo "$S" >"$V2/$NAME/inner/cgroup.procs" || skip_all "cannot move a task into $V2/$NAME/inner"
+
+SCREEN_W=160 # the CGROUP column is the first to go on a narrower one
+start_screen -- -d 0.5 -c "/$NAME"
+wait_for_screen '^ +PID .*CGROUP +COMMAND' 5
+screen_ok $? "a screen of 160 columns shows the CGROUP column before COMMAND"
+wait_for_screen "^ *$S .*/$NAME/inner " 3
+screen_ok $? "-c /$NAME: the sleeper's row names its cgroup"
+
+keys g
+wait_for_screen '^ +TID ' 3
+screen_ok $? "g: threads"
+keys g
+wait_for_screen '^ *TASKS .*CGROUP *$' 3
+screen_ok $? "g again: the cgroup view, its tree name the last column"
+header | grep -q 'cgroups'
+screen_ok $? "the header says cgroups" "header: $(header)"
+wait_for_screen "^ +1 .* $NAME\$" 3 && screen_has "^ +1 .*   inner\$"
+screen_ok $? "the tree: $NAME with one task, inner indented under it"
+
+keys -- -
+wait_for_screen "$NAME \\[\\+\\]\$" 3 && ! screen_has 'inner$'
+screen_ok $? "- on the selected cgroup hides what is below it, marked [+]"
+keys +
+wait_for_screen 'inner$' 3 && ! screen_has '\[\+\]'
+screen_ok $? "+ shows it again"
+
+keys Down Enter
+wait_for_screen "^ *$S .*/$NAME/inner " 3
+screen_ok $? "Enter on inner shows its processes"
+header | grep -q "cgroup /$NAME/inner" && header | grep -q processes
+screen_ok $? "the header names the cgroup opened, in the process view" "header: $(header)"
+keys Escape
+wait_for_screen "cgroup /$NAME( |$)" 3 && ! header | grep -q "cgroup /$NAME/inner"
+screen_ok $? "Esc goes back to -c's cgroup" "header: $(header)"
+
+done_testing
