@@ -303,7 +303,6 @@ int command_run(const struct options *o, int delayacct_off, unsigned closed_fds)
 	int rc, sigfd;
 
 	memset(&r, 0, sizeof(r));
-	start_cgroups(&r.cg);
 	/* with kernel.task_delayacct at 0 the kernel sends zeros for all but CPU delay: unavailable */
 	r.kinds = delayacct_off ? 1u << DK_CPU : (kind_mask)~0u;
 	if (ts_listen(&l, o->exit_buffer, err, sizeof(err)) < 0 || ts_open(&ts, err, sizeof(err)) < 0) {
@@ -322,6 +321,7 @@ int command_run(const struct options *o, int delayacct_off, unsigned closed_fds)
 		ts_close(ts);
 		return EXIT_CANNOT_FOLLOW;
 	}
+	start_cgroups(&r.cg);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	/* like time(1): Ctrl-C is for the command; delaytop stays to report */
 	signal(SIGINT, SIG_IGN);
