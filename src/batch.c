@@ -20,6 +20,10 @@ void batch_init(struct batch_printer *b, const struct options *o)
 	b->spec.display.accumulate = o->accumulate;
 	b->spec.display.threads = o->threads;
 	b->spec.display.cgroups = o->cgroups;
+	if (o->format == FORMAT_OPENMETRICS) {
+		b->metrics = xmalloc(sizeof(*b->metrics));
+		metrics_init(b->metrics, (int)o->top_commands);
+	}
 	b->spec.filter.cgroup = o->cgroup;
 	b->spec.filter.by_uid = o->by_uid;
 	b->spec.filter.uid = o->uid;
@@ -32,6 +36,10 @@ void batch_free(struct batch_printer *b)
 {
 	out_free(&b->out);
 	listing_free(&b->list);
+	if (b->metrics) {
+		metrics_free(b->metrics);
+		free(b->metrics);
+	}
 }
 
 /* The rows to print, filtered and sorted, into b->list; returns how many. */
@@ -461,6 +469,11 @@ void batch_format(struct batch_printer *b, const struct snapshot *snap)
 
 	b->spec.display.elapsed_s = snap->elapsed_s;
 	b->spec.display.threads = snap->threads;
+	if (b->format == FORMAT_OPENMETRICS) { /* the counters, not rows */
+		metrics_update(b->metrics, snap, snap->reading_s);
+		metrics_format(b->metrics, &b->out, 1);
+		return;
+	}
 	n = select_rows(b, snap);
 	switch (b->format) {
 	case FORMAT_JSON: batch_json_report(b, snap, n); break;

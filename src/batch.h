@@ -7,6 +7,7 @@
 #include "columns.h"
 #include "filter.h"
 #include "listing.h"
+#include "metrics.h"
 #include "format.h"
 #include "model.h"
 #include "options.h"
@@ -17,6 +18,7 @@ struct batch_printer {
 	int header_done; /* CSV: the header row is out */
 	struct outbuf out;
 	struct listing list; /* the rows to print */
+	struct metrics *metrics; /* --format openmetrics: the counters, from report to report */
 };
 
 void batch_init(struct batch_printer *b, const struct options *o);

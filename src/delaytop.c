@@ -15,8 +15,10 @@
 #include "cgroupfs.h"
 #include "command.h"
 #include "delayacct.h"
+#include "exporter.h"
 #include "format.h"
 #include "i18n.h"
+#include "metrics.h"
 #include "options.h"
 #include "sampler.h"
 #include "secure.h"
@@ -80,6 +82,8 @@ static int check_std_fds(const struct options *o, int closed)
 {
 	const char *why = NULL;
 
+	if (o->listen && !o->batch)
+		return 0; /* the exporter alone prints nothing: a service may run it without a terminal */
 	if (o->batch && (closed & 1 << STDOUT_FILENO))
 		why = _("standard output is closed: the reports have nowhere to go");
 	else if (!o->batch && (closed & 1 << STDOUT_FILENO))
@@ -133,7 +137,28 @@ static void warn_delayacct(int state, int *warned)
 	*warned = state == DELAYACCT_OFF;
 }
 
-static int run_batch(const struct options *o, struct sampler *s)
+/* --listen: the endpoint and the counters it serves. */
+struct serving {
+	struct exporter *e;
+	struct metrics m;
+	struct outbuf text, om;
+};
+
+/* Publishes a reading's counters, in both formats. */
+static void serve(struct serving *sv, const struct snapshot *snap)
+{
+	if (!sv)
+		return;
+	metrics_update(&sv->m, snap, snap->reading_s);
+	sv->text.len = sv->om.len = 0;
+	metrics_format(&sv->m, &sv->text, 0);
+	metrics_format(&sv->m, &sv->om, 1);
+	exporter_publish(sv->e, sv->text.data, sv->text.len, sv->om.data, sv->om.len);
+}
+
+/* Readings on the deadline until -n or a signal: each printed as a report with -b, and each
+ * published with --listen (sv). */
+static int run_batch(const struct options *o, struct sampler *s, struct serving *sv)
 {
 	struct batch_printer bp;
 	struct snapshot snap;
@@ -150,6 +175,7 @@ static int run_batch(const struct options *o, struct sampler *s)
 		return EXIT_FAILURE;
 	}
 	warn_delayacct(snap.delayacct, &warned);
+	serve(sv, &snap);
 	for (long i = 0; !o->iterations || i < o->iterations; i++) {
 		uint64_t now;
 
@@ -162,7 +188,8 @@ static int run_batch(const struct options *o, struct sampler *s)
 			break;
 		}
 		warn_delayacct(snap.delayacct, &warned);
-		if (batch_print(&bp, &snap, stdout) < 0) {
+		serve(sv, &snap);
+		if (o->batch && batch_print(&bp, &snap, stdout) < 0) {
 			if (errno != EPIPE) {
 				fprintf(stderr, "%s: %s: %s\n", PACKAGE, _("cannot write the report"), strerror(errno));
 				status = EXIT_FAILURE;
@@ -173,6 +200,39 @@ static int run_batch(const struct options *o, struct sampler *s)
 	}
 	batch_free(&bp);
 	return status;
+}
+
+static void print_notice(struct sampler *s)
+{
+	if (sampler_notice(s))
+		fprintf(stderr, "%s: %s\n", PACKAGE, sampler_notice(s));
+	if (sampler_pids_notice(s))
+		fprintf(stderr, "%s: %s\n", PACKAGE, sampler_pids_notice(s));
+}
+
+/* --listen: serves the metrics of every reading, and with -b prints the reports too. */
+static int run_exporter(const struct options *o, struct sampler *s)
+{
+	struct serving sv;
+	char host[256], err[512];
+	unsigned port;
+	int rc;
+
+	memset(&sv, 0, sizeof(sv));
+	if (exporter_parse_listen(o->listen, host, sizeof(host), &port, err, sizeof(err)) < 0 ||
+	    exporter_start(&sv.e, host, port, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", PACKAGE, err);
+		return EXIT_FAILURE;
+	}
+	print_notice(s);
+	fprintf(stderr, F_(N_("%s: serving metrics on http://%s/metrics\n")), PACKAGE, exporter_address(sv.e));
+	metrics_init(&sv.m, (int)o->top_commands);
+	rc = run_batch(o, s, &sv);
+	exporter_stop(sv.e);
+	metrics_free(&sv.m);
+	out_free(&sv.text);
+	out_free(&sv.om);
+	return rc;
 }
 
 static struct sampler *open_sampler(const struct options *o)
@@ -187,7 +247,8 @@ static struct sampler *open_sampler(const struct options *o)
 	so.listen = 1;
 	so.exit_rcvbuf = o->exit_buffer;
 	so.departed = !o->batch || o->accumulate; /* the screen can switch to totals at any time */
-	so.cgroups = o->cgroups;
+	/* the metrics have each cgroup's pressure */
+	so.cgroups = o->cgroups || o->listen || o->format == FORMAT_OPENMETRICS;
 	so.cgroup_root = o->cgroup;
 	if (sampler_open(&s, &so, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", PACKAGE, err);
@@ -230,13 +291,6 @@ static int check_cgroup(struct options *o, char *buf, size_t size)
 	return -1;
 }
 
-static void print_notice(struct sampler *s)
-{
-	if (sampler_notice(s))
-		fprintf(stderr, "%s: %s\n", PACKAGE, sampler_notice(s));
-	if (sampler_pids_notice(s))
-		fprintf(stderr, "%s: %s\n", PACKAGE, sampler_pids_notice(s));
-}
 
 int main(int argc, char **argv)
 {
@@ -275,9 +329,11 @@ int main(int argc, char **argv)
 	s = open_sampler(&o);
 	if (!s)
 		rc = EXIT_FAILURE;
+	else if (o.listen)
+		rc = run_exporter(&o, s);
 	else if (o.batch) {
 		print_notice(s);
-		rc = run_batch(&o, s);
+		rc = run_batch(&o, s, NULL);
 	} else {
 		/* after the screen, which would wipe it (the screen says it in its footer) */
 		rc = view_run(&o, s, &stop_requested);

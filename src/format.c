@@ -336,6 +336,50 @@ void out_json_string(struct outbuf *o, const char *s)
 	out_char(o, '"');
 }
 
+void out_label_value(struct outbuf *o, const char *s)
+{
+	out_char(o, '"');
+	while (*s) {
+		unsigned char c = (unsigned char)*s;
+		uint32_t cp;
+		int n;
+
+		if (c == '\\' || c == '"') {
+			out_char(o, '\\');
+			out_char(o, (char)c);
+			s++;
+			continue;
+		}
+		if (c == '\n') {
+			out_str(o, "\\n");
+			s++;
+			continue;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			out_char(o, TEXT_REPLACEMENT);
+			s++;
+			continue;
+		}
+		if (c < 0x80) {
+			out_char(o, (char)c);
+			s++;
+			continue;
+		}
+		n = utf8_decode(s, &cp);
+		if (n < 0) {
+			out_str(o, "\xef\xbf\xbd"); /* U+FFFD for each byte that is not UTF-8 */
+			s++;
+			continue;
+		}
+		if (cp < 0xa0)
+			out_char(o, TEXT_REPLACEMENT);
+		else
+			out_mem(o, s, (size_t)n);
+		s += n;
+	}
+	out_char(o, '"');
+}
+
 /* Control characters and bad bytes become TEXT_REPLACEMENT, as in text: a CSV file viewed in a
  * terminal stays inert, and no field needs quoting for a line break. */
 void out_csv_field(struct outbuf *o, const char *s)

@@ -48,6 +48,9 @@ void out_json_string(struct outbuf *o, const char *s);
 /* s as a CSV field: quoted when it holds a comma or quote; control characters (CR and LF too)
  * and bad bytes become TEXT_REPLACEMENT. */
 void out_csv_field(struct outbuf *o, const char *s);
+/* Appends s as a quoted Prometheus label value: backslash, quote and newline escaped, other
+ * control characters as TEXT_REPLACEMENT, bytes that are not UTF-8 as U+FFFD. */
+void out_label_value(struct outbuf *o, const char *s);
 /* Writes the buffer to f and empties it; returns 0, or -1 when the write failed (EPIPE). */
 int out_flush(struct outbuf *o, FILE *f);
 void out_free(struct outbuf *o);

@@ -20,6 +20,7 @@ enum cg_state { CG_RUNNING, CG_SLEEPING, CG_UNINTERRUPTIBLE, CG_STOPPED, CG_IOWA
 struct row {
 	uint32_t pid; /* the process (thread group id) */
 	uint32_t tid; /* the thread in thread mode; 0 in process mode */
+	uint64_t start_ns; /* with pid and tid, the task's identity (0 for a departed task) */
 	uint32_t uid;
 	char state;   /* as in ps(1): R, S, D, Z, T, ...; '?' when unknown */
 	uint8_t exited;   /* the task ended during the interval, or earlier when departed */
@@ -45,6 +46,7 @@ struct snapshot {
 	struct timespec wall; /* when the reading started */
 	double interval_s;    /* length of the interval; 0 for the first reading (no rates) */
 	double elapsed_s;     /* since delaytop's first reading */
+	double reading_s;     /* how long this reading took */
 	int threads;          /* rows are threads rather than processes */
 	unsigned nprocs, nthreads; /* on the system */
 	int delayacct;        /* DELAYACCT_*: kernel.task_delayacct now */

@@ -14,6 +14,8 @@
 #include "format.h"
 #include "i18n.h"
 #include "options.h"
+#include "exporter.h"
+#include "metrics.h"
 #include "order.h"
 #include "xalloc.h"
 
@@ -42,6 +44,8 @@ enum option_id {
 	OPT_ACCUMULATE,
 	OPT_EXIT_BUFFER,
 	OPT_OUTPUT,
+	OPT_LISTEN,
+	OPT_TOP_COMMANDS,
 	OPT_HELP,
 	OPT_VERSION,
 	OPT_COUNT
@@ -81,12 +85,20 @@ static const struct option_def option_table[OPT_COUNT] = {
 	[OPT_SORT] = { "sort", 's', "KEY", 0, N_("sort by KEY (default total), one of:"), { 0 } },
 	[OPT_REVERSE] = { "reverse", 0, NULL, 0, N_("reverse the sort order"), { 0 } },
 	[OPT_ACTIVE] = { "active", 'a', NULL, 0, N_("only tasks that waited during the interval"), { 0 } },
-	[OPT_FORMAT] = { "format", 0, "FORMAT", 1, N_("batch output: text, csv or json (implies --batch)"), { 0 } },
+	[OPT_FORMAT] = { "format", 0, "FORMAT", 1,
+			 N_("batch output: text, csv, json or openmetrics (implies --batch; command mode: not openmetrics)"),
+			 { 0 } },
 	[OPT_ACCUMULATE] = { "accumulate", 0, NULL, 0, N_("totals since the start, exited tasks included"), { 0 } },
 	[OPT_EXIT_BUFFER] = { "exit-buffer", 0, "SIZE", 1,
 			      N_("receive buffer for exit records, such as 16M (default %gM)"),
 			      { DEFAULT_EXIT_BUFFER / (1024.0 * 1024) } },
 	[OPT_OUTPUT] = { "output", 'o', "FILE", 1, N_("command mode: write the report to FILE, not stderr"), { 0 } },
+	[OPT_LISTEN] = { "listen", 0, "[ADDR:]PORT", 0,
+			 N_("serve Prometheus metrics at http://ADDR:PORT/metrics (ADDR: loopback unless given); "
+			    "without -b nothing else is printed"), { 0 } },
+	[OPT_TOP_COMMANDS] = { "top-commands", 0, "N", 0,
+			       N_("the metrics show the first N command names that wait by name, the rest as "
+				  "_other (default %g)"), { METRICS_TOP_COMMANDS } },
 	[OPT_HELP] = { "help", 'h', NULL, 1, N_("show this help and exit"), { 0 } },
 	[OPT_VERSION] = { "version", 'V', NULL, 1, N_("show the version and exit"), { 0 } },
 };
@@ -377,6 +389,20 @@ static int parse_size(const char *s, int *out, char *err, size_t errlen)
 	return 0;
 }
 
+static int parse_top_commands(const char *s, long *out, char *err, size_t errlen)
+{
+	char val[SHOWN_SIZE], *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (!plain_number(s, end, 0) || *end || errno || v < 0 || v > 100000)
+		return fail(err, errlen, F_(N_("invalid number of command names '%s': expected 0 to 100000")),
+		            shown(s, val));
+	*out = v;
+	return 0;
+}
+
 static int parse_group(const char *s, struct options *o, char *err, size_t errlen)
 {
 	char val[SHOWN_SIZE];
@@ -399,8 +425,10 @@ static int parse_format(const char *s, enum output_format *f, char *err, size_t 
 		*f = FORMAT_CSV;
 	else if (strcmp(s, "json") == 0)
 		*f = FORMAT_JSON;
+	else if (strcmp(s, "openmetrics") == 0)
+		*f = FORMAT_OPENMETRICS;
 	else
-		return fail(err, errlen, F_(N_("unknown format '%s' (choose from: text, csv, json)")),
+		return fail(err, errlen, F_(N_("unknown format '%s' (choose from: text, csv, json, openmetrics)")),
 		            shown(s, val));
 	return 0;
 }
@@ -457,6 +485,7 @@ static void defaults(struct options *o)
 	o->sort_col = COL_TOTAL;
 	o->format = FORMAT_TEXT;
 	o->exit_buffer = DEFAULT_EXIT_BUFFER;
+	o->top_commands = METRICS_TOP_COMMANDS;
 }
 
 /* Notes the first option given that command mode refuses: one that chooses, orders or paces
@@ -495,6 +524,8 @@ static int take_option(enum option_id id, struct options *o, char *err, size_t e
 	case OPT_ACCUMULATE: o->accumulate = 1; return 0;
 	case OPT_EXIT_BUFFER: return parse_size(optarg, &o->exit_buffer, err, errlen);
 	case OPT_OUTPUT: o->output = optarg; return 0;
+	case OPT_LISTEN: o->listen = optarg; return 0;
+	case OPT_TOP_COMMANDS: return parse_top_commands(optarg, &o->top_commands, err, errlen);
 	default: return 0; /* --help and --version are handled by the caller */
 	}
 }
@@ -562,6 +593,21 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	}
 	if (o->command && o->task_option[0]) {
 		fail(err, errlen, F_(N_("option '%s' does not apply to command mode")), o->task_option);
+		return OPTIONS_ERROR;
+	}
+	if (o->listen) {
+		char host[256];
+		unsigned port;
+
+		if (exporter_parse_listen(o->listen, host, sizeof(host), &port, err, errlen) < 0)
+			return OPTIONS_ERROR;
+	}
+	if (o->listen && (o->threads || o->cgroups)) {
+		fail(err, errlen, "%s", _("--listen reads processes: -H and --group do not apply to it"));
+		return OPTIONS_ERROR;
+	}
+	if (o->command && o->format == FORMAT_OPENMETRICS) {
+		fail(err, errlen, "%s", _("command mode's report has no openmetrics format"));
 		return OPTIONS_ERROR;
 	}
 	if (o->cgroups && (o->npids || o->by_uid)) {

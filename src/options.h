@@ -8,7 +8,7 @@
 
 #include "columns.h"
 
-enum output_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON };
+enum output_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON, FORMAT_OPENMETRICS };
 
 struct options {
 	int batch;
@@ -28,6 +28,8 @@ struct options {
 	int accumulate;    /* totals since the start */
 	int exit_buffer;   /* receive buffer for exit records, bytes */
 	const char *output; /* command mode: where the report goes (NULL: stderr) */
+	const char *listen; /* --listen: serve Prometheus metrics there (NULL: do not) */
+	long top_commands;  /* command names the metrics show one by one */
 	char **command;    /* the command after --, or NULL */
 	char task_option[24]; /* the first option given that chooses or orders tasks, as written */
 };

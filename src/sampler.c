@@ -202,11 +202,13 @@ static void build_cgroups(struct sampler *s, struct snapshot *snap)
 
 int sampler_tick(struct sampler *s, struct snapshot *snap, char *err, size_t errlen)
 {
+	uint64_t t0;
 	int rc;
 
 	memset(snap, 0, sizeof(*snap));
 	err[0] = '\0';
 	prepare(s, snap);
+	t0 = s->tt.now_mono;
 	rc = collect(s, err, errlen);
 	if (rc < 0)
 		return rc;
@@ -215,6 +217,7 @@ int sampler_tick(struct sampler *s, struct snapshot *snap, char *err, size_t err
 	snap->rows = s->rows.rows;
 	if (s->o.cgroups)
 		build_cgroups(s, snap);
+	snap->reading_s = (timing_mono_ns() - t0) / 1e9;
 	return 0;
 }
 

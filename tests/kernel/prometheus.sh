@@ -1,0 +1,73 @@
+#!/bin/bash
+# prometheus.sh — a real Prometheus server (Debian's package) scrapes delaytop --listen on loopback
+# every second: the target is up (Prometheus asks for OpenMetrics and parses what it gets), the
+# PromQL rate() of the test cgroup's CPU delay counter, with two spinners sharing one CPU in it,
+# is about 1 second per second, and no delaytop counter reset during the run. Both servers run on
+# loopback ports of their own and are stopped by their pids.
+. "$top_srcdir/tests/lib.sh"
+
+require_root
+require_cpus 2
+require_cmd prometheus curl jq awk python3
+require_taskstats
+lock_global # the spinners load CPU 1
+
+V2=$(awk '{ for (i = 7; $i != "-"; i++); if ($(i + 1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo)
+[ -n "$V2" ] || skip_all "no cgroup v2 hierarchy is mounted"
+NAME=delaytop-prom.$$
+mkdir "$V2/$NAME" || skip_all "cannot create a cgroup under $V2"
+trap 'cleanup; rmdir "$V2/$NAME" 2>/dev/null' EXIT
+
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+DPORT=$(free_port)
+PPORT=$(free_port)
+T=$TMPDIR_TEST
+mkdir "$T/data"
+cat >"$T/prometheus.yml" <<CONF
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+scrape_configs:
+  - job_name: delaytop
+    static_configs:
+      - targets: ["127.0.0.1:$DPORT"]
+CONF
+
+wait_cpu_quiet 1
+start_workload spin 1; A=$WORKLOAD_PID
+start_workload spin 1; B=$WORKLOAD_PID
+echo "$A" >"$V2/$NAME/cgroup.procs" && echo "$B" >"$V2/$NAME/cgroup.procs" || skip_all "cannot move tasks into $V2/$NAME"
+
+"$DELAYTOP" --listen "127.0.0.1:$DPORT" -d 0.5 2>"$T/delaytop.err" 9>&- &
+track_pid $!
+prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/data" \
+	--web.listen-address="127.0.0.1:$PPORT" --log.level=warn >"$T/prom.log" 2>&1 9>&- &
+PROM=$!
+track_pid "$PROM"
+API=http://127.0.0.1:$PPORT/api/v1/query
+
+# query PROMQL: the first result's value, or nothing.
+query() { curl -s --data-urlencode "query=$1" "$API" | jq -r '.data.result[0].value[1] // empty' 2>/dev/null; }
+
+for _ in $(seq 60); do
+	[ "$(query "up{job=\"delaytop\"}")" = 1 ] && break
+	sleep 0.5
+done
+[ "$(query "up{job=\"delaytop\"}")" = 1 ]
+tap_ok $? "Prometheus scrapes delaytop: up is 1" "$(tail -5 "$T/prom.log")"
+sleep 12 # samples for a rate over 10 s
+rate=$(query "rate(delaytop_cgroup_delay_seconds_total{cgroup=\"/$NAME\",kind=\"cpu\"}[10s])")
+within "$rate" 0.7 1.3
+tap_ok $? "PromQL rate() of the cgroup's CPU delay: about 1 s per s (two spinners share a CPU)" "rate: ${rate:-none}"
+resets=""
+for f in delaytop_cgroup_delay_seconds_total delaytop_cgroup_delays_total delaytop_command_delay_seconds_total \
+	delaytop_command_delays_total delaytop_readings_total; do
+	resets="$resets $f=$(query "sum(resets($f[1m]))")"
+done
+[ -z "$(tr ' ' '\n' <<<"$resets" | grep -v -e '=0$' -e '^$')" ]
+tap_ok $? "no delaytop counter went down during the run (resets() is 0 for each family)" "resets:$resets"
+fmt=$(curl -s "http://127.0.0.1:$PPORT/api/v1/targets" | jq -r '.data.activeTargets[0].health')
+[ "$fmt" = up ]
+tap_ok $? "the target is healthy in Prometheus's own view" "health: $fmt"
+
+done_testing
