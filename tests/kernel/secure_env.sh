@@ -11,6 +11,9 @@ require_taskstats
 require_cmd setcap getcap setpriv msgfmt script tic infocmp timeout pkill
 locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\?8$' || skip_all "needs the de_DE.UTF-8 locale (Debian: locales, locale-gen)"
 id nobody >/dev/null 2>&1 || skip_all "needs the user nobody"
+# The screen draws after its first reading, which a test loading the CPUs or forking 10,000
+# processes at the same time (departed.sh) can hold up for many seconds.
+lock_global
 
 # Everything the unprivileged user runs or reads lives under the test's directory (mktemp -d
 # makes it 0700).
@@ -89,26 +92,28 @@ chmod -R a+rX "$TMPDIR_TEST/terminfo" "$TMPDIR_TEST/home"
 
 # screen_as_nobody OUT PROGRAM VAR=VALUE: starts the screen in a pseudo-terminal as nobody, with
 # TERM=craftedterm and the variable given, and stops it once it has drawn or refused (the first
-# reading can take seconds on a loaded machine), after 15 s at most.
+# reading can take seconds on a loaded machine), after 40 s at most.
 screen_as_nobody() {
 	local pid
-	nobody env TERM=craftedterm "$3" timeout -s INT 20 script -qec "timeout -s TERM 15 $2 -d 0.1" /dev/null \
-		>"$1" 2>&1 </dev/null &
+	nobody env TERM=craftedterm "$3" timeout -s INT 45 script -qec "timeout -s TERM 40 $2 -d 0.1" /dev/null \
+		>"$1" 2>&1 </dev/null 9>&- &
 	pid=$!
-	for _ in $(seq 150); do
+	for _ in $(seq 400); do
 		grep -q -e 'CRAFTED-TERMINFO' -e 'cannot use the terminal type' "$1" && break
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.1
 	done
 	sleep 0.3 # the rest of what it writes at once
-	pkill -TERM -f "timeout -s TERM 15 $2" 2>/dev/null
+	# What the screen was doing, for a failure's message.
+	ps -o pid=,stat=,wchan:24=,etime=,args= -C "${2##*/}" >"$1.ps" 2>&1
+	pkill -TERM -f "timeout -s TERM 40 $2" 2>/dev/null
 	wait "$pid" 2>/dev/null
 }
 for how in "TERMINFO=$TMPDIR_TEST/terminfo" "HOME=$TMPDIR_TEST/home"; do
 	screen_as_nobody "$TMPDIR_TEST/plain.screen" "$plain" "$how"
 	grep -q CRAFTED-TERMINFO "$TMPDIR_TEST/plain.screen"
 	tap_ok $? "control: without the capability, the screen loads the terminal type from ${how%%=*}" \
-		"$(head -c 300 "$TMPDIR_TEST/plain.screen" | cat -v)"
+		"$(head -c 300 "$TMPDIR_TEST/plain.screen" | cat -v; cat "$TMPDIR_TEST/plain.screen.ps")"
 	screen_as_nobody "$TMPDIR_TEST/raised.screen" "$raised" "$how"
 	grep -q "cannot use the terminal type 'craftedterm'" "$TMPDIR_TEST/raised.screen" &&
 		! grep -q CRAFTED-TERMINFO "$TMPDIR_TEST/raised.screen"
