@@ -4,10 +4,11 @@
  *
  * Forks and execs CMD (searched in PATH), waits for it with wait4(), and prints one line,
  *
- *   user_s sys_s maxrss_kib
+ *   user_s sys_s maxrss_kib wall_s
  *
  * from the child's rusage: its user and system CPU seconds (with those of the descendants it
- * waited for), and its peak resident set in KiB (the largest of them). The line goes to FILE,
+ * waited for), and its peak resident set in KiB (the largest of them); and the wall-clock
+ * seconds from the fork to the end of the wait. The line goes to FILE,
  * or to standard output without -o: the command's own output can then be sent elsewhere without
  * losing it. Exits with the command's status (128 + N when signal N killed it), 127 when it
  * could not be run. */
@@ -18,13 +19,23 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 int main(int argc, char **argv)
 {
 	const char *out = NULL;
 	struct rusage ru;
 	int status, arg = 1;
+	double start;
 	pid_t pid;
 	FILE *f;
 
@@ -38,6 +49,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: cputime [-o FILE] CMD ARGS...\n");
 		return 2;
 	}
+	start = now_s();
 	pid = fork();
 	if (pid < 0) {
 		perror("cputime: fork");
@@ -61,8 +73,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cputime: %s: %s\n", out, strerror(errno));
 		return 127;
 	}
-	fprintf(f, "%ld.%06ld %ld.%06ld %ld\n", (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec,
-		(long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec, ru.ru_maxrss);
+	fprintf(f, "%ld.%06ld %ld.%06ld %ld %.3f\n", (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec,
+		(long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec, ru.ru_maxrss, now_s() - start);
 	if (fclose(f) != 0) {
 		perror("cputime: write");
 		return 127;

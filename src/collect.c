@@ -14,6 +14,7 @@
 #include "collect.h"
 #include "format.h"
 #include "i18n.h"
+#include "steady.h"
 #include "timing.h"
 #include "xalloc.h"
 
@@ -190,7 +191,6 @@ static int walk_threads(struct collector *c)
 		c->ids[nprocs++] = p->pid;
 	}
 	c->nids = nprocs;
-	list_threads(c);
 	return 0;
 }
 
@@ -255,20 +255,6 @@ static void read_states(struct collector *c)
 			t->need_state = 0;
 		}
 	}
-}
-
-int collect_threads(struct collector *c, char *err, size_t errlen)
-{
-	int rc = walk_threads(c);
-
-	if (rc < 0)
-		return walk_failed(rc, err, errlen);
-	rc = ts_query(c->ts, TS_BY_PID, c->ids, c->nids, on_thread_reply, c);
-	if (rc == 0) {
-		reread_processes(c);
-		read_states(c);
-	}
-	return rc;
 }
 
 /* Process mode keeps each answer until the process's identity is known. */
@@ -349,6 +335,63 @@ static void grow_replies(struct collector *c)
 	c->replies = xmalloc(c->capreplies * sizeof(*c->replies));
 	c->answered_at = xmalloc(c->capreplies * sizeof(*c->answered_at));
 	c->answered = xrealloc(c->answered, c->capreplies);
+}
+
+/* Thread mode's shortcut (steady.h): one per-process answer each, then ids/owner keep only the
+ * processes that moved; the others are marked steady. */
+static int drop_steady(struct collector *c)
+{
+	uint32_t tick = c->tt->tick;
+	int carry = tick > 1 && !c->read_all && c->rules->delayacct == c->last_delayacct;
+	size_t kept = 0;
+	int rc;
+
+	grow_replies(c);
+	memset(c->answered, 0, c->nids);
+	rc = ts_query(c->ts, TS_BY_TGID, c->ids, c->nids, keep_reply, c);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < c->nids; i++) {
+		if (steady_check(c->owner[i], c->answered[i] ? &c->replies[i] : NULL, tick, carry))
+			continue;
+		c->ids[kept] = c->ids[i];
+		c->owner[kept++] = c->owner[i];
+	}
+	c->nids = kept;
+	return 0;
+}
+
+/* The threads of the steady processes keep their last readings. */
+static void carry_steady(struct collector *c, uint64_t when)
+{
+	uint32_t tick = c->tt->tick;
+	size_t pos = 0;
+	struct task *t;
+
+	while (tasktable_next(c->tasks, &pos, &t))
+		if (t->seen + 1 == tick && !t->exited && t->proc && t->proc->steady == tick)
+			task_carry(t, when, 0, c->tt, c->rules);
+}
+
+int collect_threads(struct collector *c, char *err, size_t errlen)
+{
+	int rc = walk_threads(c);
+
+	if (rc < 0)
+		return walk_failed(rc, err, errlen);
+	rc = drop_steady(c);
+	if (rc < 0)
+		return rc;
+	list_threads(c);
+	rc = ts_query(c->ts, TS_BY_PID, c->ids, c->nids, on_thread_reply, c);
+	if (rc < 0)
+		return rc;
+	reread_processes(c);
+	read_states(c);
+	carry_steady(c, timing_mono_ns());
+	c->read_all = 0;
+	c->last_delayacct = c->rules->delayacct;
+	return 0;
 }
 
 int collect_processes(struct collector *c, char *err, size_t errlen)

@@ -28,6 +28,9 @@ struct collector {
 	const struct reading_rules *rules;
 	const struct cgroup_hier *hier; /* where tasks' cgroups are read */
 	int want_states;  /* the cgroup view on v2: count every process's threads by state */
+	int read_all;     /* thread mode: ask about every thread at the next tick (the selection or
+			     the mode changed), not only those of the processes that moved */
+	int last_delayacct; /* the switch at the last thread-mode tick */
 
 	/* scratch, reused every tick */
 	uint32_t *ids;
@@ -47,8 +50,9 @@ void collector_free(struct collector *c);
  * Returns 0, or a negative errno (-EPERM without the capability) with a message in err. */
 int collect_processes(struct collector *c, char *err, size_t errlen);
 
-/* Thread mode: every thread of the selected processes, one query each; the state of the threads
- * that ran. Returns as collect_processes. */
+/* Thread mode: one query per selected process, then one per thread of the processes whose
+ * answer moved since the last tick; the threads of the others keep their readings (steady.h).
+ * The state of the threads that ran. Returns as collect_processes. */
 int collect_threads(struct collector *c, char *err, size_t errlen);
 
 /* Limited mode: what /proc gives anyone, per thread, summed for process rows, which are marked

@@ -26,6 +26,7 @@
 #include "delayacct.h"
 #include "delaykind.h"
 #include "collect.h"
+#include "exitlisten.h"
 #include "family.h"
 #include "format.h"
 #include "i18n.h"

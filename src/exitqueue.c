@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exitlisten.h"
 #include "exitqueue.h"
 #include "xalloc.h"
 

@@ -90,7 +90,7 @@ static const struct option_def option_table[OPT_COUNT] = {
 			 { 0 } },
 	[OPT_ACCUMULATE] = { "accumulate", 0, NULL, 0, N_("totals since the start, exited tasks included"), { 0 } },
 	[OPT_EXIT_BUFFER] = { "exit-buffer", 0, "SIZE", 1,
-			      N_("receive buffer for exit records, such as 16M (default %gM)"),
+			      N_("receive buffer of each exit listener, such as 16M (default %gM)"),
 			      { DEFAULT_EXIT_BUFFER / (1024.0 * 1024) } },
 	[OPT_OUTPUT] = { "output", 'o', "FILE", 1, N_("command mode: write the report to FILE, not stderr"), { 0 } },
 	[OPT_LISTEN] = { "listen", 0, "[ADDR:]PORT", 0,

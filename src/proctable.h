@@ -35,6 +35,9 @@ struct proc {
 	char *cgroup;  /* its path in the cgroup hierarchy shown, or NULL when unknown */
 	uint32_t states[CG_STATES]; /* the cgroup view: its threads by state, when have_states */
 	uint8_t have_states;
+	uint64_t sig;      /* thread mode: the signature of its per-process answer (steady.h) */
+	uint32_t sig_tick; /* the tick of that answer, 0 when none */
+	uint32_t steady;   /* the tick whose readings of its threads were carried over */
 };
 
 struct proctable {

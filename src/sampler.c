@@ -17,6 +17,7 @@
 #include "collect.h"
 #include "delayacct.h"
 #include "departed.h"
+#include "exitlisten.h"
 #include "exitqueue.h"
 #include "forkedoff.h"
 #include "i18n.h"
@@ -340,6 +341,7 @@ void sampler_set_threads(struct sampler *s, int threads)
 		return;
 	s->o.threads = !!threads;
 	s->rules.threads = s->o.threads;
+	s->collector.read_all = 1;
 	tasktable_clear(&s->tasks);
 	departed_clear(&s->departed);
 	exitqueue_clear(&s->exits); /* records of the other mode */
@@ -348,6 +350,7 @@ void sampler_set_threads(struct sampler *s, int threads)
 void sampler_set_pids(struct sampler *s, const uint32_t *pids, size_t npids)
 {
 	selection_set(&s->sel, pids, npids, s->o.threads, collect_tgid);
+	s->collector.read_all = 1;
 	s->o.pids = s->sel.pids;
 	s->o.npids = s->sel.npids;
 }

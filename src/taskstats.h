@@ -1,5 +1,5 @@
 /* taskstats.h — the kernel's TASKSTATS generic-netlink family, through libnl-genl-3: batched
- * queries by pid or tgid, and the listener for records of tasks as they exit. */
+ * queries by pid or tgid (the listener for records of tasks as they exit: exitlisten.h). */
 #ifndef DELAYTOP_TASKSTATS_H
 #define DELAYTOP_TASKSTATS_H
 
@@ -9,7 +9,6 @@
 #include "counters.h"
 
 struct ts_client;
-struct ts_listener;
 
 enum ts_by { TS_BY_PID, TS_BY_TGID };
 
@@ -42,27 +41,5 @@ int ts_probe(struct ts_client *c, uint32_t pid);
  * out[0..5) = running, sleeping, uninterruptible, stopped, waiting for I/O. Needs no privilege.
  * Returns 0, or a negative errno: -EINVAL for a v2 directory, where the kernel has no such call. */
 int ts_cgroupstats(struct ts_client *c, int fd, uint64_t out[5]);
-
-/* Called for each exit message: the exiting thread's record, and, when it was the last thread of
- * a process that ever had several, the process aggregate (else NULL). A thread record whose
- * c.flag has TS_AGROUP and comes without an aggregate is a whole single-threaded process. */
-typedef void (*ts_exit_fn)(void *arg, const struct ts_record *thread, const struct ts_record *process);
-
-/* ac_flag bit of the record of a task whose exit ended its thread group (linux/acct.h AGROUP). */
-#define TS_AGROUP 0x20
-
-/* Registers a listener for exits on every possible CPU, on its own socket with a receive buffer
- * of rcvbuf bytes. Needs CAP_NET_ADMIN and the initial user and PID namespace. Returns 0 or a
- * negative errno with a message in err. */
-int ts_listen(struct ts_listener **out, int rcvbuf, char *err, size_t errlen);
-void ts_listen_close(struct ts_listener *l);
-int ts_listen_fd(const struct ts_listener *l);
-/* The receive buffer the kernel granted. */
-int ts_listen_rcvbuf(const struct ts_listener *l);
-
-/* Reads every queued exit message without blocking and calls fn for each. Messages the kernel
- * dropped because the buffer was full are added to *lost. Returns the number of messages, or a
- * negative errno. */
-int ts_listen_drain(struct ts_listener *l, ts_exit_fn fn, void *arg, uint64_t *lost);
 
 #endif

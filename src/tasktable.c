@@ -248,3 +248,13 @@ void task_read(struct task *t, const struct task_counters *c, uint64_t when, uin
 		t->need_state = 1;
 	}
 }
+
+void task_carry(struct task *t, uint64_t when, int boot, const struct tick_times *tt,
+		const struct reading_rules *rules)
+{
+	if (t->last.age_ns && when > t->last.when_ns)
+		t->last.age_ns += when - t->last.when_ns;
+	t->last.when_ns = when;
+	mask_sample(t, &t->last, boot, rules);
+	t->seen = tt->tick;
+}

@@ -106,4 +106,9 @@ void task_free(struct task *t);
 void task_read(struct task *t, const struct task_counters *c, uint64_t when, uint32_t threads, int born_since,
 	       int boot, const struct tick_times *tt, const struct reading_rules *rules);
 
+/* Carries t's last reading over to this tick, as if made again at when: nothing moved since
+ * (steady.h). boot as for task_read. */
+void task_carry(struct task *t, uint64_t when, int boot, const struct tick_times *tt,
+		const struct reading_rules *rules);
+
 #endif

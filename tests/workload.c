@@ -27,6 +27,12 @@
  *                                     burst is one runqueue wait of BUSY_MS for the second thread
  *   workload churn N MS               N threads at a time, each asleep MS ms then gone, replaced
  *                                     by a new one at once, forever
+ *   workload rare N CPU BUSY_MS EVERY_MS
+ *                                     N sleeping threads, and on CPU every EVERY_MS a SCHED_FIFO
+ *                                     thread busy BUSY_MS while a normal thread that woke just
+ *                                     after it waits for the CPU: one runqueue wait of about
+ *                                     BUSY_MS per period; asleep in between, so the process is
+ *                                     still most of the time. Prints the waiting thread's tid
  *   workload zombies MS1 AT MS2       a child busy MS1 ms on CPU 0, and at AT ms a second one busy
  *                                     MS2 ms; both stay zombies, as the parent never waits for
  *                                     them. Prints the children's pids, one a line
@@ -308,6 +314,67 @@ __attribute__((noreturn)) static void mode_bursts(int cpu, int busy_ms, int idle
 	}
 }
 
+/* mode_rare's two threads: the real-time one from the period's start, the waiting one from
+ * 2 ms later, both on absolute times so that they stay in step. */
+static struct rare {
+	int cpu, busy_ms, every_ms;
+	uint64_t start;
+} rare;
+
+static void sleep_until(uint64_t t)
+{
+	struct timespec ts = { (time_t)(t / 1000000000u), (long)(t % 1000000000u) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+static void *rare_holder(void *arg)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+
+	(void)arg;
+	pin(rare.cpu);
+	if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
+		die("sched_setscheduler");
+	for (uint64_t k = 1;; k++) {
+		volatile uint64_t x = 0;
+		uint64_t begin = rare.start + k * (uint64_t)rare.every_ms * 1000000u;
+
+		sleep_until(begin);
+		while (now_ns() < begin + (uint64_t)rare.busy_ms * 1000000u)
+			x++;
+	}
+	return NULL;
+}
+
+static void *rare_waiter(void *arg)
+{
+	(void)arg;
+	pin(rare.cpu);
+	printf("%ld\n", (long)gettid());
+	fflush(stdout);
+	for (uint64_t k = 1;; k++)
+		sleep_until(rare.start + k * (uint64_t)rare.every_ms * 1000000u + 2000000u);
+	return NULL;
+}
+
+__attribute__((noreturn)) static void mode_rare(int n, int cpu, int busy_ms, int every_ms)
+{
+	pthread_t t;
+
+	if (n < 0 || n > 10000 || busy_ms < 3 || every_ms <= busy_ms)
+		die("rare: arguments out of range");
+	rare = (struct rare){ cpu, busy_ms, every_ms, now_ns() };
+	for (int i = 0; i < n; i++)
+		if (pthread_create(&t, NULL, sleeper, NULL) != 0)
+			die("pthread_create");
+	if (pthread_create(&t, NULL, rare_holder, NULL) != 0 || pthread_create(&t, NULL, rare_waiter, NULL) != 0)
+		die("pthread_create");
+	for (;;)
+		pause();
+}
+
 static void *churn_thread(void *arg)
 {
 	int ms = *(int *)arg;
@@ -418,6 +485,8 @@ static int run_mode(int argc, char **argv)
 		mode_bursts(atoi(argv[1]), atoi(argv[2]), atoi(argv[3]));
 	if (argc >= 3 && strcmp(argv[0], "churn") == 0)
 		mode_churn(atoi(argv[1]), atoi(argv[2]));
+	if (argc >= 5 && strcmp(argv[0], "rare") == 0)
+		mode_rare(atoi(argv[1]), atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
 	if (argc >= 4 && strcmp(argv[0], "zombies") == 0)
 		mode_zombies(atoi(argv[1]), atoi(argv[2]), atoi(argv[3]));
 	if (argc >= 2 && strcmp(argv[0], "sleep") == 0) {
@@ -427,7 +496,7 @@ static int run_mode(int argc, char **argv)
 	if (argc >= 2 && strcmp(argv[0], "thread-exec") == 0)
 		mode_thread_exec(argv + 1);
 	fprintf(stderr, "usage: workload spin|threads|odirect|idle|forks|at-pid|sleep|thread-exits|thread-exec|"
-			"bursts|churn|zombies ARGS\n");
+			"bursts|churn|rare|zombies ARGS\n");
 	return 2;
 }
 

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "exitlisten.h"
 #include "exitqueue.h"
 #include "tap.h"
 

@@ -1,0 +1,50 @@
+/* exitlisten.h — the listeners for the records the kernel sends as tasks exit: one socket per
+ * group of CPUs, each registered for its CPUs only and with its own receive buffer, as the
+ * kernel's taskstats documentation advises, so that no single socket carries every CPU's exits.
+ * Records the kernel dropped are counted. */
+#ifndef DELAYTOP_EXITLISTEN_H
+#define DELAYTOP_EXITLISTEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "taskstats.h"
+
+struct ts_listener;
+
+/* Called for each exit message: the exiting thread's record, and, when it was the last thread of
+ * a process that ever had several, the process aggregate (else NULL). A thread record whose
+ * c.flag has TS_AGROUP and comes without an aggregate is a whole single-threaded process. */
+typedef void (*ts_exit_fn)(void *arg, const struct ts_record *thread, const struct ts_record *process);
+
+/* ac_flag bit of the record of a task whose exit ended its thread group (linux/acct.h AGROUP). */
+#define TS_AGROUP 0x20
+
+/* At most this many sockets: one per CPU up to it, then groups of neighbouring CPUs. */
+#define EXITLISTEN_MAX 16
+#define EXITLISTEN_LIST 256  /* bytes for one group's CPU list */
+#define EXITLISTEN_CPUS 8192 /* CPUs at most in the possible list */
+
+/* Splits a CPU list as /sys/devices/system/cpu/possible gives it ("0-3,8-11") into at most max
+ * groups of neighbouring CPUs of about equal size, each written as a CPU list into groups[i].
+ * Returns the number of groups, or -1 when the list cannot be read or a group's list does not
+ * fit. Pure. */
+int exitlisten_groups(const char *possible, char (*groups)[EXITLISTEN_LIST], int max);
+
+/* Registers the listeners for every possible CPU, each socket with a receive buffer of rcvbuf
+ * bytes. Needs CAP_NET_ADMIN and the initial user and PID namespace. Returns 0 or a negative errno
+ * with a message in err. */
+int ts_listen(struct ts_listener **out, int rcvbuf, char *err, size_t errlen);
+void ts_listen_close(struct ts_listener *l);
+/* One descriptor that polls readable when any of the sockets has records. */
+int ts_listen_fd(const struct ts_listener *l);
+/* How many sockets listen, and the receive buffer the kernel granted each. */
+int ts_listen_count(const struct ts_listener *l);
+int ts_listen_rcvbuf(const struct ts_listener *l);
+
+/* Reads every queued exit message of every socket without blocking and calls fn for each.
+ * Messages the kernel dropped because a buffer was full are added to *lost. Returns the number
+ * of messages, or a negative errno. */
+int ts_listen_drain(struct ts_listener *l, ts_exit_fn fn, void *arg, uint64_t *lost);
+
+#endif

@@ -1,0 +1,79 @@
+#!/bin/bash
+# steady.sh — thread mode asks taskstats about a process's threads only when the process's own
+# answer moved since the last reading (the threads of a still process keep their readings):
+# nothing is missed. A process of 300 sleeping threads whose one other thread waits for the CPU
+# about 58 ms every 1.3 s, so that most intervals find it still: every report lists all of its
+# threads, the waits reported for that thread add up to its own schedstat over the run, and only
+# the intervals with a wait show one. A thread that spins alone on a CPU, never switching, shows
+# its CPU time in every report. (Threads that end between readings: exits.sh.)
+. "$top_srcdir/tests/lib.sh"
+
+require_root
+require_cpus 2
+require_cmd jq
+require_taskstats
+lock_global
+enable_delayacct
+
+wait_cpu_quiet 1
+"$WORKLOAD" rare 300 1 60 1300 >"$TMPDIR_TEST/rare.out" 2>&1 9>&- &
+R=$!
+track_pid "$R"
+start_workload threads 1 0
+S=$WORKLOAD_PID
+for _ in $(seq 200); do
+	[ -s "$TMPDIR_TEST/rare.out" ] && [ "$(ls "/proc/$R/task" 2>/dev/null | wc -l)" -ge 303 ] &&
+		[ "$(ls "/proc/$S/task" 2>/dev/null | wc -l)" -ge 2 ] && break
+	sleep 0.05
+done
+W=$(head -1 "$TMPDIR_TEST/rare.out")
+nr=$(ls "/proc/$R/task" 2>/dev/null | wc -l)
+[ -n "$W" ] && [ "$nr" -eq 303 ] || skip_all "workload rare did not start its 303 threads (got $nr, tid '$W')"
+
+# Starts just after a wait ended (the waiter's schedstat moves when it gets the CPU back), so
+# that the run (12 intervals of 0.5 s) begins and ends between waits: its first and last readings
+# and the two schedstat readings around it see the same waits.
+w0=$(schedstat_wait "$W")
+for _ in $(seq 300); do
+	[ "$(schedstat_wait "$W")" != "$w0" ] && break
+	sleep 0.01
+done
+sleep 0.1
+before=$(schedstat_wait "$W")
+"$DELAYTOP" -b -H --format json -d 0.5 -n 12 -p "$R,$S" >"$TMPDIR_TEST/out.json" 2>"$TMPDIR_TEST/err"
+rc=$?
+after=$(schedstat_wait "$W")
+tap_ok "$rc" "delaytop -b -H exits 0" "got $rc: $(head -2 "$TMPDIR_TEST/err")"
+
+reports=$(jq -r 'select(.type == "psi") | .time' "$TMPDIR_TEST/out.json" | wc -l)
+[ "$reports" -eq 12 ]
+tap_ok $? "12 reports" "got $reports"
+
+counts=$(jq -r --argjson p "$R" 'select(.type == "task" and .pid == $p) | .time' "$TMPDIR_TEST/out.json" |
+	uniq -c | awk '{ print $1 }' | sort -u | tr '\n' ' ')
+[ "$counts" = "303 " ]
+tap_ok $? "every report lists all 303 threads of the mostly still process" "rows per report: $counts"
+
+# The waiter's CPU delay over the run, from the reports: percent of each interval.
+got_ms=$(jq -r --argjson w "$W" 'select(.type == "task" and .tid == $w) | "\(.delay.cpu.pct) \(.interval_s)"' \
+	"$TMPDIR_TEST/out.json" | awk '{ s += $1 / 100 * $2 } END { printf "%.1f", s * 1000 }')
+want_ms=$(awk -v a="$before" -v b="$after" 'BEGIN { printf "%.1f", (b - a) / 1e6 }')
+awk -v g="$got_ms" -v w="$want_ms" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(w >= 150 && d <= w * 0.1 + 5) }'
+tap_ok $? "the waits reported for the rare waiter add up to its schedstat over the run (±10%)" \
+	"reports: $got_ms ms, schedstat: $want_ms ms (at least 150 expected)"
+
+waited=$(jq -r --argjson w "$W" 'select(.type == "task" and .tid == $w) | .delay.cpu.pct' "$TMPDIR_TEST/out.json" |
+	awk '$1 > 1 { n++ } END { print n + 0 }')
+[ "$waited" -ge 3 ] && [ "$waited" -le 6 ]
+tap_ok $? "only the intervals with a wait show one (4 or 5 waits in 6 s, each in one or two intervals)" \
+	"intervals with CPU delay above 1%: $waited of 12"
+
+spin=$(jq -r --argjson p "$S" 'select(.type == "task" and .pid == $p and .tid != $p) | .run_pct' \
+	"$TMPDIR_TEST/out.json" | tr '\n' ' ')
+n_spin=$(wc -w <<<"$spin")
+low=$(tr ' ' '\n' <<<"$spin" | awk 'NF && $1 < 50 { n++ } END { print n + 0 }')
+[ "$n_spin" -eq 12 ] && [ "$low" -eq 0 ]
+tap_ok $? "a thread that spins without switching shows its CPU time in every report (CPU% at least 50)" \
+	"CPU% per report: $spin"
+
+done_testing

@@ -1,0 +1,130 @@
+/* test_steady.c — thread mode's shortcut without the kernel: the signature of a per-process
+ * answer moves with every counter a thread's run, wait, birth or end moves; a process is steady
+ * only when answered alike at two ticks in a row and carrying is allowed; a carried task keeps
+ * its reading, so its interval shows no new delay, and its next real reading diffs against it. */
+#include "config.h"
+
+#include <string.h>
+
+#include "delayacct.h"
+#include "rates.h"
+#include "steady.h"
+#include "tap.h"
+#include "tasktable.h"
+
+#define SEC 1000000000ull
+
+static struct task_counters answer(void)
+{
+	struct task_counters c;
+
+	memset(&c, 0, sizeof(c));
+	c.kind_total = c.kind_count = (kind_mask)((1u << DK_COUNT) - 1);
+	c.have = HAVE_RUN;
+	for (int k = 0; k < DK_COUNT; k++) {
+		c.delay[k].total_ns = 1000000u * (k + 1);
+		c.delay[k].count = 10u * (k + 1);
+	}
+	c.run_real_ns = c.run_virtual_ns = 5 * SEC;
+	c.nvcsw = 100;
+	c.nivcsw = 7;
+	return c;
+}
+
+static void test_signature(void)
+{
+	struct task_counters a = answer(), b;
+	uint64_t sig = steady_signature(&a);
+	int moved = 1;
+
+	b = a;
+	ok(steady_signature(&b) == sig, "the same answer has the same signature");
+	for (int k = 0; k < DK_COUNT; k++) {
+		b = a;
+		b.delay[k].total_ns++;
+		moved &= steady_signature(&b) != sig;
+		b = a;
+		b.delay[k].count++;
+		moved &= steady_signature(&b) != sig;
+	}
+	ok(moved, "one more nanosecond or one more wait of any kind moves it");
+	b = a;
+	b.run_virtual_ns++;
+	ok(steady_signature(&b) != sig, "CPU time (a thread that spins without switching) moves it");
+	b = a;
+	b.nvcsw++;
+	ok(steady_signature(&b) != sig, "a voluntary switch moves it");
+	b = a;
+	b.nivcsw++;
+	ok(steady_signature(&b) != sig, "an involuntary switch moves it");
+	b = a;
+	b.delay[DK_CPU].total_ns += 5;
+	b.delay[DK_IO].total_ns -= 5; /* a sum would not see this */
+	ok(steady_signature(&b) != sig, "changes that cancel in a sum still move it");
+	b = a;
+	b.comm[0] = 'x';
+	b.etime_us = 12345;
+	ok(steady_signature(&b) == sig, "what changes without a thread running (its age, its name) does not");
+}
+
+static void test_check(void)
+{
+	struct proc p;
+	struct task_counters a = answer(), b = answer();
+
+	memset(&p, 0, sizeof(p));
+	b.nivcsw++;
+	ok(!steady_check(&p, &a, 1, 1), "the first answer is not steady: nothing to compare with");
+	ok(steady_check(&p, &a, 2, 1) && p.steady == 2, "the same answer at the next tick is steady");
+	ok(steady_check(&p, &a, 3, 1), "and at the one after");
+	ok(!steady_check(&p, &b, 4, 1) && p.steady == 0, "an answer that moved is not");
+	ok(steady_check(&p, &b, 5, 1), "the moved answer is the new reference");
+	ok(!steady_check(&p, &b, 7, 1), "a tick without an answer in between (a skipped tick) breaks the chain");
+	ok(!steady_check(&p, NULL, 8, 1) && p.sig_tick == 0, "no answer (the process ended) is not steady");
+	ok(!steady_check(&p, &b, 9, 1), "nor is the answer after it");
+	ok(!steady_check(&p, &b, 10, 0), "nor one when carrying is not allowed (the switch or the selection changed)");
+	ok(steady_check(&p, &b, 11, 1), "but the next one is, compared with that answer");
+}
+
+static void test_carry(void)
+{
+	struct tasktable t;
+	struct forkedoff off;
+	struct tick_times tt = { 1, 10 * SEC, 10 * SEC, 0, 0 };
+	struct reading_rules rules = { &off, DELAYACCT_ON, 1 };
+	struct task_counters c = answer();
+	struct task *a;
+	struct task_rates r;
+
+	tasktable_init(&t);
+	forkedoff_init(&off);
+	a = tasktable_lookup(&t, 10, 1 * SEC);
+	c.etime_us = 9000000;
+	c.have |= HAVE_IDS;
+	task_read(a, &c, tt.now_mono, 1, 0, 0, &tt, &rules);
+	tasktable_retire(&t, 1, NULL, NULL);
+	tt = (struct tick_times){ 2, 11 * SEC, 11 * SEC, 10 * SEC, 10 * SEC };
+	task_carry(a, 11 * SEC, 0, &tt, &rules);
+	ok(a->seen == 2 && a->last.when_ns == 11 * SEC && a->last.age_ns == 10 * SEC,
+	   "a carried task is seen at this tick, its reading made now, a second older");
+	rates_compute(&a->base, &a->last, &r);
+	is_num(r.kind[DK_CPU].pct, 0, 1e-9, "its interval shows no CPU delay");
+	is_num(r.kind[DK_IO].per_s, 0, 1e-9, "and no I/O waits");
+	tasktable_retire(&t, 2, NULL, NULL);
+	ok(tasktable_get(&t, 10) == a, "it stays in the table");
+	tt = (struct tick_times){ 3, 12 * SEC, 12 * SEC, 11 * SEC, 11 * SEC };
+	c.delay[DK_CPU].total_ns += SEC / 10;
+	c.delay[DK_CPU].count += 1;
+	task_read(a, &c, 12 * SEC, 1, 0, 0, &tt, &rules);
+	rates_compute(&a->base, &a->last, &r);
+	is_num(r.kind[DK_CPU].pct, 10, 1e-3, "the next real reading diffs against the carried one: 100 ms in 1 s is 10%");
+	tasktable_free(&t);
+}
+
+int main(void)
+{
+	test_signature();
+	test_check();
+	test_carry();
+	return tap_done();
+}
