@@ -1,13 +1,18 @@
-/* exitlisten.c — the exit listeners: a socket per group of CPUs (see exitlisten.h), gathered
- * behind one epoll descriptor for the callers' poll(), drained one after the other; the drops
- * of each socket are read from /proc/net/netlink. */
+/* exitlisten.c — the exit listeners: a socket per group of CPUs (see exitlisten.h), emptied as
+ * soon as records come by a thread of their own into a queue in memory, so that a kernel buffer
+ * does not overflow while the caller reads or prints; the caller takes the queue (and whatever
+ * the sockets hold at that moment) when it drains. The drops of each socket are read from
+ * /proc/net/netlink. */
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -29,13 +34,29 @@ struct listen_sock {
 	int dropped;         /* the kernel has dropped records on this socket */
 };
 
+/* Raw messages waiting for the caller: each a 4-byte length and the bytes of one datagram,
+ * padded to 4 bytes so that every netlink header in it stays aligned. */
+struct rawq {
+	unsigned char *buf;
+	size_t len, cap;
+};
+
 struct ts_listener {
 	int family;
 	int rcvbuf;
-	int epfd;
+	int epfd;   /* the sockets and stopfd, for the thread */
+	int evfd;   /* readable when the thread queued records: the caller's poll() */
+	int stopfd; /* tells the thread to end */
 	int n;
 	struct listen_sock socks[EXITLISTEN_MAX];
+	pthread_mutex_t lock; /* the sockets' reading, rx, queue and queue_lost */
+	pthread_t thread;
+	int have_thread;
 	struct receiver rx;
+	struct rawq queue;
+	uint64_t queue_lost; /* records dropped since the caller's last drain */
+	struct rawq work;    /* the caller's: the queue it took */
+	struct tsabi_plan plan;
 };
 
 /* ---- the CPU groups ---- */
@@ -204,6 +225,7 @@ static int open_sock(struct ts_listener *l, struct listen_sock *ls, const char *
 	if (fstat(ls->fd, &st) == 0)
 		ls->inode = (unsigned long)st.st_ino;
 	rc = register_cpus(ls->sk, l->family, cpus);
+	ev.data.fd = ls->fd;
 	if (rc == 0 && epoll_ctl(l->epfd, EPOLL_CTL_ADD, ls->fd, &ev) < 0)
 		rc = -errno;
 	if (rc < 0)
@@ -211,61 +233,27 @@ static int open_sock(struct ts_listener *l, struct listen_sock *ls, const char *
 	return rc;
 }
 
-int ts_listen(struct ts_listener **out, int rcvbuf, char *err, size_t errlen)
-{
-	struct ts_listener *l = xcalloc(1, sizeof(*l));
-	char possible[1024], groups[EXITLISTEN_MAX][EXITLISTEN_LIST];
-	int rc, k;
+/* ---- the queue ---- */
 
-	err[0] = '\0';
-	l->epfd = epoll_create1(EPOLL_CLOEXEC);
-	rc = l->epfd < 0 ? -errno : read_possible_cpus(possible, sizeof(possible));
-	k = rc == 0 ? exitlisten_groups(possible, groups, EXITLISTEN_MAX) : 0;
-	if (rc == 0 && k < 0)
-		rc = -EINVAL;
-	for (int g = 0; rc == 0 && g < k; g++, l->n++)
-		rc = open_sock(l, &l->socks[g], groups[g], rcvbuf, err, errlen);
-	if (rc < 0) {
-		if (!err[0] || l->epfd < 0)
-			listen_error(rc, err, errlen);
-		ts_listen_close(l);
-		return rc;
-	}
-	tsnl_receiver_init(&l->rx);
-	*out = l;
+/* Appends one datagram; returns -1 (and the caller counts it lost) when the queue is full. */
+static size_t padded(uint32_t len)
+{
+	return ((size_t)len + 3) & ~(size_t)3;
+}
+
+static int rawq_push(struct rawq *q, const void *data, uint32_t len)
+{
+	size_t need = 4 + padded(len);
+
+	if (q->len + need > EXITLISTEN_QUEUE)
+		return -1;
+	q->buf = xgrow(q->buf, &q->cap, q->len + need, 1);
+	memcpy(q->buf + q->len, &len, 4);
+	memcpy(q->buf + q->len + 4, data, len);
+	memset(q->buf + q->len + 4 + len, 0, padded(len) - len);
+	q->len += need;
 	return 0;
 }
-
-void ts_listen_close(struct ts_listener *l)
-{
-	if (!l)
-		return;
-	/* Closing a socket is enough: the kernel drops a listener whose socket is gone. */
-	for (int i = 0; i < EXITLISTEN_MAX; i++)
-		if (l->socks[i].sk)
-			nl_socket_free(l->socks[i].sk);
-	if (l->epfd >= 0)
-		close(l->epfd);
-	tsnl_receiver_free(&l->rx);
-	free(l);
-}
-
-int ts_listen_fd(const struct ts_listener *l)
-{
-	return l->epfd;
-}
-
-int ts_listen_count(const struct ts_listener *l)
-{
-	return l->n;
-}
-
-int ts_listen_rcvbuf(const struct ts_listener *l)
-{
-	return l->rcvbuf;
-}
-
-/* ---- draining ---- */
 
 /* The socket's drop counter from /proc/net/netlink (the Drops column), or -1. */
 static int64_t read_drops(unsigned long inode)
@@ -304,65 +292,203 @@ static void account_drops(struct listen_sock *ls, int enobufs, uint64_t *lost)
 	ls->drops_seen = (uint64_t)drops;
 }
 
-/* Hands the records of the n datagrams just received to fn; returns how many messages. */
-static int deliver(struct ts_listener *l, int n, ts_exit_fn fn, void *arg, uint64_t *lost)
+/* Moves what one socket holds into the queue; returns the datagrams moved. Under the lock. */
+static int fetch_sock(struct ts_listener *l, struct listen_sock *ls)
 {
-	struct ts_record thread, process;
-	int messages = 0;
-
-	for (int d = 0; d < n; d++) {
-		int rem = (int)l->rx.mm[d].msg_len;
-		struct nlmsghdr *h = (struct nlmsghdr *)l->rx.iov[d].iov_base;
-
-		if (l->rx.mm[d].msg_hdr.msg_flags & MSG_TRUNC) {
-			*lost += 1;
-			continue;
-		}
-		for (; nlmsg_ok(h, rem); h = nlmsg_next(h, &rem)) {
-			int has_thread, has_process;
-
-			if (h->nlmsg_type != l->family ||
-			    tsnl_parse_message(h, &thread, &has_thread, &process, &has_process, &l->rx.plan) < 0)
-				continue;
-			fn(arg, has_thread ? &thread : NULL, has_process ? &process : NULL);
-			messages++;
-		}
-	}
-	return messages;
-}
-
-static int drain_sock(struct ts_listener *l, struct listen_sock *ls, ts_exit_fn fn, void *arg, uint64_t *lost)
-{
-	int messages = 0;
+	int moved = 0;
 
 	for (;;) {
 		int n = tsnl_receiver_take(&l->rx, ls->fd);
 
 		if (n == -ENOBUFS) {
-			account_drops(ls, 1, lost);
+			account_drops(ls, 1, &l->queue_lost);
 			continue;
 		}
-		if (n < 0)
-			return n;
-		if (n == 0) {
-			if (ls->dropped)
-				account_drops(ls, 0, lost);
-			return messages;
+		if (n <= 0) {
+			if (n == 0 && ls->dropped)
+				account_drops(ls, 0, &l->queue_lost);
+			return moved;
 		}
-		messages += deliver(l, n, fn, arg, lost);
+		for (int d = 0; d < n; d++) {
+			if ((l->rx.mm[d].msg_hdr.msg_flags & MSG_TRUNC) ||
+			    rawq_push(&l->queue, l->rx.iov[d].iov_base, l->rx.mm[d].msg_len) < 0)
+				l->queue_lost++;
+			else
+				moved++;
+		}
 	}
+}
+
+/* Moves what every socket holds into the queue. Under the lock. */
+static int fetch(struct ts_listener *l)
+{
+	int moved = 0;
+
+	for (int i = 0; i < l->n; i++)
+		moved += fetch_sock(l, &l->socks[i]);
+	return moved;
+}
+
+/* The thread: waits for records on any socket and queues them, until stopfd says to end. */
+static void *receive_thread(void *arg)
+{
+	struct ts_listener *l = arg;
+
+	for (;;) {
+		struct epoll_event ev[EXITLISTEN_MAX + 1];
+		int n = epoll_wait(l->epfd, ev, EXITLISTEN_MAX + 1, -1), moved;
+
+		if (n < 0 && errno != EINTR)
+			return NULL;
+		for (int i = 0; i < n; i++)
+			if (ev[i].data.fd == l->stopfd)
+				return NULL;
+		pthread_mutex_lock(&l->lock);
+		moved = fetch(l);
+		pthread_mutex_unlock(&l->lock);
+		if (moved)
+			(void)!eventfd_write(l->evfd, 1);
+	}
+}
+
+/* Starts the thread with every signal blocked: they are for the caller's thread (command mode
+ * reads SIGCHLD through a signalfd, which a thread that left it unblocked could swallow). */
+static int start_thread(struct ts_listener *l)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	sigset_t all, old;
+	int rc;
+
+	l->stopfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	l->evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (l->stopfd < 0 || l->evfd < 0)
+		return -errno;
+	ev.data.fd = l->stopfd;
+	if (epoll_ctl(l->epfd, EPOLL_CTL_ADD, l->stopfd, &ev) < 0)
+		return -errno;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&l->thread, NULL, receive_thread, l);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0)
+		return -rc;
+	l->have_thread = 1;
+	return 0;
+}
+
+int ts_listen(struct ts_listener **out, int rcvbuf, char *err, size_t errlen)
+{
+	struct ts_listener *l = xcalloc(1, sizeof(*l));
+	char possible[1024], groups[EXITLISTEN_MAX][EXITLISTEN_LIST];
+	int rc, k;
+
+	err[0] = '\0';
+	l->evfd = l->stopfd = -1;
+	pthread_mutex_init(&l->lock, NULL);
+	tsnl_receiver_init(&l->rx);
+	l->plan.status = -EINVAL; /* no plan yet: the first record makes one */
+	l->epfd = epoll_create1(EPOLL_CLOEXEC);
+	rc = l->epfd < 0 ? -errno : read_possible_cpus(possible, sizeof(possible));
+	k = rc == 0 ? exitlisten_groups(possible, groups, EXITLISTEN_MAX) : 0;
+	if (rc == 0 && k < 0)
+		rc = -EINVAL;
+	for (int g = 0; rc == 0 && g < k; g++, l->n++)
+		rc = open_sock(l, &l->socks[g], groups[g], rcvbuf, err, errlen);
+	if (rc == 0)
+		rc = start_thread(l);
+	if (rc < 0) {
+		if (!err[0])
+			listen_error(rc, err, errlen);
+		ts_listen_close(l);
+		return rc;
+	}
+	*out = l;
+	return 0;
+}
+
+void ts_listen_close(struct ts_listener *l)
+{
+	if (!l)
+		return;
+	if (l->have_thread) {
+		(void)!eventfd_write(l->stopfd, 1);
+		pthread_join(l->thread, NULL);
+	}
+	/* Closing a socket is enough: the kernel drops a listener whose socket is gone. */
+	for (int i = 0; i < EXITLISTEN_MAX; i++)
+		if (l->socks[i].sk)
+			nl_socket_free(l->socks[i].sk);
+	if (l->epfd >= 0)
+		close(l->epfd);
+	if (l->evfd >= 0)
+		close(l->evfd);
+	if (l->stopfd >= 0)
+		close(l->stopfd);
+	pthread_mutex_destroy(&l->lock);
+	tsnl_receiver_free(&l->rx);
+	free(l->queue.buf);
+	free(l->work.buf);
+	free(l);
+}
+
+int ts_listen_fd(const struct ts_listener *l)
+{
+	return l->evfd;
+}
+
+int ts_listen_count(const struct ts_listener *l)
+{
+	return l->n;
+}
+
+int ts_listen_rcvbuf(const struct ts_listener *l)
+{
+	return l->rcvbuf;
+}
+
+/* ---- draining ---- */
+
+/* Hands the records of one queued datagram to fn; returns how many messages. */
+static int deliver(struct ts_listener *l, unsigned char *data, uint32_t len, ts_exit_fn fn, void *arg)
+{
+	struct ts_record thread, process;
+	struct nlmsghdr *h = (struct nlmsghdr *)data;
+	int rem = (int)len, messages = 0;
+
+	for (; nlmsg_ok(h, rem); h = nlmsg_next(h, &rem)) {
+		int has_thread, has_process;
+
+		if (h->nlmsg_type != l->family ||
+		    tsnl_parse_message(h, &thread, &has_thread, &process, &has_process, &l->plan) < 0)
+			continue;
+		fn(arg, has_thread ? &thread : NULL, has_process ? &process : NULL);
+		messages++;
+	}
+	return messages;
 }
 
 int ts_listen_drain(struct ts_listener *l, ts_exit_fn fn, void *arg, uint64_t *lost)
 {
+	struct rawq taken;
+	eventfd_t ignored;
 	int messages = 0;
 
-	for (int i = 0; i < l->n; i++) {
-		int rc = drain_sock(l, &l->socks[i], fn, arg, lost);
+	pthread_mutex_lock(&l->lock);
+	fetch(l); /* what came since the thread last looked: a caller that just saw a child end wants it */
+	taken = l->queue;
+	l->queue = l->work;
+	l->queue.len = 0;
+	*lost += l->queue_lost;
+	l->queue_lost = 0;
+	pthread_mutex_unlock(&l->lock);
+	(void)!eventfd_read(l->evfd, &ignored);
+	for (size_t off = 0; off + 4 <= taken.len;) {
+		uint32_t len;
 
-		if (rc < 0)
-			return rc;
-		messages += rc;
+		memcpy(&len, taken.buf + off, 4);
+		messages += deliver(l, taken.buf + off + 4, len, fn, arg);
+		off += 4 + padded(len);
 	}
+	l->work = taken;
 	return messages;
 }

@@ -1,7 +1,8 @@
 /* exitlisten.h — the listeners for the records the kernel sends as tasks exit: one socket per
  * group of CPUs, each registered for its CPUs only and with its own receive buffer, as the
- * kernel's taskstats documentation advises, so that no single socket carries every CPU's exits.
- * Records the kernel dropped are counted. */
+ * kernel's taskstats documentation advises, so that no single socket carries every CPU's exits;
+ * a thread of their own empties them into memory as records come. Records the kernel dropped, or
+ * that found the queue full, are counted. */
 #ifndef DELAYTOP_EXITLISTEN_H
 #define DELAYTOP_EXITLISTEN_H
 
@@ -24,6 +25,7 @@ typedef void (*ts_exit_fn)(void *arg, const struct ts_record *thread, const stru
 #define EXITLISTEN_MAX 16
 #define EXITLISTEN_LIST 256  /* bytes for one group's CPU list */
 #define EXITLISTEN_CPUS 8192 /* CPUs at most in the possible list */
+#define EXITLISTEN_QUEUE (64u << 20) /* bytes of records at most waiting for the caller's drain */
 
 /* Splits a CPU list as /sys/devices/system/cpu/possible gives it ("0-3,8-11") into at most max
  * groups of neighbouring CPUs of about equal size, each written as a CPU list into groups[i].
@@ -36,15 +38,15 @@ int exitlisten_groups(const char *possible, char (*groups)[EXITLISTEN_LIST], int
  * with a message in err. */
 int ts_listen(struct ts_listener **out, int rcvbuf, char *err, size_t errlen);
 void ts_listen_close(struct ts_listener *l);
-/* One descriptor that polls readable when any of the sockets has records. */
+/* One descriptor that polls readable when records are waiting. */
 int ts_listen_fd(const struct ts_listener *l);
 /* How many sockets listen, and the receive buffer the kernel granted each. */
 int ts_listen_count(const struct ts_listener *l);
 int ts_listen_rcvbuf(const struct ts_listener *l);
 
-/* Reads every queued exit message of every socket without blocking and calls fn for each.
- * Messages the kernel dropped because a buffer was full are added to *lost. Returns the number
- * of messages, or a negative errno. */
+/* Takes every exit message waiting, in memory or still in a socket, without blocking, and calls
+ * fn for each. Messages the kernel dropped because a buffer was full, or that found the queue in
+ * memory full, are added to *lost. Returns the number of messages. */
 int ts_listen_drain(struct ts_listener *l, ts_exit_fn fn, void *arg, uint64_t *lost);
 
 #endif
