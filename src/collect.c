@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "collect.h"
 #include "format.h"
@@ -241,20 +242,31 @@ static void reread_processes(struct collector *c)
 	proctable_describe(c->procs, c->procfs, c->hier);
 }
 
-/* The state of the threads that ran since their state was read. */
+/* The state of the threads read this tick that ran since their state was read; ids are grouped
+ * by process, so each process's directory of threads is opened once. */
 static void read_states(struct collector *c)
 {
-	size_t pos = 0;
-	struct task *t;
+	uint32_t pid = 0;
+	int dirfd = -1;
 
-	while (tasktable_next(c->tasks, &pos, &t)) {
-		if (t->seen == c->tt->tick && t->need_state && !t->exited && t->proc) {
-			char st = procfs_thread_state(t->proc->pid, t->id);
+	for (size_t k = 0; k < c->nids; k++) {
+		struct task *t = tasktable_get(c->tasks, c->ids[k]);
+		char st;
 
-			t->state = st ? st : '?';
-			t->need_state = 0;
+		if (!t || t->seen != c->tt->tick || !t->need_state || t->exited || !t->proc)
+			continue;
+		if (dirfd < 0 || t->proc->pid != pid) {
+			if (dirfd >= 0)
+				close(dirfd);
+			pid = t->proc->pid;
+			dirfd = procfs_open_tasks(pid);
 		}
+		st = dirfd >= 0 ? procfs_thread_state_at(dirfd, t->id) : 0;
+		t->state = st ? st : '?';
+		t->need_state = 0;
 	}
+	if (dirfd >= 0)
+		close(dirfd);
 }
 
 /* Process mode keeps each answer until the process's identity is known. */

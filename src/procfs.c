@@ -273,6 +273,34 @@ static void get_comm(const char *buf, const char *fields, char *comm, size_t siz
 	comm[len] = '\0';
 }
 
+int procfs_open_tasks(uint32_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%u/task", pid);
+	return open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+char procfs_thread_state_at(int dirfd, uint32_t tid)
+{
+	char name[32], buf[1024];
+	const char *f;
+	ssize_t len;
+	int fd;
+
+	snprintf(name, sizeof(name), "%u/stat", tid);
+	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len < 0)
+		return 0;
+	buf[len] = '\0';
+	f = stat_fields(buf);
+	return f ? f[0] : 0;
+}
+
 char procfs_thread_state(uint32_t pid, uint32_t tid)
 {
 	char path[64], buf[1024];

@@ -62,6 +62,14 @@ size_t procfs_threads(uint32_t pid, uint32_t **tids, size_t *n, size_t *cap);
 /* The state letter of a thread from /proc/PID/task/TID/stat, or 0 when it is gone. */
 char procfs_thread_state(uint32_t pid, uint32_t tid);
 
+/* The directory of pid's threads (/proc/PID/task), open for procfs_thread_state_at, or -1 when
+ * the process is gone. Reading many threads' states relative to it spares the kernel the walk of
+ * the path's first components for each (half the cost of a state read). */
+int procfs_open_tasks(uint32_t pid);
+
+/* The state letter of thread tid from TID/stat under dirfd (procfs_open_tasks), or 0. */
+char procfs_thread_state_at(int dirfd, uint32_t tid);
+
 /* What /proc gives anyone about a thread: CPU delay, run time and timeslices from schedstat, and
  * block-I/O delay (ticks, no count) from stat field 42. Also its state and start time. Returns 0,
  * or -ESRCH when it is gone. */
