@@ -349,6 +349,14 @@ static void grow_replies(struct collector *c)
 	c->answered = xrealloc(c->answered, c->capreplies);
 }
 
+/* One per-process (TGID) answer for each id, kept in replies until its process is read. */
+static int ask_processes(struct collector *c)
+{
+	grow_replies(c);
+	memset(c->answered, 0, c->nids);
+	return ts_query(c->ts, TS_BY_TGID, c->ids, c->nids, keep_reply, c);
+}
+
 /* Thread mode's shortcut (steady.h): one per-process answer each, then ids/owner keep only the
  * processes that moved; the others are marked steady. */
 static int drop_steady(struct collector *c)
@@ -358,9 +366,7 @@ static int drop_steady(struct collector *c)
 	size_t kept = 0;
 	int rc;
 
-	grow_replies(c);
-	memset(c->answered, 0, c->nids);
-	rc = ts_query(c->ts, TS_BY_TGID, c->ids, c->nids, keep_reply, c);
+	rc = ask_processes(c);
 	if (rc < 0)
 		return rc;
 	for (size_t i = 0; i < c->nids; i++) {
@@ -414,9 +420,7 @@ int collect_processes(struct collector *c, char *err, size_t errlen)
 	rc = procfs_list(c->sel->pids, c->sel->npids, &c->ids, &c->nids, &c->capids);
 	if (rc < 0)
 		return walk_failed(rc, err, errlen);
-	grow_replies(c);
-	memset(c->answered, 0, c->nids);
-	rc = ts_query(c->ts, TS_BY_TGID, c->ids, c->nids, keep_reply, c);
+	rc = ask_processes(c);
 	if (rc < 0)
 		return rc;
 	for (size_t i = 0; i < c->nids; i++) {
