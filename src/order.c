@@ -42,11 +42,10 @@ const char *order_keys(void)
 }
 
 /* A row with its sort key, ready for comparisons that are all integer ones: numbers become an
- * unsigned key that orders like the number (unavailable last), names stay strings. */
+ * unsigned key that orders like the number (unavailable last), names their rank among the names. */
 struct keyed {
 	uint64_t k;
 	uint64_t id; /* pid << 32 | tid: the tie-break */
-	uint32_t pid, tid;
 	const char *s;
 	const struct row *r;
 };
@@ -67,32 +66,61 @@ static uint64_t order_key(double v, int descending)
 	return bits == UINT64_MAX ? UINT64_MAX - 1 : bits;
 }
 
-static int by_id(const struct keyed *a, const struct keyed *b)
+/* A distinct name and where the rows' names point into the list of them. */
+struct name {
+	const char *s;
+	uint32_t first; /* its index in the order the rows met it */
+};
+
+static int by_text(const void *pa, const void *pb)
 {
-	if (a->pid != b->pid)
-		return a->pid < b->pid ? -1 : 1;
-	if (a->tid != b->tid)
-		return a->tid < b->tid ? -1 : 1;
-	return 0;
+	return strcmp(((const struct name *)pa)->s, ((const struct name *)pb)->s);
 }
 
-/* qsort has no context argument: the direction of names is in the sign of two comparators. */
-static int by_name(const void *pa, const void *pb, int sign)
+static uint64_t text_hash(const char *s)
 {
-	const struct keyed *a = pa, *b = pb;
-	int c = strcmp(a->s ? a->s : "", b->s ? b->s : "") * sign;
+	uint64_t h = 1469598103934665603ull;
 
-	return c ? c : by_id(a, b);
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
 }
 
-static int by_name_up(const void *a, const void *b)
+/* Names become numbers: the distinct names (threads share few: their process's) are sorted
+ * once, and each row is keyed by its name's rank, so that rows then sort like numbers. */
+static void rank_names(struct keyed *k, size_t n, int descending)
 {
-	return by_name(a, b, 1);
-}
+	size_t cap = 16, nd = 0;
+	uint32_t *of = xmalloc((n ? n : 1) * sizeof(*of)), *rank;
+	struct name *names = xmalloc((n ? n : 1) * sizeof(*names));
+	int32_t *slot;
 
-static int by_name_down(const void *a, const void *b)
-{
-	return by_name(a, b, -1);
+	while (cap < 2 * n)
+		cap <<= 1;
+	slot = xmalloc(cap * sizeof(*slot));
+	memset(slot, 0xff, cap * sizeof(*slot)); /* -1: empty */
+	for (size_t i = 0; i < n; i++) {
+		const char *s = k[i].s ? k[i].s : "";
+		size_t h = (size_t)text_hash(s) & (cap - 1);
+
+		while (slot[h] >= 0 && strcmp(names[slot[h]].s, s) != 0)
+			h = (h + 1) & (cap - 1);
+		if (slot[h] < 0) {
+			names[nd] = (struct name){ s, (uint32_t)nd };
+			slot[h] = (int32_t)nd++;
+		}
+		of[i] = (uint32_t)slot[h];
+	}
+	qsort(names, nd, sizeof(*names), by_text);
+	rank = xmalloc((nd ? nd : 1) * sizeof(*rank));
+	for (size_t r = 0; r < nd; r++)
+		rank[names[r].first] = (uint32_t)(descending ? nd - 1 - r : r);
+	for (size_t i = 0; i < n; i++)
+		k[i].k = rank[of[i]];
+	free(rank);
+	free(slot);
+	free(names);
+	free(of);
 }
 
 /* One pass of a least-significant-digit radix sort on byte `shift` of field: stable, so passes
@@ -122,7 +150,7 @@ static void radix_pass(struct keyed **from, struct keyed **to, size_t n, size_t 
 	*to = swap;
 }
 
-/* Sorts by k, then pid, then tid: the order by_number gives, in linear time. */
+/* Sorts by k, then pid, then tid, in linear time. */
 static struct keyed *radix_sort(struct keyed *k, struct keyed *scratch, size_t n)
 {
 	static const size_t fields[] = { offsetof(struct keyed, id), offsetof(struct keyed, k) };
@@ -135,7 +163,7 @@ static struct keyed *radix_sort(struct keyed *k, struct keyed *scratch, size_t n
 
 void order_sort(const struct row **rows, size_t n, int col, int reverse, const struct display *d)
 {
-	struct keyed *k = xmalloc((n ? n : 1) * sizeof(*k));
+	struct keyed *k = xmalloc((n ? n : 1) * sizeof(*k)), *scratch, *sorted;
 	char buf[32];
 	enum column_value_kind value = column_def(col).value;
 	int descending = column_descending(col) != !!reverse;
@@ -143,23 +171,18 @@ void order_sort(const struct row **rows, size_t n, int col, int reverse, const s
 
 	for (size_t i = 0; i < n; i++) {
 		k[i].r = rows[i];
-		k[i].pid = rows[i]->pid;
-		k[i].tid = rows[i]->tid;
 		k[i].id = (uint64_t)rows[i]->pid << 32 | rows[i]->tid;
 		/* user and command texts are the row's own strings, not buf */
 		k[i].s = names ? column_text(rows[i], col, d, buf) : NULL;
 		k[i].k = names ? 0 : order_key(value == VALUE_STATE ? rows[i]->state : column_value(rows[i], col, d), descending);
 	}
-	if (names) {
-		qsort(k, n, sizeof(*k), descending ? by_name_down : by_name_up);
-	} else {
-		struct keyed *scratch = xmalloc((n ? n : 1) * sizeof(*scratch));
-		struct keyed *sorted = radix_sort(k, scratch, n);
-
-		if (sorted != k)
-			memcpy(k, sorted, n * sizeof(*k));
-		free(scratch);
-	}
+	if (names)
+		rank_names(k, n, descending);
+	scratch = xmalloc((n ? n : 1) * sizeof(*scratch));
+	sorted = radix_sort(k, scratch, n);
+	if (sorted != k)
+		memcpy(k, sorted, n * sizeof(*k));
+	free(scratch);
 	for (size_t i = 0; i < n; i++)
 		rows[i] = k[i].r;
 	free(k);

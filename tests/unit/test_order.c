@@ -90,8 +90,40 @@ static void test_sort(void)
 	}
 }
 
+/* Many threads share few names, each in its own buffer: a name sorts by its text, not where
+ * it lives; equal names keep pid and tid order, in both directions; an empty name sorts first. */
+static void test_shared_names(void)
+{
+	static char bufs[300][8];
+	static const char *const texts[] = { "worker", "bash", "", "zsh" };
+	struct row rows[300];
+	const struct row *p[300];
+	struct display d = { 0 };
+	int up = 1, down = 1;
+
+	for (int i = 0; i < 300; i++) {
+		strcpy(bufs[i], texts[(i * 7) % 4]);
+		rows[i] = make_row((uint32_t)(1000 - i), (uint32_t)(i % 3), bufs[i], 0, 0);
+	}
+	for (int reverse = 0; reverse < 2; reverse++) {
+		for (int i = 0; i < 300; i++)
+			p[i] = &rows[i];
+		order_sort(p, 300, COL_COMMAND, reverse, &d);
+		for (int i = 1; i < 300; i++) {
+			int c = strcmp(p[i - 1]->comm, p[i]->comm) * (reverse ? -1 : 1);
+			int ids = p[i - 1]->pid < p[i]->pid || (p[i - 1]->pid == p[i]->pid && p[i - 1]->tid < p[i]->tid);
+
+			if (c > 0 || (c == 0 && !ids))
+				*(reverse ? &down : &up) = 0;
+		}
+	}
+	ok(up, "300 rows of 4 names in their own buffers: by name, then by pid and tid");
+	ok(down, "reversed: reverse by name, still by pid and tid among equal names");
+}
+
 int main(void)
 {
 	test_sort();
+	test_shared_names();
 	return tap_done();
 }
