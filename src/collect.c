@@ -534,8 +534,8 @@ int collect_limited(struct collector *c, char *err, size_t errlen)
 	return 0;
 }
 
-/* A process seen only in its exit record ran in its parent's cgroup, where a fork puts a child
- * (unless it moved, which delaytop did not see). */
+/* A process seen only in its exit record, or that ended before its cgroup could be read, ran in
+ * its parent's cgroup, where a fork puts a child (unless it moved, which delaytop did not see). */
 static void inherit_cgroup(struct collector *c, struct proc *p, uint32_t ppid)
 {
 	const struct proc *parent = ppid ? proctable_get(c->procs, ppid) : NULL;
@@ -564,10 +564,9 @@ static void fold_exit(struct collector *c, const struct pending_exit *x)
 		t = tasktable_add(c->tasks, x->id, threads ? start : start + (tt->now_boot - tt->now_mono));
 		t->start_guessed = x->age_ns == UINT64_MAX;
 	}
-	if (!t->proc) { /* a task read before keeps its process, even if the pid has a new one now */
+	if (!t->proc) /* a task read before keeps its process, even if the pid has a new one now */
 		proc_repoint(&t->proc, proctable_ghost(c->procs, x->pid, &x->c, tt->tick, c->users));
-		inherit_cgroup(c, t->proc, x->ppid);
-	}
+	inherit_cgroup(c, t->proc, x->ppid); /* also one that ended before its cgroup was read */
 	if (t->comm[0] == '\0')
 		str_copy(t->comm, sizeof(t->comm), (x->c.have & HAVE_COMM) ? x->c.comm : t->proc->comm);
 	task_read(t, &x->c, tt->now_mono, threads ? 1 : (uint32_t)t->proc->nlwp, born_since, !threads, tt, c->rules);
