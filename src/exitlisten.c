@@ -436,11 +436,6 @@ int ts_listen_fd(const struct ts_listener *l)
 	return l->evfd;
 }
 
-int ts_listen_count(const struct ts_listener *l)
-{
-	return l->n;
-}
-
 int ts_listen_rcvbuf(const struct ts_listener *l)
 {
 	return l->rcvbuf;

@@ -40,8 +40,7 @@ int ts_listen(struct ts_listener **out, int rcvbuf, char *err, size_t errlen);
 void ts_listen_close(struct ts_listener *l);
 /* One descriptor that polls readable when records are waiting. */
 int ts_listen_fd(const struct ts_listener *l);
-/* How many sockets listen, and the receive buffer the kernel granted each. */
-int ts_listen_count(const struct ts_listener *l);
+/* The receive buffer the kernel granted each socket (the smallest). */
 int ts_listen_rcvbuf(const struct ts_listener *l);
 
 /* Takes every exit message waiting, in memory or still in a socket, without blocking, and calls

@@ -233,9 +233,10 @@ size_t procfs_threads(uint32_t pid, uint32_t **tids, size_t *n, size_t *cap)
 	return *n - before;
 }
 
-ssize_t procfs_read(const char *path, char *buf, size_t size)
+/* Reads a file at path under dirfd (AT_FDCWD: as it stands) into buf, NUL-terminated. */
+static ssize_t read_at(int dirfd, const char *path, char *buf, size_t size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 	ssize_t len;
 
 	if (fd < 0)
@@ -246,6 +247,11 @@ ssize_t procfs_read(const char *path, char *buf, size_t size)
 		return -errno;
 	buf[len] = '\0';
 	return len;
+}
+
+ssize_t procfs_read(const char *path, char *buf, size_t size)
+{
+	return read_at(AT_FDCWD, path, buf, size);
 }
 
 /* The fields after "pid (comm)" in a stat line: the comm may hold spaces and parentheses. */
@@ -285,20 +291,11 @@ char procfs_thread_state_at(int dirfd, uint32_t tid)
 {
 	char name[32], buf[1024];
 	const char *f;
-	ssize_t len;
-	int fd;
 
 	snprintf(name, sizeof(name), "%u/stat", tid);
-	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (read_at(dirfd, name, buf, sizeof(buf)) < 0 || !(f = stat_fields(buf)))
 		return 0;
-	len = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (len < 0)
-		return 0;
-	buf[len] = '\0';
-	f = stat_fields(buf);
-	return f ? f[0] : 0;
+	return f[0];
 }
 
 char procfs_thread_state(uint32_t pid, uint32_t tid)
