@@ -1,8 +1,9 @@
 /* view.c — the screen's state and event loop: readings on a deadline, keys at once.
  *
- * Keys never wait for a reading: sorting, filtering and drawing work on the last snapshot. While
- * paused (z) no readings are taken, so the screen stays as it is; exit records are still
- * collected, so the first reading after the pause covers all of it. */
+ * Keys never wait for a reading: readings run on the reading thread (reader.c), and sorting,
+ * filtering and drawing work on the screen's copy of the last one. While paused (z) no readings
+ * are asked for, so the screen stays as it is; exit records are still collected, so the first
+ * reading after the pause covers all of it. */
 #include "config.h"
 
 #include <curses.h>
@@ -97,15 +98,52 @@ static void rebuild(struct view *v)
 	remember_selection(v);
 }
 
-static void take_reading(struct view *v)
+/* The row filter's pids: the selection as the sampler made it, the screen's own copy. */
+static void set_selection(struct view *v, const uint32_t *pids, size_t n)
+{
+	free(v->selection);
+	v->selection = NULL;
+	if (n) {
+		v->selection = xmalloc(n * sizeof(*pids));
+		memcpy(v->selection, pids, n * sizeof(*pids));
+	}
+	v->spec.filter.pids = v->selection;
+	v->spec.filter.npids = n;
+}
+
+/* After a reading that applied a new pid selection. */
+static void selection_arrived(struct view *v)
+{
+	size_t n;
+	const uint32_t *pids = reader_pids(v->reader, &n);
+
+	set_selection(v, pids, n);
+	if (reader_pids_notice(v->reader))
+		say(v, "%s", reader_pids_notice(v->reader));
+	else if (n)
+		say(v, "%s", _("new processes in the selection get rates from the next reading"));
+}
+
+/* Takes the reading the reading thread has ready, if any; returns 1 when it did. */
+static int take_reading(struct view *v)
 {
 	char err[512];
+	enum reader_result res;
 
 	remember_selection(v);
-	v->have_snap = sampler_tick(v->sampler, &v->snap, err, sizeof(err)) == 0;
-	if (!v->have_snap)
+	res = reader_take(v->reader, &v->copy, err, sizeof(err));
+	if (res == READER_NONE)
+		return 0;
+	v->started = 1;
+	v->have_snap = res == READER_SNAPSHOT;
+	if (v->have_snap)
+		v->snap = v->copy.snap;
+	else
 		say(v, "%s", err);
+	if (reader_pids_changed(v->reader))
+		selection_arrived(v);
 	rebuild(v);
+	return 1;
 }
 
 /* follow: the selection stays on its task from now on; Home alone goes back to the top row. */
@@ -218,12 +256,7 @@ static void apply_pids(struct view *v)
 	free(v->pids);
 	v->pids = pids;
 	v->npids = n;
-	sampler_set_pids(v->sampler, pids, n);
-	v->spec.filter.pids = sampler_pids(v->sampler, &v->spec.filter.npids); /* threads resolved to their process */
-	if (sampler_pids_notice(v->sampler))
-		say(v, "%s", sampler_pids_notice(v->sampler));
-	else if (n)
-		say(v, "%s", _("new processes in the selection get rates from the next reading"));
+	reader_set_pids(v->reader, pids, n); /* the rows follow with the reading (selection_arrived) */
 }
 
 static void apply_delay(struct view *v, uint64_t *deadline)
@@ -337,14 +370,13 @@ static void set_group(struct view *v, int threads, int cgroups, uint64_t *deadli
 {
 	int rebase = threads != v->spec.display.threads;
 
-	sampler_set_group(v->sampler, threads, cgroups);
+	reader_set_group(v->reader, threads, cgroups);
 	v->spec.display.threads = threads;
 	v->spec.display.cgroups = cgroups;
 	if (!column_in_view(v->spec.sort_col, &v->spec.display))
 		v->spec.sort_col = COL_TOTAL;
 	v->sel_tid = 0;
 	v->follow = 0;
-	take_reading(v);
 	*deadline = timing_mono_ns() + (uint64_t)(v->delay_s * 1e9);
 	if (rebase)
 		say(v, "%s", _("rates from the next reading"));
@@ -480,7 +512,7 @@ static void act(struct view *v, enum action a, uint64_t *deadline)
 		rebuild(v);
 		break;
 	case ACT_REFRESH:
-		take_reading(v);
+		reader_ask(v->reader);
 		*deadline = timing_mono_ns() + (uint64_t)(v->delay_s * 1e9);
 		break;
 	case ACT_PAUSE: v->paused = !v->paused; break;
@@ -545,8 +577,11 @@ static int handle_keys(struct view *v, uint64_t *deadline)
 
 static void init_view(struct view *v, const struct options *o, struct sampler *s)
 {
+	const uint32_t *pids;
+	size_t npids;
+
 	memset(v, 0, sizeof(*v));
-	v->sampler = s;
+	snapcopy_init(&v->copy);
 	v->spec.display.threads = o->threads;
 	v->spec.display.cgroups = o->cgroups;
 	if (o->cgroup) {
@@ -564,8 +599,9 @@ static void init_view(struct view *v, const struct options *o, struct sampler *s
 		v->pids = xmalloc(o->npids * sizeof(*v->pids));
 		memcpy(v->pids, o->pids, o->npids * sizeof(*v->pids));
 		v->npids = o->npids;
-		v->spec.filter.pids = sampler_pids(s, &v->spec.filter.npids);
 	}
+	pids = sampler_pids(s, &npids);
+	set_selection(v, pids, npids);
 	v->spec.sort_col = o->sort_col;
 	v->spec.reverse = o->reverse;
 	v->delay_s = o->delay_s;
@@ -587,24 +623,40 @@ static int wait_ms(const struct view *v, uint64_t deadline)
 	return until > now ? (int)((until - now + 999999) / 1000000) : 0;
 }
 
+/* A reading is taken when the reading thread has it ready; -n counts those asked for at a
+ * deadline (not the first, nor those a key asked for). */
+static int reading_arrived(struct view *v)
+{
+	if (!take_reading(v))
+		return 0;
+	if (v->counted) {
+		v->counted = 0;
+		if (v->iterations && ++v->refreshes >= v->iterations) { /* -n: as top does */
+			view_draw(v);
+			v->quit = 1;
+		}
+	}
+	return 1;
+}
+
 static void loop(struct view *v, volatile sig_atomic_t *stop)
 {
 	uint64_t step, deadline;
 	int dirty = 1;
 
 	deadline = timing_mono_ns() + (uint64_t)(v->delay_s * 1e9);
-	take_reading(v);
+	reader_ask(v->reader);
 	while (!v->quit && !*stop) {
-		struct pollfd fds[2] = { { STDIN_FILENO, POLLIN, 0 }, { sampler_listen_fd(v->sampler), POLLIN, 0 } };
+		struct pollfd fds[2] = { { STDIN_FILENO, POLLIN, 0 }, { reader_fd(v->reader), POLLIN, 0 } };
 		uint64_t now;
 
-		if (dirty)
+		if (dirty && v->started) /* the first screen shows the first reading */
 			view_draw(v);
 		dirty = 0;
-		poll(fds, fds[1].fd >= 0 ? 2 : 1, wait_ms(v, deadline));
-		if (fds[1].revents & POLLIN)
-			sampler_drain(v->sampler);
+		poll(fds, 2, wait_ms(v, deadline));
 		dirty |= handle_keys(v, &deadline);
+		if (!v->quit && (fds[1].revents & POLLIN))
+			dirty |= reading_arrived(v);
 		now = timing_mono_ns();
 		if (v->message[0] && now >= v->message_until) {
 			v->message[0] = '\0';
@@ -612,13 +664,9 @@ static void loop(struct view *v, volatile sig_atomic_t *stop)
 		}
 		step = (uint64_t)(v->delay_s * 1e9);
 		if (!v->paused && now >= deadline) {
-			take_reading(v);
+			reader_ask(v->reader);
+			v->counted = 1;
 			deadline = timing_next_deadline(deadline, step, now);
-			dirty = 1;
-			if (v->iterations && ++v->refreshes >= v->iterations) { /* -n: as top does */
-				view_draw(v);
-				v->quit = 1;
-			}
 		}
 	}
 }
@@ -626,17 +674,26 @@ static void loop(struct view *v, volatile sig_atomic_t *stop)
 int view_run(const struct options *o, struct sampler *s, volatile sig_atomic_t *stop)
 {
 	struct view v;
+	int rc;
 
 	if (terminal_start() < 0)
 		return EXIT_FAILURE;
 	init_view(&v, o, s);
 	v.colors = terminal_colors();
-	loop(&v, stop);
+	rc = reader_start(&v.reader, s);
+	if (rc == 0) {
+		loop(&v, stop);
+		reader_stop(v.reader); /* after the reading under way, if any */
+	}
 	terminal_stop();
+	if (rc < 0)
+		fprintf(stderr, "%s: %s: %s\n", PACKAGE, _("cannot start the reading thread"), strerror(-rc));
 	listing_free(&v.list);
+	snapcopy_free(&v.copy);
 	free(v.pids);
+	free(v.selection);
 	for (size_t i = 0; i < v.nfolded; i++)
 		free(v.folded[i]);
 	free(v.folded);
-	return EXIT_SUCCESS;
+	return rc < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

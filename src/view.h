@@ -11,7 +11,9 @@
 #include "listing.h"
 #include "model.h"
 #include "options.h"
+#include "reader.h"
 #include "sampler.h"
+#include "snapcopy.h"
 
 /* Runs the screen until q or a signal sets *stop. Returns the exit status; prints a message
  * suggesting -b and returns 1 when there is no usable terminal. */
@@ -30,9 +32,12 @@ enum prompt_kind {
 };
 
 struct view {
-	struct sampler *sampler;
-	struct snapshot snap;
+	struct reader *reader;     /* takes the readings, on its own thread */
+	struct snapcopy copy;      /* the reading shown, the screen's own */
+	struct snapshot snap;      /* the copy's snapshot */
 	int have_snap;
+	int started;               /* the first reading was taken (the screen is drawn from then on) */
+	int counted;               /* a reading asked for at a deadline is due: -n counts it */
 	struct listing list;       /* the snapshot's rows that pass the filter, sorted */
 	struct listing_spec spec;  /* how: the filter, the display, the sort */
 	char command_filter[128];
@@ -41,8 +46,9 @@ struct view {
 	char **folded;             /* the cgroup view: cgroups whose subtrees are hidden */
 	size_t nfolded;
 	char user_text[64];
-	uint32_t *pids;
+	uint32_t *pids;            /* the pid selection as typed */
 	size_t npids;
+	uint32_t *selection;       /* and as the sampler made it (threads resolved): the row filter */
 	double delay_s;
 	int paused;
 	int listening;

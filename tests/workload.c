@@ -33,6 +33,8 @@
  *                                     after it waits for the CPU: one runqueue wait of about
  *                                     BUSY_MS per period; asleep in between, so the process is
  *                                     still most of the time. Prints the waiting thread's tid
+ *   workload freeze TID MS            stops the one thread TID (ptrace, which stops a thread and not
+ *                                     its process) for MS ms; prints "frozen" once it is stopped
  *   workload zombies MS1 AT MS2       a child busy MS1 ms on CPU 0, and at AT ms a second one busy
  *                                     MS2 ms; both stay zombies, as the parent never waits for
  *                                     them. Prints the children's pids, one a line
@@ -49,6 +51,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -463,6 +466,21 @@ static int mode_at_pid(int want, int argc, char **argv)
 	return 1;
 }
 
+static int mode_freeze(pid_t tid, int ms)
+{
+	int status;
+
+	if (ptrace(PTRACE_SEIZE, tid, NULL, NULL) < 0 || ptrace(PTRACE_INTERRUPT, tid, NULL, NULL) < 0 ||
+	    waitpid(tid, &status, __WALL) < 0) {
+		perror("freeze");
+		return 1;
+	}
+	printf("frozen\n");
+	fflush(stdout);
+	usleep((useconds_t)ms * 1000);
+	return ptrace(PTRACE_DETACH, tid, NULL, NULL) < 0 ? 1 : 0;
+}
+
 static int run_mode(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[0], "spin") == 0) {
@@ -487,6 +505,8 @@ static int run_mode(int argc, char **argv)
 		mode_churn(atoi(argv[1]), atoi(argv[2]));
 	if (argc >= 5 && strcmp(argv[0], "rare") == 0)
 		mode_rare(atoi(argv[1]), atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+	if (argc >= 3 && strcmp(argv[0], "freeze") == 0)
+		return mode_freeze((pid_t)atoi(argv[1]), atoi(argv[2]));
 	if (argc >= 4 && strcmp(argv[0], "zombies") == 0)
 		mode_zombies(atoi(argv[1]), atoi(argv[2]), atoi(argv[3]));
 	if (argc >= 2 && strcmp(argv[0], "sleep") == 0) {
@@ -496,7 +516,7 @@ static int run_mode(int argc, char **argv)
 	if (argc >= 2 && strcmp(argv[0], "thread-exec") == 0)
 		mode_thread_exec(argv + 1);
 	fprintf(stderr, "usage: workload spin|threads|odirect|idle|forks|at-pid|sleep|thread-exits|thread-exec|"
-			"bursts|churn|rare|zombies ARGS\n");
+			"bursts|churn|rare|freeze|zombies ARGS\n");
 	return 2;
 }
 

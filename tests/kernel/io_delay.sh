@@ -32,9 +32,17 @@ kill -0 "$W" 2>/dev/null || skip_all "O_DIRECT writes fail on $DIR ($(stat -f -c
 diag "writer pid $W on $DIR ($(stat -f -c %T "$DIR"))"
 
 # An independent measure of the same CPU delay: the writer's run-queue wait (schedstat field 2)
-# over the whole run, as a share of wall time.
+# over the second report's interval (from when the first report is out to the end), as a share
+# of wall time. The whole run would not do: the writer waits more while delaytop starts.
+"$DELAYTOP" -b -n 2 -d 1 --format json -p "$W" >"$TMPDIR_TEST/out.json" 2>"$TMPDIR_TEST/err" &
+DT=$!
+track_pid "$DT"
+for _ in $(seq 500); do
+	grep -q '"type":"psi"' "$TMPDIR_TEST/out.json" 2>/dev/null && break
+	sleep 0.01
+done
 wait0=$(schedstat_wait "$W"); t0=$(date +%s%N)
-"$DELAYTOP" -b -n 2 -d 1 --format json -p "$W" >"$TMPDIR_TEST/out.json" 2>"$TMPDIR_TEST/err"
+wait "$DT"
 rc=$?
 wait1=$(schedstat_wait "$W"); t1=$(date +%s%N)
 sched_pct=$(awk -v a="$wait0" -v b="$wait1" -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.3f", 100 * (b - a) / (t1 - t0) }')

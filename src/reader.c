@@ -1,0 +1,310 @@
+/* reader.c — the screen's reading thread (see reader.h). The screen and the thread share only
+ * what is under the lock: the requests, and one reading ready to take. A reading is ready until
+ * the screen has copied it; the thread waits for that before it touches the sampler again, since
+ * the sampler's snapshot points into its tables. The thread blocks every signal: the screen's
+ * thread takes them. */
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "format.h"
+#include "reader.h"
+#include "xalloc.h"
+
+struct selection_out {
+	uint32_t *pids;
+	size_t npids;
+	char notice[512];
+	int has_notice;
+};
+
+struct reader {
+	struct sampler *s;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t taken;
+	int wake_fd;  /* the screen asked for something */
+	int ready_fd; /* a reading is ready */
+
+	/* under the lock */
+	int quit, want, running, ready;
+	int set_group, threads, cgroups;
+	int set_pids;
+	uint32_t *pids;
+	size_t npids;
+	int rc;
+	char err[512];
+	struct snapshot snap;
+	int pids_applied;        /* the ready reading applied a selection: */
+	struct selection_out sel; /* what it made of it */
+
+	/* the screen's thread only */
+	struct selection_out shown;
+	int shown_changed;
+};
+
+static void signal_fd(int fd)
+{
+	uint64_t one = 1;
+
+	while (write(fd, &one, sizeof(one)) < 0 && errno == EINTR)
+		;
+}
+
+static void clear_fd(int fd)
+{
+	uint64_t n;
+
+	while (read(fd, &n, sizeof(n)) < 0 && errno == EINTR)
+		;
+}
+
+/* Between readings: reads exit records as they arrive until the screen asks for something. */
+static void wait_for_ask(struct reader *r)
+{
+	struct pollfd fds[2] = { { r->wake_fd, POLLIN, 0 }, { sampler_listen_fd(r->s), POLLIN, 0 } };
+
+	if (poll(fds, fds[1].fd >= 0 ? 2 : 1, -1) <= 0)
+		return;
+	if (fds[1].revents & POLLIN)
+		sampler_drain(r->s);
+	if (fds[0].revents & POLLIN)
+		clear_fd(r->wake_fd);
+}
+
+/* Applies the requests taken from under the lock; on the thread, with the lock released. */
+static void apply(struct reader *r, const int *group, const uint32_t *pids, size_t npids, int set_pids)
+{
+	if (group)
+		sampler_set_group(r->s, group[0], group[1]);
+	if (set_pids)
+		sampler_set_pids(r->s, pids, npids);
+}
+
+/* Under the lock: the selection the sampler made, for the screen. */
+static void publish_selection(struct reader *r)
+{
+	const char *notice = sampler_pids_notice(r->s);
+	const uint32_t *pids = sampler_pids(r->s, &r->sel.npids);
+
+	free(r->sel.pids);
+	r->sel.pids = NULL;
+	if (r->sel.npids) {
+		r->sel.pids = xmalloc(r->sel.npids * sizeof(*pids));
+		memcpy(r->sel.pids, pids, r->sel.npids * sizeof(*pids));
+	}
+	r->sel.has_notice = notice != NULL;
+	str_copy(r->sel.notice, sizeof(r->sel.notice), notice ? notice : "");
+}
+
+/* One reading with the requests made before it; returns with the lock held and the reading
+ * ready. */
+static void read_once(struct reader *r)
+{
+	int group[2] = { r->threads, r->cgroups }, set_group = r->set_group, set_pids = r->set_pids;
+	uint32_t *pids = r->pids;
+	size_t npids = r->npids;
+	struct snapshot snap;
+	char err[sizeof(r->err)];
+	int rc;
+
+	r->want = r->set_group = r->set_pids = 0;
+	r->pids = NULL;
+	r->running = 1;
+	pthread_mutex_unlock(&r->lock);
+	apply(r, set_group ? group : NULL, pids, npids, set_pids);
+	free(pids);
+	err[0] = '\0';
+	rc = sampler_tick(r->s, &snap, err, sizeof(err));
+	pthread_mutex_lock(&r->lock);
+	r->rc = rc;
+	r->snap = snap;
+	str_copy(r->err, sizeof(r->err), err);
+	r->pids_applied = set_pids;
+	if (set_pids)
+		publish_selection(r);
+	r->running = 0;
+	r->ready = 1;
+	signal_fd(r->ready_fd);
+}
+
+static void *run(void *arg)
+{
+	struct reader *r = arg;
+
+	pthread_mutex_lock(&r->lock);
+	while (!r->quit) {
+		if (!r->want) {
+			pthread_mutex_unlock(&r->lock);
+			wait_for_ask(r);
+			pthread_mutex_lock(&r->lock);
+			continue;
+		}
+		read_once(r);
+		while (r->ready && !r->quit) /* the snapshot points into the sampler until copied */
+			pthread_cond_wait(&r->taken, &r->lock);
+	}
+	pthread_mutex_unlock(&r->lock);
+	return NULL;
+}
+
+static void reader_free(struct reader *r)
+{
+	if (r->wake_fd >= 0)
+		close(r->wake_fd);
+	if (r->ready_fd >= 0)
+		close(r->ready_fd);
+	pthread_mutex_destroy(&r->lock);
+	pthread_cond_destroy(&r->taken);
+	free(r->pids);
+	free(r->sel.pids);
+	free(r->shown.pids);
+	free(r);
+}
+
+int reader_start(struct reader **out, struct sampler *s)
+{
+	struct reader *r = xcalloc(1, sizeof(*r));
+	sigset_t all, old;
+	int rc;
+
+	r->s = s;
+	pthread_mutex_init(&r->lock, NULL);
+	pthread_cond_init(&r->taken, NULL);
+	r->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	r->ready_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (r->wake_fd < 0 || r->ready_fd < 0) {
+		rc = -errno;
+		reader_free(r);
+		return rc;
+	}
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = -pthread_create(&r->thread, NULL, run, r);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc < 0) {
+		reader_free(r);
+		return rc;
+	}
+	pthread_setname_np(r->thread, "delaytop-read"); /* in thread mode, and for the tests */
+	*out = r;
+	return 0;
+}
+
+void reader_stop(struct reader *r)
+{
+	pthread_mutex_lock(&r->lock);
+	r->quit = 1;
+	pthread_cond_signal(&r->taken);
+	pthread_mutex_unlock(&r->lock);
+	signal_fd(r->wake_fd);
+	pthread_join(r->thread, NULL);
+	reader_free(r);
+}
+
+/* Under the lock: the thread wakes to read. */
+static void ask_locked(struct reader *r)
+{
+	r->want = 1;
+	signal_fd(r->wake_fd);
+}
+
+void reader_ask(struct reader *r)
+{
+	pthread_mutex_lock(&r->lock);
+	ask_locked(r);
+	pthread_mutex_unlock(&r->lock);
+}
+
+void reader_set_group(struct reader *r, int threads, int cgroups)
+{
+	pthread_mutex_lock(&r->lock);
+	r->set_group = 1;
+	r->threads = threads;
+	r->cgroups = cgroups;
+	ask_locked(r);
+	pthread_mutex_unlock(&r->lock);
+}
+
+void reader_set_pids(struct reader *r, const uint32_t *pids, size_t npids)
+{
+	pthread_mutex_lock(&r->lock);
+	free(r->pids);
+	r->pids = NULL;
+	if (npids) {
+		r->pids = xmalloc(npids * sizeof(*pids));
+		memcpy(r->pids, pids, npids * sizeof(*pids));
+	}
+	r->npids = npids;
+	r->set_pids = 1;
+	ask_locked(r);
+	pthread_mutex_unlock(&r->lock);
+}
+
+int reader_fd(const struct reader *r)
+{
+	return r->ready_fd;
+}
+
+enum reader_result reader_take(struct reader *r, struct snapcopy *c, char *err, size_t errlen)
+{
+	enum reader_result res;
+
+	pthread_mutex_lock(&r->lock);
+	clear_fd(r->ready_fd);
+	if (!r->ready) {
+		pthread_mutex_unlock(&r->lock);
+		return READER_NONE;
+	}
+	if (r->rc == 0) {
+		snapcopy_take(c, &r->snap);
+		res = READER_SNAPSHOT;
+	} else {
+		str_copy(err, errlen, r->err);
+		res = READER_ERROR;
+	}
+	r->shown_changed = r->pids_applied;
+	if (r->pids_applied) { /* the selection moves to the screen's side */
+		free(r->shown.pids);
+		r->shown = r->sel;
+		r->sel.pids = NULL;
+	}
+	r->ready = 0;
+	pthread_cond_signal(&r->taken);
+	pthread_mutex_unlock(&r->lock);
+	return res;
+}
+
+int reader_busy(const struct reader *r)
+{
+	struct reader *m = (struct reader *)r; /* the lock is not part of what r holds */
+	int busy;
+
+	pthread_mutex_lock(&m->lock);
+	busy = r->want || r->running || r->ready;
+	pthread_mutex_unlock(&m->lock);
+	return busy;
+}
+
+const uint32_t *reader_pids(const struct reader *r, size_t *n)
+{
+	*n = r->shown.npids;
+	return r->shown.pids;
+}
+
+const char *reader_pids_notice(const struct reader *r)
+{
+	return r->shown.has_notice ? r->shown.notice : NULL;
+}
+
+int reader_pids_changed(const struct reader *r)
+{
+	return r->shown_changed;
+}

@@ -1,0 +1,48 @@
+/* reader.h — the screen's reading thread. Readings run on it, off the screen's thread, so that
+ * keys never wait for one: the screen asks for a reading, goes on answering keys, and takes the
+ * reading as its own copy when the thread says it is ready. Changes of view and selection are
+ * requests, applied by the thread before its next reading. Between readings the thread reads the
+ * exit records as they arrive. */
+#ifndef DELAYTOP_READER_H
+#define DELAYTOP_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sampler.h"
+#include "snapcopy.h"
+
+struct reader;
+
+/* Starts the thread, which owns s from now until reader_stop(). Returns 0 or a negative errno. */
+int reader_start(struct reader **out, struct sampler *s);
+/* Stops the thread after the reading under way, if any; s is the caller's again. */
+void reader_stop(struct reader *r);
+
+/* Asks for a reading as soon as the thread is free; asks made meanwhile make one reading. */
+void reader_ask(struct reader *r);
+/* Requests for the next reading (which they also ask for): the view, and the pid selection
+ * (pids are copied). */
+void reader_set_group(struct reader *r, int threads, int cgroups);
+void reader_set_pids(struct reader *r, const uint32_t *pids, size_t npids);
+
+/* Readable when a reading is ready to take. */
+int reader_fd(const struct reader *r);
+
+enum reader_result { READER_NONE, READER_SNAPSHOT, READER_ERROR };
+/* Takes the reading that is ready, if any, into c (READER_SNAPSHOT), or its error message into
+ * err (READER_ERROR); READER_NONE when none is ready. */
+enum reader_result reader_take(struct reader *r, struct snapcopy *c, char *err, size_t errlen);
+
+/* Whether a reading was asked for and not yet taken. */
+int reader_busy(const struct reader *r);
+
+/* After a reading that applied reader_set_pids(): the selection it made (the listed ids, threads
+ * resolved to their process; n = 0 for all) and what it said about it (or NULL). Both belong to
+ * the screen's thread and live until the next reader_take(). */
+const uint32_t *reader_pids(const struct reader *r, size_t *n);
+const char *reader_pids_notice(const struct reader *r);
+/* Whether the reading last taken applied a new selection. */
+int reader_pids_changed(const struct reader *r);
+
+#endif

@@ -1,0 +1,185 @@
+/* snapcopy.c — a snapshot that owns its memory (see snapcopy.h). Strings go into chunks that never
+ * move, so a copied pointer stays good while more strings are added. Rows of one process are
+ * adjacent and share their user, command line and cgroup, so a string is looked up only against
+ * the last one copied for the same field: that finds nearly every repeat without a hash table. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "snapcopy.h"
+#include "xalloc.h"
+
+#define CHUNK_SIZE 65536
+
+struct chunk {
+	struct chunk *next;
+	size_t used, size;
+	char data[];
+};
+
+enum field { F_USER, F_COMM, F_CMDLINE, F_CGROUP, F_COUNT };
+
+struct snapcopy_strings {
+	struct chunk *first, *cur;
+	const char *last_from[F_COUNT];
+	const char *last_to[F_COUNT];
+};
+
+static struct chunk *chunk_new(size_t size)
+{
+	struct chunk *c = xmalloc(sizeof(*c) + size);
+
+	c->next = NULL;
+	c->used = 0;
+	c->size = size;
+	return c;
+}
+
+static void strings_reset(struct snapcopy_strings *s)
+{
+	for (struct chunk *c = s->first; c; c = c->next)
+		c->used = 0;
+	s->cur = s->first;
+	memset(s->last_from, 0, sizeof(s->last_from));
+}
+
+/* Room for size bytes: in the current chunk, or a later one kept from an earlier copy, or a new
+ * one put after the current. */
+static char *strings_room(struct snapcopy_strings *s, size_t size)
+{
+	struct chunk *c = s->cur;
+
+	while (c && c->size - c->used < size)
+		c = c->next;
+	if (!c) {
+		c = chunk_new(size > CHUNK_SIZE ? size : CHUNK_SIZE);
+		if (s->cur) {
+			c->next = s->cur->next;
+			s->cur->next = c;
+		} else {
+			s->first = c;
+		}
+	}
+	s->cur = c;
+	c->used += size;
+	return c->data + c->used - size;
+}
+
+static const char *copy_string(struct snapcopy_strings *s, enum field f, const char *from)
+{
+	size_t len;
+	char *to;
+
+	if (!from)
+		return NULL;
+	if (s->last_from[f] == from)
+		return s->last_to[f];
+	len = strlen(from) + 1;
+	to = strings_room(s, len);
+	memcpy(to, from, len);
+	s->last_from[f] = from;
+	s->last_to[f] = to;
+	return to;
+}
+
+void snapcopy_init(struct snapcopy *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->strings = xcalloc(1, sizeof(*c->strings));
+}
+
+void snapcopy_free(struct snapcopy *c)
+{
+	struct chunk *ch = c->strings ? c->strings->first : NULL;
+
+	while (ch) {
+		struct chunk *next = ch->next;
+
+		free(ch);
+		ch = next;
+	}
+	free(c->strings);
+	free(c->rows);
+	free(c->cgroup_rows);
+	free(c->acc);
+	free(c->nodes);
+	free(c->facts);
+	memset(c, 0, sizeof(*c));
+}
+
+static void copy_row_strings(struct snapcopy_strings *s, struct row *r)
+{
+	r->user = copy_string(s, F_USER, r->user);
+	r->comm = copy_string(s, F_COMM, r->comm);
+	r->cmdline = copy_string(s, F_CMDLINE, r->cmdline);
+	r->cgroup = copy_string(s, F_CGROUP, r->cgroup);
+}
+
+static void copy_task_rows(struct snapcopy *c, const struct snapshot *src)
+{
+	size_t n = src->nrows;
+
+	c->rows = xgrow(c->rows, &c->caprows, n, sizeof(*c->rows));
+	c->acc = xgrow(c->acc, &c->capacc, n, sizeof(*c->acc));
+	if (n)
+		memcpy(c->rows, src->rows, n * sizeof(*c->rows));
+	for (size_t i = 0; i < n; i++) {
+		struct row *r = &c->rows[i];
+
+		copy_row_strings(c->strings, r);
+		if (r->acc) {
+			c->acc[i] = *r->acc;
+			r->acc = &c->acc[i];
+		}
+		r->cg = NULL; /* task rows have none */
+	}
+	c->snap.rows = c->rows;
+}
+
+/* A cgroup row points to its node, the node to its facts: each is copied to the row's index. */
+static void copy_cgroup_rows(struct snapcopy *c, const struct snapshot *src)
+{
+	size_t n = src->ncgroup_rows;
+
+	c->cgroup_rows = xgrow(c->cgroup_rows, &c->capcgroup_rows, n, sizeof(*c->cgroup_rows));
+	if (c->capnodes < n) {
+		size_t cap = c->capnodes;
+
+		c->nodes = xgrow(c->nodes, &c->capnodes, n, sizeof(*c->nodes));
+		c->facts = xgrow(c->facts, &cap, n, sizeof(*c->facts));
+	}
+	if (n)
+		memcpy(c->cgroup_rows, src->cgroup_rows, n * sizeof(*c->cgroup_rows));
+	for (size_t i = 0; i < n; i++) {
+		struct row *r = &c->cgroup_rows[i];
+
+		copy_row_strings(c->strings, r);
+		if (r->cg) {
+			struct cgroup_node *node = &c->nodes[i];
+
+			*node = *r->cg;
+			node->path = copy_string(c->strings, F_CGROUP, node->path);
+			node->name = strings_room(c->strings, strlen(r->cg->name) + 1);
+			strcpy((char *)node->name, r->cg->name);
+			if (node->facts) {
+				c->facts[i] = *node->facts;
+				c->facts[i].path = (char *)copy_string(c->strings, F_CGROUP, node->facts->path);
+				node->facts = &c->facts[i];
+			}
+			r->cg = node;
+			r->acc = &node->acc;
+		} else if (r->acc) {
+			r->acc = NULL; /* a cgroup row's totals are its node's */
+		}
+	}
+	c->snap.cgroup_rows = c->cgroup_rows;
+}
+
+void snapcopy_take(struct snapcopy *c, const struct snapshot *src)
+{
+	strings_reset(c->strings);
+	c->snap = *src;
+	copy_task_rows(c, src);
+	copy_cgroup_rows(c, src);
+}

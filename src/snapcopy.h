@@ -1,0 +1,35 @@
+/* snapcopy.h — a snapshot that owns its memory. A sampler's snapshot points into the sampler's
+ * tables, which its next tick changes; a front end that goes on showing a snapshot while the next
+ * reading runs on another thread shows a copy: its rows, their totals since the start, the cgroup
+ * nodes and their facts, and every string (each distinct one once). Buffers are kept from one copy
+ * to the next. Pure code. */
+#ifndef DELAYTOP_SNAPCOPY_H
+#define DELAYTOP_SNAPCOPY_H
+
+#include <stddef.h>
+
+#include "cgtree.h"
+#include "model.h"
+#include "totals.h"
+
+struct snapcopy_strings;
+
+struct snapcopy {
+	struct snapshot snap; /* the copy: every pointer in it points into the buffers below */
+	struct row *rows, *cgroup_rows;
+	size_t caprows, capcgroup_rows;
+	struct kind_totals *acc; /* the task rows' totals, same index */
+	size_t capacc;
+	struct cgroup_node *nodes; /* the cgroup rows' nodes and facts, same index */
+	struct cgroup_facts *facts;
+	size_t capnodes;
+	struct snapcopy_strings *strings;
+};
+
+void snapcopy_init(struct snapcopy *c);
+void snapcopy_free(struct snapcopy *c);
+
+/* Makes c a copy of src that stays valid until the next snapcopy_take() or snapcopy_free(). */
+void snapcopy_take(struct snapcopy *c, const struct snapshot *src);
+
+#endif
