@@ -4,10 +4,11 @@
 # random moment of the refresh interval, the sort key moves one column (">" then "<"), and the
 # time until the pane shows the new sort column is measured. The same is measured first for a
 # shell loop that prints each key it reads: the floor of this way of measuring (tmux's clients
-# and polling), printed beside delaytop's figures.
+# and polling), printed beside delaytop's figures. Each binary given is measured in turn on the
+# same threads, with the time from its start to its first screen.
 #
-#   bench/keys.sh [DELAYTOP]    (default: src/delaytop; WORKLOAD=build/tests/workload with a
-#                               build directory)
+#   bench/keys.sh [DELAYTOP...]  (default: src/delaytop; WORKLOAD=build/tests/workload with a
+#                                build directory)
 #
 # Environment: PROCS (100), THREADS (1000), KEYS (40), DELAY (1 s). Needs root and tmux; sets
 # kernel.task_delayacct (and kernel.pid_max when too small) for the run and puts them back.
@@ -15,7 +16,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
-delaytop=${1:-$root/src/delaytop}
+bins=("$@")
+[ ${#bins[@]} -gt 0 ] || bins=("$root/src/delaytop")
 workload=${WORKLOAD:-$root/tests/workload}
 PROCS=${PROCS:-100}
 THREADS=${THREADS:-1000}
@@ -25,8 +27,10 @@ DELAY=${DELAY:-1}
 die() { echo "keys.sh: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || die "run as root (taskstats needs CAP_NET_ADMIN)"
 command -v tmux >/dev/null || die "needs tmux"
-case $delaytop in /*) ;; *) delaytop=$PWD/$delaytop ;; esac
-[ -x "$delaytop" ] || die "no delaytop binary at $delaytop"
+for i in "${!bins[@]}"; do
+	case ${bins[$i]} in /*) ;; *) bins[$i]=$PWD/${bins[$i]} ;; esac
+	[ -x "${bins[$i]}" ] || die "no delaytop binary at ${bins[$i]}"
+done
 [ -x "$workload" ] || die "no $workload: run 'make tests/workload' first (or set WORKLOAD)"
 
 sock=delaytop-keys-$$
@@ -85,9 +89,16 @@ sleep 0.5
 tm send-keys -t floor x
 sleep 0.5
 floor=$(measure floor 0.2 | stats "floor (a shell loop printing each key)")
-tm new-session -d -s dt -x 120 -y 40 "$delaytop -H -d $DELAY"
-until header dt >/dev/null; do sleep 0.1; done # the first screen
-sleep $((2 * ${DELAY%.*} + 1))
-echo "delaytop -H -d $DELAY, $((PROCS * THREADS)) idle threads, $KEYS keys at random moments:"
+echo "$((PROCS * THREADS)) idle threads, -H -d $DELAY, $KEYS keys at random moments:"
 echo "$floor"
-measure dt "$DELAY" | stats "delaytop (sort column moved by > or <)"
+for b in "${bins[@]}"; do
+	t0=$(now_ms)
+	tm new-session -d -s dt -x 120 -y 40 "$b -H -d $DELAY"
+	until header dt >/dev/null; do sleep 0.02; done # the first screen
+	first=$(($(now_ms) - t0))
+	sleep $((2 * ${DELAY%.*} + 1))
+	measure dt "$DELAY" | stats "$b"
+	echo "  first screen $first ms after start"
+	tm kill-session -t dt
+	sleep 1
+done

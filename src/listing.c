@@ -59,7 +59,7 @@ static void build_tree(struct listing *l, const struct snapshot *snap, const str
 	for (size_t i = 0; i < n; i++)
 		if (l->shown[i])
 			l->sorted[nsorted++] = &rows[i];
-	order_sort(l->sorted, nsorted, spec->sort_col, spec->reverse, &spec->display);
+	order_sort_in(&l->sort, l->sorted, nsorted, spec->sort_col, spec->reverse, &spec->display);
 	/* children lists in the sorted order: append each row to its parent's list */
 	last = xmalloc((n + 1) * sizeof(*last));
 	for (size_t i = 0; i < n; i++)
@@ -100,7 +100,7 @@ void listing_build(struct listing *l, const struct snapshot *snap, const struct 
 			l->folded[l->n] = 0;
 			l->rows[l->n++] = &snap->rows[i];
 		}
-	order_sort(l->rows, l->n, spec->sort_col, spec->reverse, &spec->display);
+	order_sort_in(&l->sort, l->rows, l->n, spec->sort_col, spec->reverse, &spec->display);
 }
 
 void listing_free(struct listing *l)
@@ -111,5 +111,6 @@ void listing_free(struct listing *l)
 	free(l->first);
 	free(l->next);
 	free(l->shown);
+	order_buf_free(&l->sort);
 	memset(l, 0, sizeof(*l));
 }

@@ -8,6 +8,7 @@
 #include "columns.h"
 #include "filter.h"
 #include "model.h"
+#include "order.h"
 
 /* How to choose and order rows. */
 struct listing_spec {
@@ -30,6 +31,7 @@ struct listing {
 	long *first, *next;      /* children lists by row index */
 	uint8_t *shown;
 	size_t capnodes;
+	struct order_buf sort;   /* the sort's memory, kept */
 };
 
 /* Fills l with the rows of snap (NULL: none) that pass spec's filter, sorted. In the cgroup view

@@ -161,14 +161,22 @@ static struct keyed *radix_sort(struct keyed *k, struct keyed *scratch, size_t n
 	return k;
 }
 
-void order_sort(const struct row **rows, size_t n, int col, int reverse, const struct display *d)
+void order_sort_in(struct order_buf *b, const struct row **rows, size_t n, int col, int reverse,
+		   const struct display *d)
 {
-	struct keyed *k = xmalloc((n ? n : 1) * sizeof(*k)), *scratch, *sorted;
+	struct keyed *k, *sorted;
 	char buf[32];
 	enum column_value_kind value = column_def(col).value;
 	int descending = column_descending(col) != !!reverse;
 	int names = value == VALUE_TEXT;
 
+	if (b->cap < n) {
+		size_t cap = b->cap;
+
+		b->keys = xgrow(b->keys, &b->cap, n, sizeof(*b->keys));
+		b->scratch = xgrow(b->scratch, &cap, n, sizeof(*b->scratch));
+	}
+	k = b->keys;
 	for (size_t i = 0; i < n; i++) {
 		k[i].r = rows[i];
 		k[i].id = (uint64_t)rows[i]->pid << 32 | rows[i]->tid;
@@ -178,12 +186,22 @@ void order_sort(const struct row **rows, size_t n, int col, int reverse, const s
 	}
 	if (names)
 		rank_names(k, n, descending);
-	scratch = xmalloc((n ? n : 1) * sizeof(*scratch));
-	sorted = radix_sort(k, scratch, n);
-	if (sorted != k)
-		memcpy(k, sorted, n * sizeof(*k));
-	free(scratch);
+	sorted = radix_sort(k, b->scratch, n);
 	for (size_t i = 0; i < n; i++)
-		rows[i] = k[i].r;
-	free(k);
+		rows[i] = sorted[i].r;
+}
+
+void order_sort(const struct row **rows, size_t n, int col, int reverse, const struct display *d)
+{
+	struct order_buf b = { 0 };
+
+	order_sort_in(&b, rows, n, col, reverse, d);
+	order_buf_free(&b);
+}
+
+void order_buf_free(struct order_buf *b)
+{
+	free(b->keys);
+	free(b->scratch);
+	memset(b, 0, sizeof(*b));
 }

@@ -17,4 +17,16 @@ const char *order_keys(void);
  * either direction; ties go by pid, then tid. */
 void order_sort(const struct row **rows, size_t n, int col, int reverse, const struct display *d);
 
+/* The memory of a sort, kept for the next one: sorting 100,000 rows needs 6 MB, and memory never
+ * touched before costs more to fault in than the sort itself. */
+struct keyed;
+struct order_buf {
+	struct keyed *keys, *scratch;
+	size_t cap;
+};
+/* order_sort() with b's memory, grown as needed. */
+void order_sort_in(struct order_buf *b, const struct row **rows, size_t n, int col, int reverse,
+		   const struct display *d);
+void order_buf_free(struct order_buf *b);
+
 #endif

@@ -1,8 +1,8 @@
 /* snapcopy.h — a snapshot that owns its memory. A sampler's snapshot points into the sampler's
  * tables, which its next tick changes; a front end that goes on showing a snapshot while the next
  * reading runs on another thread shows a copy: its rows, their totals since the start, the cgroup
- * nodes and their facts, and every string (each distinct one once). Buffers are kept from one copy
- * to the next. Pure code. */
+ * nodes and their facts, and every string (each distinct one once, nearly always). Buffers are
+ * kept from one copy to the next. Pure code. */
 #ifndef DELAYTOP_SNAPCOPY_H
 #define DELAYTOP_SNAPCOPY_H
 
