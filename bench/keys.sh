@@ -4,8 +4,10 @@
 # random moment of the refresh interval, the sort key moves one column (">" then "<"), and the
 # time until the pane shows the new sort column is measured. The same is measured first for a
 # shell loop that prints each key it reads: the floor of this way of measuring (tmux's clients
-# and polling), printed beside delaytop's figures. Each binary given is measured in turn on the
-# same threads, with the time from its start to its first screen.
+# and polling), printed beside delaytop's figures. With strace installed, the time delaytop itself
+# takes is measured too: from its read of the key to its first write to the terminal, on its main
+# thread. Each binary given is measured in turn on the same threads, with the time from its start
+# to its first screen.
 #
 #   bench/keys.sh [DELAYTOP...]  (default: src/delaytop; WORKLOAD=build/tests/workload with a
 #                                build directory)
@@ -34,12 +36,14 @@ done
 [ -x "$workload" ] || die "no $workload: run 'make tests/workload' first (or set WORKLOAD)"
 
 sock=delaytop-keys-$$
+tmp=$(mktemp -d)
 tm() { env -u TMUX tmux -L "$sock" -f /dev/null "$@"; }
 old_da=$(cat /proc/sys/kernel/task_delayacct)
 old_pm=$(cat /proc/sys/kernel/pid_max)
 wl=
 cleanup() {
 	tm kill-server >/dev/null 2>&1 || true
+	rm -rf "$tmp"
 	[ -z "$wl" ] || { kill "$wl" 2>/dev/null || true; wait "$wl" 2>/dev/null || true; }
 	echo "$old_da" >/proc/sys/kernel/task_delayacct
 	echo "$old_pm" >/proc/sys/kernel/pid_max
@@ -97,8 +101,24 @@ for b in "${bins[@]}"; do
 	until header dt >/dev/null; do sleep 0.02; done # the first screen
 	first=$(($(now_ms) - t0))
 	sleep $((2 * ${DELAY%.*} + 1))
+	st=
+	if command -v strace >/dev/null; then
+		pid=$(tm display-message -p -t dt '#{pane_pid}')
+		[ "$(cat "/proc/$pid/comm")" = "${b##*/}" ] || pid=$(pgrep -P "$pid" | head -1)
+		strace -tt -p "$pid" -e trace=read,write -o "$tmp/strace" 2>/dev/null &
+		st=$!
+		sleep 0.5
+	fi
 	measure dt "$DELAY" | stats "$b"
 	echo "  first screen $first ms after start"
+	if [ -n "$st" ]; then
+		kill "$st" 2>/dev/null || true
+		wait "$st" 2>/dev/null || true
+		awk '/read\(0, "[<>]"/ { t = stamp($1); pending = 1; next }
+			pending && /write\(1,/ { printf "%.0f\n", (stamp($1) - t) * 1000; pending = 0 }
+			function stamp(s, a) { split(s, a, ":"); return a[1] * 3600 + a[2] * 60 + a[3] }' \
+			"$tmp/strace" | stats "  in delaytop (read of the key to first write)"
+	fi
 	tm kill-session -t dt
 	sleep 1
 done

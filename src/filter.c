@@ -22,7 +22,7 @@ static int filter_waited(const struct row *r, const struct display *d)
 {
 	if (!d->accumulate)
 		return r->r.total_pct > 0; /* NAN compares false */
-	return totals_waited(r->acc) > 0;
+	return r->acc && totals_waited(r->acc) > 0;
 }
 
 static int pid_listed(const struct filter *f, uint32_t pid)

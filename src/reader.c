@@ -253,7 +253,7 @@ int reader_fd(const struct reader *r)
 	return r->ready_fd;
 }
 
-enum reader_result reader_take(struct reader *r, struct snapcopy *c, char *err, size_t errlen)
+enum reader_result reader_take(struct reader *r, struct snapcopy *c, int totals, char *err, size_t errlen)
 {
 	enum reader_result res;
 
@@ -264,7 +264,7 @@ enum reader_result reader_take(struct reader *r, struct snapcopy *c, char *err, 
 		return READER_NONE;
 	}
 	if (r->rc == 0) {
-		snapcopy_take(c, &r->snap);
+		snapcopy_take(c, &r->snap, totals);
 		res = READER_SNAPSHOT;
 	} else {
 		str_copy(err, errlen, r->err);

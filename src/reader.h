@@ -30,9 +30,10 @@ void reader_set_pids(struct reader *r, const uint32_t *pids, size_t npids);
 int reader_fd(const struct reader *r);
 
 enum reader_result { READER_NONE, READER_SNAPSHOT, READER_ERROR };
-/* Takes the reading that is ready, if any, into c (READER_SNAPSHOT), or its error message into
- * err (READER_ERROR); READER_NONE when none is ready. */
-enum reader_result reader_take(struct reader *r, struct snapcopy *c, char *err, size_t errlen);
+/* Takes the reading that is ready, if any, into c (READER_SNAPSHOT; totals: with the totals since
+ * the start, see snapcopy_take()), or its error message into err (READER_ERROR); READER_NONE when
+ * none is ready. */
+enum reader_result reader_take(struct reader *r, struct snapcopy *c, int totals, char *err, size_t errlen);
 
 /* Whether a reading was asked for and not yet taken. */
 int reader_busy(const struct reader *r);

@@ -14,6 +14,7 @@
 
 #define CHUNK_SIZE 65536
 #define CACHE_SLOTS 4096 /* a power of two */
+#define PREFETCH_AHEAD 16
 
 struct chunk {
 	struct chunk *next;
@@ -117,19 +118,24 @@ static void copy_row_strings(struct snapcopy_strings *s, struct row *r)
 	r->cgroup = copy_string(s, r->cgroup);
 }
 
-static void copy_task_rows(struct snapcopy *c, const struct snapshot *src)
+static void copy_task_rows(struct snapcopy *c, const struct snapshot *src, int totals)
 {
 	size_t n = src->nrows;
 
 	c->rows = xgrow(c->rows, &c->caprows, n, sizeof(*c->rows));
-	c->acc = xgrow(c->acc, &c->capacc, n, sizeof(*c->acc));
+	if (totals)
+		c->acc = xgrow(c->acc, &c->capacc, n, sizeof(*c->acc));
 	if (n)
 		memcpy(c->rows, src->rows, n * sizeof(*c->rows));
 	for (size_t i = 0; i < n; i++) {
 		struct row *r = &c->rows[i];
 
+		if (i + PREFETCH_AHEAD < n) /* the tasks are spread over the heap: ask for them early */
+			__builtin_prefetch(c->rows[i + PREFETCH_AHEAD].comm);
 		copy_row_strings(c->strings, r);
-		if (r->acc) {
+		if (!totals) {
+			r->acc = NULL;
+		} else if (r->acc) {
 			c->acc[i] = *r->acc;
 			r->acc = &c->acc[i];
 		}
@@ -177,10 +183,10 @@ static void copy_cgroup_rows(struct snapcopy *c, const struct snapshot *src)
 	c->snap.cgroup_rows = c->cgroup_rows;
 }
 
-void snapcopy_take(struct snapcopy *c, const struct snapshot *src)
+void snapcopy_take(struct snapcopy *c, const struct snapshot *src, int totals)
 {
 	strings_reset(c->strings);
 	c->snap = *src;
-	copy_task_rows(c, src);
+	copy_task_rows(c, src, totals);
 	copy_cgroup_rows(c, src);
 }

@@ -18,7 +18,7 @@ struct snapcopy {
 	struct snapshot snap; /* the copy: every pointer in it points into the buffers below */
 	struct row *rows, *cgroup_rows;
 	size_t caprows, capcgroup_rows;
-	struct kind_totals *acc; /* the task rows' totals, same index */
+	struct kind_totals *acc; /* the task rows' totals, same index, when copied */
 	size_t capacc;
 	struct cgroup_node *nodes; /* the cgroup rows' nodes and facts, same index */
 	struct cgroup_facts *facts;
@@ -29,7 +29,10 @@ struct snapcopy {
 void snapcopy_init(struct snapcopy *c);
 void snapcopy_free(struct snapcopy *c);
 
-/* Makes c a copy of src that stays valid until the next snapcopy_take() or snapcopy_free(). */
-void snapcopy_take(struct snapcopy *c, const struct snapshot *src);
+/* Makes c a copy of src that stays valid until the next snapcopy_take() or snapcopy_free().
+ * totals: with the task rows' totals since the start; without (half the copy at 100,000 rows, and
+ * the part that reads memory all over the sampler's tables) their acc is NULL. Cgroup rows keep
+ * theirs either way. */
+void snapcopy_take(struct snapcopy *c, const struct snapshot *src, int totals);
 
 #endif

@@ -131,9 +131,11 @@ static int take_reading(struct view *v)
 	enum reader_result res;
 
 	remember_selection(v);
-	res = reader_take(v->reader, &v->copy, err, sizeof(err));
+	/* the totals since the start are copied only while they are shown */
+	res = reader_take(v->reader, &v->copy, v->spec.display.accumulate, err, sizeof(err));
 	if (res == READER_NONE)
 		return 0;
+	v->copy_totals = v->spec.display.accumulate;
 	v->started = 1;
 	v->have_snap = res == READER_SNAPSHOT;
 	if (v->have_snap)
@@ -453,6 +455,17 @@ static void toggle(struct view *v, int *flag)
 	rebuild(v);
 }
 
+/* A: the last interval, or the totals since the start; a copy made without them asks for a
+ * reading that has them. */
+static void switch_totals(struct view *v)
+{
+	toggle(v, &v->spec.display.accumulate);
+	if (v->spec.display.accumulate && !v->copy_totals && v->have_snap) {
+		reader_ask(v->reader);
+		say(v, "%s", _("totals since the start from the next reading"));
+	}
+}
+
 static void ask_delayacct(struct view *v)
 {
 	if (geteuid() != 0) {
@@ -506,7 +519,7 @@ static void act(struct view *v, enum action a, uint64_t *deadline)
 	case ACT_UNFOLD: fold(v, 0); break;
 	case ACT_ACTIVE: toggle(v, &v->spec.filter.active); break;
 	case ACT_CMDLINE: toggle(v, &v->spec.display.cmdline); break;
-	case ACT_ACCUMULATE: toggle(v, &v->spec.display.accumulate); break;
+	case ACT_ACCUMULATE: switch_totals(v); break;
 	case ACT_METRIC:
 		v->spec.display.metric = (enum metric)((v->spec.display.metric + 1) % METRIC_COUNT);
 		rebuild(v);

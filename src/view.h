@@ -34,6 +34,7 @@ enum prompt_kind {
 struct view {
 	struct reader *reader;     /* takes the readings, on its own thread */
 	struct snapcopy copy;      /* the reading shown, the screen's own */
+	int copy_totals;           /* with the task rows' totals since the start (while A shows them) */
 	struct snapshot snap;      /* the copy's snapshot */
 	int have_snap;
 	int started;               /* the first reading was taken (the screen is drawn from then on) */

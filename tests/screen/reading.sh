@@ -2,7 +2,8 @@
 # reading.sh — readings run on a thread of their own, so the screen answers keys while one is
 # under way: with the reading thread stopped (ptrace stops one thread, not its process), keys
 # still sort and open the help at once, no reading arrives meanwhile, and readings go on once
-# the thread runs again.
+# the thread runs again. The screen copies its rows' totals since the start only while it shows
+# them: A asks for a reading, and the totals show when it is done.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/screen/tmux.sh"
 
@@ -57,6 +58,22 @@ screen_ok $? "no reading arrives while the thread is stopped (clock $before, the
 wait "$FREEZER"
 wait_until 3 eval '[ "$(clock)" != "$after" ]'
 screen_ok $? "readings go on once the thread runs again (clock $after, then $(clock))"
+# ---- A while the thread is stopped: no totals yet, then totals with the reading ----
+"$WORKLOAD" freeze "$TID" 3000 >"$TMPDIR_TEST/freeze2.out" 2>&1 &
+FREEZER=$!
+track_pid "$FREEZER"
+wait_until 3 grep -q frozen "$TMPDIR_TEST/freeze2.out"
+sleep 0.6
+numbers() { capture; table_rows | grep -cE ' [0-9]+\.[0-9]+ '; }
+keys A
+wait_for_screen 'totals since the start from the next reading' 1
+screen_ok $? "A says that the totals come with the next reading"
+[ "$(numbers)" = 0 ] && header | grep -q 'since start'
+screen_ok $? "until then the header says 'since start' and no row shows a number"
+wait "$FREEZER"
+wait_until 3 eval '[ "$(numbers)" -gt 0 ]'
+screen_ok $? "with the reading, the rows show their totals since the start"
+
 keys q
 wait_until 3 pid_gone "$SCREEN_PID"
 tap_ok $? "q ends the screen and its reading thread"

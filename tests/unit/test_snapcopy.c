@@ -141,21 +141,30 @@ int main(void)
 
 	snapcopy_init(&c);
 	make_source(s);
-	snapcopy_take(&c, &s->snap);
+	snapcopy_take(&c, &s->snap, 1);
 	wreck_source(s);
 	check_copy(&c, "first copy, source wrecked");
 
 	/* a second copy into the same buffers: the strings' chunks are reused, nothing is left over */
 	make_source(s);
 	strcpy(s->comm[0], "renamed");
-	snapcopy_take(&c, &s->snap);
+	snapcopy_take(&c, &s->snap, 1);
 	wreck_source(s);
 	is_str(c.snap.rows[0].comm, "renamed", "second copy: the new name");
 	is_str(c.snap.rows[1].comm, "worker-1", "second copy: the other thread's name");
 	is_str(c.snap.rows[1].cmdline, "/usr/bin/server --port 80", "second copy: the command line");
 
+	/* without the totals: task rows have none, cgroup rows keep their nodes' */
+	make_source(s);
+	snapcopy_take(&c, &s->snap, 0);
+	wreck_source(s);
+	ok(c.snap.rows[0].acc == NULL && c.snap.rows[1].acc == NULL, "without totals, task rows have none");
+	ok(c.snap.cgroup_rows[1].acc && c.snap.cgroup_rows[1].acc->total_ns[DK_IO] == 7,
+	   "without totals, a cgroup row keeps its node's");
+	is_str(c.snap.rows[1].comm, "worker-1", "without totals, the rest is copied");
+
 	memset(&empty, 0, sizeof(empty));
-	snapcopy_take(&c, &empty);
+	snapcopy_take(&c, &empty, 1);
 	ok(c.snap.nrows == 0 && c.snap.ncgroup_rows == 0, "an empty snapshot copies as empty");
 	snapcopy_free(&c);
 	free(s);
