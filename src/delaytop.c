@@ -96,6 +96,17 @@ static int check_std_fds(const struct options *o, int closed)
 	return -1;
 }
 
+#ifdef __SANITIZE_ADDRESS__
+/* A sanitizer build: libproc2 keeps its read buffers in thread-local variables (readproc.c) and
+ * never frees them, so once the screen's reading thread has ended LeakSanitizer finds them
+ * unreachable. Leaks of memory libproc2 allocated are not reported. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:libproc2.so\n";
+}
+#endif
+
 static void setup_locale(void)
 {
 	/* A secure run ignores it: its translations become printf formats in a privileged process. */
