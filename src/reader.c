@@ -34,7 +34,7 @@ struct reader {
 	int ready_fd; /* a reading is ready */
 
 	/* under the lock */
-	int quit, want, running, ready;
+	int quit, want, ready;
 	int set_group, threads, cgroups;
 	int set_pids;
 	uint32_t *pids;
@@ -117,7 +117,6 @@ static void read_once(struct reader *r)
 
 	r->want = r->set_group = r->set_pids = 0;
 	r->pids = NULL;
-	r->running = 1;
 	pthread_mutex_unlock(&r->lock);
 	apply(r, set_group ? group : NULL, pids, npids, set_pids);
 	free(pids);
@@ -130,7 +129,6 @@ static void read_once(struct reader *r)
 	r->pids_applied = set_pids;
 	if (set_pids)
 		publish_selection(r);
-	r->running = 0;
 	r->ready = 1;
 	signal_fd(r->ready_fd);
 }
@@ -280,17 +278,6 @@ enum reader_result reader_take(struct reader *r, struct snapcopy *c, int totals,
 	pthread_cond_signal(&r->taken);
 	pthread_mutex_unlock(&r->lock);
 	return res;
-}
-
-int reader_busy(const struct reader *r)
-{
-	struct reader *m = (struct reader *)r; /* the lock is not part of what r holds */
-	int busy;
-
-	pthread_mutex_lock(&m->lock);
-	busy = r->want || r->running || r->ready;
-	pthread_mutex_unlock(&m->lock);
-	return busy;
 }
 
 const uint32_t *reader_pids(const struct reader *r, size_t *n)

@@ -35,9 +35,6 @@ enum reader_result { READER_NONE, READER_SNAPSHOT, READER_ERROR };
  * none is ready. */
 enum reader_result reader_take(struct reader *r, struct snapcopy *c, int totals, char *err, size_t errlen);
 
-/* Whether a reading was asked for and not yet taken. */
-int reader_busy(const struct reader *r);
-
 /* After a reading that applied reader_set_pids(): the selection it made (the listed ids, threads
  * resolved to their process; n = 0 for all) and what it said about it (or NULL). Both belong to
  * the screen's thread and live until the next reader_take(). */

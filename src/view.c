@@ -1,4 +1,5 @@
-/* view.c — the screen's state and event loop: readings on a deadline, keys at once.
+/* view.c — the screen's state and event loop: readings on a deadline, keys at once (the prompts'
+ * keys in prompt.c).
  *
  * Keys never wait for a reading: readings run on the reading thread (reader.c), and sorting,
  * filtering and drawing work on the screen's copy of the last one. While paused (z) no readings
@@ -8,7 +9,6 @@
 
 #include <curses.h>
 #include <errno.h>
-#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -32,11 +32,8 @@
 #include "xalloc.h"
 
 #define MESSAGE_NS 4000000000ull
-#define KEY_ESC 27
 
-static void say(struct view *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void say(struct view *v, const char *fmt, ...)
+void view_say(struct view *v, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -69,11 +66,13 @@ static int is_selected(const struct view *v, const struct row *r)
 
 /* Filters and sorts the snapshot's rows. A task the user selected stays selected while it is
  * there; until the user moves, the selection stays on the first row, the top of the sort. */
-static void rebuild(struct view *v)
+void view_rebuild(struct view *v)
 {
 	size_t n;
 
-	v->spec.display.threads = v->snap.threads;
+	/* the rows are the snapshot's: its view, until the reading for the view asked for is in */
+	v->spec.display.threads = v->have_snap ? v->snap.threads : v->want_threads;
+	v->spec.display.cgroups = v->have_snap ? v->snap.cgroups : v->want_cgroups;
 	v->spec.display.elapsed_s = v->snap.elapsed_s;
 	v->spec.filter.command = v->command_filter[0] ? v->command_filter : NULL;
 	v->spec.filter.cgroup = v->cgroup_filter[0] ? v->cgroup_filter : NULL;
@@ -119,9 +118,9 @@ static void selection_arrived(struct view *v)
 
 	set_selection(v, pids, n);
 	if (reader_pids_notice(v->reader))
-		say(v, "%s", reader_pids_notice(v->reader));
+		view_say(v, "%s", reader_pids_notice(v->reader));
 	else if (n)
-		say(v, "%s", _("new processes in the selection get rates from the next reading"));
+		view_say(v, "%s", _("new processes in the selection get rates from the next reading"));
 }
 
 /* Takes the reading the reading thread has ready, if any; returns 1 when it did. */
@@ -141,10 +140,10 @@ static int take_reading(struct view *v)
 	if (v->have_snap)
 		v->snap = v->copy.snap;
 	else
-		say(v, "%s", err);
+		view_say(v, "%s", err);
 	if (reader_pids_changed(v->reader))
 		selection_arrived(v);
-	rebuild(v);
+	view_rebuild(v);
 	return 1;
 }
 
@@ -162,241 +161,51 @@ static void move_selection(struct view *v, long delta, int follow)
 	remember_selection(v);
 }
 
-/* ---- prompts ---- */
-
-static void open_prompt(struct view *v, enum prompt_kind kind, const char *initial)
-{
-	v->prompt = kind;
-	v->input_too_long = 0;
-	snprintf(v->input, sizeof(v->input), "%s", initial);
-}
-
-/* The pid prompt offers the current list to edit, whole or not at all: a list cut in the middle
- * of a pid would quietly select other tasks when accepted. */
-static void open_pid_prompt(struct view *v)
-{
-	char list[sizeof(v->input)];
-	size_t len = 0;
-
-	list[0] = '\0';
-	for (size_t i = 0; i < v->npids; i++) {
-		int n = snprintf(list + len, sizeof(list) - len, "%s%u", i ? "," : "", v->pids[i]);
-
-		if (n < 0 || (size_t)n >= sizeof(list) - len) {
-			list[0] = '\0';
-			break;
-		}
-		len += (size_t)n;
-	}
-	open_prompt(v, PROMPT_PID, list);
-	v->input_hides_pids = v->npids && !list[0];
-}
-
-static void input_append(struct view *v, wint_t wc)
-{
-	char mb[MB_LEN_MAX];
-	mbstate_t st;
-	size_t len = strlen(v->input), n;
-
-	memset(&st, 0, sizeof(st));
-	n = wcrtomb(mb, (wchar_t)wc, &st);
-	if (n == (size_t)-1)
-		return;
-	if (len + n >= sizeof(v->input)) { /* never cut: a list cut in a number selects other tasks */
-		v->input_too_long = 1;
-		return;
-	}
-	memcpy(v->input + len, mb, n);
-	v->input[len + n] = '\0';
-}
-
-/* Removes the last character, which may be several bytes. */
-static void input_backspace(struct view *v)
-{
-	size_t len = strlen(v->input);
-
-	while (len > 0) {
-		unsigned char c = (unsigned char)v->input[--len];
-
-		if ((c & 0xc0) != 0x80)
-			break;
-	}
-	v->input[len] = '\0';
-}
-
-static void apply_user(struct view *v)
-{
-	char err[256];
-	uint32_t uid;
-
-	if (!v->input[0]) {
-		v->spec.filter.by_uid = 0;
-		v->user_text[0] = '\0';
-		return;
-	}
-	if (options_parse_user(v->input, &uid, err, sizeof(err)) < 0) {
-		say(v, "%s", err);
-		return;
-	}
-	v->spec.filter.by_uid = 1;
-	v->spec.filter.uid = uid;
-	str_copy(v->user_text, sizeof(v->user_text), v->input);
-}
-
-/* The pid prompt does what -p does: it restricts both the readings and the rows. */
-static void apply_pids(struct view *v)
-{
-	char err[256];
-	uint32_t *pids = NULL;
-	size_t n = 0;
-
-	if (v->input[0] && options_parse_pids(v->input, &pids, &n, err, sizeof(err)) < 0) {
-		say(v, "%s", err);
-		free(pids);
-		return;
-	}
-	free(v->pids);
-	v->pids = pids;
-	v->npids = n;
-	reader_set_pids(v->reader, pids, n); /* the rows follow with the reading (selection_arrived) */
-}
-
-static void apply_delay(struct view *v, uint64_t *deadline)
-{
-	char err[256];
-	double d;
-
-	if (options_parse_delay(v->input, &d, err, sizeof(err)) < 0) {
-		say(v, "%s", err);
-		return;
-	}
-	*deadline = *deadline - (uint64_t)(v->delay_s * 1e9) + (uint64_t)(d * 1e9);
-	v->delay_s = d;
-}
-
-/* Sets the switch to what the question asked, whatever changed it since. */
-static void toggle_delayacct(struct view *v)
-{
-	int on = v->delayacct_target;
-	int rc = delayacct_write(on);
-
-	if (rc < 0)
-		say(v, F_(N_("cannot switch kernel.task_delayacct: %s")), strerror(-rc));
-	else
-		say(v, on ? F_(N_("kernel.task_delayacct is now on: tasks started from now on report every delay"))
-			  : F_(N_("kernel.task_delayacct is now off")));
-}
-
-static void finish_prompt(struct view *v, uint64_t *deadline)
-{
-	enum prompt_kind kind = v->prompt;
-
-	v->prompt = PROMPT_NONE;
-	if (v->input_too_long && kind != PROMPT_SORT) {
-		say(v, F_(N_("input longer than %zu bytes: not applied")), sizeof(v->input) - 1);
-		return;
-	}
-	v->message[0] = '\0'; /* an error about an earlier answer no longer holds */
-	switch (kind) {
-	case PROMPT_COMMAND: str_copy(v->command_filter, sizeof(v->command_filter), v->input); break;
-	case PROMPT_USER: apply_user(v); break;
-	case PROMPT_PID: apply_pids(v); break;
-	case PROMPT_DELAY: apply_delay(v, deadline); break;
-	case PROMPT_SORT: v->spec.sort_col = v->menu; break;
-	default: break;
-	}
-	rebuild(v);
-}
-
-static int is_enter(wint_t c, int is_key)
-{
-	return (!is_key && (c == '\n' || c == '\r')) || (is_key && c == KEY_ENTER);
-}
-
-/* A key while a prompt is open. */
-static void prompt_key(struct view *v, wint_t c, int is_key, uint64_t *deadline)
-{
-	if (v->prompt == PROMPT_DELAYACCT) {
-		char answer[2] = { (char)c, '\0' };
-
-		v->prompt = PROMPT_NONE;
-		if (!is_key && c < 0x80 && rpmatch(answer) == 1) /* the locale's yes: y, or j in German */
-			toggle_delayacct(v);
-		return;
-	}
-	if (v->prompt == PROMPT_SORT) {
-		if (is_key && (c == KEY_UP || c == KEY_LEFT))
-			v->menu = column_step(v->menu, -1, &v->spec.display);
-		else if (is_key && (c == KEY_DOWN || c == KEY_RIGHT))
-			v->menu = column_step(v->menu, 1, &v->spec.display);
-		else if (is_enter(c, is_key))
-			finish_prompt(v, deadline);
-		else if (!is_key && (c == KEY_ESC || c == 'q'))
-			v->prompt = PROMPT_NONE;
-		return;
-	}
-	if (is_enter(c, is_key)) {
-		finish_prompt(v, deadline);
-	} else if (!is_key && c == KEY_ESC) {
-		if (v->prompt == PROMPT_COMMAND) { /* Esc clears the command filter */
-			v->command_filter[0] = '\0';
-			rebuild(v);
-		}
-		v->prompt = PROMPT_NONE;
-	} else if ((is_key && c == KEY_BACKSPACE) || (!is_key && (c == 127 || c == 8))) {
-		input_backspace(v);
-	} else if (!is_key && c == ('U' & 0x1f)) {
-		v->input[0] = '\0';
-		v->input_too_long = 0;
-	} else if (!is_key && c >= ' ' && c != 127) {
-		input_append(v, c);
-	}
-	if (v->prompt == PROMPT_COMMAND) { /* the command filter follows the typing */
-		str_copy(v->command_filter, sizeof(v->command_filter), v->input);
-		rebuild(v);
-	}
-}
-
 /* ---- actions ---- */
 
 static void sort_step(struct view *v, int step)
 {
 	v->spec.sort_col = column_step(v->spec.sort_col, step, &v->spec.display);
-	rebuild(v);
+	view_rebuild(v);
 }
 
-/* Rows per process, thread or cgroup. Between processes and threads new baselines start now, so
- * the next reading is a whole interval later; the cgroup view sums process rows. A sort column the
- * new view lacks gives way to TOTAL. */
+/* Rows per process, thread or cgroup, from the reading asked for now (the rows shown until then
+ * stay those of the last reading, under their own titles). Between processes and threads new
+ * baselines start, so the next reading is a whole interval later; the cgroup view sums process
+ * rows. A sort column the new view lacks gives way to TOTAL. */
 static void set_group(struct view *v, int threads, int cgroups, uint64_t *deadline)
 {
-	int rebase = threads != v->spec.display.threads;
+	struct display wanted = v->spec.display;
+	int rebase = threads != v->want_threads;
 
 	reader_set_group(v->reader, threads, cgroups);
-	v->spec.display.threads = threads;
-	v->spec.display.cgroups = cgroups;
-	if (!column_in_view(v->spec.sort_col, &v->spec.display))
+	v->want_threads = threads;
+	v->want_cgroups = cgroups;
+	wanted.threads = threads;
+	wanted.cgroups = cgroups;
+	if (!column_in_view(v->spec.sort_col, &wanted))
 		v->spec.sort_col = COL_TOTAL;
 	v->sel_tid = 0;
 	v->follow = 0;
 	*deadline = timing_mono_ns() + (uint64_t)(v->delay_s * 1e9);
 	if (rebase)
-		say(v, "%s", _("rates from the next reading"));
+		view_say(v, "%s", _("rates from the next reading"));
 	else if (cgroups)
-		say(v, "%s", _("cgroup pressure from the next reading"));
+		view_say(v, "%s", _("cgroup pressure from the next reading"));
+	view_rebuild(v);
 }
 
 static void switch_threads(struct view *v, uint64_t *deadline)
 {
-	set_group(v, !v->spec.display.threads, 0, deadline);
+	set_group(v, !v->want_threads, 0, deadline);
 }
 
 /* g: processes, then threads, then cgroups. */
 static void next_group(struct view *v, uint64_t *deadline)
 {
-	if (v->spec.display.cgroups)
+	if (v->want_cgroups)
 		set_group(v, 0, 0, deadline);
-	else if (v->spec.display.threads)
+	else if (v->want_threads)
 		set_group(v, 0, 1, deadline);
 	else
 		set_group(v, 1, 0, deadline);
@@ -407,7 +216,7 @@ static const struct row *selected_cgroup(struct view *v)
 {
 	if (v->spec.display.cgroups && v->selected < v->list.n)
 		return v->list.rows[v->selected];
-	say(v, "%s", _("this key works in the cgroup view (g)"));
+	view_say(v, "%s", _("this key works in the cgroup view (g)"));
 	return NULL;
 }
 
@@ -446,13 +255,13 @@ static void fold(struct view *v, int hide)
 		free(v->folded[at]);
 		v->folded[at] = v->folded[--v->nfolded];
 	}
-	rebuild(v);
+	view_rebuild(v);
 }
 
 static void toggle(struct view *v, int *flag)
 {
 	*flag = !*flag;
-	rebuild(v);
+	view_rebuild(v);
 }
 
 /* A: the last interval, or the totals since the start; a copy made without them asks for a
@@ -462,19 +271,19 @@ static void switch_totals(struct view *v)
 	toggle(v, &v->spec.display.accumulate);
 	if (v->spec.display.accumulate && !v->copy_totals && v->have_snap) {
 		reader_ask(v->reader);
-		say(v, "%s", _("totals since the start from the next reading"));
+		view_say(v, "%s", _("totals since the start from the next reading"));
 	}
 }
 
 static void ask_delayacct(struct view *v)
 {
 	if (geteuid() != 0) {
-		say(v, "%s", _("switching kernel.task_delayacct needs root"));
+		view_say(v, "%s", _("switching kernel.task_delayacct needs root"));
 		return;
 	}
 	/* read now, not from the last reading: the question must say what answering yes does */
 	v->delayacct_target = delayacct_read() != DELAYACCT_ON;
-	open_prompt(v, PROMPT_DELAYACCT, "");
+	prompt_open(v, PROMPT_DELAYACCT, "");
 }
 
 static void paging(struct view *v, enum action a)
@@ -501,16 +310,16 @@ static void act(struct view *v, enum action a, uint64_t *deadline)
 	case ACT_SORT_RIGHT: sort_step(v, 1); break;
 	case ACT_SORT_MENU:
 		v->menu = v->spec.sort_col;
-		open_prompt(v, PROMPT_SORT, "");
+		prompt_open(v, PROMPT_SORT, "");
 		break;
 	case ACT_REVERSE: toggle(v, &v->spec.reverse); break;
-	case ACT_FILTER_COMMAND: open_prompt(v, PROMPT_COMMAND, v->command_filter); break;
-	case ACT_FILTER_USER: open_prompt(v, PROMPT_USER, v->user_text); break;
-	case ACT_FILTER_PID: open_pid_prompt(v); break;
+	case ACT_FILTER_COMMAND: prompt_open(v, PROMPT_COMMAND, v->command_filter); break;
+	case ACT_FILTER_USER: prompt_open(v, PROMPT_USER, v->user_text); break;
+	case ACT_FILTER_PID: prompt_open_pids(v); break;
 	case ACT_CLEAR_FILTER:
 		v->command_filter[0] = '\0';
 		str_copy(v->cgroup_filter, sizeof(v->cgroup_filter), v->cgroup_root);
-		rebuild(v);
+		view_rebuild(v);
 		break;
 	case ACT_THREADS: switch_threads(v, deadline); break;
 	case ACT_GROUP: next_group(v, deadline); break;
@@ -522,7 +331,7 @@ static void act(struct view *v, enum action a, uint64_t *deadline)
 	case ACT_ACCUMULATE: switch_totals(v); break;
 	case ACT_METRIC:
 		v->spec.display.metric = (enum metric)((v->spec.display.metric + 1) % METRIC_COUNT);
-		rebuild(v);
+		view_rebuild(v);
 		break;
 	case ACT_REFRESH:
 		reader_ask(v->reader);
@@ -533,7 +342,7 @@ static void act(struct view *v, enum action a, uint64_t *deadline)
 		char d[32];
 
 		snprintf(d, sizeof(d), "%g", v->delay_s);
-		open_prompt(v, PROMPT_DELAY, d);
+		prompt_open(v, PROMPT_DELAY, d);
 		break;
 	}
 	case ACT_HELP:
@@ -595,8 +404,8 @@ static void init_view(struct view *v, const struct options *o, struct sampler *s
 
 	memset(v, 0, sizeof(*v));
 	snapcopy_init(&v->copy);
-	v->spec.display.threads = o->threads;
-	v->spec.display.cgroups = o->cgroups;
+	v->spec.display.threads = v->want_threads = o->threads;
+	v->spec.display.cgroups = v->want_cgroups = o->cgroups;
 	if (o->cgroup) {
 		str_copy(v->cgroup_filter, sizeof(v->cgroup_filter), o->cgroup);
 		str_copy(v->cgroup_root, sizeof(v->cgroup_root), o->cgroup);
@@ -621,9 +430,9 @@ static void init_view(struct view *v, const struct options *o, struct sampler *s
 	v->iterations = o->iterations;
 	v->listening = sampler_listen_fd(s) >= 0;
 	if (sampler_notice(s))
-		say(v, "%s", sampler_notice(s));
+		view_say(v, "%s", sampler_notice(s));
 	else if (sampler_pids_notice(s))
-		say(v, "%s", sampler_pids_notice(s));
+		view_say(v, "%s", sampler_pids_notice(s));
 }
 
 static int wait_ms(const struct view *v, uint64_t deadline)

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <wchar.h>
 
 #include "columns.h"
 #include "filter.h"
@@ -19,7 +20,7 @@
  * suggesting -b and returns 1 when there is no usable terminal. */
 int view_run(const struct options *o, struct sampler *s, volatile sig_atomic_t *stop);
 
-/* ---- shared by view.c and viewdraw.c ---- */
+/* ---- shared by view.c, viewdraw.c and prompt.c ---- */
 
 enum prompt_kind {
 	PROMPT_NONE,
@@ -39,6 +40,8 @@ struct view {
 	int have_snap;
 	int started;               /* the first reading was taken (the screen is drawn from then on) */
 	int counted;               /* a reading asked for at a deadline is due: -n counts it */
+	int want_threads;          /* the view asked for (the rows follow with its reading) */
+	int want_cgroups;
 	struct listing list;       /* the snapshot's rows that pass the filter, sorted */
 	struct listing_spec spec;  /* how: the filter, the display, the sort */
 	char command_filter[128];
@@ -77,7 +80,19 @@ struct view {
 	long refreshes;
 };
 
-/* Draws everything for the current state. */
+#define KEY_ESC 27
+
+/* Draws everything for the current state (viewdraw.c). */
 void view_draw(struct view *v);
+
+/* Shows a message on the message line for a few seconds. */
+void view_say(struct view *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Filters and sorts the snapshot's rows again, after a change of filter or sort. */
+void view_rebuild(struct view *v);
+
+/* The prompts (prompt.c): open one with the text to edit; a key while one is open. */
+void prompt_open(struct view *v, enum prompt_kind kind, const char *initial);
+void prompt_open_pids(struct view *v);
+void prompt_key(struct view *v, wint_t c, int is_key, uint64_t *deadline);
 
 #endif
