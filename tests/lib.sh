@@ -111,6 +111,27 @@ lock_global() {
 	flock 9
 }
 
+# netlink_sockets PID: how many generic netlink sockets (protocol 16) the process holds: its
+# taskstats socket for queries and its exit listeners.
+netlink_sockets() {
+	local inodes
+	inodes=$(ls -l "/proc/$1/fd" 2>/dev/null | sed -n 's/.*socket:\[\([0-9]*\)\]$/\1/p' | sort -u)
+	awk -v list=" $(echo $inodes) " 'NR > 1 && $2 == 16 && index(list, " " $10 " ") { n++ } END { print n + 0 }' \
+		/proc/net/netlink
+}
+
+# wait_listening PID: waits (up to 20 s) until delaytop PID has opened its exit listeners, so that
+# tasks started from now on are seen even when they end before its first reading (a sanitizer
+# build starts slowly). Returns 1 when it did not.
+wait_listening() {
+	local i
+	for ((i = 0; i < 200; i++)); do
+		[ "$(netlink_sockets "$1")" -ge 2 ] && { sleep 0.05; return 0; } # and registered
+		sleep 0.1
+	done
+	return 1
+}
+
 # enable_delayacct: switches kernel.task_delayacct on for the test (put back on exit), or skips.
 enable_delayacct() {
 	set_sysctl kernel.task_delayacct 1 || skip_all "cannot set kernel.task_delayacct"

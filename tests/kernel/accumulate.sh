@@ -30,7 +30,7 @@ sleep 0.3
 "$DELAYTOP" -b --accumulate -n 3 -d 0.5 --format json >"$T/acc.json" 2>"$T/acc.err" &
 dt=$!
 track_pid "$dt"
-sleep 0.1
+wait_listening "$dt" # else dt-acc-a could end unseen before delaytop listens
 "$T/dt-acc-c" 0.65 &
 track_pid $!
 "$T/dt-acc-a" forks 1 1 50 >/dev/null 2>&1

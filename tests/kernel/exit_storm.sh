@@ -28,9 +28,7 @@ for _ in $(seq 100); do # the first report is out: the listeners are registered
 done
 
 # Its sockets of the generic netlink family (protocol 16): one for the queries, one per CPU.
-inodes=$(ls -l "/proc/$dt/fd" 2>/dev/null | sed -n 's/.*socket:\[\([0-9]*\)\]$/\1/p' | sort -u)
-nl=$(awk -v list=" $(echo $inodes) " 'NR > 1 && $2 == 16 && index(list, " " $10 " ") { n++ } END { print n + 0 }' \
-	/proc/net/netlink)
+nl=$(netlink_sockets "$dt")
 [ "$nl" -eq $((ncpu + 1)) ]
 tap_ok $? "delaytop holds one taskstats socket for queries and one exit listener per CPU ($ncpu listeners)" \
 	"generic netlink sockets: $nl"

@@ -159,7 +159,7 @@ diag "at ${SECONDS} s"
 "$DELAYTOP" -b --exit-buffer 4K --format json -n 2 -d 1 >"$T/batch.json" 2>"$T/batch.err" &
 dt=$!
 track_pid "$dt"
-sleep 0.3
+wait_listening "$dt"
 start_workload idle 2 200; burst=$WORKLOAD_PID
 sleep 0.5
 stop_pid "$burst"
