@@ -92,14 +92,15 @@ build() {
 
 # Fails when a test suite reported SKIP, listing the tests and their reasons.
 no_skips() {
-	log=$1/test-suite.log
-	[ -f "$log" ] || return 0
-	skipped=$(grep -c '^SKIP: ' "$log" || true)
-	if [ "$skipped" -gt 0 ] && [ "${DELAYTOP_ALLOW_SKIP:-0}" != 1 ]; then
-		say "$skipped test(s) skipped in $1; the whole suite must run here:"
-		grep -A1 '^SKIP: ' "$log" | sed 's/^/  /'
-		return 1
-	fi
+	for log in "$1"/test-suite.log "$1"/test-suite-screen.log; do
+		[ -f "$log" ] || continue
+		skipped=$(grep -c '^SKIP: ' "$log" || true)
+		if [ "$skipped" -gt 0 ] && [ "${DELAYTOP_ALLOW_SKIP:-0}" != 1 ]; then
+			say "$skipped test(s) skipped in $log; the whole suite must run here:"
+			grep -A1 '^SKIP: ' "$log" | sed 's/^/  /'
+			return 1
+		fi
+	done
 }
 
 check() {
@@ -110,7 +111,10 @@ check() {
 	say "sanitizer build: unit, command-line and kernel tests under ASan and UBSan"
 	configure_in "$top/build-sanitize" --enable-werror --enable-sanitizers
 	make -C "$top/build-sanitize" -j"$jobs"
-	make -C "$top/build-sanitize" -j"$jobs" check-sanitizer || { cat "$top/build-sanitize/test-suite.log"; exit 1; }
+	make -C "$top/build-sanitize" -j"$jobs" check-sanitizer || {
+		cat "$top/build-sanitize/test-suite.log" "$top/build-sanitize/test-suite-screen.log" 2>/dev/null
+		exit 1
+	}
 	no_skips "$top/build-sanitize"
 	say "make distcheck"
 	make -C "$top/build" -j"$jobs" distcheck

@@ -125,9 +125,11 @@ netlink_sockets() {
 # build starts slowly). Returns 1 when it did not.
 wait_listening() {
 	local i
-	for ((i = 0; i < 200; i++)); do
-		[ "$(netlink_sockets "$1")" -ge 2 ] && { sleep 0.05; return 0; } # and registered
-		sleep 0.1
+	for ((i = 0; i < 1000; i++)); do # soon after: tests time their tasks from here
+		# any two sockets (netlink_sockets takes 0.1 s and more): the query socket is opened
+		# first, the listeners next, each registered as it is opened
+		[ "$(ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'socket:')" -ge 2 ] && return 0
+		sleep 0.02
 	done
 	return 1
 }
