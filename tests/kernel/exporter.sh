@@ -31,7 +31,7 @@ echo "$A" >"$V2/$NAME/cgroup.procs" && echo "$B" >"$V2/$NAME/cgroup.procs" || sk
 D=$!
 track_pid "$D"
 for _ in $(seq 50); do
-	curl -sf -o "$T/m1" "$URL" && grep -q "^delaytop_readings_total [2-9]" "$T/m1" && break
+	curl -sf -o "$T/m1" "$URL" && t1=$(date +%s.%N) && grep -q "^delaytop_readings_total [2-9]" "$T/m1" && break
 	sleep 0.2
 done
 grep -q "serving metrics on http://127.0.0.1:$port/metrics" "$T/err"
@@ -43,7 +43,7 @@ tap_ok $? "promtool check metrics passes on /metrics" "$(head -5 "$T/lint")"
 
 # cpu_s FILE: the test cgroup's CPU delay counter.
 cpu_s() { awk -v c="delaytop_cgroup_delay_seconds_total{cgroup=\"/$NAME\",kind=\"cpu\"}" '$1 == c { print $2 }' "$1"; }
-t1=$(date +%s.%N); c1=$(cpu_s "$T/m1")
+c1=$(cpu_s "$T/m1") # t1: when it was scraped, not after the checks above
 sleep 3
 curl -sf -o "$T/m2" "$URL"; t2=$(date +%s.%N); c2=$(cpu_s "$T/m2")
 rate=$(awk -v a="$c1" -v b="$c2" -v s="$t1" -v e="$t2" 'BEGIN { if (a == "" || b == "") print ""; else printf "%.3f", (b - a) / (e - s) }')

@@ -40,9 +40,19 @@ for _ in $(seq 300); do
 done
 sleep 0.1
 before=$(schedstat_wait "$W")
-"$DELAYTOP" -b -H --format json -d 0.5 -n 12 -p "$R,$S" >"$TMPDIR_TEST/out.json" 2>"$TMPDIR_TEST/err"
-rc=$?
+"$DELAYTOP" -b -H --format json -d 0.5 -n 12 -p "$R,$S" >"$TMPDIR_TEST/out.json" 2>"$TMPDIR_TEST/err" &
+dt=$!
+track_pid "$dt"
+# after: when the last report is out, not after delaytop has exited (a slow exit, as a sanitizer
+# build's, could reach into the next wait)
+for _ in $(seq 1500); do
+	[ "$(grep -c '"type":"psi"' "$TMPDIR_TEST/out.json" 2>/dev/null)" -ge 12 ] && break
+	kill -0 "$dt" 2>/dev/null || break
+	sleep 0.01
+done
 after=$(schedstat_wait "$W")
+wait "$dt"
+rc=$?
 tap_ok "$rc" "delaytop -b -H exits 0" "got $rc: $(head -2 "$TMPDIR_TEST/err")"
 
 reports=$(jq -r 'select(.type == "psi") | .time' "$TMPDIR_TEST/out.json" | wc -l)
