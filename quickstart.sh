@@ -108,7 +108,7 @@ check() {
 	say "make check"
 	make -C "$top/build" -j"$jobs" check || { cat "$top/build/test-suite.log"; exit 1; }
 	no_skips "$top/build"
-	say "sanitizer build: unit, command-line and kernel tests under ASan and UBSan"
+	say "sanitizer build: unit, command-line, kernel and then screen tests under ASan and UBSan"
 	configure_in "$top/build-sanitize" --enable-werror --enable-sanitizers
 	make -C "$top/build-sanitize" -j"$jobs"
 	make -C "$top/build-sanitize" -j"$jobs" check-sanitizer || {
