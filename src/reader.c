@@ -50,33 +50,18 @@ struct reader {
 	int shown_changed;
 };
 
-static void signal_fd(int fd)
-{
-	uint64_t one = 1;
-
-	while (write(fd, &one, sizeof(one)) < 0 && errno == EINTR)
-		;
-}
-
-static void clear_fd(int fd)
-{
-	uint64_t n;
-
-	while (read(fd, &n, sizeof(n)) < 0 && errno == EINTR)
-		;
-}
-
 /* Between readings: reads exit records as they arrive until the screen asks for something. */
 static void wait_for_ask(struct reader *r)
 {
 	struct pollfd fds[2] = { { r->wake_fd, POLLIN, 0 }, { sampler_listen_fd(r->s), POLLIN, 0 } };
+	eventfd_t ignored;
 
 	if (poll(fds, fds[1].fd >= 0 ? 2 : 1, -1) <= 0)
 		return;
 	if (fds[1].revents & POLLIN)
 		sampler_drain(r->s);
 	if (fds[0].revents & POLLIN)
-		clear_fd(r->wake_fd);
+		(void)!eventfd_read(r->wake_fd, &ignored);
 }
 
 /* Applies the requests taken from under the lock; on the thread, with the lock released. */
@@ -130,7 +115,7 @@ static void read_once(struct reader *r)
 	if (set_pids)
 		publish_selection(r);
 	r->ready = 1;
-	signal_fd(r->ready_fd);
+	(void)!eventfd_write(r->ready_fd, 1);
 }
 
 static void *run(void *arg)
@@ -202,7 +187,7 @@ void reader_stop(struct reader *r)
 	r->quit = 1;
 	pthread_cond_signal(&r->taken);
 	pthread_mutex_unlock(&r->lock);
-	signal_fd(r->wake_fd);
+	(void)!eventfd_write(r->wake_fd, 1);
 	pthread_join(r->thread, NULL);
 	reader_free(r);
 }
@@ -211,7 +196,7 @@ void reader_stop(struct reader *r)
 static void ask_locked(struct reader *r)
 {
 	r->want = 1;
-	signal_fd(r->wake_fd);
+	(void)!eventfd_write(r->wake_fd, 1);
 }
 
 void reader_ask(struct reader *r)
@@ -254,9 +239,10 @@ int reader_fd(const struct reader *r)
 enum reader_result reader_take(struct reader *r, struct snapcopy *c, int totals, char *err, size_t errlen)
 {
 	enum reader_result res;
+	eventfd_t ignored;
 
 	pthread_mutex_lock(&r->lock);
-	clear_fd(r->ready_fd);
+	(void)!eventfd_read(r->ready_fd, &ignored);
 	if (!r->ready) {
 		pthread_mutex_unlock(&r->lock);
 		return READER_NONE;
