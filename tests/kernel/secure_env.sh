@@ -95,10 +95,13 @@ chmod -R a+rX "$TMPDIR_TEST/terminfo" "$TMPDIR_TEST/home"
 # reading can take seconds on a loaded machine), after 40 s at most.
 screen_as_nobody() {
 	local pid
-	# detect_leaks=0 (a sanitizer build): timeout signals its whole process group, and a TERM that
-	# lands on LeakSanitizer's helper while delaytop exits leaves delaytop spinning, waiting for it
+	# detect_leaks=0 (a sanitizer build): a TERM that lands on LeakSanitizer's helper while
+	# delaytop exits (pkill below) leaves delaytop spinning, waiting for it.
+	# --foreground: delaytop stays in the terminal's foreground process group. Without it, timeout
+	# moves it to a group of its own, and unless the shell that script starts (SHELL, or sh when
+	# it is unset, as in CI) is replaced by timeout, the screen's first tcsetattr stops it (SIGTTOU).
 	nobody env TERM=craftedterm "$3" ASAN_OPTIONS=detect_leaks=0 timeout -s INT 45 \
-		script -qec "timeout -s TERM 40 $2 -d 0.1" /dev/null >"$1" 2>&1 </dev/null 9>&- &
+		script -qec "timeout --foreground -s TERM 40 $2 -d 0.1" /dev/null >"$1" 2>&1 </dev/null 9>&- &
 	pid=$!
 	for _ in $(seq 400); do
 		grep -q -e 'CRAFTED-TERMINFO' -e 'cannot use the terminal type' "$1" && break
@@ -108,7 +111,7 @@ screen_as_nobody() {
 	sleep 0.3 # the rest of what it writes at once
 	# What the screen was doing, for a failure's message.
 	ps -o pid=,stat=,wchan:24=,etime=,args= -C "${2##*/}" >"$1.ps" 2>&1
-	pkill -TERM -f "timeout -s TERM 40 $2" 2>/dev/null
+	pkill -TERM -f "timeout --foreground -s TERM 40 $2" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	pkill -KILL -f "^$2 -d 0.1" 2>/dev/null # nothing of it may outlive the test
 	return 0
