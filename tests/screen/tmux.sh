@@ -7,6 +7,12 @@
 
 [ -n "${TMUX_BIN:-}" ] || skip_all "tmux is not installed (TMUX_BIN is empty)"
 
+# The tests read the screen's UTF-8 (the sort marker, box characters) with grep, awk and sed,
+# and tmux draws it only for a UTF-8 client: both whatever locale the suite was started in (CI
+# may start it with none). delaytop's own locale is set by start_screen.
+unset LC_ALL
+export LC_CTYPE=C.UTF-8
+
 TMUX_SOCKET=delaytop-$$
 TMUX_SOCKET_PATH=""
 SCREEN_W=120
