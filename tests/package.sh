@@ -63,6 +63,8 @@ point $? "the unit is installed, running /usr/sbin/delaytop"
 point $? "the man page is installed"
 [ -f "$root/usr/share/locale/de/LC_MESSAGES/delaytop.mo" ]
 point $? "the German translation is installed"
+[ -f "$root/usr/share/bash-completion/completions/delaytop" ] && grep -q '^complete -F _delaytop delaytop$' "$root/usr/share/bash-completion/completions/delaytop"
+point $? "the bash completion is installed where bash-completion looks"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

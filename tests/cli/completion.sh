@@ -1,0 +1,95 @@
+#!/bin/bash
+# completion.sh — the bash completion (completion/delaytop.bash), loaded in a bash with the
+# bash-completion framework as an interactive shell has it, completes this build's delaytop: every
+# long option of the man page and only those, a value-taking option as --opt=, the sort keys, groups
+# and formats delaytop itself accepts, user names, pids, cgroup paths of a cgroup the test makes,
+# and after -- a command and its own arguments.
+. "$top_srcdir/tests/lib.sh"
+
+script=$top_srcdir/completion/delaytop.bash
+framework=/usr/share/bash-completion/bash_completion
+[ -f "$framework" ] || skip_all "needs the bash-completion framework at $framework (Debian: bash-completion)"
+bin=$(cd "$(dirname "$DELAYTOP")" && pwd)/$(basename "$DELAYTOP")
+
+# complete WORD...: the completions, one per line, when the cursor ends the last WORD. The words
+# are as bash splits them: --sort=io is --sort = io.
+complete_words() {
+	bash --norc --noprofile -c '
+		. "$1" >/dev/null 2>&1
+		. "$2"
+		shift 2
+		COMP_WORDS=("$@")
+		COMP_CWORD=$(($# - 1))
+		COMP_LINE="$*"
+		COMP_POINT=${#COMP_LINE}
+		_delaytop
+		printf "%s\n" "${COMPREPLY[@]}"
+	' completion "$framework" "$script" "$bin" "$@" 2>"$TMPDIR_TEST/err" | sort
+}
+
+# is WORD... -- EXPECTED...: the completions are exactly EXPECTED.
+is() {
+	local words=() got want
+	while [ "$1" != -- ]; do
+		words+=("$1")
+		shift
+	done
+	shift
+	got=$(complete_words "${words[@]}" | tr '\n' ' ')
+	want=$(printf '%s\n' "$@" | sort | tr '\n' ' ')
+	[ "$got" = "$want" ]
+	tap_ok $? "delaytop ${words[*]}<TAB> completes to: ${want% }" "got: '${got% }' $(head -3 "$TMPDIR_TEST/err")"
+}
+
+# The man page documents the options; the completion reads them from --help.
+man_opts=$(sed 's/\\-/-/g' "$top_srcdir/man/delaytop.8.in" | sed -n '/^\.SH OPTIONS/,/^\.SH /p' |
+	grep -A1 '^\.TP' | grep -o -- '--[a-z][a-z-]*' | sort -u | tr '\n' ' ')
+got=$(complete_words -- | sed 's/=$//' | sort -u | tr '\n' ' ')
+[ -n "$man_opts" ] && [ "$got" = "$man_opts" ]
+tap_ok $? "-- completes to every long option of the man page's OPTIONS, and no other" \
+	"man page: '$man_opts'; completion: '$got'"
+
+is --so -- --sort=
+is --th -- --threads
+is --ex -- --exit-buffer=
+is -s t -- total thrashing tasks
+is --sort = io -- io io_some io_full iowait
+is --sort = -- $(LC_ALL=C "$bin" -s '?' 2>&1 | sed -n 's/.*(choose from: \(.*\))$/\1/p' | tr -d ',')
+is --group = -- process thread cgroup
+is --format c -- csv
+is -b --format '' -- text csv json openmetrics
+
+# The sort keys are delaytop's own: a key the completion offers is accepted.
+bad=""
+for key in $(complete_words -s ''); do
+	LC_ALL=C "$bin" -s "$key" --help >/dev/null 2>&1 || bad="$bad $key"
+done
+[ -z "$bad" ] && [ "$(complete_words -s '' | wc -l)" -ge 20 ]
+tap_ok $? "every sort key offered is one delaytop accepts" "refused:$bad"
+
+is -u roo -- root
+complete_words -p "$$" | grep -qx "$$"
+tap_ok $? "-p completes a running pid (this test's, $$)" "$(complete_words -p "$$" | head -3)"
+complete_words -d '' | grep -q .
+tap_ok $((!$?)) "-d takes the user's own number: nothing is offered"
+
+# A cgroup of the test's own, under the hierarchy delaytop uses (v2, else name=systemd).
+root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+[ -n "$root" ] || root=$(awk '$3 == "cgroup" && $4 ~ /(^|,)name=systemd(,|$)/ { print $2; exit }' /proc/self/mounts)
+cg=dt-completion-$$
+if [ -n "$root" ] && mkdir "$root/$cg" 2>/dev/null && mkdir "$root/$cg/inner"; then
+	is -c "/$cg" -- "/$cg/"
+	is --cgroup = "$cg/i" -- "/$cg/inner/"
+	rmdir "$root/$cg/inner" "$root/$cg"
+else
+	[ -n "$root" ] && rmdir "$root/$cg" 2>/dev/null
+	tap_skip "-c completes cgroup paths" "cannot make a cgroup under '${root:-no hierarchy}' (needs root)"
+	tap_skip "--cgroup= completes cgroup paths" "cannot make a cgroup under '${root:-no hierarchy}'"
+fi
+
+complete_words -b -- slee | grep -qx sleep
+tap_ok $? "after --, a command is completed" "$(complete_words -b -- slee | head -3)"
+complete_words -b -- timeout --fore | grep -qx -- --foreground
+tap_ok $? "and then its own options, by its own completion" "$(complete_words -b -- timeout --fore | head -3)"
+
+done_testing
