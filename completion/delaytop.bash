@@ -1,5 +1,5 @@
-# delaytop(8) completion for bash — options, sort keys, groups, formats, users, pids, cgroup
-# paths, files and, after --, a command.
+# delaytop(8) completion for bash — options, sort keys, columns, groups, formats, users, pids,
+# cgroup paths, files and, after --, a command.
 #
 # Nothing here repeats delaytop's tables: the options come from its --help, and the values an
 # option takes from the list its own error message gives for a value it does not know ("choose
@@ -29,11 +29,12 @@ _delaytop_cgroups()
 	done
 }
 
-# _delaytop_options PROGRAM: the long options and, after each, = when it takes a value.
+# _delaytop_options PROGRAM: the long options and, after each, = when it takes a value: those
+# that begin a line of --help ("  -s, --sort=KEY" or "      --reverse"), not those its texts name.
 _delaytop_options()
 {
 	LC_ALL=C "$1" --help 2>/dev/null </dev/null |
-		sed -n 's/^ \{2,\}\(-., \)\{0,1\}\(--[a-z][a-z-]*\)\(=\{0,1\}\).*/\2\3/p'
+		sed -n 's/^\(  -., \|      \)\(--[a-z][a-z-]*\)\(=\{0,1\}\).*/\2\3/p'
 }
 
 _delaytop()
@@ -73,6 +74,11 @@ _delaytop()
 		;;
 	--group | --format)
 		COMPREPLY=($(compgen -W "$(_delaytop_choices "$prog" "$prev")" -- "$cur"))
+		return 0
+		;;
+	--columns) # a list: the name after the last comma
+		COMPREPLY=($(compgen -P "${cur%"${cur##*,}"}" -W "$(_delaytop_choices "$prog" --columns)" -- "${cur##*,}"))
+		compopt -o nospace 2>/dev/null
 		return 0
 		;;
 	-u | --user)

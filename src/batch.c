@@ -20,6 +20,8 @@ void batch_init(struct batch_printer *b, const struct options *o)
 	b->spec.display.accumulate = o->accumulate;
 	b->spec.display.threads = o->threads;
 	b->spec.display.cgroups = o->cgroups;
+	b->spec.display.chosen = o->chosen;
+	b->spec.display.nchosen = o->nchosen;
 	if (o->format == FORMAT_OPENMETRICS) {
 		b->metrics = xmalloc(sizeof(*b->metrics));
 		metrics_init(b->metrics, (int)o->top_commands);

@@ -512,28 +512,74 @@ static int last_of(const struct display *d)
 	return d->cgroups ? COL_CGROUP : COL_COMMAND;
 }
 
+/* Whether the display shows column c, before a narrow screen hides any: the view has it, and
+ * --columns chose it or it is the view's last. */
+static int column_chosen(int c, const struct display *d)
+{
+	if (!column_in_view(c, d))
+		return 0;
+	if (!d->nchosen || c == last_of(d))
+		return 1;
+	for (int i = 0; i < d->nchosen; i++)
+		if (d->chosen[i] == c)
+			return 1;
+	return 0;
+}
+
+/* The columns the display shows, in order, before a narrow screen hides any: --columns's order
+ * or else the table's, the view's last column last. Returns how many. */
+static int column_order(const struct display *d, int *cols)
+{
+	int n = 0, last = last_of(d);
+
+	if (!d->nchosen) {
+		for (int c = 0; c < COL_COUNT; c++)
+			if (column_in_view(c, d))
+				cols[n++] = c;
+		return n;
+	}
+	for (int i = 0; i < d->nchosen; i++)
+		if (d->chosen[i] != last && column_in_view(d->chosen[i], d))
+			cols[n++] = d->chosen[i];
+	cols[n++] = last;
+	return n;
+}
+
+int column_step_shown(int id, int step, const struct display *d)
+{
+	int cols[COL_COUNT], n = column_order(d, cols);
+
+	for (int i = 0; i < n; i++)
+		if (cols[i] == id)
+			return i + step >= 0 && i + step < n ? cols[i + step] : id;
+	for (int c = id + step; c >= 0 && c < COL_COUNT; c += step)
+		if (column_chosen(c, d))
+			return c;
+	return id;
+}
+
 static int column_layout(const struct display *d, int width, int sort_col, int last_min, int *cols)
 {
-	int last = last_of(d), view = view_of(d);
-	int order[COL_COUNT], ndrop = drop_order(order, view, last);
-	int shown[COL_COUNT], need = -1, n = 0;
+	int last = last_of(d);
+	int order[COL_COUNT], ndrop = drop_order(order, view_of(d), last);
+	int all[COL_COUNT], nall = column_order(d, all);
+	int shown[COL_COUNT] = { 0 }, need = -1, n = 0;
 
-	for (int c = 0; c < COL_COUNT; c++) {
-		shown[c] = (column_def(c).views & view) != 0;
-		if (shown[c])
-			need += (c == last ? last_min : column_def(c).width) + 1;
+	for (int i = 0; i < nall; i++) {
+		shown[all[i]] = 1;
+		need += (all[i] == last ? last_min : column_def(all[i]).width) + 1;
 	}
 	for (int i = 0; need > width && i < ndrop; i++) {
 		int c = order[i];
 
-		if (c == sort_col)
+		if (c == sort_col || !shown[c])
 			continue;
 		shown[c] = 0;
 		need -= column_def(c).width + 1;
 	}
-	for (int c = 0; c < COL_COUNT; c++)
-		if (shown[c])
-			cols[n++] = c;
+	for (int i = 0; i < nall; i++)
+		if (shown[all[i]])
+			cols[n++] = all[i];
 	return n;
 }
 
@@ -544,16 +590,10 @@ void table_init(struct table *t, const struct display *d, int width, int sort_co
 
 void table_layout(struct table *t, const struct display *d, int width, int sort_col, int last_width)
 {
-	int view = view_of(d);
-
-	if (width > 0) {
+	if (width > 0)
 		t->n = column_layout(d, width, sort_col, last_width > 8 ? last_width : 8, t->ids);
-	} else {
-		t->n = 0;
-		for (int c = 0; c < COL_COUNT; c++)
-			if (column_def(c).views & view)
-				t->ids[t->n++] = c;
-	}
+	else
+		t->n = column_order(d, t->ids);
 	for (int i = 0; i < t->n; i++)
 		t->col[i] = column_get(t->ids[i], d);
 }

@@ -39,6 +39,9 @@ struct display {
 	int cmdline;      /* the command column shows the full command line */
 	int threads;      /* the first column is the thread id */
 	int cgroups;      /* the cgroup view: rows are cgroups in a tree */
+	const int *chosen; /* --columns: the columns shown, in order (ids; those the view lacks are
+			       left out, and its last column ends every row); NULL: all of the view's */
+	int nchosen;
 };
 
 enum column_id {
@@ -104,8 +107,12 @@ int column_descending(int id);
 int column_in_view(int id, const struct display *d);
 
 /* The next column of the display's view after id in direction step (+1 or -1), or id when
- * there is none. */
+ * there is none: the order of the sort menu, which lists every column of the view. */
 int column_step(int id, int step, const struct display *d);
+
+/* The same among the columns the display shows (--columns), in their order: what < and > move
+ * the sort to. A sort column not shown steps to the next shown one in the view's order. */
+int column_step_shown(int id, int step, const struct display *d);
 
 /* The number a row has in a numeric column under this display; NAN when unavailable. Text
  * columns (user, state, command) give NAN. */
@@ -131,9 +138,9 @@ struct table {
 	struct column col[COL_COUNT];
 };
 
-/* The columns of the display's view: all when width is 0; otherwise those that fit in width:
- * without the columns of lowest priority, never without the id, the view's last column (the
- * command, or the cgroup in the cgroup view) or sort_col. */
+/* The columns the display shows (--columns, else all of its view's), in order: all when width is
+ * 0; otherwise those that fit in width: without the columns of lowest priority, never without
+ * the id, the view's last column (the command, or the cgroup in the cgroup view) or sort_col. */
 void table_init(struct table *t, const struct display *d, int width, int sort_col);
 
 /* table_init, keeping last_width columns for the last column where it can (the cgroup view's

@@ -39,6 +39,7 @@ enum option_id {
 	OPT_CGROUP,
 	OPT_SORT,
 	OPT_REVERSE,
+	OPT_COLUMNS,
 	OPT_ACTIVE,
 	OPT_FORMAT,
 	OPT_ACCUMULATE,
@@ -84,6 +85,9 @@ static const struct option_def option_table[OPT_COUNT] = {
 			 N_("only tasks in this cgroup and below, a path as /proc/PID/cgroup shows it"), { 0 } },
 	[OPT_SORT] = { "sort", 's', "KEY", 0, N_("sort by KEY (default total), one of:"), { 0 } },
 	[OPT_REVERSE] = { "reverse", 0, NULL, 0, N_("reverse the sort order"), { 0 } },
+	[OPT_COLUMNS] = { "columns", 0, "LIST", 0,
+			  N_("show these columns in this order, names as for --sort separated by commas (the "
+			     "command stays last; CSV and JSON keep every field)"), { 0 } },
 	[OPT_ACTIVE] = { "active", 'a', NULL, 0, N_("only tasks that waited during the interval"), { 0 } },
 	[OPT_FORMAT] = { "format", 0, "FORMAT", 1,
 			 N_("batch output: text, csv, json or openmetrics (implies --batch; command mode: not openmetrics)"),
@@ -366,6 +370,35 @@ static int parse_sort(const char *s, int *col, char *err, size_t errlen)
 	return fail(err, errlen, F_(N_("unknown sort key '%s' (choose from: %s)")), shown(s, val), order_keys());
 }
 
+/* --columns: column names (those of the sort keys) separated by commas, each once. */
+static int parse_columns(const char *s, struct options *o, char *err, size_t errlen)
+{
+	char val[SHOWN_SIZE], list[SHOWN_SIZE], name[SHOWN_SIZE];
+	const char *p = s;
+
+	o->nchosen = 0;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		int col;
+
+		if (len == 0)
+			return fail(err, errlen, F_(N_("empty column name in '%s'")), shown(s, list));
+		snprintf(name, sizeof(name), "%.*s", (int)(len < 40 ? len : 40), p);
+		col = len < 40 ? order_find(name) : -1;
+		if (col < 0)
+			return fail(err, errlen, F_(N_("unknown column '%s' (choose from: %s)")), shown(name, val),
+			            order_keys());
+		for (int i = 0; i < o->nchosen; i++)
+			if (o->chosen[i] == col)
+				return fail(err, errlen, F_(N_("column '%s' is listed twice in '%s'")), shown(name, val),
+				            shown(s, list));
+		o->chosen[o->nchosen++] = col;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
 /* Parses a byte count with an optional K, M or G (powers of 1024). */
 static int parse_size(const char *s, int *out, char *err, size_t errlen)
 {
@@ -517,6 +550,7 @@ static int take_option(enum option_id id, struct options *o, char *err, size_t e
 		return optarg[0] ? 0 : fail(err, errlen, "%s", _("an empty cgroup path: give one such as /system.slice"));
 	case OPT_SORT: return parse_sort(optarg, &o->sort_col, err, errlen);
 	case OPT_REVERSE: o->reverse = 1; return 0;
+	case OPT_COLUMNS: return parse_columns(optarg, o, err, errlen);
 	case OPT_ACTIVE: o->active = 1; return 0;
 	case OPT_FORMAT:
 		o->batch = 1;

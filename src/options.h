@@ -23,6 +23,8 @@ struct options {
 	const char *cgroup; /* -c: only tasks in this cgroup and below, as given (NULL: all) */
 	int sort_col;      /* a column_id */
 	int reverse;
+	int chosen[COL_COUNT]; /* --columns: the columns shown, in order (column ids) */
+	int nchosen;       /* 0: every column of the view */
 	int active;        /* -a */
 	enum output_format format;
 	int accumulate;    /* totals since the start */

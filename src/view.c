@@ -165,7 +165,7 @@ static void move_selection(struct view *v, long delta, int follow)
 
 static void sort_step(struct view *v, int step)
 {
-	v->spec.sort_col = column_step(v->spec.sort_col, step, &v->spec.display);
+	v->spec.sort_col = column_step_shown(v->spec.sort_col, step, &v->spec.display);
 	view_rebuild(v);
 }
 
@@ -412,6 +412,8 @@ static void init_view(struct view *v, const struct options *o, struct sampler *s
 	}
 	v->spec.display.metric = METRIC_PCT;
 	v->spec.display.accumulate = o->accumulate;
+	v->spec.display.chosen = o->chosen;
+	v->spec.display.nchosen = o->nchosen;
 	v->spec.filter.by_uid = o->by_uid;
 	v->spec.filter.uid = o->uid;
 	v->spec.filter.active = o->active;

@@ -1,9 +1,10 @@
 #!/bin/bash
 # completion.sh — the bash completion (completion/delaytop.bash), loaded in a bash with the
 # bash-completion framework as an interactive shell has it, completes this build's delaytop: every
-# long option of the man page and only those, a value-taking option as --opt=, the sort keys, groups
-# and formats delaytop itself accepts, user names, pids, cgroup paths of a cgroup the test makes,
-# and after -- a command and its own arguments.
+# long option of the man page and only those, a value-taking option as --opt=, the sort keys,
+# columns (the name after the last comma of a list), groups and formats delaytop itself accepts,
+# user names, pids, cgroup paths of a cgroup the test makes, and after -- a command and its own
+# arguments.
 . "$top_srcdir/tests/lib.sh"
 
 script=$top_srcdir/completion/delaytop.bash
@@ -56,6 +57,8 @@ is -s t -- total thrashing tasks
 is --sort = io -- io io_some io_full iowait
 is --sort = -- $(LC_ALL=C "$bin" -s '?' 2>&1 | sed -n 's/.*(choose from: \(.*\))$/\1/p' | tr -d ',')
 is --group = -- process thread cgroup
+is --columns = pid,i -- pid,io pid,io_some pid,io_full pid,iowait pid,irq pid,irq_full
+is --columns = pi -- pid
 is --format c -- csv
 is -b --format '' -- text csv json openmetrics
 

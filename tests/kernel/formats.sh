@@ -199,6 +199,22 @@ row=$(LC_ALL=C grep -E "^ *$PE " "$TMPDIR_TEST/all.txt" | LC_ALL=C cat -v)
 tap_ok $? "text output has no escape characters, even for a task named with one" \
 	"expected 0 lines with \\x1b and a row for pid $PE; got $nesc lines; row: ${row:-none}"
 
+# ---- --columns ----
+# text: those columns in that order, the command last; the values are the rows' own
+"$DELAYTOP" -b -n 1 -d 0.5 -p "$PC" --columns io,pid,command,user >"$TMPDIR_TEST/cols.txt" 2>"$TMPDIR_TEST/err"
+rc=$?
+# words: a line's words, one space apart (xargs would take the name's quote for its own)
+words() { tr -s ' ' | sed 's/^ //; s/ $//'; }
+title=$(grep -m1 -E '^ *IO ' "$TMPDIR_TEST/cols.txt" | words)
+row=$(LC_ALL=C grep -E "^ *[-0-9.]+ +$PC " "$TMPDIR_TEST/cols.txt" | words)
+[ "$rc" -eq 0 ] && [ "$title" = "IO PID USER COMMAND" ] && [ "$(echo "$row" | cut -d' ' -f2-4)" = "$PC root $COMMA" ]
+tap_ok $? "--columns io,pid,command,user: text has the titles IO PID USER COMMAND and the row $PC root $COMMA" 	"exit $rc; title: '$title'; row: '$row'; $(head -2 "$TMPDIR_TEST/err" | tr '\n' ' ')"
+# CSV and JSON keep every field
+"$DELAYTOP" -b -n 1 -d 0.5 -p "$PC" --format csv --columns io >"$TMPDIR_TEST/cols.csv" 2>>"$TMPDIR_TEST/err"
+"$DELAYTOP" -b -n 1 -d 0.5 -p "$PC" --format csv >"$TMPDIR_TEST/all1.csv" 2>>"$TMPDIR_TEST/err"
+[ -n "$(head -1 "$TMPDIR_TEST/cols.csv")" ] && [ "$(head -1 "$TMPDIR_TEST/cols.csv")" = "$(head -1 "$TMPDIR_TEST/all1.csv")" ]
+tap_ok $? "--columns io leaves CSV with every field (the same header as without)" 	"with: $(head -1 "$TMPDIR_TEST/cols.csv"); without: $(head -1 "$TMPDIR_TEST/all1.csv")"
+
 # ---- head -1 ----
 t0=$(date +%s%N)
 timeout 10 "$DELAYTOP" -b 2>"$TMPDIR_TEST/head.err" | head -1 >"$TMPDIR_TEST/head.out"

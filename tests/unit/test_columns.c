@@ -176,9 +176,49 @@ static void test_table(void)
 	}
 }
 
+/* --columns: the chosen columns in their order, the view's last column last; a narrow screen
+ * hides among them; < and > step through them. */
+static void test_chosen(void)
+{
+	static const int chosen[] = { COL_KIND + DK_IO, COL_COMMAND, COL_ID, COL_TASKS, COL_KIND + DK_CPU };
+	struct display d = { 0 };
+	struct table t;
+	int ids[] = { COL_KIND + DK_IO, COL_ID, COL_KIND + DK_CPU, COL_COMMAND };
+
+	d.chosen = chosen;
+	d.nchosen = 5;
+	table_init(&t, &d, 0, COL_TOTAL);
+	ok(t.n == 4 && memcmp(t.ids, ids, sizeof(ids)) == 0,
+	   "width 0: IO, PID, CPU in the order given, COMMAND last though listed second, TASKS (cgroup view) left out");
+	table_init(&t, &d, 200, COL_TOTAL);
+	ok(t.n == 4 && memcmp(t.ids, ids, sizeof(ids)) == 0,
+	   "a wide screen shows the same, and not TOTAL though it is the sort column");
+	/* room for PID, CPU and the command's least (8), each after a space: not for IO too */
+	table_init(&t, &d, column_def(COL_ID).width + column_def(COL_KIND + DK_CPU).width + 8 + 2, COL_KIND + DK_CPU);
+	ok(t.n == 3 && t.ids[0] == COL_ID && t.ids[1] == COL_KIND + DK_CPU && t.ids[2] == COL_COMMAND,
+	   "a narrow screen hides IO, not the id, the sort column (CPU) or the command");
+	is_int(column_step_shown(COL_KIND + DK_IO, 1, &d), COL_ID, "> from IO goes to PID, the next one shown");
+	is_int(column_step_shown(COL_ID, -1, &d), COL_KIND + DK_IO, "< from PID goes back to IO");
+	is_int(column_step_shown(COL_KIND + DK_IO, -1, &d), COL_KIND + DK_IO, "< from the first stays");
+	is_int(column_step_shown(COL_TOTAL, 1, &d), COL_COMMAND,
+	       "> from TOTAL, sorted by but not shown, goes to the next shown in the table's order");
+	is_int(column_step(COL_KIND + DK_CPU, 1, &d), COL_KIND + DK_CPU + 1,
+	       "the sort menu still steps through every column of the view");
+	d.cgroups = 1;
+	table_init(&t, &d, 0, COL_TOTAL);
+	ok(t.n == 4 && t.ids[0] == COL_KIND + DK_IO && t.ids[1] == COL_TASKS && t.ids[2] == COL_KIND + DK_CPU &&
+		   t.ids[3] == COL_CGROUP,
+	   "the cgroup view: IO, TASKS, CPU; PID and COMMAND, which it lacks, left out; CGROUP last");
+	d.nchosen = 0;
+	d.cgroups = 0;
+	table_init(&t, &d, 0, COL_TOTAL);
+	ok(t.ids[0] == COL_ID && t.ids[t.n - 1] == COL_COMMAND && t.n > 10, "without --columns: every column again");
+}
+
 int main(void)
 {
 	test_total();
 	test_table();
+	test_chosen();
 	return tap_done();
 }

@@ -57,6 +57,12 @@ static void test_refused(void)
 	REFUSED("0.05", "-d", "0.05");
 	REFUSED("100000", "-d", "100000");
 	REFUSED("nosuch", "-s", "nosuch");
+	REFUSED("unknown column 'nosuch' (choose from: total,", "--columns", "pid,nosuch");
+	REFUSED("empty column name in 'pid,,io'", "--columns=pid,,io");
+	REFUSED("empty column name in ''", "--columns=");
+	REFUSED("empty column name in 'io,'", "--columns=io,");
+	REFUSED("column 'io' is listed twice in 'io,pid,io'", "--columns=io,pid,io");
+	REFUSED("does not apply to command mode", "--columns=io", "--", "true");
 	REFUSED("'x'", "-p", "x");
 	REFUSED("'x'", "-p", "1,x");
 	REFUSED("''", "-p", "");
@@ -167,6 +173,15 @@ static void test_valid(void)
 	options_free(&o);
 	rc = parse(&o, "--sort=pid", (char *)NULL);
 	ok(rc == OPTIONS_OK && o.sort_col == COL_ID, "--sort=pid sorts by the id column");
+	options_free(&o);
+
+	rc = parse(&o, "--columns=io,pid,command,wpcopy", (char *)NULL);
+	ok(rc == OPTIONS_OK && o.nchosen == 4 && o.chosen[0] == COL_KIND + DK_IO && o.chosen[1] == COL_ID &&
+		   o.chosen[2] == COL_COMMAND && o.chosen[3] == COL_KIND + DK_WPCOPY,
+	   "--columns=io,pid,command,wpcopy: those columns, in that order");
+	options_free(&o);
+	rc = parse(&o, "-b", (char *)NULL);
+	ok(rc == OPTIONS_OK && o.nchosen == 0, "without --columns none is chosen: the view shows all");
 	options_free(&o);
 
 	rc = parse(&o, "--format", "json", (char *)NULL);
