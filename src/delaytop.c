@@ -20,6 +20,7 @@
 #include "i18n.h"
 #include "metrics.h"
 #include "options.h"
+#include "rcfile.h"
 #include "sampler.h"
 #include "secure.h"
 #include "timing.h"
@@ -303,11 +304,60 @@ static int check_cgroup(struct options *o, char *buf, size_t size)
 }
 
 
+/* The sampler and the front end the options ask for: the exporter, batch reports or the screen. */
+static int run_front_end(const struct options *o)
+{
+	struct sampler *s = open_sampler(o);
+	int rc;
+
+	if (!s)
+		return EXIT_FAILURE;
+	if (o->listen) {
+		rc = run_exporter(o, s);
+	} else if (o->batch) {
+		print_notice(s);
+		rc = run_batch(o, s, NULL);
+	} else {
+		/* after the screen, which would wipe it (the screen says it in its footer) */
+		rc = view_run(o, s, &stop_requested);
+		print_notice(s);
+	}
+	sampler_close(s);
+	return rc;
+}
+
+/* A line of the settings file left out, on stderr (a screen shows it when it ends). */
+static void warn_setting(void *arg, int line, const char *why)
+{
+	char shown[256];
+
+	text_clean(shown, sizeof(shown), arg);
+	fprintf(stderr, "%s: %s:%d: %s\n", PACKAGE, shown, line, why);
+}
+
+/* The settings file under the command line's options (rcfile.h). Returns what *o may point
+ * into, for rcfile_free_args. */
+static char **apply_settings(struct options *o, int argc, char **argv)
+{
+	char path[4096], err[512], *text, **keep;
+
+	if (o->command || rcfile_path(path, sizeof(path)) < 0)
+		return NULL;
+	text = rcfile_read(path, err, sizeof(err));
+	if (!text) {
+		if (err[0])
+			fprintf(stderr, "%s: %s\n", PACKAGE, err);
+		return NULL;
+	}
+	rcfile_apply(text, argc, argv, o, &keep, warn_setting, path);
+	free(text);
+	return keep;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
-	struct sampler *s;
-	char err[512], cgroup[CGROUP_PATH_MAX];
+	char err[512], cgroup[CGROUP_PATH_MAX], **settings;
 	int rc, closed = open_std_fds();
 
 	if (closed < 0)
@@ -320,6 +370,7 @@ int main(int argc, char **argv)
 		options_free(&o);
 		return rc == OPTIONS_EXIT ? check_stdout(closed) : EXIT_USAGE;
 	}
+	settings = apply_settings(&o, argc, argv);
 	setup_signals();
 	if (o.command) {
 		int warned = 0, delayacct = delayacct_read();
@@ -329,28 +380,13 @@ int main(int argc, char **argv)
 		options_free(&o);
 		return rc;
 	}
-	if (check_std_fds(&o, closed) < 0) {
-		options_free(&o);
-		return EXIT_FAILURE;
-	}
-	if (check_cgroup(&o, cgroup, sizeof(cgroup)) < 0) {
-		options_free(&o);
-		return EXIT_USAGE;
-	}
-	s = open_sampler(&o);
-	if (!s)
+	if (check_std_fds(&o, closed) < 0)
 		rc = EXIT_FAILURE;
-	else if (o.listen)
-		rc = run_exporter(&o, s);
-	else if (o.batch) {
-		print_notice(s);
-		rc = run_batch(&o, s, NULL);
-	} else {
-		/* after the screen, which would wipe it (the screen says it in its footer) */
-		rc = view_run(&o, s, &stop_requested);
-		print_notice(s);
-	}
-	sampler_close(s);
+	else if (check_cgroup(&o, cgroup, sizeof(cgroup)) < 0)
+		rc = EXIT_USAGE;
+	else
+		rc = run_front_end(&o);
 	options_free(&o);
+	rcfile_free_args(settings);
 	return rc;
 }

@@ -36,6 +36,8 @@ const struct key_binding key_bindings[] = {
 	{ { ' ', 0 }, N_("Space"), ACT_REFRESH, N_("take a reading now") },
 	{ { 'z', 0 }, "z", ACT_PAUSE, N_("pause: freeze the screen (exits are still collected)") },
 	{ { 'd', 0 }, "d", ACT_DELAY, N_("change the interval") },
+	{ { 'W', 0 }, "W", ACT_WRITE_SETTINGS,
+	  N_("write the interval, sort, order, rows, a and the columns to the settings file") },
 	{ { 'h', '?', 0 }, N_("h, ?"), ACT_HELP, N_("this help") },
 	{ { 'q', 0 }, "q", ACT_QUIT, N_("quit") },
 	{ { CTRL('L'), 0 }, N_("Ctrl-L"), ACT_REDRAW, N_("redraw the screen") },

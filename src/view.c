@@ -26,6 +26,7 @@
 #include "keys.h"
 #include "listing.h"
 #include "order.h"
+#include "rcfile.h"
 #include "terminal.h"
 #include "timing.h"
 #include "view.h"
@@ -275,6 +276,28 @@ static void switch_totals(struct view *v)
 	}
 }
 
+/* W: the settings shown now into the settings file, for the next start. */
+static void write_settings(struct view *v)
+{
+	struct rcfile_values rv = {
+		.delay_s = v->delay_s, .sort_col = v->spec.sort_col, .reverse = v->spec.reverse,
+		.threads = v->want_threads, .cgroups = v->want_cgroups, .active = v->spec.filter.active,
+		.chosen = v->spec.display.chosen, .nchosen = v->spec.display.nchosen,
+	};
+	char path[4096], err[512], *text;
+
+	if (rcfile_path(path, sizeof(path)) < 0) {
+		view_say(v, "%s", _("no home directory to write the settings in"));
+		return;
+	}
+	text = rcfile_format(&rv);
+	if (rcfile_write(path, text, err, sizeof(err)) == 0)
+		view_say(v, F_(N_("settings written to %s")), path);
+	else
+		view_say(v, "%s", err);
+	free(text);
+}
+
 static void ask_delayacct(struct view *v)
 {
 	if (geteuid() != 0) {
@@ -352,6 +375,7 @@ static void act(struct view *v, enum action a, uint64_t *deadline)
 	case ACT_QUIT: v->quit = 1; break;
 	case ACT_REDRAW: clearok(curscr, TRUE); break;
 	case ACT_DELAYACCT: ask_delayacct(v); break;
+	case ACT_WRITE_SETTINGS: write_settings(v); break;
 	default: break;
 	}
 }

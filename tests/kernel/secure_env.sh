@@ -1,7 +1,8 @@
 # secure_env.sh — a copy of delaytop raised with cap_net_admin by setcap (as the README suggests)
 # and run by an unprivileged user ignores DELAYTOP_LOCALEDIR: a crafted catalog whose translations
 # are printf formats is not used, the English text is printed. Nor does its screen
-# load a terminfo entry from TERMINFO or $HOME/.terminfo. The same commands from the same user
+# load a terminfo entry from TERMINFO or $HOME/.terminfo, nor a settings file from
+# XDG_CONFIG_HOME. The same commands from the same user
 # without the capability use the crafted files, which shows that they work, except for a
 # translation that would read other arguments than its msgid ("%p %p %p" for "%s"): every run
 # refuses that one.
@@ -80,6 +81,22 @@ status=$?
 	! grep -q -e CRAFTED -e 0x "$TMPDIR_TEST/raised.err"
 tap_ok $? "with the capability, an option error is the English text, without addresses" \
 	"exit status $status: $(cat "$TMPDIR_TEST/raised.err")"
+
+# A settings file that XDG_CONFIG_HOME names: the plain copy reads it, the raised one looks only
+# in nobody's home from the user database (where there is none).
+mkdir -p "$TMPDIR_TEST/xdg/delaytop"
+printf 'sort=pid\n' >"$TMPDIR_TEST/xdg/delaytop/delaytoprc"
+chmod -R a+rX "$TMPDIR_TEST/xdg"
+for copy in plain raised; do
+	nobody env LC_ALL=C XDG_CONFIG_HOME="$TMPDIR_TEST/xdg" "$TMPDIR_TEST/$copy-delaytop" -b -n 1 -d 0.1 -p 1 \
+		>"$TMPDIR_TEST/$copy.settings" 2>&1
+done
+grep -q '^delaytop - .*sorted by pid$' "$TMPDIR_TEST/plain.settings"
+tap_ok $? "control: without the capability, the settings file XDG_CONFIG_HOME names is read" \
+	"$(head -3 "$TMPDIR_TEST/plain.settings")"
+grep -q '^delaytop - .*sorted by total$' "$TMPDIR_TEST/raised.settings"
+tap_ok $? "with the capability, XDG_CONFIG_HOME is ignored: the sort stays total" \
+	"$(head -3 "$TMPDIR_TEST/raised.settings")"
 
 # A terminal type only the user's files know, a copy of xterm that says its name on start-up.
 mkdir -p "$TMPDIR_TEST/terminfo" "$TMPDIR_TEST/home/.terminfo"

@@ -1,0 +1,364 @@
+/* rcfile.c — the settings file (see rcfile.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "columns.h"
+#include "format.h"
+#include "i18n.h"
+#include "rcfile.h"
+#include "secure.h"
+#include "xalloc.h"
+
+/* The largest file read: a few lines are expected. */
+#define RCFILE_MAX (64 * 1024)
+
+/* THE table of settings: the long options the file may set; a flag is "yes" or "no". */
+static const struct setting {
+	const char *name;
+	int flag;
+} settings[] = {
+	{ "delay", 0 }, { "sort", 0 }, { "reverse", 1 }, { "group", 0 }, { "active", 1 }, { "columns", 0 },
+};
+#define NSETTINGS (sizeof(settings) / sizeof(settings[0]))
+
+int rcfile_path(char *buf, size_t size)
+{
+	const char *xdg = secure_env("XDG_CONFIG_HOME"), *home = secure_env("HOME");
+	int len;
+
+	if (xdg && xdg[0] == '/') {
+		len = snprintf(buf, size, "%s/delaytop/delaytoprc", xdg);
+		return len > 0 && (size_t)len < size ? 0 : -1;
+	}
+	if (!home || home[0] != '/') {
+		struct passwd *pw = getpwuid(getuid());
+
+		if (!pw || !pw->pw_dir || pw->pw_dir[0] != '/')
+			return -1;
+		home = pw->pw_dir;
+	}
+	len = snprintf(buf, size, "%s/.config/delaytop/delaytoprc", home);
+	return len > 0 && (size_t)len < size ? 0 : -1;
+}
+
+/* Whether the user may trust what a file of owner uid says: the real user's, or root's. */
+static int trusted_owner(uid_t uid)
+{
+	return uid == getuid() || uid == 0;
+}
+
+/* Every directory on the way to path, and path itself, that is a symlink: the real user's or
+ * root's. Returns 0, -ENOENT when something on the way is missing, or -EPERM. */
+static int check_links(const char *path)
+{
+	char prefix[4096];
+	size_t len = strlen(path);
+
+	if (len >= sizeof(prefix))
+		return -ENAMETOOLONG;
+	for (size_t i = 1; i <= len; i++) {
+		struct stat st;
+
+		if (path[i] != '/' && path[i] != '\0')
+			continue;
+		memcpy(prefix, path, i);
+		prefix[i] = '\0';
+		if (lstat(prefix, &st) < 0)
+			return -errno;
+		if (S_ISLNK(st.st_mode) && !trusted_owner(st.st_uid))
+			return -EPERM;
+	}
+	return 0;
+}
+
+char *rcfile_read(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	char *text, where[256];
+	ssize_t got;
+	int fd, rc = check_links(path);
+
+	err[0] = '\0';
+	text_clean(where, sizeof(where), path);
+	if (rc == -ENOENT || rc == -ENOTDIR)
+		return NULL;
+	if (rc == -EPERM) {
+		snprintf(err, errlen, F_(N_("%s: not read: a symlink on the way belongs to another user")), where);
+		return NULL;
+	}
+	fd = rc < 0 ? rc : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		rc = rc < 0 ? rc : -errno;
+		if (rc != -ENOENT)
+			snprintf(err, errlen, "%s: %s", where, strerror(-rc));
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !trusted_owner(st.st_uid) || st.st_size > RCFILE_MAX) {
+		snprintf(err, errlen, F_(N_("%s: not read: not a regular file of yours of at most %d bytes")), where,
+			 RCFILE_MAX);
+		close(fd);
+		return NULL;
+	}
+	text = xmalloc((size_t)st.st_size + 1);
+	got = read(fd, text, (size_t)st.st_size);
+	rc = got < 0 ? -errno : 0;
+	close(fd);
+	if (got < 0) {
+		snprintf(err, errlen, "%s: %s", where, strerror(-rc));
+		free(text);
+		return NULL;
+	}
+	text[got] = '\0';
+	return text;
+}
+
+/* Whitespace off both ends of s, in place. */
+static char *trim(char *s)
+{
+	char *end = s + strlen(s);
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+		*--end = '\0';
+	return s;
+}
+
+/* s as a message may show it (text_clean), in buf of 64 bytes. */
+static const char *shown(char *buf, const char *s)
+{
+	text_clean(buf, 64, s);
+	return buf;
+}
+
+/* A line's setting: the index of its name in settings[] and, in *opt, the option as the command
+ * line would give it ("--sort=io", "--reverse"; NULL for a flag set to no). Returns -1 for a line
+ * that sets nothing (empty, a comment) and -2, with a message in why, for one that cannot be used. */
+static int line_setting(char *line, char **opt, char *why, size_t whylen)
+{
+	char *eq, *name, *value, buf[64];
+
+	*opt = NULL;
+	line[strcspn(line, "#")] = '\0';
+	line = trim(line);
+	if (!*line)
+		return -1;
+	eq = strchr(line, '=');
+	if (!eq) {
+		snprintf(why, whylen, F_(N_("'%s' is not name=value")), shown(buf, line));
+		return -2;
+	}
+	*eq = '\0';
+	name = trim(line);
+	value = trim(eq + 1);
+	for (int i = 0; i < (int)NSETTINGS; i++) {
+		if (strcmp(name, settings[i].name) != 0)
+			continue;
+		if (!settings[i].flag) {
+			*opt = xmalloc(strlen(name) + strlen(value) + 4);
+			sprintf(*opt, "--%s=%s", name, value);
+		} else if (strcmp(value, "yes") == 0) {
+			*opt = xmalloc(strlen(name) + 3);
+			sprintf(*opt, "--%s", name);
+		} else if (strcmp(value, "no") != 0) {
+			snprintf(why, whylen, F_(N_("%s must be yes or no, not '%s'")), name, shown(buf, value));
+			return -2;
+		}
+		return i;
+	}
+	snprintf(why, whylen, F_(N_("unknown setting '%s'")), shown(buf, name));
+	return -2;
+}
+
+/* argv[0], then the n options, then the rest of argv: a new array (the strings are shared). */
+static char **joined(int argc, char **argv, char **opts, int n)
+{
+	char **out = xcalloc((size_t)(argc + n + 1), sizeof(*out));
+
+	out[0] = argv[0];
+	memcpy(out + 1, opts, (size_t)n * sizeof(*opts));
+	memcpy(out + 1 + n, argv + 1, (size_t)(argc - 1) * sizeof(*argv));
+	return out;
+}
+
+/* Whether the command line parses after the options kept and opt; else the message in err. */
+static int parses_with(int argc, char **argv, char **kept, int nkept, char *opt, char *err, size_t errlen)
+{
+	struct options trial;
+	char **words;
+	int rc;
+
+	kept[nkept] = opt;
+	words = joined(argc, argv, kept, nkept + 1);
+	rc = options_parse(argc + nkept + 1, words, &trial, err, errlen);
+	options_free(&trial);
+	free(words);
+	return rc == OPTIONS_OK;
+}
+
+/* The last line of each setting in the file (a later line wins, as a later option does), its
+ * number 0 when none; lines that cannot be used go to warn. */
+struct pending {
+	int line;
+	char *opt;
+};
+
+static void collect(const char *text, struct pending *last, rcfile_warn_fn *warn, void *arg)
+{
+	char *copy = xstrdup(text), *line, *next, *opt, why[512];
+	int lineno = 0;
+
+	for (line = copy; line; line = next) {
+		int i;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		i = line_setting(line, &opt, why, sizeof(why));
+		if (i == -2)
+			warn(arg, lineno, why);
+		if (i < 0)
+			continue;
+		free(last[i].opt);
+		last[i].line = lineno;
+		last[i].opt = opt;
+	}
+	free(copy);
+}
+
+void rcfile_apply(const char *text, int argc, char **argv, struct options *o, char ***keep,
+		  rcfile_warn_fn *warn, void *arg)
+{
+	struct pending last[NSETTINGS] = { { 0, NULL } };
+	char **kept, **words, why[512];
+	int nkept = 0;
+
+	*keep = NULL;
+	if (!text || o->command)
+		return;
+	collect(text, last, warn, arg);
+	kept = xcalloc(NSETTINGS + 2, sizeof(*kept));
+	for (;;) { /* in the file's order */
+		struct pending *p = NULL;
+
+		for (size_t i = 0; i < NSETTINGS; i++)
+			if (last[i].line > 0 && (!p || last[i].line < p->line))
+				p = &last[i];
+		if (!p)
+			break;
+		p->line = -p->line;
+		if (!p->opt) /* a flag set to no */
+			continue;
+		if (parses_with(argc, argv, kept, nkept, p->opt, why, sizeof(why))) {
+			kept[nkept++] = p->opt;
+		} else {
+			warn(arg, -p->line, why);
+			free(p->opt);
+		}
+		p->opt = NULL;
+	}
+	kept[nkept] = NULL;
+	if (nkept) {
+		words = joined(argc, argv, kept, nkept);
+		options_free(o);
+		/* accepted above with these very options, so it parses again */
+		options_parse(argc + nkept, words, o, why, sizeof(why));
+		kept[nkept + 1] = (char *)words; /* freed with the strings */
+	}
+	*keep = kept;
+}
+
+void rcfile_free_args(char **keep)
+{
+	size_t n = 0;
+
+	if (!keep)
+		return;
+	for (; keep[n]; n++)
+		free(keep[n]);
+	if (n)
+		free(keep[n + 1]);
+	free(keep);
+}
+
+char *rcfile_format(const struct rcfile_values *v)
+{
+	struct outbuf o = { 0 };
+
+	out_str(&o, "# delaytop's settings, written by its W key: one name=value a line, the names and\n"
+		    "# values of its long options (delay, sort, reverse, group, active, columns). Options\n"
+		    "# on the command line win over these.\n");
+	out_printf(&o, "delay=%g\n", v->delay_s);
+	out_printf(&o, "sort=%s\n", column_def(v->sort_col).key);
+	out_printf(&o, "reverse=%s\n", v->reverse ? "yes" : "no");
+	out_printf(&o, "group=%s\n", v->cgroups ? "cgroup" : v->threads ? "thread" : "process");
+	out_printf(&o, "active=%s\n", v->active ? "yes" : "no");
+	if (v->nchosen) {
+		out_str(&o, "columns=");
+		for (int i = 0; i < v->nchosen; i++)
+			out_printf(&o, "%s%s", i ? "," : "", column_def(v->chosen[i]).key);
+		out_char(&o, '\n');
+	}
+	out_char(&o, '\0');
+	return o.data;
+}
+
+/* Makes the directories of path that are missing, private to the user. */
+static int make_dirs(const char *path)
+{
+	char dir[4096];
+	size_t len = strlen(path);
+
+	if (len >= sizeof(dir))
+		return -ENAMETOOLONG;
+	memcpy(dir, path, len + 1);
+	for (char *p = dir + 1; (p = strchr(p, '/')) != NULL; p++) {
+		*p = '\0';
+		if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return 0;
+}
+
+int rcfile_write(const char *path, const char *text, char *err, size_t errlen)
+{
+	char tmp[4096 + 16];
+	size_t len = strlen(text);
+	int fd, rc = make_dirs(path);
+
+	if (rc == 0 && (size_t)snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= sizeof(tmp))
+		rc = -ENAMETOOLONG;
+	fd = rc < 0 ? -1 : mkstemp(tmp);
+	if (rc == 0 && fd < 0)
+		rc = -errno;
+	if (fd >= 0) {
+		errno = 0;
+		if (write(fd, text, len) != (ssize_t)len)
+			rc = errno ? -errno : -EIO;
+		else if (fsync(fd) < 0)
+			rc = -errno;
+		if (close(fd) < 0 && rc == 0)
+			rc = -errno;
+		if (rc == 0 && rename(tmp, path) < 0)
+			rc = -errno;
+		if (rc < 0)
+			unlink(tmp);
+	}
+	if (rc < 0) {
+		char where[256];
+
+		text_clean(where, sizeof(where), path);
+		snprintf(err, errlen, F_(N_("cannot write the settings to %s: %s")), where, strerror(-rc));
+	}
+	return rc < 0 ? -1 : 0;
+}

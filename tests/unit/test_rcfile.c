@@ -1,0 +1,153 @@
+/* test_rcfile.c — the settings file's lines as options: each setting applies, the command line
+ * wins, a line that cannot be used is reported with its number and skipped (the rest still
+ * apply), command mode takes none, and what W writes reads back as the same settings. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "columns.h"
+#include "delaykind.h"
+#include "options.h"
+#include "rcfile.h"
+#include "tap.h"
+
+static char warned[1024];
+static int nwarned;
+
+static void warn(void *arg, int line, const char *why)
+{
+	size_t len = strlen(warned);
+
+	(void)arg;
+	nwarned++;
+	snprintf(warned + len, sizeof(warned) - len, "%d: %s|", line, why);
+}
+
+/* The options from text and "delaytop" followed by the NULL-terminated arguments, as main makes
+ * them; *keep as rcfile_apply leaves it. */
+static int settle(struct options *o, char ***keep, const char *text, ...)
+{
+	static char *argv[16];
+	char err[512];
+	int argc = 0, rc;
+	va_list ap;
+	char *a;
+
+	argv[argc++] = "delaytop";
+	va_start(ap, text);
+	while ((a = va_arg(ap, char *)) != NULL && argc < 15)
+		argv[argc++] = a;
+	va_end(ap);
+	argv[argc] = NULL;
+	warned[0] = '\0';
+	nwarned = 0;
+	rc = options_parse(argc, argv, o, err, sizeof(err));
+	if (rc != OPTIONS_OK)
+		return rc;
+	rcfile_apply(text, argc, argv, o, keep, warn, NULL);
+	return rc;
+}
+
+static void done(struct options *o, char **keep)
+{
+	options_free(o);
+	rcfile_free_args(keep);
+}
+
+static void test_apply(void)
+{
+	struct options o;
+	char **keep;
+
+	settle(&o, &keep, "# mine\ndelay = 0.5\nsort=pid\r\nreverse=yes\nactive=no\ncolumns=io,pid\ngroup=thread\n",
+	       "-b", (char *)NULL);
+	ok(o.delay_s == 0.5 && o.sort_col == COL_ID && o.reverse && !o.active && o.threads && !o.cgroups &&
+		   o.nchosen == 2 && o.chosen[0] == COL_KIND + DK_IO && o.chosen[1] == COL_ID && nwarned == 0,
+	   "every setting applies: delay, sort, reverse, active, columns, group (a CRLF line too)");
+	done(&o, keep);
+
+	settle(&o, &keep, "sort=pid\ndelay=0.5\ngroup=thread\n", "-s", "io", "-d", "2", "--group=process", (char *)NULL);
+	ok(o.sort_col == COL_KIND + DK_IO && o.delay_s == 2 && !o.threads && nwarned == 0,
+	   "the command line wins: -s io, -d 2 and --group=process over the file's");
+	done(&o, keep);
+
+	settle(&o, &keep, "sort=pid\ncolour=blue\ndelay=abc\nno equals sign\nreverse=maybe\ncolumns=io,io\nactive=yes\n",
+	       (char *)NULL);
+	ok(o.sort_col == COL_ID && o.active && nwarned == 5, "the lines that can be used apply, the 5 others do not");
+	ok(strstr(warned, "2: unknown setting 'colour'|") && strstr(warned, "3: invalid delay 'abc'") &&
+		   strstr(warned, "4: 'no equals sign' is not name=value|") &&
+		   strstr(warned, "5: reverse must be yes or no, not 'maybe'|") &&
+		   strstr(warned, "6: column 'io' is listed twice in 'io,io'|"),
+	   "each is reported with its line number and why");
+	if (nwarned != 5)
+		printf("#   %s\n", warned);
+	done(&o, keep);
+
+	settle(&o, &keep, "group=cgroup\nsort=pid\n", "-p", "1", (char *)NULL);
+	ok(!o.cgroups && o.npids == 1 && o.sort_col == COL_ID && nwarned == 1 && strstr(warned, "1: --group=cgroup"),
+	   "a setting the command line contradicts (group=cgroup with -p) is left out and reported");
+	done(&o, keep);
+
+	settle(&o, &keep, "sort=pid\ndelay=0.5\n", "--", "true", (char *)NULL);
+	ok(o.command && o.sort_col == COL_TOTAL && nwarned == 0, "command mode takes no settings, and says nothing");
+	done(&o, keep);
+
+	settle(&o, &keep, "sort=pid\x1b[31m\n", (char *)NULL);
+	ok(nwarned == 1 && !strchr(warned, '\x1b'), "a bad value is shown without its control characters");
+	done(&o, keep);
+
+	settle(&o, &keep, "sort=pid\nreverse=yes\nsort=io\nreverse=no\n", (char *)NULL);
+	ok(o.sort_col == COL_KIND + DK_IO && !o.reverse && nwarned == 0,
+	   "a later line of a setting wins: sort=io after sort=pid, reverse=no after reverse=yes");
+	done(&o, keep);
+	{
+		/* each setting is tried once, whatever the length of the file */
+		size_t n = 20000, len = strlen("sort=pid\n");
+		char *big = malloc(n * len + 1);
+
+		for (size_t i = 0; i < n; i++)
+			memcpy(big + i * len, "sort=pid\n", len);
+		big[n * len] = '\0';
+		settle(&o, &keep, big, (char *)NULL);
+		ok(o.sort_col == COL_ID && nwarned == 0 && keep && keep[0] && !keep[1],
+		   "20,000 lines of sort=pid: one option kept");
+		done(&o, keep);
+		free(big);
+	}
+
+	settle(&o, &keep, NULL, "-s", "io", (char *)NULL);
+	ok(o.sort_col == COL_KIND + DK_IO && keep == NULL && nwarned == 0, "no file: the command line alone");
+	done(&o, keep);
+}
+
+static void test_round_trip(void)
+{
+	static const int chosen[] = { COL_KIND + DK_CPU, COL_TOTAL, COL_COMMAND };
+	struct rcfile_values v = { .delay_s = 0.25, .sort_col = COL_KIND + DK_SWAPIN, .reverse = 1, .threads = 0,
+				   .cgroups = 1, .active = 1, .chosen = chosen, .nchosen = 3 };
+	struct options o;
+	char **keep, *text = rcfile_format(&v);
+
+	settle(&o, &keep, text, (char *)NULL);
+	ok(o.delay_s == 0.25 && o.sort_col == COL_KIND + DK_SWAPIN && o.reverse && o.cgroups && o.active &&
+		   o.nchosen == 3 && o.chosen[2] == COL_COMMAND && nwarned == 0,
+	   "what W writes reads back as the same settings");
+	if (nwarned)
+		printf("#   %s\n#   %s\n", warned, text);
+	done(&o, keep);
+	free(text);
+	v.nchosen = 0;
+	text = rcfile_format(&v);
+	ok(!strstr(text, "columns="), "without --columns the file names no columns");
+	free(text);
+}
+
+int main(void)
+{
+	test_apply();
+	test_round_trip();
+	return tap_done();
+}
