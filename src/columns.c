@@ -506,8 +506,7 @@ int column_step(int id, int step, const struct display *d)
 	return id;
 }
 
-/* A view's last column: never hidden, never padded. */
-static int last_of(const struct display *d)
+int column_last(const struct display *d)
 {
 	return d->cgroups ? COL_CGROUP : COL_COMMAND;
 }
@@ -518,7 +517,7 @@ static int column_chosen(int c, const struct display *d)
 {
 	if (!column_in_view(c, d))
 		return 0;
-	if (!d->nchosen || c == last_of(d))
+	if (!d->nchosen || c == column_last(d))
 		return 1;
 	for (int i = 0; i < d->nchosen; i++)
 		if (d->chosen[i] == c)
@@ -526,11 +525,9 @@ static int column_chosen(int c, const struct display *d)
 	return 0;
 }
 
-/* The columns the display shows, in order, before a narrow screen hides any: --columns's order
- * or else the table's, the view's last column last. Returns how many. */
-static int column_order(const struct display *d, int *cols)
+int column_order(const struct display *d, int *cols)
 {
-	int n = 0, last = last_of(d);
+	int n = 0, last = column_last(d);
 
 	if (!d->nchosen) {
 		for (int c = 0; c < COL_COUNT; c++)
@@ -560,7 +557,7 @@ int column_step_shown(int id, int step, const struct display *d)
 
 static int column_layout(const struct display *d, int width, int sort_col, int last_min, int *cols)
 {
-	int last = last_of(d);
+	int last = column_last(d);
 	int order[COL_COUNT], ndrop = drop_order(order, view_of(d), last);
 	int all[COL_COUNT], nall = column_order(d, all);
 	int shown[COL_COUNT] = { 0 }, need = -1, n = 0;

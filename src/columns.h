@@ -110,6 +110,14 @@ int column_in_view(int id, const struct display *d);
  * there is none: the order of the sort menu, which lists every column of the view. */
 int column_step(int id, int step, const struct display *d);
 
+/* A view's last column, never hidden, never padded: the command, or the cgroup in the cgroup view. */
+int column_last(const struct display *d);
+
+/* The columns the display shows, in order, before a narrow screen hides any: those chosen
+ * (--columns, the setup) in their order or else all of the view's in the table's, the view's
+ * last column last. Returns how many. */
+int column_order(const struct display *d, int *cols);
+
 /* The same among the columns the display shows (--columns), in their order: what < and > move
  * the sort to. A sort column not shown steps to the next shown one in the view's order. */
 int column_step_shown(int id, int step, const struct display *d);

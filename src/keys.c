@@ -18,6 +18,7 @@ const struct key_binding key_bindings[] = {
 	{ { '<', 0 }, "<", ACT_SORT_LEFT, N_("sort by the column to the left") },
 	{ { '>', 0 }, ">", ACT_SORT_RIGHT, N_("sort by the column to the right") },
 	{ { KEY_F(6), 's', 0 }, N_("F6, s"), ACT_SORT_MENU, N_("choose the sort column from a menu") },
+	{ { KEY_F(2), 'C', 0 }, N_("F2, C"), ACT_SETUP, N_("choose, order and sort the columns (W keeps them)") },
 	{ { 'r', 0 }, "r", ACT_REVERSE, N_("reverse the sort order") },
 	{ { '/', 0 }, "/", ACT_FILTER_COMMAND, N_("show only commands containing a text (Esc clears)") },
 	{ { 'u', 0 }, "u", ACT_FILTER_USER, N_("show only one user's tasks (empty: all users)") },

@@ -1,6 +1,6 @@
 /* prompt.c — the screen's prompts: the line being typed (whole characters, never cut), and what
- * each answer does: the command, user and pid filters, the interval, the sort menu and the
- * question before switching kernel.task_delayacct. */
+ * each answer does: the command, user and pid filters, the interval, the sort menu, the column
+ * setup and the question before switching kernel.task_delayacct. */
 #include "config.h"
 
 #include <curses.h>
@@ -165,9 +165,42 @@ static int is_enter(wint_t c, int is_key)
 	return (!is_key && (c == '\n' || c == '\r')) || (is_key && c == KEY_ENTER);
 }
 
+/* The column setup (F2): Up/Down (k/j) choose, Space shows or hides, [ and ] (F7, F8) move the
+ * column, s sorts by it, W writes the settings, Enter, Esc, q or F2 close. */
+static void columns_key(struct view *v, wint_t c, int is_key)
+{
+	int ids[COL_COUNT], n = colset_entries(&v->cols, &v->spec.display, ids), at = 0;
+
+	for (int i = 0; i < n; i++)
+		if (ids[i] == v->menu)
+			at = i;
+	if ((is_key && c == KEY_UP) || (!is_key && c == 'k'))
+		v->menu = ids[at > 0 ? at - 1 : 0];
+	else if ((is_key && c == KEY_DOWN) || (!is_key && c == 'j'))
+		v->menu = ids[at + 1 < n ? at + 1 : at];
+	else if (!is_key && c == ' ')
+		colset_toggle(&v->cols, v->menu, &v->spec.display);
+	else if ((!is_key && c == '[') || (is_key && c == KEY_F(7)))
+		colset_move(&v->cols, v->menu, -1, &v->spec.display);
+	else if ((!is_key && c == ']') || (is_key && c == KEY_F(8)))
+		colset_move(&v->cols, v->menu, 1, &v->spec.display);
+	else if (!is_key && c == 's')
+		v->spec.sort_col = v->menu;
+	else if (!is_key && c == 'W')
+		view_write_settings(v);
+	else if (is_enter(c, is_key) || (!is_key && (c == KEY_ESC || c == 'q')) || (is_key && c == KEY_F(2)))
+		v->prompt = PROMPT_NONE;
+	v->spec.display.nchosen = v->cols.n;
+	view_rebuild(v);
+}
+
 /* A key while a prompt is open. */
 void prompt_key(struct view *v, wint_t c, int is_key, uint64_t *deadline)
 {
+	if (v->prompt == PROMPT_COLUMNS) {
+		columns_key(v, c, is_key);
+		return;
+	}
 	if (v->prompt == PROMPT_DELAYACCT) {
 		char answer[2] = { (char)c, '\0' };
 

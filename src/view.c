@@ -276,13 +276,12 @@ static void switch_totals(struct view *v)
 	}
 }
 
-/* W: the settings shown now into the settings file, for the next start. */
-static void write_settings(struct view *v)
+void view_write_settings(struct view *v)
 {
 	struct rcfile_values rv = {
 		.delay_s = v->delay_s, .sort_col = v->spec.sort_col, .reverse = v->spec.reverse,
 		.threads = v->want_threads, .cgroups = v->want_cgroups, .active = v->spec.filter.active,
-		.chosen = v->spec.display.chosen, .nchosen = v->spec.display.nchosen,
+		.chosen = v->cols.ids, .nchosen = colset_is_all(&v->cols) ? 0 : v->cols.n,
 	};
 	char path[4096], err[512], *text;
 
@@ -375,7 +374,15 @@ static void act(struct view *v, enum action a, uint64_t *deadline)
 	case ACT_QUIT: v->quit = 1; break;
 	case ACT_REDRAW: clearok(curscr, TRUE); break;
 	case ACT_DELAYACCT: ask_delayacct(v); break;
-	case ACT_WRITE_SETTINGS: write_settings(v); break;
+	case ACT_WRITE_SETTINGS: view_write_settings(v); break;
+	case ACT_SETUP: {
+		int ids[COL_COUNT];
+
+		colset_entries(&v->cols, &v->spec.display, ids);
+		v->menu = ids[0];
+		prompt_open(v, PROMPT_COLUMNS, "");
+		break;
+	}
 	default: break;
 	}
 }
@@ -436,8 +443,9 @@ static void init_view(struct view *v, const struct options *o, struct sampler *s
 	}
 	v->spec.display.metric = METRIC_PCT;
 	v->spec.display.accumulate = o->accumulate;
-	v->spec.display.chosen = o->chosen;
-	v->spec.display.nchosen = o->nchosen;
+	colset_init(&v->cols, o->chosen, o->nchosen);
+	v->spec.display.chosen = v->cols.ids;
+	v->spec.display.nchosen = v->cols.n;
 	v->spec.filter.by_uid = o->by_uid;
 	v->spec.filter.uid = o->uid;
 	v->spec.filter.active = o->active;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <wchar.h>
 
+#include "colset.h"
 #include "columns.h"
 #include "filter.h"
 #include "listing.h"
@@ -30,6 +31,7 @@ enum prompt_kind {
 	PROMPT_DELAY,
 	PROMPT_DELAYACCT,
 	PROMPT_SORT,
+	PROMPT_COLUMNS, /* the column setup (F2) */
 };
 
 struct view {
@@ -44,6 +46,7 @@ struct view {
 	int want_cgroups;
 	struct listing list;       /* the snapshot's rows that pass the filter, sorted */
 	struct listing_spec spec;  /* how: the filter, the display, the sort */
+	struct colset cols;        /* the columns shown, in order: spec.display's chosen */
 	char command_filter[128];
 	char cgroup_filter[1024];  /* -c, or the cgroup opened with Enter; "" for none */
 	char cgroup_root[1024];    /* -c as given at the start: Esc goes back to it */
@@ -70,7 +73,7 @@ struct view {
 	int input_too_long;        /* typing went past the end of input: refused at Enter */
 	int input_hides_pids;      /* the pid list was too long to offer in the prompt */
 	int delayacct_target;      /* what the Ctrl-T question offers to set the switch to */
-	int menu;                  /* the sort menu's highlighted column */
+	int menu;                  /* the sort menu's or the column setup's highlighted column */
 
 	char message[256];
 	uint64_t message_until;    /* CLOCK_MONOTONIC */
@@ -87,6 +90,8 @@ void view_draw(struct view *v);
 
 /* Shows a message on the message line for a few seconds. */
 void view_say(struct view *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* W: the settings shown now into the settings file, for the next start. */
+void view_write_settings(struct view *v);
 /* Filters and sorts the snapshot's rows again, after a change of filter or sort. */
 void view_rebuild(struct view *v);
 

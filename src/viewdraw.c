@@ -364,7 +364,7 @@ static void draw_footer(const struct view *v, int y)
 		put_line(y, line, A_BOLD);
 		return;
 	}
-	if (v->prompt != PROMPT_NONE && v->prompt != PROMPT_SORT) {
+	if (v->prompt != PROMPT_NONE && v->prompt != PROMPT_SORT && v->prompt != PROMPT_COLUMNS) {
 		snprintf(line, sizeof(line), "%s%s_", _(prompts[v->prompt]), v->input);
 		put_line(y, line, A_BOLD);
 		return;
@@ -392,6 +392,37 @@ static void draw_sort_menu(const struct view *v, int top, int rows)
 		out_printf(&o, " %s", col.key);
 		out_char(&o, '\0');
 		put_line(top + line++, o.data, c == v->menu ? A_REVERSE : A_NORMAL);
+		out_free(&o);
+	}
+}
+
+/* The column setup (F2) in place of the table: every column of the view, shown ones first in
+ * their order, [x] shown, [ ] hidden, [=] the last column, which stays; the list scrolls to keep
+ * the highlighted one in sight. */
+static void draw_columns_menu(const struct view *v, int top, int rows)
+{
+	struct display d = v->spec.display;
+	int ids[COL_COUNT], n = colset_entries(&v->cols, &d, ids), at = 0, first;
+
+	if (rows <= 0)
+		return;
+	put_line(top, _("Columns: Space shows or hides, [ ] move, s sorts, W saves, Enter closes"), A_BOLD);
+	for (int i = 0; i < n; i++)
+		if (ids[i] == v->menu)
+			at = i;
+	first = at >= rows - 1 ? at - (rows - 2) : 0;
+	for (int i = first, line = 1; i < n && line < rows; i++) {
+		struct outbuf o = { 0 };
+		struct column col = column_get(ids[i], &d);
+		const char *mark = ids[i] == column_last(&d) ? "[=]" : colset_shown(&v->cols, ids[i]) ? "[x]" : "[ ]";
+
+		out_printf(&o, "  %s ", mark);
+		out_padded(&o, col.title, 8, 0);
+		out_printf(&o, " %s", col.key);
+		if (ids[i] == v->spec.sort_col)
+			out_printf(&o, "  %s", _("(sort)"));
+		out_char(&o, '\0');
+		put_line(top + line++, o.data, ids[i] == v->menu ? A_REVERSE : A_NORMAL);
 		out_free(&o);
 	}
 }
@@ -466,6 +497,8 @@ void view_draw(struct view *v)
 	rows = LINES - y - footer;
 	if (v->prompt == PROMPT_SORT)
 		draw_sort_menu(v, y, rows);
+	else if (v->prompt == PROMPT_COLUMNS)
+		draw_columns_menu(v, y, rows);
 	else if (rows > 0)
 		draw_table(v, y, rows);
 	if (footer)
