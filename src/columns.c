@@ -580,6 +580,20 @@ static int column_layout(const struct display *d, int width, int sort_col, int l
 	return n;
 }
 
+int table_column_at(const struct table *t, int x)
+{
+	int start = 0;
+
+	for (int i = 0; i < t->n; i++) {
+		if (i == t->n - 1)
+			return x >= start ? i : -1;
+		if (x >= start && x < start + t->col[i].width)
+			return i;
+		start += t->col[i].width + 1;
+	}
+	return -1;
+}
+
 void table_init(struct table *t, const struct display *d, int width, int sort_col)
 {
 	table_layout(t, d, width, sort_col, 0);

@@ -151,6 +151,10 @@ struct table {
  * the id, the view's last column (the command, or the cgroup in the cgroup view) or sort_col. */
 void table_init(struct table *t, const struct display *d, int width, int sort_col);
 
+/* The column (an index into t) whose cells take screen column x of a line the table draws, or -1
+ * for a space between two; the last column takes the rest of the line. */
+int table_column_at(const struct table *t, int x);
+
 /* table_init, keeping last_width columns for the last column where it can (the cgroup view's
  * widest indented name, say) rather than the least it needs. */
 void table_layout(struct table *t, const struct display *d, int width, int sort_col, int last_width);

@@ -41,6 +41,8 @@ const struct key_binding key_bindings[] = {
 	  N_("write the interval, sort, order, rows, a and the columns to the settings file") },
 	{ { 'h', '?', 0 }, N_("h, ?"), ACT_HELP, N_("this help") },
 	{ { 'q', 0 }, "q", ACT_QUIT, N_("quit") },
+	{ { 'M', 0 }, "M", ACT_MOUSE,
+	  N_("mouse on or off (on: a click on a title sorts, on a row selects; off: the terminal's own)") },
 	{ { CTRL('L'), 0 }, N_("Ctrl-L"), ACT_REDRAW, N_("redraw the screen") },
 	{ { CTRL('T'), 0 }, N_("Ctrl-T"), ACT_DELAYACCT, N_("switch kernel.task_delayacct on or off (root)") },
 };

@@ -25,6 +25,7 @@ static const int fatal_signals[] = { SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, 
 static char restore_seq[512];
 static size_t restore_len;
 static struct termios restore_tio;
+static int restore_mouse; /* restore_seq ends the mouse reports */
 static int restore_have_tio;
 
 /* Appends a terminfo string without its padding ($<5>), which only a terminal driver delays. */
@@ -105,12 +106,28 @@ int terminal_start(void)
 	set_escdelay(25); /* Esc alone answers at once instead of after a second */
 	curs_set(0);
 	restore_len = 0;
+	restore_mouse = 0;
 	add_restore_cap("rmcup");
 	add_restore_cap("sgr0");
 	add_restore_cap("cnorm");
 	add_restore_cap("rmkx");
 	catch_fatal_signals(1);
 	return 0;
+}
+
+int terminal_mouse(int on)
+{
+	/* what a fatal signal writes ends the terminal's mouse reports too (X10 and SGR modes) */
+	static const char mouse_off[] = "\033[?1000l\033[?1006l";
+	mmask_t got = mousemask(on ? BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED : 0, NULL);
+
+	mouseinterval(0); /* a press is acted on at once, not after waiting for its release */
+	if (got && !restore_mouse && restore_len + sizeof(mouse_off) - 1 < sizeof(restore_seq)) {
+		memcpy(restore_seq + restore_len, mouse_off, sizeof(mouse_off) - 1);
+		restore_len += sizeof(mouse_off) - 1;
+		restore_mouse = 1;
+	}
+	return got != 0;
 }
 
 int terminal_colors(void)

@@ -13,4 +13,7 @@ int terminal_colors(void);
 /* Ends the screen and gives the fatal signals back their defaults. */
 void terminal_stop(void);
 
+/* Asks the terminal for mouse presses (on) or stops (off); returns whether it now reports them. */
+int terminal_mouse(int on);
+
 #endif

@@ -162,6 +162,45 @@ static void move_selection(struct view *v, long delta, int follow)
 	remember_selection(v);
 }
 
+/* A press of the mouse's first button on a column's title sorts by it (on the sort column:
+ * reverses), on a row selects it; the wheel moves the selection. */
+static void mouse_press(struct view *v)
+{
+	MEVENT ev;
+
+	if (getmouse(&ev) != OK)
+		return;
+	if (ev.bstate & BUTTON4_PRESSED) {
+		move_selection(v, -3, 1);
+	} else if (ev.bstate & BUTTON5_PRESSED) {
+		move_selection(v, 3, 1);
+	} else if (!(ev.bstate & BUTTON1_PRESSED) || v->title_y < 0) {
+		return;
+	} else if (ev.y == v->title_y) {
+		int i = table_column_at(&v->layout, ev.x);
+
+		if (i < 0)
+			return;
+		if (v->layout.ids[i] == v->spec.sort_col)
+			v->spec.reverse = !v->spec.reverse;
+		else
+			v->spec.sort_col = v->layout.ids[i];
+		view_rebuild(v);
+	} else if (ev.y > v->title_y && ev.y <= v->title_y + v->page) {
+		size_t r = v->top + (size_t)(ev.y - v->title_y - 1);
+
+		if (r < v->list.n)
+			move_selection(v, (long)r - (long)v->selected, 1);
+	}
+}
+
+static void switch_mouse(struct view *v)
+{
+	v->mouse = terminal_mouse(!v->mouse);
+	view_say(v, "%s", v->mouse ? _("mouse on: a click on a title sorts, on a row selects")
+				   : _("mouse off: the terminal selects text"));
+}
+
 /* ---- actions ---- */
 
 static void sort_step(struct view *v, int step)
@@ -375,6 +414,7 @@ static void act(struct view *v, enum action a, uint64_t *deadline)
 	case ACT_REDRAW: clearok(curscr, TRUE); break;
 	case ACT_DELAYACCT: ask_delayacct(v); break;
 	case ACT_WRITE_SETTINGS: view_write_settings(v); break;
+	case ACT_MOUSE: switch_mouse(v); break;
 	case ACT_SETUP: {
 		int ids[COL_COUNT];
 
@@ -414,6 +454,11 @@ static int handle_keys(struct view *v, uint64_t *deadline)
 		changed = 1;
 		if (is_key && c == KEY_RESIZE)
 			continue;
+		if (is_key && c == KEY_MOUSE) { /* only on the table */
+			if (!v->help && v->prompt == PROMPT_NONE)
+				mouse_press(v);
+			continue;
+		}
 		if (v->help)
 			help_key(v, c, is_key);
 		else if (v->prompt != PROMPT_NONE)
@@ -536,6 +581,7 @@ int view_run(const struct options *o, struct sampler *s, volatile sig_atomic_t *
 		return EXIT_FAILURE;
 	init_view(&v, o, s);
 	v.colors = terminal_colors();
+	v.mouse = terminal_mouse(1);
 	rc = reader_start(&v.reader, s);
 	if (rc == 0) {
 		loop(&v, stop);

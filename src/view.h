@@ -65,6 +65,9 @@ struct view {
 	uint32_t sel_pid, sel_tid; /* the selected task, kept across refreshes while it lives */
 	char sel_cgroup[1024];     /* the cgroup view: the selected cgroup */
 	int page;                  /* table rows on screen at the last draw */
+	int title_y;               /* the line of the table's titles at the last draw; -1: no table */
+	struct table layout;       /* the table's columns at the last draw, for mouse clicks */
+	int mouse;                 /* the terminal reports mouse presses */
 
 	int help;
 	int help_top;

@@ -308,6 +308,8 @@ static void draw_table(struct view *v, int y, int rows)
 	table_layout(&t, &v->spec.display, COLS, v->spec.sort_col, tree_width(v));
 	column_line(&o, NULL, &v->spec.display, &t, v->spec.sort_col, descending);
 	o.data[o.len - 1] = '\0';
+	v->title_y = y;
+	v->layout = t;
 	put_line(y++, o.data, A_REVERSE | A_BOLD);
 	rows--;
 	v->page = rows > 0 ? rows : 1;
@@ -481,6 +483,7 @@ void view_draw(struct view *v)
 	int nbars = v->have_snap ? psi_bars(&v->snap, bars) : 0;
 	int y = 0, footer = LINES >= 3, rows;
 
+	v->title_y = -1;
 	if (v->help) {
 		draw_help(v);
 		refresh();

@@ -215,10 +215,34 @@ static void test_chosen(void)
 	ok(t.ids[0] == COL_ID && t.ids[t.n - 1] == COL_COMMAND && t.n > 10, "without --columns: every column again");
 }
 
+/* Which column a screen column x is in: a mouse press on a title. */
+static void test_column_at(void)
+{
+	static const int chosen[] = { COL_ID, COL_KIND + DK_IO, COL_COMMAND };
+	struct display d = { 0 };
+	struct table t;
+	int w0, w1;
+
+	d.chosen = chosen;
+	d.nchosen = 3;
+	table_init(&t, &d, 0, COL_TOTAL);
+	w0 = t.col[0].width;
+	w1 = t.col[1].width;
+	is_int(table_column_at(&t, 0), 0, "x 0 is in the first column (PID)");
+	is_int(table_column_at(&t, w0 - 1), 0, "and so is its last character");
+	is_int(table_column_at(&t, w0), -1, "the space after it is in none");
+	is_int(table_column_at(&t, w0 + 1), 1, "then IO starts");
+	is_int(table_column_at(&t, w0 + w1), 1, "and ends");
+	is_int(table_column_at(&t, w0 + 1 + w1 + 1), 2, "COMMAND starts after the next space");
+	is_int(table_column_at(&t, 500), 2, "and takes the rest of the line");
+	is_int(table_column_at(&t, -1), -1, "nothing left of the first");
+}
+
 int main(void)
 {
 	test_total();
 	test_table();
 	test_chosen();
+	test_column_at();
 	return tap_done();
 }
