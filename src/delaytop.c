@@ -335,29 +335,30 @@ static void warn_setting(void *arg, int line, const char *why)
 	fprintf(stderr, "%s: %s:%d: %s\n", PACKAGE, shown, line, why);
 }
 
-/* The settings file under the command line's options (rcfile.h). Returns what *o may point
+/* The settings file under the command line's options (rcfile.h); *keep gets what *o may point
  * into, for rcfile_free_args. */
-static char **apply_settings(struct options *o, int argc, char **argv)
+static void apply_settings(struct options *o, int argc, char **argv, struct rcfile_args *keep)
 {
-	char path[4096], err[512], *text, **keep;
+	char path[4096], err[512], *text;
 
+	memset(keep, 0, sizeof(*keep));
 	if (o->command || rcfile_path(path, sizeof(path)) < 0)
-		return NULL;
+		return;
 	text = rcfile_read(path, err, sizeof(err));
 	if (!text) {
 		if (err[0])
 			fprintf(stderr, "%s: %s\n", PACKAGE, err);
-		return NULL;
+		return;
 	}
-	rcfile_apply(text, argc, argv, o, &keep, warn_setting, path);
+	rcfile_apply(text, argc, argv, o, keep, warn_setting, path);
 	free(text);
-	return keep;
 }
 
 int main(int argc, char **argv)
 {
 	struct options o;
-	char err[512], cgroup[CGROUP_PATH_MAX], **settings;
+	char err[512], cgroup[CGROUP_PATH_MAX];
+	struct rcfile_args settings;
 	int rc, closed = open_std_fds();
 
 	if (closed < 0)
@@ -370,7 +371,7 @@ int main(int argc, char **argv)
 		options_free(&o);
 		return rc == OPTIONS_EXIT ? check_stdout(closed) : EXIT_USAGE;
 	}
-	settings = apply_settings(&o, argc, argv);
+	apply_settings(&o, argc, argv, &settings);
 	setup_signals();
 	if (o.command) {
 		int warned = 0, delayacct = delayacct_read();
@@ -387,6 +388,6 @@ int main(int argc, char **argv)
 	else
 		rc = run_front_end(&o);
 	options_free(&o);
-	rcfile_free_args(settings);
+	rcfile_free_args(&settings);
 	return rc;
 }

@@ -235,18 +235,18 @@ static void collect(const char *text, struct pending *last, rcfile_warn_fn *warn
 	free(copy);
 }
 
-void rcfile_apply(const char *text, int argc, char **argv, struct options *o, char ***keep,
+void rcfile_apply(const char *text, int argc, char **argv, struct options *o, struct rcfile_args *keep,
 		  rcfile_warn_fn *warn, void *arg)
 {
 	struct pending last[NSETTINGS] = { { 0, NULL } };
-	char **kept, **words, why[512];
+	char **kept, why[512];
 	int nkept = 0;
 
-	*keep = NULL;
+	memset(keep, 0, sizeof(*keep));
 	if (!text || o->command)
 		return;
 	collect(text, last, warn, arg);
-	kept = xcalloc(NSETTINGS + 2, sizeof(*kept));
+	kept = xcalloc(NSETTINGS + 1, sizeof(*kept)); /* room for one being tried */
 	for (;;) { /* in the file's order */
 		struct pending *p = NULL;
 
@@ -266,28 +266,23 @@ void rcfile_apply(const char *text, int argc, char **argv, struct options *o, ch
 		}
 		p->opt = NULL;
 	}
-	kept[nkept] = NULL;
+	keep->opts = kept;
+	keep->n = nkept;
 	if (nkept) {
-		words = joined(argc, argv, kept, nkept);
+		keep->words = joined(argc, argv, kept, nkept);
 		options_free(o);
 		/* accepted above with these very options, so it parses again */
-		options_parse(argc + nkept, words, o, why, sizeof(why));
-		kept[nkept + 1] = (char *)words; /* freed with the strings */
+		options_parse(argc + nkept, keep->words, o, why, sizeof(why));
 	}
-	*keep = kept;
 }
 
-void rcfile_free_args(char **keep)
+void rcfile_free_args(struct rcfile_args *keep)
 {
-	size_t n = 0;
-
-	if (!keep)
-		return;
-	for (; keep[n]; n++)
-		free(keep[n]);
-	if (n)
-		free(keep[n + 1]);
-	free(keep);
+	for (int i = 0; i < keep->n; i++)
+		free(keep->opts[i]);
+	free(keep->opts);
+	free(keep->words);
+	memset(keep, 0, sizeof(*keep));
 }
 
 char *rcfile_format(const struct rcfile_values *v)

@@ -25,14 +25,22 @@ char *rcfile_read(const char *path, char *err, size_t errlen);
 /* Called for each line that is left out: its number (0: the file as a whole) and why. */
 typedef void rcfile_warn_fn(void *arg, int line, const char *why);
 
+/* What options made from the file point into: its settings as options, and the words parsed
+ * (argv[0], those options, the rest of argv). */
+struct rcfile_args {
+	char **opts;
+	int n;
+	char **words;
+};
+
 /* The options after the file's settings and the command line, into *o: the command line alone
  * (which options_parse has accepted) when text is NULL or o->command is set (command mode takes
  * no settings); otherwise each setting that parses and that the command line does not contradict,
  * the command line after them. A line that cannot be used goes to warn and is skipped. The
  * strings *o points to live in *keep (free with rcfile_free_args) and in argv. Pure. */
-void rcfile_apply(const char *text, int argc, char **argv, struct options *o, char ***keep,
+void rcfile_apply(const char *text, int argc, char **argv, struct options *o, struct rcfile_args *keep,
 		  rcfile_warn_fn *warn, void *arg);
-void rcfile_free_args(char **keep);
+void rcfile_free_args(struct rcfile_args *keep);
 
 /* What the screen saves. */
 struct rcfile_values {

@@ -28,7 +28,7 @@ static void warn(void *arg, int line, const char *why)
 
 /* The options from text and "delaytop" followed by the NULL-terminated arguments, as main makes
  * them; *keep as rcfile_apply leaves it. */
-static int settle(struct options *o, char ***keep, const char *text, ...)
+static int settle(struct options *o, struct rcfile_args *keep, const char *text, ...)
 {
 	static char *argv[16];
 	char err[512];
@@ -51,7 +51,7 @@ static int settle(struct options *o, char ***keep, const char *text, ...)
 	return rc;
 }
 
-static void done(struct options *o, char **keep)
+static void done(struct options *o, struct rcfile_args *keep)
 {
 	options_free(o);
 	rcfile_free_args(keep);
@@ -60,19 +60,19 @@ static void done(struct options *o, char **keep)
 static void test_apply(void)
 {
 	struct options o;
-	char **keep;
+	struct rcfile_args keep;
 
 	settle(&o, &keep, "# mine\ndelay = 0.5\nsort=pid\r\nreverse=yes\nactive=no\ncolumns=io,pid\ngroup=thread\n",
 	       "-b", (char *)NULL);
 	ok(o.delay_s == 0.5 && o.sort_col == COL_ID && o.reverse && !o.active && o.threads && !o.cgroups &&
 		   o.nchosen == 2 && o.chosen[0] == COL_KIND + DK_IO && o.chosen[1] == COL_ID && nwarned == 0,
 	   "every setting applies: delay, sort, reverse, active, columns, group (a CRLF line too)");
-	done(&o, keep);
+	done(&o, &keep);
 
 	settle(&o, &keep, "sort=pid\ndelay=0.5\ngroup=thread\n", "-s", "io", "-d", "2", "--group=process", (char *)NULL);
 	ok(o.sort_col == COL_KIND + DK_IO && o.delay_s == 2 && !o.threads && nwarned == 0,
 	   "the command line wins: -s io, -d 2 and --group=process over the file's");
-	done(&o, keep);
+	done(&o, &keep);
 
 	settle(&o, &keep, "sort=pid\ncolour=blue\ndelay=abc\nno equals sign\nreverse=maybe\ncolumns=io,io\nactive=yes\n",
 	       (char *)NULL);
@@ -84,25 +84,25 @@ static void test_apply(void)
 	   "each is reported with its line number and why");
 	if (nwarned != 5)
 		printf("#   %s\n", warned);
-	done(&o, keep);
+	done(&o, &keep);
 
 	settle(&o, &keep, "group=cgroup\nsort=pid\n", "-p", "1", (char *)NULL);
 	ok(!o.cgroups && o.npids == 1 && o.sort_col == COL_ID && nwarned == 1 && strstr(warned, "1: --group=cgroup"),
 	   "a setting the command line contradicts (group=cgroup with -p) is left out and reported");
-	done(&o, keep);
+	done(&o, &keep);
 
 	settle(&o, &keep, "sort=pid\ndelay=0.5\n", "--", "true", (char *)NULL);
 	ok(o.command && o.sort_col == COL_TOTAL && nwarned == 0, "command mode takes no settings, and says nothing");
-	done(&o, keep);
+	done(&o, &keep);
 
 	settle(&o, &keep, "sort=pid\x1b[31m\n", (char *)NULL);
 	ok(nwarned == 1 && !strchr(warned, '\x1b'), "a bad value is shown without its control characters");
-	done(&o, keep);
+	done(&o, &keep);
 
 	settle(&o, &keep, "sort=pid\nreverse=yes\nsort=io\nreverse=no\n", (char *)NULL);
 	ok(o.sort_col == COL_KIND + DK_IO && !o.reverse && nwarned == 0,
 	   "a later line of a setting wins: sort=io after sort=pid, reverse=no after reverse=yes");
-	done(&o, keep);
+	done(&o, &keep);
 	{
 		/* each setting is tried once, whatever the length of the file */
 		size_t n = 20000, len = strlen("sort=pid\n");
@@ -112,15 +112,16 @@ static void test_apply(void)
 			memcpy(big + i * len, "sort=pid\n", len);
 		big[n * len] = '\0';
 		settle(&o, &keep, big, (char *)NULL);
-		ok(o.sort_col == COL_ID && nwarned == 0 && keep && keep[0] && !keep[1],
+		ok(o.sort_col == COL_ID && nwarned == 0 && keep.n == 1 && !strcmp(keep.opts[0], "--sort=pid"),
 		   "20,000 lines of sort=pid: one option kept");
-		done(&o, keep);
+		done(&o, &keep);
 		free(big);
 	}
 
 	settle(&o, &keep, NULL, "-s", "io", (char *)NULL);
-	ok(o.sort_col == COL_KIND + DK_IO && keep == NULL && nwarned == 0, "no file: the command line alone");
-	done(&o, keep);
+	ok(o.sort_col == COL_KIND + DK_IO && keep.n == 0 && !keep.words && nwarned == 0,
+	   "no file: the command line alone");
+	done(&o, &keep);
 }
 
 static void test_round_trip(void)
@@ -129,7 +130,8 @@ static void test_round_trip(void)
 	struct rcfile_values v = { .delay_s = 0.25, .sort_col = COL_KIND + DK_SWAPIN, .reverse = 1, .threads = 0,
 				   .cgroups = 1, .active = 1, .chosen = chosen, .nchosen = 3 };
 	struct options o;
-	char **keep, *text = rcfile_format(&v);
+	struct rcfile_args keep;
+	char *text = rcfile_format(&v);
 
 	settle(&o, &keep, text, (char *)NULL);
 	ok(o.delay_s == 0.25 && o.sort_col == COL_KIND + DK_SWAPIN && o.reverse && o.cgroups && o.active &&
@@ -137,7 +139,7 @@ static void test_round_trip(void)
 	   "what W writes reads back as the same settings");
 	if (nwarned)
 		printf("#   %s\n#   %s\n", warned, text);
-	done(&o, keep);
+	done(&o, &keep);
 	free(text);
 	v.nchosen = 0;
 	text = rcfile_format(&v);
