@@ -85,6 +85,10 @@ static void line_interval(const struct psi_line *prev, struct psi_line *cur, dou
 		return;
 	/* A total that went backwards (a cgroup recreated) gives no rate rather than a negative one. */
 	cur->pct = cur->total_us >= prev->total_us ? (cur->total_us - prev->total_us) / wall_us * 100.0 : NAN;
+	/* A share of the time cannot pass all of it: what does is the few microseconds between the
+	 * kernel's clock and ours at the two readings. */
+	if (cur->pct > 100.0)
+		cur->pct = 100.0;
 }
 
 void psi_interval(const struct psi_snapshot *prev, struct psi_snapshot *cur)

@@ -210,6 +210,11 @@ static void test_interval(void)
 	ok(isnan(cur.res[PSI_CPU].some.pct), "a line missing in prev gives NAN");
 	ok(isnan(cur.res[PSI_IRQ].full.pct), "a line missing in cur gives NAN");
 
+	line(&prev.res[PSI_MEMORY].some, 0);
+	line(&cur.res[PSI_MEMORY].some, 2060000); /* 2.06 s in 2 s: the clocks' skew */
+	psi_interval(&prev, &cur);
+	is_num(cur.res[PSI_MEMORY].some.pct, 100.0, 0, "a stall longer than the interval is 100%, not 103%");
+
 	cur.when_ns = prev.when_ns;
 	psi_interval(&prev, &cur);
 	ok(isnan(cur.res[PSI_MEMORY].some.pct) && isnan(cur.res[PSI_MEMORY].full.pct),
