@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "cgtable.h"
-#include "timing.h"
 #include "xalloc.h"
 
 void cgtable_init(struct cgtable *t)
@@ -99,9 +98,7 @@ static void fill(struct cgroup_facts *f, const struct cgroup_facts *old, const s
 		f->have_states = old->have_states;
 		return;
 	}
-	/* Stamped when its files are read, not when the tick began: a tick that takes a while (many
-	 * tasks, many cgroups) would otherwise put the later cgroups' totals against the wrong span. */
-	cgroupfs_pressure(h, f->path, timing_mono_ns(), &f->psi);
+	cgroupfs_pressure(h, f->path, now_ns, &f->psi);
 	if (old)
 		psi_interval(&old->psi, &f->psi);
 	f->have_states = ts && cgroupfs_states(ts, h, f->path, f->states) == 0;
