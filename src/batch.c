@@ -272,6 +272,33 @@ static void json_kinds(struct outbuf *o, const struct row *r, const struct displ
 	json_number(o, total_first_metric(r, d));
 }
 
+/* Field f's number under d, for JSON and CSV: whole bytes and counts in totals and for the
+ * high-water marks, else up to 3 decimals; "null" (JSON) or nothing (CSV) when unavailable. */
+static void acct_number(struct outbuf *o, const struct row *r, int f, const struct display *d, const char *none)
+{
+	double v = column_value(r, COL_ACCT + f, d);
+	int whole = acct_is_level(f) || (d->accumulate && acct_fields[f].unit != AU_USEC);
+	char buf[40];
+
+	if (isnan(v))
+		out_str(o, none);
+	else if (whole)
+		out_printf(o, "%.0f", v);
+	else
+		out_mem(o, buf, fmt_fixed(buf, v, 3));
+}
+
+/* The accounting fields of a task row, named with their units. */
+static void json_acct(struct outbuf *o, const struct row *r, const struct display *d)
+{
+	char name[32];
+
+	for (int f = 0; f < AF_COUNT; f++) {
+		out_printf(o, ",\"%s\":", acct_json_name(f, d->accumulate, name));
+		acct_number(o, r, f, d, "null");
+	}
+}
+
 static void json_task(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,
 		      const struct display *d)
 {
@@ -297,6 +324,7 @@ static void json_task(struct outbuf *o, const char *when, const struct snapshot 
 	json_string_or_null(o, r->cgroup);
 	out_str(o, ",\"cmdline\":");
 	json_string_or_null(o, r->cmdline);
+	json_acct(o, r, d);
 	out_str(o, "}\n");
 }
 
@@ -367,7 +395,13 @@ static void csv_header(struct outbuf *o, const struct display *d)
 			out_printf(o, ",%s", column_def(COL_PSI + i).key);
 		out_char(o, '\n');
 	} else {
-		out_str(o, ",exited,partial,carried,cgroup,cmdline\n");
+		out_str(o, ",exited,partial,carried,cgroup,cmdline");
+		for (int f = 0; f < AF_COUNT; f++) {
+			char name[32];
+
+			out_printf(o, ",%s", acct_json_name(f, d->accumulate, name));
+		}
+		out_char(o, '\n');
 	}
 }
 
@@ -424,6 +458,10 @@ static void csv_task(struct outbuf *o, const char *when, const struct snapshot *
 	out_char(o, ',');
 	if (r->cmdline)
 		out_csv_field(o, r->cmdline);
+	for (int f = 0; f < AF_COUNT; f++) {
+		out_char(o, ',');
+		acct_number(o, r, f, d, "");
+	}
 	out_char(o, '\n');
 }
 

@@ -195,9 +195,35 @@ static int walk_threads(struct collector *c)
 	return 0;
 }
 
+/* Thread rows, with want_acct: the I/O counters from /proc/PID/task/TID/io, exact where taskstats
+ * rounds each down to a multiple of 1024 (which leaves the counts of system calls useless), read
+ * again only when the thread ran since its last reading, else kept from it. Returns the counters
+ * to read: cnt itself without want_acct, else buf. */
+static const struct task_counters *thread_io(const struct collector *c, const struct task *t, uint32_t pid,
+					     const struct task_counters *cnt, struct task_counters *buf)
+{
+	const uint32_t io = HAVE_IO_BYTES | HAVE_IO_CHARS;
+
+	if (!c->want_acct)
+		return cnt;
+	*buf = *cnt;
+	buf->have &= ~io;
+	if (t->seen + 1 != c->tt->tick || activity_of(cnt) != t->activity) {
+		procfs_thread_io(pid, t->id, buf);
+		return buf;
+	}
+	for (int f = 0; f < AF_COUNT; f++)
+		if ((acct_fields[f].have & io) && (t->last.acct_have & (1u << f))) {
+			acct_set(buf, f, t->last.acct[f]);
+			buf->have |= acct_fields[f].have;
+		}
+	return buf;
+}
+
 static void on_thread_reply(void *arg, size_t i, const struct ts_record *rec, uint64_t when)
 {
 	struct collector *c = arg;
+	struct task_counters io;
 	uint64_t age = rec->c.etime_us * 1000;
 	uint64_t start = when > age ? when - age : 0;
 	struct proc *p = c->owner[i];
@@ -211,7 +237,7 @@ static void on_thread_reply(void *arg, size_t i, const struct ts_record *rec, ui
 	proc_repoint(&t->proc, p);
 	if (rec->c.have & HAVE_COMM)
 		str_copy(t->comm, sizeof(t->comm), rec->c.comm);
-	task_read(t, &rec->c, when, 1, start >= c->tt->prev_mono, 0, c->tt, c->rules);
+	task_read(t, thread_io(c, t, p->pid, &rec->c, &io), when, 1, start >= c->tt->prev_mono, 0, c->tt, c->rules);
 }
 
 /* Reads again the processes marked so. One whose pid now holds a newer process gets a new
@@ -412,6 +438,32 @@ int collect_threads(struct collector *c, char *err, size_t errlen)
 	return 0;
 }
 
+/* Process mode: the fields the per-process answer leaves at 0 (tsnl.c drops them) stay
+ * unavailable, or with want_acct come from /proc, read again only when the process ran since (one that did not run cannot have
+ * done I/O, used CPU or grown its memory) or when they were not read at the last tick. */
+static void process_acct(struct collector *c, struct proc *p, struct task_counters *cnt)
+{
+	uint32_t tick = c->tt->tick;
+	struct task_counters fresh;
+
+	if (!c->want_acct)
+		return;
+	if (p->acct_tick != tick - 1 || p->acct_tick == 0 || p->acct_activity != activity_of(cnt)) {
+		memset(&fresh, 0, sizeof(fresh));
+		procfs_process_acct(p->pid, &fresh);
+		p->acct_groups = fresh.have & HAVE_THREAD_ONLY;
+		for (int f = 0; f < AF_COUNT; f++)
+			if (acct_fields[f].have & HAVE_THREAD_ONLY)
+				p->acct[f] = acct_get(&fresh, f);
+		p->acct_activity = activity_of(cnt);
+	}
+	p->acct_tick = tick;
+	cnt->have |= p->acct_groups;
+	for (int f = 0; f < AF_COUNT; f++)
+		if (acct_fields[f].have & p->acct_groups)
+			acct_set(cnt, f, p->acct[f]);
+}
+
 int collect_processes(struct collector *c, char *err, size_t errlen)
 {
 	int rc;
@@ -426,8 +478,10 @@ int collect_processes(struct collector *c, char *err, size_t errlen)
 	for (size_t i = 0; i < c->nids; i++) {
 		struct proc *p = c->answered[i] ? answered_process(c, c->ids[i], &c->replies[i]) : NULL;
 
-		if (p)
-			apply_process_reply(c, p, &c->replies[i], c->answered_at[i]);
+		if (!p)
+			continue;
+		process_acct(c, p, &c->replies[i]);
+		apply_process_reply(c, p, &c->replies[i], c->answered_at[i]);
 	}
 	proctable_describe(c->procs, c->procfs, c->hier);
 	return 0;
@@ -447,12 +501,13 @@ static void limited_thread(struct collector *c, struct proc *p, uint32_t tid, co
 			   char state, uint64_t began, uint64_t when)
 {
 	struct task *t = tasktable_lookup(c->tasks, tid, ticks_to_ns(began));
+	struct task_counters io;
 
 	proc_repoint(&t->proc, p);
 	t->state = state;
 	t->need_state = 0;
 	str_copy(t->comm, sizeof(t->comm), cnt->comm);
-	task_read(t, cnt, when, 1, ticks_to_ns(began) >= c->tt->prev_boot, 1, c->tt, c->rules);
+	task_read(t, thread_io(c, t, p->pid, cnt, &io), when, 1, ticks_to_ns(began) >= c->tt->prev_boot, 1, c->tt, c->rules);
 }
 
 /* Limited mode, process rows: the sum of the threads' readings; the row is partial when its set
@@ -482,6 +537,8 @@ static void add_thread(struct task_counters *sum, const struct task_counters *cn
 		sum->delay[k].count += cnt->delay[k].count;
 	}
 	sum->run_virtual_ns += cnt->run_virtual_ns;
+	sum->utime_us += cnt->utime_us;
+	sum->stime_us += cnt->stime_us;
 	sum->kind_total = cnt->kind_total;
 	sum->kind_count = cnt->kind_count;
 	sum->have = cnt->have;
@@ -527,8 +584,10 @@ int collect_limited(struct collector *c, char *err, size_t errlen)
 			ntids++;
 			add_thread(&sum, &cnt);
 		}
-		if (!c->rules->threads && ntids)
-			limited_process(c, p, &sum, when, ntids, tids_sum);
+		if (c->rules->threads || !ntids)
+			continue;
+		process_acct(c, p, &sum); /* the CPU times of every thread, ended ones too */
+		limited_process(c, p, &sum, when, ntids, tids_sum);
 	}
 	free(procs);
 	return 0;

@@ -31,6 +31,8 @@ struct collector {
 	int read_all;     /* thread mode: ask about every thread at the next tick (the selection or
 			     the mode changed), not only those of the processes that moved */
 	int last_delayacct; /* the switch at the last thread-mode tick */
+	int want_acct;      /* process mode: read from /proc the accounting fields the kernel's
+			       per-process answer lacks (I/O, CPU times, high-water marks) */
 
 	/* scratch, reused every tick */
 	uint32_t *ids;
@@ -46,7 +48,8 @@ struct collector {
 /* Frees the scratch. */
 void collector_free(struct collector *c);
 
-/* Process mode: the pids from /proc, one query per process, the stat of the processes that ran.
+/* Process mode: the pids from /proc, one query per process, the stat of the processes that ran;
+ * with want_acct, also their accounting fields from /proc.
  * Returns 0, or a negative errno (-EPERM without the capability) with a message in err. */
 int collect_processes(struct collector *c, char *err, size_t errlen);
 

@@ -71,35 +71,35 @@ int metric_find(const char *key)
    S 1, TASKS 5, R S D T IOW 5, CPU% and CPU s 6, TOTAL 7, the delay kinds and the pressure
    columns 7, CGROUP 24. */
 static const struct column_def fixed_columns[COL_COUNT] = {
-	[COL_ID] = { "pid", N_("PID"), N_("TID"), ALT_THREADS, 7, 1, VALUE_ID, 0, 40, 0, 0, 10, TASKS },
-	[COL_USER] = { "user", N_("USER"), NULL, ALT_NEVER, 8, 0, VALUE_TEXT, 20, 41, 0, 0, 0, TASKS },
-	[COL_STATE] = { "state", N_("S"), NULL, ALT_NEVER, 1, 0, VALUE_STATE, 21, 42, 0, 0, 0, TASKS },
-	[COL_TASKS] = { "tasks", N_("TASKS"), NULL, ALT_NEVER, 5, 1, VALUE_NUMBER, 30, 21, 0, 0, 5, CGROUPS },
-	[COL_NR + CG_RUNNING] = { "running", N_("R"), NULL, ALT_NEVER, 5, 1, VALUE_NUMBER, 27, 22, 0, 0, 5, CGROUPS },
-	[COL_NR + CG_SLEEPING] = { "sleeping", N_("S"), NULL, ALT_NEVER, 5, 1, VALUE_NUMBER, 10, 23, 0, 0, 5, CGROUPS },
+	[COL_ID] = { "pid", N_("PID"), N_("TID"), ALT_THREADS, 7, 1, VALUE_ID, 0, 40, 0, 0, 10, TASKS, 0 },
+	[COL_USER] = { "user", N_("USER"), NULL, ALT_NEVER, 8, 0, VALUE_TEXT, 20, 41, 0, 0, 0, TASKS, 0 },
+	[COL_STATE] = { "state", N_("S"), NULL, ALT_NEVER, 1, 0, VALUE_STATE, 21, 42, 0, 0, 0, TASKS, 0 },
+	[COL_TASKS] = { "tasks", N_("TASKS"), NULL, ALT_NEVER, 5, 1, VALUE_NUMBER, 30, 21, 0, 0, 5, CGROUPS, 0 },
+	[COL_NR + CG_RUNNING] = { "running", N_("R"), NULL, ALT_NEVER, 5, 1, VALUE_NUMBER, 27, 22, 0, 0, 5, CGROUPS, 0 },
+	[COL_NR + CG_SLEEPING] = { "sleeping", N_("S"), NULL, ALT_NEVER, 5, 1, VALUE_NUMBER, 10, 23, 0, 0, 5, CGROUPS, 0 },
 	[COL_NR + CG_UNINTERRUPTIBLE] = { "uninterruptible", N_("D"), NULL, ALT_NEVER, 5, 1, VALUE_NUMBER, 28, 24,
-					  0, 0, 5, CGROUPS },
-	[COL_NR + CG_STOPPED] = { "stopped", N_("T"), NULL, ALT_NEVER, 5, 1, VALUE_NUMBER, 11, 25, 0, 0, 5, CGROUPS },
-	[COL_NR + CG_IOWAIT] = { "iowait", N_("IOW"), NULL, ALT_NEVER, 5, 1, VALUE_NUMBER, 12, 26, 0, 0, 5, CGROUPS },
-	[COL_PCPU] = { "pcpu", N_("CPU%"), N_("CPU s"), ALT_TOTALS, 6, 1, VALUE_NUMBER, 22, 20, 1, 2, 6, BOTH },
+					  0, 0, 5, CGROUPS, 0 },
+	[COL_NR + CG_STOPPED] = { "stopped", N_("T"), NULL, ALT_NEVER, 5, 1, VALUE_NUMBER, 11, 25, 0, 0, 5, CGROUPS, 0 },
+	[COL_NR + CG_IOWAIT] = { "iowait", N_("IOW"), NULL, ALT_NEVER, 5, 1, VALUE_NUMBER, 12, 26, 0, 0, 5, CGROUPS, 0 },
+	[COL_PCPU] = { "pcpu", N_("CPU%"), N_("CPU s"), ALT_TOTALS, 6, 1, VALUE_NUMBER, 22, 20, 1, 2, 6, BOTH, 0 },
 	[COL_TOTAL] = { "total", N_("TOTAL"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 60, 0, -1, -1,
-			KIND_WIDTH, BOTH },
+			KIND_WIDTH, BOTH, 0 },
 	[COL_PSI + 0] = { "cpu_some", N_("CPUsome"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 55, 27, 1, 1,
-			  KIND_WIDTH, CGROUPS },
+			  KIND_WIDTH, CGROUPS, 0 },
 	[COL_PSI + 1] = { "cpu_full", N_("CPUfull"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 13, 28, 1, 1,
-			  KIND_WIDTH, CGROUPS },
+			  KIND_WIDTH, CGROUPS, 0 },
 	[COL_PSI + 2] = { "memory_some", N_("MEMsome"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 54, 29, 1, 1,
-			  KIND_WIDTH, CGROUPS },
+			  KIND_WIDTH, CGROUPS, 0 },
 	[COL_PSI + 3] = { "memory_full", N_("MEMfull"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 52, 30, 1, 1,
-			  KIND_WIDTH, CGROUPS },
+			  KIND_WIDTH, CGROUPS, 0 },
 	[COL_PSI + 4] = { "io_some", N_("IOsome"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 53, 31, 1, 1,
-			  KIND_WIDTH, CGROUPS },
+			  KIND_WIDTH, CGROUPS, 0 },
 	[COL_PSI + 5] = { "io_full", N_("IOfull"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 51, 32, 1, 1,
-			  KIND_WIDTH, CGROUPS },
+			  KIND_WIDTH, CGROUPS, 0 },
 	[COL_PSI + 6] = { "irq_full", N_("IRQfull"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 14, 33, 1, 1,
-			  KIND_WIDTH, CGROUPS },
-	[COL_CGROUP] = { "cgroup", N_("CGROUP"), NULL, ALT_NEVER, 24, 0, VALUE_TEXT, 1, 43, 0, 0, 0, BOTH },
-	[COL_COMMAND] = { "command", N_("COMMAND"), NULL, ALT_NEVER, 7, 0, VALUE_TEXT, 0, 44, 0, 0, 0, TASKS },
+			  KIND_WIDTH, CGROUPS, 0 },
+	[COL_CGROUP] = { "cgroup", N_("CGROUP"), NULL, ALT_NEVER, 24, 0, VALUE_TEXT, 1, 43, 0, 0, 0, BOTH, 0 },
+	[COL_COMMAND] = { "command", N_("COMMAND"), NULL, ALT_NEVER, 7, 0, VALUE_TEXT, 0, 44, 0, 0, 0, TASKS, 0 },
 };
 
 static const struct {
@@ -114,15 +114,30 @@ void column_psi(int id, int *resource, int *full)
 	*full = psi_columns[id - COL_PSI].full;
 }
 
+/* An accounting field's column: shown when chosen, hidden first on a narrow screen, after the
+ * command in the list of sort keys. Rates of bytes show whole bytes, CPU shares one decimal,
+ * totals of CPU time two. */
+static struct column_def acct_column(int f)
+{
+	const struct acct_field_info *info = &acct_fields[f];
+	int decimals = info->unit == AU_USEC || info->unit == AU_EVENTS ? 1 : 0;
+	int decimals_totals = info->unit == AU_USEC ? 2 : 0;
+
+	return (struct column_def){ info->key, info->title, NULL, ALT_NEVER, ACCT_WIDTH, 1, VALUE_NUMBER, 2,
+				    45 + f, decimals, decimals_totals, ACCT_WIDTH, TASKS, 1 };
+}
+
 struct column_def column_def(int id)
 {
+	if (id >= COL_ACCT && id < COL_ACCT + AF_COUNT)
+		return acct_column(id - COL_ACCT);
 	if (id >= COL_KIND && id < COL_TOTAL) {
 		int k = id - COL_KIND;
 		const struct delay_kind_info *info = &delay_kinds[k];
 
 		/* the later a kind is in the kind table, the sooner it is hidden */
 		return (struct column_def){ info->key, info->title, NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER,
-					    (info->major ? KEEP_MAJOR : 1) + DK_COUNT - k, 1 + k, -1, -1, KIND_WIDTH, BOTH };
+					    (info->major ? KEEP_MAJOR : 1) + DK_COUNT - k, 1 + k, -1, -1, KIND_WIDTH, BOTH, 0 };
 	}
 	return fixed_columns[id];
 }
@@ -219,6 +234,14 @@ static double pcpu_value(const struct row *r, const struct display *d)
 	return r->acc ? r->acc->run_ns / 1e9 : NAN; /* CPU seconds since the start */
 }
 
+/* An accounting field: its rate or level in the interval, or its total since the start. */
+static double acct_value(const struct row *r, int f, const struct display *d)
+{
+	if (!d->accumulate)
+		return r->cg ? NAN : r->r.acct[f];
+	return r->acc && !r->cg ? totals_acct(r->acc, f) : NAN;
+}
+
 /* A cgroup's pressure in the interval, percent; NAN for a task or where the kernel gives none. */
 static double psi_value(const struct row *r, int id)
 {
@@ -248,6 +271,8 @@ double column_value(const struct row *r, int id, const struct display *d)
 		return state_value(r, id - COL_NR);
 	if (id >= COL_PSI && id < COL_PSI + PSI_COLS)
 		return psi_value(r, id);
+	if (id >= COL_ACCT && id < COL_ACCT + AF_COUNT)
+		return acct_value(r, id - COL_ACCT, d);
 	switch (id) {
 	case COL_ID: return d->threads ? r->tid : r->pid;
 	case COL_TASKS: return r->cg ? (double)r->nthreads : NAN;
@@ -531,7 +556,7 @@ int column_order(const struct display *d, int *cols)
 
 	if (!d->nchosen) {
 		for (int c = 0; c < COL_COUNT; c++)
-			if (column_in_view(c, d))
+			if (column_in_view(c, d) && !column_def(c).optional)
 				cols[n++] = c;
 		return n;
 	}
@@ -540,6 +565,25 @@ int column_order(const struct display *d, int *cols)
 			cols[n++] = d->chosen[i];
 	cols[n++] = last;
 	return n;
+}
+
+const char *column_label(int id)
+{
+	if (id >= COL_KIND && id < COL_TOTAL)
+		return _(delay_kinds[id - COL_KIND].label);
+	if (id >= COL_ACCT && id < COL_ACCT + AF_COUNT)
+		return _(acct_fields[id - COL_ACCT].label);
+	return NULL;
+}
+
+int column_acct_shown(const struct display *d)
+{
+	int cols[COL_COUNT], n = column_order(d, cols);
+
+	for (int i = 0; i < n; i++)
+		if (cols[i] >= COL_ACCT && cols[i] < COL_ACCT + AF_COUNT)
+			return 1;
+	return 0;
 }
 
 int column_step_shown(int id, int step, const struct display *d)

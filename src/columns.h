@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "acctfield.h"
 #include "format.h"
 #include "model.h"
 
@@ -54,7 +55,8 @@ enum column_id {
 	COL_KIND,  /* COL_KIND + k: delay kind k */
 	COL_TOTAL = COL_KIND + DK_COUNT,
 	COL_PSI,   /* COL_PSI + i: a cgroup's pressure, one of PSI_COLS */
-	COL_CGROUP = COL_PSI + PSI_COLS,
+	COL_ACCT = COL_PSI + PSI_COLS, /* COL_ACCT + f: accounting field f (acctfield.h), optional */
+	COL_CGROUP = COL_ACCT + AF_COUNT,
 	COL_COMMAND,
 	COL_COUNT
 };
@@ -85,9 +87,18 @@ struct column_def {
 	int decimals_totals;  /* in totals since the start */
 	int fit;              /* digits a number may take before it is abbreviated */
 	int views;            /* VIEW_* bits: the views that show it */
+	int optional;         /* shown only when chosen (--columns, the setup), never by default */
 };
 
-/* The facts of column id (a column_id); a delay kind's come from the kind table. */
+/* What a delay kind's or an accounting field's column shows, for people (translated); NULL for
+ * the other columns, whose titles say it. */
+const char *column_label(int id);
+
+/* Whether the display shows an accounting column (which process rows read from /proc). */
+int column_acct_shown(const struct display *d);
+
+/* The facts of column id (a column_id); a delay kind's come from the kind table, an accounting
+ * field's from the field table. */
 struct column_def column_def(int id);
 
 struct column {
@@ -114,8 +125,8 @@ int column_step(int id, int step, const struct display *d);
 int column_last(const struct display *d);
 
 /* The columns the display shows, in order, before a narrow screen hides any: those chosen
- * (--columns, the setup) in their order or else all of the view's in the table's, the view's
- * last column last. Returns how many. */
+ * (--columns, the setup) in their order or else all of the view's that are not optional in the
+ * table's, the view's last column last. Returns how many. */
 int column_order(const struct display *d, int *cols);
 
 /* The same among the columns the display shows (--columns), in their order: what < and > move

@@ -126,6 +126,8 @@ static void to_exit_task(const struct ts_record *rec, const struct run *r, struc
 	t->group_dead = (c->flag & TS_AGROUP) != 0;
 	str_copy(t->comm, sizeof(t->comm), (c->have & HAVE_COMM) ? c->comm : "?");
 	totals_from_counters(&t->delays, c, kinds);
+	if (c->have & HAVE_IDS)
+		totals_drop_impossible(&t->delays, c->etime_us * 1000);
 	t->cgroup = cgroup_of(&r->cg, t->tgid, t->ppid);
 }
 

@@ -29,7 +29,12 @@ enum {
 	HAVE_IDS = 1u << 6,      /* pid, ppid, uid, gid, btime, etime_us, faults, exitcode */
 	HAVE_TGID = 1u << 7,     /* tgid (version 12 on) */
 	HAVE_BTIME64 = 1u << 8,  /* btime is the 64-bit field (version 10 on) */
+	HAVE_MEM = 1u << 9,      /* hiwater_rss_kb, hiwater_vm_kb */
 };
+
+/* The groups of fields the kernel's per-process (TGID) answer and exit record do not fill: it
+ * sums only the delays, the run times and (of the live threads alone) the context switches. */
+#define HAVE_THREAD_ONLY (HAVE_CPUTIME | HAVE_IO_BYTES | HAVE_IO_CHARS | HAVE_MEM)
 
 struct task_counters {
 	uint16_t version; /* struct taskstats version, 0 when the source was /proc */
@@ -46,6 +51,7 @@ struct task_counters {
 	uint64_t read_bytes, write_bytes, cancelled_write_bytes;
 	uint64_t read_char, write_char, read_syscalls, write_syscalls;
 	uint64_t minflt, majflt;
+	uint64_t hiwater_rss_kb, hiwater_vm_kb; /* the memory's high-water marks, KiB */
 	uint64_t etime_us; /* time since the task started, when the record was made */
 	uint64_t btime;    /* start, seconds since the epoch */
 	uint32_t pid, ppid, tgid, uid, gid;

@@ -18,6 +18,7 @@
 #include "exporter.h"
 #include "format.h"
 #include "i18n.h"
+#include "listing.h"
 #include "metrics.h"
 #include "options.h"
 #include "rcfile.h"
@@ -249,6 +250,9 @@ static int run_exporter(const struct options *o, struct sampler *s)
 
 static struct sampler *open_sampler(const struct options *o)
 {
+	struct listing_spec shown = { .display = { .chosen = o->chosen, .nchosen = o->nchosen, .threads = o->threads,
+						   .cgroups = o->cgroups },
+				      .sort_col = o->sort_col };
 	struct sampler_opts so = { 0 };
 	struct sampler *s;
 	char err[512];
@@ -262,6 +266,8 @@ static struct sampler *open_sampler(const struct options *o)
 	/* the metrics have each cgroup's pressure */
 	so.cgroups = o->cgroups || o->listen || o->format == FORMAT_OPENMETRICS;
 	so.cgroup_root = o->cgroup;
+	/* CSV and JSON carry every field */
+	so.acct = o->format == FORMAT_CSV || o->format == FORMAT_JSON || listing_wants_acct(&shown);
 	if (sampler_open(&s, &so, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", PACKAGE, err);
 		return NULL;

@@ -114,3 +114,10 @@ void listing_free(struct listing *l)
 	order_buf_free(&l->sort);
 	memset(l, 0, sizeof(*l));
 }
+
+int listing_wants_acct(const struct listing_spec *spec)
+{
+	int sort = spec->sort_col;
+
+	return column_acct_shown(&spec->display) || (sort >= COL_ACCT && sort < COL_ACCT + AF_COUNT);
+}

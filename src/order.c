@@ -20,7 +20,7 @@ int order_find(const char *key)
 
 const char *order_keys(void)
 {
-	static char keys[256];
+	static char keys[1024];
 	int cols[COL_COUNT];
 
 	if (keys[0])

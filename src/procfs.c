@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -320,6 +321,104 @@ static const char *stat_field(const char *f, int n)
 	return f;
 }
 
+static uint64_t ticks_to_us(unsigned long long ticks)
+{
+	return ticks * (1000000ull / (unsigned long long)procfs_hz());
+}
+
+/* User and system CPU time (fields 14 and 15 of a stat line whose fields start at f) into c. */
+static void stat_times(const char *f, struct task_counters *c)
+{
+	const char *f14 = stat_field(f, 14);
+	unsigned long long utime, stime;
+
+	if (!f14 || sscanf(f14, "%llu %llu", &utime, &stime) != 2)
+		return;
+	c->utime_us = ticks_to_us(utime);
+	c->stime_us = ticks_to_us(stime);
+	c->have |= HAVE_CPUTIME;
+}
+
+/* The number after "name" at the start of a line of text; returns 0 when there is one. */
+static int line_value(const char *text, const char *name, uint64_t *v)
+{
+	size_t len = strlen(name);
+	unsigned long long n;
+
+	for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+		if (strncmp(line, name, len) == 0 && sscanf(line + len, "%llu", &n) == 1) {
+			*v = n;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+int procfs_parse_io(const char *text, struct task_counters *c)
+{
+	static const struct {
+		const char *name;
+		size_t at;
+	} fields[] = {
+		{ "rchar:", offsetof(struct task_counters, read_char) },
+		{ "wchar:", offsetof(struct task_counters, write_char) },
+		{ "syscr:", offsetof(struct task_counters, read_syscalls) },
+		{ "syscw:", offsetof(struct task_counters, write_syscalls) },
+		{ "read_bytes:", offsetof(struct task_counters, read_bytes) },
+		{ "write_bytes:", offsetof(struct task_counters, write_bytes) },
+		{ "cancelled_write_bytes:", offsetof(struct task_counters, cancelled_write_bytes) },
+	};
+	uint64_t v[7];
+
+	for (size_t i = 0; i < 7; i++)
+		if (line_value(text, fields[i].name, &v[i]) < 0)
+			return -EINVAL;
+	for (size_t i = 0; i < 7; i++)
+		memcpy((char *)c + fields[i].at, &v[i], sizeof(v[i]));
+	c->have |= HAVE_IO_BYTES | HAVE_IO_CHARS;
+	return 0;
+}
+
+int procfs_parse_memory(const char *text, struct task_counters *c)
+{
+	uint64_t rss, vm;
+
+	if (line_value(text, "VmHWM:", &rss) < 0 || line_value(text, "VmPeak:", &vm) < 0)
+		return -EINVAL;
+	c->hiwater_rss_kb = rss;
+	c->hiwater_vm_kb = vm;
+	c->have |= HAVE_MEM;
+	return 0;
+}
+
+int procfs_thread_io(uint32_t pid, uint32_t tid, struct task_counters *c)
+{
+	char path[64], buf[1024];
+	ssize_t rc;
+
+	snprintf(path, sizeof(path), "/proc/%u/task/%u/io", pid, tid);
+	rc = procfs_read(path, buf, sizeof(buf));
+	if (rc < 0)
+		return (int)rc;
+	return procfs_parse_io(buf, c);
+}
+
+void procfs_process_acct(uint32_t pid, struct task_counters *c)
+{
+	char path[64], buf[4096];
+	const char *f;
+
+	c->have &= ~(uint32_t)HAVE_THREAD_ONLY;
+	snprintf(path, sizeof(path), "/proc/%u/io", pid);
+	if (procfs_read(path, buf, sizeof(buf)) >= 0)
+		procfs_parse_io(buf, c);
+	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+	if (procfs_read(path, buf, sizeof(buf)) >= 0 && (f = stat_fields(buf)))
+		stat_times(f, c);
+	snprintf(path, sizeof(path), "/proc/%u/status", pid);
+	if (procfs_read(path, buf, sizeof(buf)) >= 0)
+		procfs_parse_memory(buf, c);
+}
+
 int procfs_thread_counters(uint32_t pid, uint32_t tid, struct task_counters *c, char *state,
 			   uint64_t *start_ticks)
 {
@@ -348,6 +447,7 @@ int procfs_thread_counters(uint32_t pid, uint32_t tid, struct task_counters *c, 
 	c->kind_count = (kind_mask)(1u << DK_CPU);
 	c->run_virtual_ns = c->run_real_ns = run;
 	c->have = HAVE_RUN | HAVE_COMM;
+	stat_times(f, c);
 	c->pid = tid;
 	c->tgid = pid;
 	return 0;

@@ -71,10 +71,27 @@ int procfs_open_tasks(uint32_t pid);
 char procfs_thread_state_at(int dirfd, uint32_t tid);
 
 /* What /proc gives anyone about a thread: CPU delay, run time and timeslices from schedstat, and
- * block-I/O delay (ticks, no count) from stat field 42. Also its state and start time. Returns 0,
+ * block-I/O delay (ticks, no count) and user and system CPU time from stat. Also its state and start time. Returns 0,
  * or -ESRCH when it is gone. */
 int procfs_thread_counters(uint32_t pid, uint32_t tid, struct task_counters *c, char *state,
 			   uint64_t *start_ticks);
+
+/* The accounting fields of process pid that the kernel's per-process taskstats answer lacks
+ * (HAVE_THREAD_ONLY), from /proc, for the whole process, ended threads included: the I/O counters
+ * from /proc/PID/io (readable only where delaytop may trace the process), user and system CPU
+ * time from /proc/PID/stat (clock ticks), the high-water marks from /proc/PID/status. Each file
+ * is optional: c->have gains the groups read. */
+void procfs_process_acct(uint32_t pid, struct task_counters *c);
+
+/* The I/O counters of thread tid from /proc/PID/task/TID/io into c (HAVE_IO_BYTES and
+ * HAVE_IO_CHARS): exact, where taskstats rounds each down to a multiple of 1024, the counts of
+ * system calls too. Returns 0, or a negative errno (gone, or not readable by delaytop). */
+int procfs_thread_io(uint32_t pid, uint32_t tid, struct task_counters *c);
+
+/* Parsers of /proc/PID/io and of the VmHWM and VmPeak lines of /proc/PID/status into c; each
+ * returns 0 and sets its HAVE_* bits, or -EINVAL when a field is missing. Pure. */
+int procfs_parse_io(const char *text, struct task_counters *c);
+int procfs_parse_memory(const char *text, struct task_counters *c);
 
 /* Reads a small file of /proc into buf (size bytes), terminated; returns its length or a
  * negative errno. */

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "acctfield.h"
 #include "cgroupfs.h"
 #include "counters.h"
 #include "idmap.h"
@@ -38,6 +39,11 @@ struct proc {
 	uint64_t sig;      /* thread mode: the signature of its per-process answer (steady.h) */
 	uint32_t sig_tick; /* the tick of that answer, 0 when none */
 	uint32_t steady;   /* the tick whose readings of its threads were carried over */
+	/* process mode: the accounting fields the per-process answer lacks, from /proc */
+	uint64_t acct[AF_COUNT];
+	uint32_t acct_groups;    /* the HAVE_* groups they hold */
+	uint32_t acct_tick;      /* the tick they were last read or carried over at; 0: never */
+	uint64_t acct_activity;  /* the process's activity when they were read */
 };
 
 struct proctable {

@@ -23,6 +23,10 @@ void sample_from_counters(struct sample *s, const struct task_counters *c, uint6
 	s->kind_max = c->kind_max;
 	s->have_run = (c->have & HAVE_RUN) != 0;
 	s->run_ns = c->run_virtual_ns;
+	s->acct_have = acct_have(c);
+	for (int f = 0; f < AF_COUNT; f++)
+		if (s->acct_have & (1u << f))
+			s->acct[f] = acct_get(c, f);
 }
 
 void sample_zero_like(struct sample *zero, const struct sample *cur, uint64_t when_ns)
@@ -34,6 +38,7 @@ void sample_zero_like(struct sample *zero, const struct sample *cur, uint64_t wh
 	zero->kind_max = cur->kind_max;
 	zero->have_run = cur->have_run;
 	zero->threads = cur->threads;
+	zero->acct_have = cur->acct_have;
 }
 
 void rates_unavailable(struct task_rates *out)
@@ -44,6 +49,8 @@ void rates_unavailable(struct task_rates *out)
 	out->total_pct = NAN;
 	out->impossible = 0;
 	out->carried = 0;
+	for (int f = 0; f < AF_COUNT; f++)
+		out->acct[f] = NAN;
 }
 
 static uint64_t forward(uint64_t prev, uint64_t cur)
@@ -103,6 +110,23 @@ static int kind_rate(const struct sample *prev, const struct sample *cur, int k,
 	return dtotal > wall_s * 1e9 * threads_of(prev, cur);
 }
 
+/* One accounting field over wall_s: a counter's growth per second or, for CPU time, as a percent
+ * of the interval; a level's value. NAN when a reading lacks it. */
+static float acct_rate(const struct sample *prev, const struct sample *cur, int f, double wall_s)
+{
+	unsigned bit = 1u << f;
+
+	if (!(cur->acct_have & bit))
+		return NAN;
+	if (acct_is_level(f))
+		return (float)(cur->acct[f] * 1024.0);
+	if (!(prev->acct_have & bit))
+		return NAN;
+	if (acct_fields[f].unit == AU_USEC)
+		return (float)(forward(prev->acct[f], cur->acct[f]) / 1e6 / wall_s * 100.0);
+	return (float)(forward(prev->acct[f], cur->acct[f]) / wall_s);
+}
+
 void rates_compute(const struct sample *prev, const struct sample *cur, struct task_rates *out)
 {
 	double wall_s;
@@ -129,4 +153,6 @@ void rates_compute(const struct sample *prev, const struct sample *cur, struct t
 		out->total_pct = NAN;
 	if (prev->have_run && cur->have_run)
 		out->run_pct = (float)(forward(prev->run_ns, cur->run_ns) / 1e9 / wall_s * 100.0);
+	for (int f = 0; f < AF_COUNT; f++)
+		out->acct[f] = acct_rate(prev, cur, f, wall_s);
 }

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "acctfield.h"
 #include "counters.h"
 
 /* The part of a reading that rates need; the sampler keeps one per task between ticks. */
@@ -17,6 +18,8 @@ struct sample {
 	uint32_t threads; /* threads whose delays the counters sum (at least 1) */
 	kind_mask kind_total, kind_count, kind_max;
 	uint8_t have_run;
+	acct_mask acct_have;       /* the accounting fields the reading holds */
+	uint64_t acct[AF_COUNT];   /* their values, in their units (acctfield.h) */
 };
 
 /* One kind over one interval. NAN means unavailable. */
@@ -34,6 +37,8 @@ struct task_rates {
 	kind_mask impossible; /* bit k: kind k's delta was more than the threads could wait */
 	kind_mask carried;    /* bit k: kind k's pct is above 100% per thread: a wait that began in an
 				 earlier interval ended in this one (waits count when they end) */
+	float acct[AF_COUNT]; /* per second (bytes, events), percent of the interval (CPU times) or
+				 bytes (high-water marks); NAN when unavailable */
 };
 
 /* Copies what rates need out of c, stamped with when_ns; threads is how many threads the counters
@@ -52,7 +57,8 @@ void sample_zero_like(struct sample *zero, const struct sample *cur, uint64_t wh
  * is switched while a task waits (it then counts from a start it never took). A longest wait longer than the task's life is unavailable
  * for the same reason. A wait is counted in the interval in which it ends, so one that began
  * earlier can take a kind above 100% per thread (the larger of prev's and cur's thread count):
- * such a kind keeps its measured value and is marked in carried. */
+ * such a kind keeps its measured value and is marked in carried. An accounting counter
+ * that went backwards gives 0; a high-water mark is cur's. */
 void rates_compute(const struct sample *prev, const struct sample *cur, struct task_rates *out);
 
 /* All rates unavailable. */

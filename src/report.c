@@ -278,6 +278,35 @@ static void text_groups(struct outbuf *o, const struct report *r)
 	}
 }
 
+/* Whether the by-command I/O table has field f: the counters of bytes and switches that the
+ * records carry, as totals. */
+static int text_acct_field(int f)
+{
+	enum acct_unit u = acct_fields[f].unit;
+
+	return acct_fields[f].in_records && (u == AU_BYTES || u == AU_EVENTS);
+}
+
+/* The bytes and context switches per command name, in the order of the delay table. */
+static void text_acct_groups(struct outbuf *o, const struct report *r)
+{
+	if (!(r->sum.acct_have & (1u << AF_WCHAR | 1u << AF_VCSW)))
+		return; /* a kernel whose records carry neither */
+	out_char(o, '\n');
+	out_padded(o, _("COMMAND"), 16, 0);
+	for (int f = 0; f < AF_COUNT; f++)
+		if (text_acct_field(f))
+			text_title(o, _(acct_fields[f].title), 8, 1);
+	out_char(o, '\n');
+	for (size_t i = 0; i < r->ngroups; i++) {
+		out_padded(o, r->groups[i].comm, 16, 0);
+		for (int f = 0; f < AF_COUNT; f++)
+			if (text_acct_field(f))
+				text_cell(o, totals_acct(&r->groups[i].sum, f), 0, 8);
+		out_char(o, '\n');
+	}
+}
+
 /* The by-cgroup table: each cgroup on its own line, its numbers on the next. */
 static void text_cgroups(struct outbuf *o, const struct report *r)
 {
@@ -297,6 +326,24 @@ static void json_num(struct outbuf *o, double v)
 	char buf[40];
 
 	out_mem(o, buf, fmt_json_number(buf, v));
+}
+
+/* The accounting fields the records carry, as totals named with their units. */
+static void json_acct(struct outbuf *o, const struct kind_totals *t)
+{
+	char name[32];
+
+	for (int f = 0; f < AF_COUNT; f++) {
+		double v = totals_acct(t, f);
+
+		if (!acct_fields[f].in_records)
+			continue;
+		out_printf(o, ",\"%s\":", acct_json_name(f, 1, name));
+		if (!isnan(v) && acct_fields[f].unit != AU_USEC)
+			out_printf(o, "%.0f", v);
+		else
+			json_num(o, v);
+	}
 }
 
 static void json_kinds(struct outbuf *o, const struct kind_totals *t, double wall_s)
@@ -337,6 +384,7 @@ static void json_group(struct outbuf *o, size_t i, const char *key, const char *
 	json_num(o, sum->run_ns / 1e9);
 	out_str(o, ",\"delay\":");
 	json_kinds(o, sum, -1);
+	json_acct(o, sum);
 	out_char(o, '}');
 }
 
@@ -362,6 +410,7 @@ static void report_json(struct outbuf *o, const struct report *r)
 	json_num(o, r->sum.run_ns / 1e9);
 	out_str(o, ",\"delay\":");
 	json_kinds(o, &r->sum, r->wall_s);
+	json_acct(o, &r->sum);
 	out_str(o, ",\"by_command\":[");
 	for (size_t i = 0; i < r->ngroups; i++)
 		json_group(o, i, "command", r->groups[i].comm, r->groups[i].procs, r->groups[i].threads, &r->groups[i].sum);
@@ -397,6 +446,27 @@ static void csv_row(struct outbuf *o, const char *comm, unsigned procs, unsigned
 	}
 }
 
+/* A row's accounting fields, after the others, and its end. */
+static void csv_acct(struct outbuf *o, const struct kind_totals *t)
+{
+	char buf[40];
+
+	for (int f = 0; f < AF_COUNT; f++) {
+		double v = totals_acct(t, f);
+
+		if (!acct_fields[f].in_records)
+			continue;
+		out_char(o, ',');
+		if (isnan(v))
+			continue;
+		if (acct_fields[f].unit == AU_USEC)
+			out_mem(o, buf, fmt_fixed(buf, v, 6));
+		else
+			out_printf(o, "%.0f", v);
+	}
+	out_char(o, '\n');
+}
+
 static void csv_run(struct outbuf *o, const struct report *r)
 {
 	char buf[40];
@@ -404,7 +474,8 @@ static void csv_run(struct outbuf *o, const struct report *r)
 	csv_row(o, "(all)", r->procs, r->threads, &r->sum);
 	out_printf(o, ",%d,", report_exit_status(r));
 	out_mem(o, buf, fmt_fixed(buf, r->wall_s, 3));
-	out_printf(o, ",%llu,\n", (unsigned long long)r->lost);
+	out_printf(o, ",%llu,", (unsigned long long)r->lost);
+	csv_acct(o, &r->sum);
 }
 
 static void report_csv(struct outbuf *o, const struct report *r)
@@ -412,17 +483,25 @@ static void report_csv(struct outbuf *o, const struct report *r)
 	out_str(o, "command,processes,threads,total_s");
 	for (int k = 0; k < DK_COUNT; k++)
 		out_printf(o, ",%s_total_s,%s_count,%s_max_ms", delay_kinds[k].key, delay_kinds[k].key, delay_kinds[k].key);
-	out_str(o, ",status,wall_s,exits_lost,cgroup\n");
+	out_str(o, ",status,wall_s,exits_lost,cgroup");
+	for (int f = 0; f < AF_COUNT; f++) {
+		char name[32];
+
+		if (acct_fields[f].in_records)
+			out_printf(o, ",%s", acct_json_name(f, 1, name));
+	}
+	out_char(o, '\n');
 	csv_run(o, r);
 	for (size_t i = 0; i < r->ngroups; i++) {
 		csv_row(o, r->groups[i].comm, r->groups[i].procs, r->groups[i].threads, &r->groups[i].sum);
-		out_str(o, ",,,,\n");
+		out_str(o, ",,,,");
+		csv_acct(o, &r->groups[i].sum);
 	}
 	for (size_t i = 0; r->ncgroups > 1 && i < r->ncgroups; i++) { /* rows "(cgroup)" with the path */
 		csv_row(o, "(cgroup)", r->cgroups[i].procs, r->cgroups[i].threads, &r->cgroups[i].sum);
 		out_str(o, ",,,,");
 		out_csv_field(o, r->cgroups[i].path);
-		out_char(o, '\n');
+		csv_acct(o, &r->cgroups[i].sum);
 	}
 }
 
@@ -441,6 +520,7 @@ int report_print(struct report *r, enum output_format format, FILE *out)
 		text_summary(&o, r);
 		text_kinds(&o, r);
 		text_groups(&o, r);
+		text_acct_groups(&o, r);
 		if (r->ncgroups > 1)
 			text_cgroups(&o, r);
 	}

@@ -285,6 +285,7 @@ static void wire_collector(struct sampler *s)
 	c->rules = &s->rules;
 	c->hier = &s->hier;
 	c->want_states = s->o.cgroups && states_from_tasks(s);
+	c->want_acct = s->o.acct;
 	s->rules.off = &s->off;
 	s->rules.threads = s->o.threads;
 }
@@ -333,6 +334,12 @@ void sampler_set_group(struct sampler *s, int threads, int cgroups)
 	if (!s->o.cgroups)
 		s->cgroups.n = 0;
 	sampler_set_threads(s, threads && !cgroups);
+}
+
+void sampler_set_acct(struct sampler *s, int acct)
+{
+	s->o.acct = !!acct;
+	s->collector.want_acct = s->o.acct;
 }
 
 void sampler_set_threads(struct sampler *s, int threads)

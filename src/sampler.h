@@ -20,6 +20,9 @@ struct sampler_opts {
 	int departed;         /* keep exited tasks for the totals since the start (the front end may show them) */
 	int cgroups;          /* the cgroup view: snapshots carry cgroup rows (processes are read) */
 	const char *cgroup_root; /* the cgroup view's root; NULL: the hierarchy's root */
+	int acct;             /* process rows carry the accounting fields the kernel's per-process
+				 answer lacks (I/O, CPU times, high-water marks), read from /proc for
+				 the processes that ran; without it they are unavailable */
 };
 
 /* Opens the sources. Without CAP_NET_ADMIN the sampler works in limited mode and
@@ -50,6 +53,8 @@ void sampler_drain(struct sampler *s);
 void sampler_set_threads(struct sampler *s, int threads);
 /* The view: threads, or processes, or (cgroups) cgroups summing processes. */
 void sampler_set_group(struct sampler *s, int threads, int cgroups);
+/* Whether process rows carry the accounting fields read from /proc (sampler_opts.acct). */
+void sampler_set_acct(struct sampler *s, int acct);
 /* The cgroup hierarchy shown (its layout is CGROUP_NONE when none is mounted). */
 const struct cgroup_hier *sampler_cgroup_hier(const struct sampler *s);
 void sampler_set_pids(struct sampler *s, const uint32_t *pids, size_t npids);

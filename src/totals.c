@@ -26,6 +26,20 @@ void totals_from_counters(struct kind_totals *t, const struct task_counters *c, 
 	}
 	if (c->have & HAVE_RUN)
 		t->run_ns = c->run_virtual_ns;
+	t->acct_have = acct_have(c);
+	for (int f = 0; f < AF_COUNT; f++)
+		if (t->acct_have & (1u << f))
+			t->acct[f] = acct_get(c, f);
+}
+
+/* Adds one accounting field: a counter's amount, or a high-water mark that may be the highest. */
+static void acct_add(struct kind_totals *sum, int f, uint64_t v)
+{
+	if (!acct_is_level(f))
+		sum->acct[f] += v;
+	else if (v > sum->acct[f])
+		sum->acct[f] = v;
+	sum->acct_have |= (acct_mask)(1u << f);
 }
 
 void totals_add(struct kind_totals *sum, const struct kind_totals *a)
@@ -41,6 +55,9 @@ void totals_add(struct kind_totals *sum, const struct kind_totals *a)
 	sum->kinds |= a->kinds;
 	sum->kinds_count |= a->kinds_count;
 	sum->kinds_max |= a->kinds_max;
+	for (int f = 0; f < AF_COUNT; f++)
+		if (a->acct_have & (1u << f))
+			acct_add(sum, f, a->acct[f]);
 }
 
 static uint64_t grown(uint64_t from, uint64_t to)
@@ -75,6 +92,41 @@ void totals_add_delta(struct kind_totals *sum, const struct sample *base, const 
 	}
 	if (base->have_run && last->have_run)
 		sum->run_ns += grown(base->run_ns, last->run_ns);
+	for (int f = 0; f < AF_COUNT; f++) {
+		unsigned bit = 1u << f;
+
+		if (acct_is_level(f) && (last->acct_have & bit))
+			acct_add(sum, f, last->acct[f]);
+		else if (base->acct_have & last->acct_have & bit)
+			acct_add(sum, f, grown(base->acct[f], last->acct[f]));
+	}
+}
+
+void totals_drop_impossible(struct kind_totals *t, uint64_t lived_ns)
+{
+	double most = lived_ns * 1.1 + 5e6;
+
+	for (int k = 0; k < DK_COUNT; k++) {
+		kind_mask bit = (kind_mask)(1u << k);
+
+		if (!(t->kinds & bit) || t->total_ns[k] <= most)
+			continue;
+		t->kinds &= (kind_mask)~bit;
+		t->kinds_count &= (kind_mask)~bit;
+		t->kinds_max &= (kind_mask)~bit;
+		t->total_ns[k] = t->count[k] = t->counted_ns[k] = t->max_ns[k] = 0;
+	}
+}
+
+double totals_acct(const struct kind_totals *t, int f)
+{
+	if (!(t->acct_have & (1u << f)))
+		return NAN;
+	switch (acct_fields[f].unit) {
+	case AU_USEC: return t->acct[f] / 1e6;
+	case AU_KIB: return t->acct[f] * 1024.0;
+	default: return (double)t->acct[f];
+	}
 }
 
 double totals_avg_ms(const struct kind_totals *t, int k)

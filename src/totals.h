@@ -17,18 +17,31 @@ struct kind_totals {
 	kind_mask kinds;       /* bit k: kind k's total was available at least once */
 	kind_mask kinds_count; /* bit k: and its count (limited mode reads I/O delay without one) */
 	kind_mask kinds_max;   /* bit k: and its longest wait */
+	uint64_t acct[AF_COUNT]; /* the accounting counters' growth; the high-water marks' highest */
+	acct_mask acct_have;     /* bit f: field f was available at least once */
 };
 
-/* The totals a task's counters hold, of the kinds in mask (the kinds the kernel accounts). */
+/* The totals a task's counters hold, of the kinds in mask (the kinds the kernel accounts), and
+ * its accounting fields. */
 void totals_from_counters(struct kind_totals *t, const struct task_counters *c, kind_mask mask);
 
-/* Adds a to sum: totals and counts add up, the longest wait is the longer one. */
+/* Adds a to sum: totals and counts add up, the longest wait and a high-water mark are the
+ * higher one. */
 void totals_add(struct kind_totals *sum, const struct kind_totals *a);
 
 /* Adds what the counters grew by from base to last, without the kinds in impossible (a delta no
  * task could have waited). A counter that went backwards adds nothing. */
 void totals_add_delta(struct kind_totals *sum, const struct sample *base, const struct sample *last,
 		      kind_mask impossible);
+
+/* Field f's total in its unit for people: bytes, events, CPU seconds, or the high-water mark in
+ * bytes; NAN when it was never available. */
+double totals_acct(const struct kind_totals *t, int f);
+
+/* Leaves out of one task's totals over its life (lived_ns) each kind it waited longer than it
+ * lived, with a tenth and 5 ms to spare: the kernel counts such a wait from a start it never took
+ * when kernel.task_delayacct is switched during it. The kind becomes unavailable. */
+void totals_drop_impossible(struct kind_totals *t, uint64_t lived_ns);
 
 /* Milliseconds per wait of kind k, from the tasks that gave both a total and a count; NAN when
  * none did. */

@@ -21,7 +21,7 @@ struct layout {
 	struct field run_real, run_virtual, comm, uid, gid, pid, ppid, btime, etime;
 	struct field utime, stime, minflt, majflt, read_char, write_char, read_syscalls;
 	struct field write_syscalls, read_bytes, write_bytes, cancelled, nvcsw, nivcsw;
-	struct field btime64, tgid;
+	struct field btime64, tgid, hiwater_rss, hiwater_vm;
 };
 
 static const struct layout layout_v1 = {
@@ -37,6 +37,7 @@ static const struct layout layout_std = {
 	.write_char = { 224, 2 }, .read_syscalls = { 232, 2 }, .write_syscalls = { 240, 2 },
 	.read_bytes = { 248, 3 }, .write_bytes = { 256, 3 }, .cancelled = { 264, 3 },
 	.nvcsw = { 272, 4 }, .nivcsw = { 280, 4 }, .btime64 = { 344, 10 }, .tgid = { 368, 12 },
+	.hiwater_rss = { 200, 2 }, .hiwater_vm = { 208, 2 },
 };
 
 /* Version 15: 48 bytes of max/min after the swap-in group shift everything up to the reclaim
@@ -49,6 +50,7 @@ static const struct layout layout_v15 = {
 	.write_char = { 272, 2 }, .read_syscalls = { 280, 2 }, .write_syscalls = { 288, 2 },
 	.read_bytes = { 296, 3 }, .write_bytes = { 304, 3 }, .cancelled = { 312, 3 },
 	.nvcsw = { 320, 4 }, .nivcsw = { 328, 4 }, .btime64 = { 424, 10 }, .tgid = { 464, 12 },
+	.hiwater_rss = { 248, 2 }, .hiwater_vm = { 256, 2 },
 };
 
 struct planner {
@@ -171,6 +173,9 @@ static void plan_rest(struct planner *r, const struct layout *l)
 	if (group(r, (struct field[]){ l->read_char, l->write_char, l->read_syscalls, l->write_syscalls },
 		  (size_t[]){ AT(read_char), AT(write_char), AT(read_syscalls), AT(write_syscalls) }, u64, 4))
 		p->have |= HAVE_IO_CHARS;
+	if (group(r, (struct field[]){ l->hiwater_rss, l->hiwater_vm },
+		  (size_t[]){ AT(hiwater_rss_kb), AT(hiwater_vm_kb) }, u64, 2))
+		p->have |= HAVE_MEM;
 }
 
 int tsabi_plan(struct tsabi_plan *plan, const void *payload, size_t len)

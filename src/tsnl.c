@@ -102,9 +102,9 @@ static int parse_aggregate(struct nlattr *aggr, int tgid, struct ts_record *rec,
 	if (tsabi_apply(plan, nla_data(stats), &rec->c) < 0)
 		return -EINVAL;
 	if (tgid) {
-		/* Summed over live threads only, or not filled at all, for a process. */
-		rec->c.have &= ~(uint32_t)(HAVE_COMM | HAVE_IDS | HAVE_TGID | HAVE_BTIME64 | HAVE_IO_BYTES |
-					    HAVE_IO_CHARS | HAVE_CPUTIME | HAVE_CSW);
+		/* Summed over live threads only (the context switches), or not filled at all, for a
+		 * process. */
+		rec->c.have &= ~(uint32_t)(HAVE_COMM | HAVE_IDS | HAVE_TGID | HAVE_BTIME64 | HAVE_THREAD_ONLY | HAVE_CSW);
 		rec->c.kind_max = 0;
 		rec->c.kind_max_ts = 0;
 	}

@@ -417,12 +417,15 @@ static void draw_columns_menu(const struct view *v, int top, int rows)
 		struct outbuf o = { 0 };
 		struct column col = column_get(ids[i], &d);
 		const char *mark = ids[i] == column_last(&d) ? "[=]" : colset_shown(&v->cols, ids[i]) ? "[x]" : "[ ]";
+		const char *label = column_label(ids[i]);
 
 		out_printf(&o, "  %s ", mark);
 		out_padded(&o, col.title, 8, 0);
 		out_printf(&o, " %s", col.key);
 		if (ids[i] == v->spec.sort_col)
 			out_printf(&o, "  %s", _("(sort)"));
+		if (label) /* beneath each other, after the longest key */
+			out_printf(&o, "%*s%s", 17 - (int)strlen(col.key), "", label);
 		out_char(&o, '\0');
 		put_line(top + line++, o.data, ids[i] == v->menu ? A_REVERSE : A_NORMAL);
 		out_free(&o);

@@ -35,6 +35,12 @@
  *                                     still most of the time. Prints the waiting thread's tid
  *   workload freeze TID MS            stops the one thread TID (ptrace, which stops a thread and not
  *                                     its process) for MS ms; prints "frozen" once it is stopped
+ *   workload io N BYTES WAIT_MS DIR   N threads, each asleep WAIT_MS ms, then writing BYTES (a
+ *                                     multiple of 64 KiB) to a new file DIR/io.I in 64 KiB
+ *                                     writes, then asleep 1 ms 20 times, then busy 300 ms in user
+ *                                     mode, then asleep until killed. The main thread touches
+ *                                     16 MiB first, prints "ready" once the threads run and
+ *                                     "done" once every thread finished
  *   workload zombies MS1 AT MS2       a child busy MS1 ms on CPU 0, and at AT ms a second one busy
  *                                     MS2 ms; both stay zombies, as the parent never waits for
  *                                     them. Prints the children's pids, one a line
@@ -481,6 +487,78 @@ static int mode_freeze(pid_t tid, int ms)
 	return ptrace(PTRACE_DETACH, tid, NULL, NULL) < 0 ? 1 : 0;
 }
 
+struct io_job {
+	int index;
+	long bytes;
+	int wait_ms;
+	const char *dir;
+	pthread_barrier_t *finished;
+};
+
+static void busy_user(int ms)
+{
+	struct timespec start, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do {
+		for (volatile int i = 0; i < 10000; i++)
+			;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 < ms);
+}
+
+static void *io_thread(void *arg)
+{
+	static char chunk[65536];
+	struct io_job *j = arg;
+	char path[4096];
+	int fd;
+
+	usleep((useconds_t)j->wait_ms * 1000);
+	snprintf(path, sizeof(path), "%s/io.%d", j->dir, j->index);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		die("open");
+	for (long done = 0; done < j->bytes; done += (long)sizeof(chunk))
+		if (write(fd, chunk, sizeof(chunk)) != (ssize_t)sizeof(chunk))
+			die("write");
+	close(fd);
+	for (int i = 0; i < 20; i++)
+		usleep(1000);
+	busy_user(300);
+	pthread_barrier_wait(j->finished);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void mode_io(int n, long bytes, int wait_ms, const char *dir)
+{
+	size_t touched = 16u << 20;
+	char *mem = malloc(touched);
+	pthread_barrier_t finished;
+	struct io_job *jobs = calloc((size_t)n, sizeof(*jobs));
+
+	if (!mem || !jobs || n < 1)
+		die("io");
+	memset(mem, 1, touched);
+	pthread_barrier_init(&finished, NULL, (unsigned)n + 1);
+	for (int i = 0; i < n; i++) {
+		pthread_t t;
+
+		jobs[i] = (struct io_job){ i, bytes, wait_ms, dir, &finished };
+		if (pthread_create(&t, NULL, io_thread, &jobs[i]) != 0)
+			die("pthread_create");
+	}
+	printf("ready\n");
+	fflush(stdout);
+	pthread_barrier_wait(&finished);
+	printf("done\n");
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
 static int run_mode(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[0], "spin") == 0) {
@@ -507,6 +585,8 @@ static int run_mode(int argc, char **argv)
 		mode_rare(atoi(argv[1]), atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
 	if (argc >= 3 && strcmp(argv[0], "freeze") == 0)
 		return mode_freeze((pid_t)atoi(argv[1]), atoi(argv[2]));
+	if (argc >= 5 && strcmp(argv[0], "io") == 0)
+		mode_io(atoi(argv[1]), atol(argv[2]), atoi(argv[3]), argv[4]);
 	if (argc >= 4 && strcmp(argv[0], "zombies") == 0)
 		mode_zombies(atoi(argv[1]), atoi(argv[2]), atoi(argv[3]));
 	if (argc >= 2 && strcmp(argv[0], "sleep") == 0) {
@@ -516,7 +596,7 @@ static int run_mode(int argc, char **argv)
 	if (argc >= 2 && strcmp(argv[0], "thread-exec") == 0)
 		mode_thread_exec(argv + 1);
 	fprintf(stderr, "usage: workload spin|threads|odirect|idle|forks|at-pid|sleep|thread-exits|thread-exec|"
-			"bursts|churn|rare|freeze|zombies ARGS\n");
+			"bursts|churn|rare|freeze|io|zombies ARGS\n");
 	return 2;
 }
 

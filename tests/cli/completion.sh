@@ -57,7 +57,7 @@ is -s t -- total thrashing tasks
 is --sort = io -- io io_some io_full iowait
 is --sort = -- $(LC_ALL=C "$bin" -s '?' 2>&1 | sed -n 's/.*(choose from: \(.*\))$/\1/p' | tr -d ',')
 is --group = -- process thread cgroup
-is --columns = pid,i -- pid,io pid,io_some pid,io_full pid,iowait pid,irq pid,irq_full
+is --columns = pid,i -- pid,io pid,io_some pid,io_full pid,iowait pid,irq pid,irq_full pid,ivcsw
 is --columns = pi -- pid
 is --format c -- csv
 is -b --format '' -- text csv json openmetrics

@@ -56,10 +56,11 @@ keys F2
 wait_for_screen '^Columns: ' 5
 screen_ok $? "F2 opens the column setup"
 printf '%s\n' "$SCREEN" | grep -A3 '^Columns: ' | tail -3 | tr -s ' ' | sed 's/^ //' >"$TMPDIR_TEST/setup"
-[ "$(cat "$TMPDIR_TEST/setup")" = "[x] IO io
+[ "$(cat "$TMPDIR_TEST/setup")" = "[x] IO io waiting for synchronous block I/O
 [x] PID pid
-[x] CPU cpu" ] && screen_has '^ +\[=\] COMMAND +command' && screen_has '^ +\[ \] USER +user'
-screen_ok $? "it lists the shown columns in order, COMMAND fixed ([=]), then the hidden ones" "$(cat "$TMPDIR_TEST/setup")"
+[x] CPU cpu waiting for a CPU while runnable" ] && screen_has '^ +\[=\] COMMAND +command' && screen_has '^ +\[ \] USER +user'
+screen_ok $? "it lists the shown columns in order (a kind's with what it waits for), COMMAND fixed ([=]), then the hidden ones" \
+	"$(cat "$TMPDIR_TEST/setup")"
 # ] moves IO after PID; Down goes to CPU, s sorts by it, Space hides it; Enter closes
 keys ']' Down s Space Enter
 want_titles="PID IO COMMAND"
@@ -81,5 +82,16 @@ keys q
 wait_until 5 test -s "$SCREEN_STATUS_FILE"
 [ "$(cat "$SCREEN_STATUS_FILE" 2>/dev/null)" = 0 ]
 tap_ok $? "q ends the screen with status 0" "status: $(cat "$SCREEN_STATUS_FILE" 2>/dev/null)"
+
+# ---- accounting columns: shown when listed, process rows read from /proc ----
+start_screen -- -d 0.5 -p $$ --columns pid,read,wchar,maxrss,command
+want_titles="PID DISK RD WCHAR MAXRSS COMMAND"
+wait_for_screen_fn titles_are 10
+screen_ok $? "--columns pid,read,wchar,maxrss,command: the titles are PID DISK RD WCHAR MAXRSS COMMAND" \
+	"titles: '$(titles)'"
+rss_shown() { v=$(cell $$ MAXRSS) && [ -n "$v" ] && [ "$v" != - ]; }
+wait_for_screen_fn rss_shown 5
+screen_ok $? "the test shell's process row has a MAXRSS (from /proc/PID/status), not -" "row: $(row_of $$)"
+stop_screen
 
 done_testing

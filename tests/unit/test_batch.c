@@ -75,6 +75,20 @@ static void build_snapshot(void)
 	totals[0].count[DK_IO] = 36;
 	totals[0].counted_ns[DK_IO] = 43320000000ull;
 	totals[0].max_ns[DK_IO] = 1200000000ull;
+	/* its accounting: 4 MiB/s to disk, a byte rate with decimals, switches, CPU times, memory */
+	rows[0].r.acct[AF_READ] = 0;
+	rows[0].r.acct[AF_WRITE] = 4194304.0f;
+	rows[0].r.acct[AF_WCHAR] = 4194304.5f;
+	rows[0].r.acct[AF_SYSCW] = 64.0f;
+	rows[0].r.acct[AF_VCSW] = 18.5f;
+	rows[0].r.acct[AF_UTIME] = 3.0f;
+	rows[0].r.acct[AF_STIME] = 20.0f;
+	rows[0].r.acct[AF_MAXRSS] = 10485760.0f;
+	totals[0].acct_have = 1u << AF_WRITE | 1u << AF_SYSCW | 1u << AF_STIME | 1u << AF_MAXRSS;
+	totals[0].acct[AF_WRITE] = 251658240ull;
+	totals[0].acct[AF_SYSCW] = 3840;
+	totals[0].acct[AF_STIME] = 12000000ull;
+	totals[0].acct[AF_MAXRSS] = 10240; /* KiB */
 
 	/* an exited task seen once: no rates, totals of CPU delay only */
 	rows[1] = (struct row){ .pid = 3001, .uid = 65534, .state = 'X', .exited = 1, .fresh = 1, .user = "nobody",

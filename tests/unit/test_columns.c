@@ -125,9 +125,12 @@ static void test_table(void)
 		int in_view = 0;
 
 		for (int c = 0; c < COL_COUNT; c++)
-			in_view += column_in_view(c, &d);
+			in_view += column_in_view(c, &d) && !column_def(c).optional;
 		ok(t.n == in_view && t.ids[t.n - 1] == COL_COMMAND && in_view < COL_COUNT,
-		   "width 0: every column of the task view, COMMAND last, none of the cgroup view's own");
+		   "width 0: every column of the task view but the optional ones, COMMAND last, none of the "
+		   "cgroup view's own");
+		ok(column_in_view(COL_ACCT + AF_READ, &d) && column_def(COL_ACCT + AF_READ).optional,
+		   "DISK RD is a column of the task view, shown only when chosen");
 		d.cgroups = 1;
 		table_init(&t, &d, 0, COL_TOTAL);
 		ok(t.ids[t.n - 1] == COL_CGROUP && t.ids[0] == COL_TASKS, "the cgroup view: TASKS first, CGROUP last");

@@ -122,8 +122,18 @@ static void build_run(struct report *r, char **argv)
 	t.delays.counted_ns[DK_IO] = 1500000000;
 	t.delays.max_ns[DK_IO] = 900000000;
 	t.delays.run_ns = 1000000000;
+	/* its I/O and switches: summed per command, the high-water mark the highest */
+	t.delays.acct_have = 1u << AF_READ | 1u << AF_WRITE | 1u << AF_WCHAR | 1u << AF_VCSW | 1u << AF_UTIME |
+			     1u << AF_MAXRSS;
+	t.delays.acct[AF_READ] = 4096;
+	t.delays.acct[AF_WRITE] = 1048576;
+	t.delays.acct[AF_WCHAR] = 1048576;
+	t.delays.acct[AF_VCSW] = 12;
+	t.delays.acct[AF_UTIME] = 250000;
+	t.delays.acct[AF_MAXRSS] = 2048;
 	report_add(r, &t, 0);
 	t.tid = 20;
+	t.delays.acct[AF_MAXRSS] = 1024;
 	t.group_dead = 1;
 	report_add(r, &t, 0);
 	t = rec(30, 30, "a,b\"c\xc2\x9b\xff", 102, 0);

@@ -50,6 +50,24 @@ static void test_delta(void)
 	is_int(totals_waited(&t), 3000000, "waited: the sum over the kinds");
 }
 
+static void test_impossible(void)
+{
+	struct kind_totals t;
+	struct task_counters c;
+
+	memset(&c, 0, sizeof(c));
+	c.kind_total = c.kind_count = c.kind_max = 1u << DK_CPU | 1u << DK_IO;
+	c.delay[DK_CPU].total_ns = 100000000; /* 0.1 s */
+	c.delay[DK_IO].total_ns = 18000000000000ull; /* 5 hours, in a task of 0.2 s */
+	c.delay[DK_IO].count = 2;
+	totals_from_counters(&t, &c, 0xff);
+	totals_drop_impossible(&t, 200000000);
+	ok(!(t.kinds & 1u << DK_IO) && !(t.kinds_count & 1u << DK_IO) && t.total_ns[DK_IO] == 0,
+	   "5 hours of I/O delay in a task that lived 0.2 s: left out, unavailable");
+	ok((t.kinds & 1u << DK_CPU) && t.total_ns[DK_CPU] == 100000000, "0.1 s of CPU delay in 0.2 s stays");
+	is_int(totals_waited(&t), 100000000, "what the task waited is the possible part");
+}
+
 static void test_sum(void)
 {
 	struct kind_totals a, b, sum;
@@ -120,6 +138,7 @@ static void test_departed(void)
 int main(void)
 {
 	test_delta();
+	test_impossible();
 	test_sum();
 	test_departed();
 	return tap_done();

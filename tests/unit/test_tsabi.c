@@ -168,7 +168,7 @@ struct ts_v15 {
 
 #define HAVE_ALL                                                                                   \
 	(HAVE_RUN | HAVE_CPUTIME | HAVE_CSW | HAVE_IO_BYTES | HAVE_IO_CHARS | HAVE_COMM | HAVE_IDS | \
-	 HAVE_TGID | HAVE_BTIME64)
+	 HAVE_TGID | HAVE_BTIME64 | HAVE_MEM)
 
 static const char *const kind_names[DK_COUNT] = { "cpu",       "io",      "swapin", "reclaim",
 						  "thrashing", "compact", "wpcopy", "irq" };
@@ -247,6 +247,8 @@ static void fill_pattern(void *p, size_t size, uint32_t salt)
 		(w).write_syscalls = (s).write_syscalls;                                           \
 		(w).minflt = (s).ac_minflt;                                                        \
 		(w).majflt = (s).ac_majflt;                                                        \
+		(w).hiwater_rss_kb = (s).hiwater_rss;                                              \
+		(w).hiwater_vm_kb = (s).hiwater_vm;                                                \
 		(w).etime_us = (s).ac_etime;                                                       \
 		(w).btime = (s).ac_btime64;                                                        \
 		(w).pid = (s).ac_pid;                                                              \
@@ -338,6 +340,8 @@ static int diff_counters(const struct task_counters *got, const struct task_coun
 	DIFF_F(read_syscalls);
 	DIFF_F(write_syscalls);
 	DIFF_F(minflt);
+	DIFF_F(hiwater_rss_kb);
+	DIFF_F(hiwater_vm_kb);
 	DIFF_F(majflt);
 	DIFF_F(etime_us);
 	DIFF_F(btime);
@@ -413,6 +417,7 @@ static void test_v13_mirror(void)
 	SAME(swapin_delay_total); SAME(cpu_run_real_total); SAME(cpu_run_virtual_total); SAME(ac_comm);
 	SAME(ac_sched); SAME(ac_uid); SAME(ac_gid); SAME(ac_pid); SAME(ac_ppid); SAME(ac_btime);
 	SAME(ac_etime); SAME(ac_utime); SAME(ac_stime); SAME(ac_minflt); SAME(ac_majflt);
+	SAME(hiwater_rss); SAME(hiwater_vm);
 	SAME(read_char); SAME(write_char); SAME(read_syscalls); SAME(write_syscalls); SAME(read_bytes);
 	SAME(write_bytes); SAME(cancelled_write_bytes); SAME(nvcsw); SAME(nivcsw);
 	SAME(cpu_scaled_run_real_total); SAME(freepages_count); SAME(freepages_delay_total);
@@ -593,6 +598,10 @@ static void want_truncated_v16(const struct ts_v16 *s, size_t len, struct task_c
 		w->read_char = w->write_char = w->read_syscalls = w->write_syscalls = 0;
 		w->have &= ~(uint32_t)HAVE_IO_CHARS;
 	}
+	if (!(FITS(hiwater_rss) && FITS(hiwater_vm))) {
+		w->hiwater_rss_kb = w->hiwater_vm_kb = 0;
+		w->have &= ~(uint32_t)HAVE_MEM;
+	}
 	if (!(FITS(ac_uid) && FITS(ac_gid) && FITS(ac_pid) && FITS(ac_ppid) && FITS(ac_btime) &&
 	      FITS(ac_etime) && FITS(ac_minflt) && FITS(ac_majflt))) {
 		w->uid = w->gid = w->pid = w->ppid = w->tgid = 0;
@@ -627,6 +636,8 @@ static void clear_absent_groups(struct task_counters *c)
 		c->read_bytes = c->write_bytes = c->cancelled_write_bytes = 0;
 	if (!(c->have & HAVE_IO_CHARS))
 		c->read_char = c->write_char = c->read_syscalls = c->write_syscalls = 0;
+	if (!(c->have & HAVE_MEM))
+		c->hiwater_rss_kb = c->hiwater_vm_kb = 0;
 	if (!(c->have & HAVE_IDS)) {
 		c->uid = c->gid = c->pid = c->ppid = 0;
 		c->btime = c->etime_us = c->minflt = c->majflt = 0;
