@@ -241,4 +241,22 @@ else
 fi
 kill_left
 
+# The bytes and switches per command, against what the command did: dd writes 1 MiB in 16 writes
+# of 64 KiB to a new file (page-cache bytes dirtied for the disk too, on a file system that counts
+# them), reading as much from /dev/zero.
+"$DELAYTOP" --format=json -o "$T/io.json" -- dd if=/dev/zero of="$T/io.out" bs=64k count=16 status=none
+got=$(jq -r '.by_command[] | select(.command == "dd") | [.wchar_bytes, .rchar_bytes >= 1048576, (.vcsw_count | type)] | join(" ")' "$T/io.json")
+[ "$got" = "1048576 true number" ]
+tap_ok $? "by_command: dd wrote 1048576 bytes (wchar_bytes), read as much, and its switches are a number" \
+	"got '$got'; $(jq -c '.by_command' "$T/io.json" | head -c 600)"
+wb=$(jq -r '.write_bytes' "$T/io.json")
+# (a page or a few more: creating the file dirties a directory block in dd's name too)
+within "$wb" 1048576 $((1048576 + 65536)) || [ "$wb" = 0 ]
+tap_ok $? "the run's write_bytes is the 1 MiB dd dirtied, and a few pages of metadata (or 0 where the file system counts none)" \
+	"write_bytes '$wb'"
+"$DELAYTOP" -o "$T/io.txt" -- dd if=/dev/zero of="$T/io.out" bs=64k count=16 status=none
+grep -E '^COMMAND +DISK RD +DISK WR +CANCEL +RCHAR +WCHAR +VCSW +IVCSW$' "$T/io.txt" >/dev/null &&
+	grep -E '^dd ' "$T/io.txt" | tail -1 | awk '$6 == 1048576 { ok = 1 } END { exit !ok }'
+tap_ok $? "the text report's I/O table has dd's WCHAR 1048576" "$(tail -6 "$T/io.txt")"
+
 done_testing
