@@ -246,6 +246,34 @@ static void json_string_or_null(struct outbuf *o, const char *s)
 		out_str(o, "null");
 }
 
+/* When kind k's longest wait happened, ns since the epoch; 0 when unknown. */
+static int64_t kind_max_at(const struct row *r, int k, const struct display *d)
+{
+	if (d->accumulate)
+		return r->acc && (r->acc->kinds_max & (1u << k)) ? r->acc->max_at_ns[k] : 0;
+	return isnan(r->r.kind[k].max_ms) ? 0 : r->r.max_at_ns[k];
+}
+
+/* A time as ISO 8601 with the UTC offset, quoted for JSON (quote set) or bare; "null" or nothing
+ * when unknown. */
+static void time_field(struct outbuf *o, int64_t ns, int quote)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000), (long)(ns % 1000000000) };
+	char when[48];
+
+	if (!ns) {
+		if (quote)
+			out_str(o, "null");
+		return;
+	}
+	timing_iso8601(&ts, when, sizeof(when));
+	if (quote)
+		out_char(o, '"');
+	out_str(o, when);
+	if (quote)
+		out_char(o, '"');
+}
+
 /* The delay fields of a row: each kind's four numbers, CPU time and the total. */
 static void json_kinds(struct outbuf *o, const struct row *r, const struct display *d)
 {
@@ -264,6 +292,8 @@ static void json_kinds(struct outbuf *o, const struct row *r, const struct displ
 			else
 				json_number(o, v[m]);
 		}
+		out_str(o, ",\"max_at\":");
+		time_field(o, kind_max_at(r, k, d), 1);
 		out_char(o, '}');
 	}
 	out_str(o, d->accumulate ? "},\"run_s\":" : "},\"run_pct\":");
@@ -401,6 +431,8 @@ static void csv_header(struct outbuf *o, const struct display *d)
 
 			out_printf(o, ",%s", acct_json_name(f, d->accumulate, name));
 		}
+		for (int k = 0; k < DK_COUNT; k++)
+			out_printf(o, ",%s_max_at", delay_kinds[k].key);
 		out_char(o, '\n');
 	}
 }
@@ -461,6 +493,10 @@ static void csv_task(struct outbuf *o, const char *when, const struct snapshot *
 	for (int f = 0; f < AF_COUNT; f++) {
 		out_char(o, ',');
 		acct_number(o, r, f, d, "");
+	}
+	for (int k = 0; k < DK_COUNT; k++) {
+		out_char(o, ',');
+		time_field(o, kind_max_at(r, k, d), 0);
 	}
 	out_char(o, '\n');
 }

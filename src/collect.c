@@ -26,6 +26,11 @@ void collector_free(struct collector *c)
 	free(c->replies);
 	free(c->answered);
 	free(c->answered_at);
+	free(c->peak_ids);
+	free(c->peak_owner);
+	c->peak_ids = NULL;
+	c->peak_owner = NULL;
+	c->npeak = c->cappeak_ids = c->cappeak_owner = 0;
 	c->ids = NULL;
 	c->owner = NULL;
 	c->replies = NULL;
@@ -464,6 +469,41 @@ static void process_acct(struct collector *c, struct proc *p, struct task_counte
 			acct_set(cnt, f, p->acct[f]);
 }
 
+static void on_peak_reply(void *arg, size_t i, const struct ts_record *rec, uint64_t when)
+{
+	struct collector *c = arg;
+
+	(void)when;
+	proc_peak_add(c->peak_owner[i], &rec->c);
+}
+
+/* Process mode, with want_peaks: the threads of the processes that ran since the last tick (or
+ * were not asked then) are asked for their longest waits, which taskstats keeps per thread only;
+ * a process that did not run cannot have waited longer. The owner array holds the processes. */
+static int ask_peaks(struct collector *c)
+{
+	uint32_t tick = c->tt->tick;
+
+	c->npeak = 0;
+	for (size_t i = 0; i < c->nids; i++) {
+		struct proc *p = c->owner[i];
+		size_t before = c->npeak;
+
+		if (!p || (p->peak_tick && p->peak_tick + 1 == tick && p->peak_activity == activity_of(&c->replies[i]))) {
+			if (p)
+				p->peak_tick = tick;
+			continue;
+		}
+		p->peak_tick = tick;
+		p->peak_activity = activity_of(&c->replies[i]);
+		procfs_threads(p->pid, &c->peak_ids, &c->npeak, &c->cappeak_ids);
+		c->peak_owner = xgrow(c->peak_owner, &c->cappeak_owner, c->npeak ? c->npeak : 1, sizeof(*c->peak_owner));
+		for (size_t k = before; k < c->npeak; k++)
+			c->peak_owner[k] = p;
+	}
+	return c->npeak ? ts_query(c->ts, TS_BY_PID, c->peak_ids, c->npeak, on_peak_reply, c) : 0;
+}
+
 int collect_processes(struct collector *c, char *err, size_t errlen)
 {
 	int rc;
@@ -475,12 +515,18 @@ int collect_processes(struct collector *c, char *err, size_t errlen)
 	rc = ask_processes(c);
 	if (rc < 0)
 		return rc;
+	for (size_t i = 0; i < c->nids; i++)
+		set_owner(c, i, c->answered[i] ? answered_process(c, c->ids[i], &c->replies[i]) : NULL);
+	if (c->want_peaks && (rc = ask_peaks(c)) < 0)
+		return rc;
 	for (size_t i = 0; i < c->nids; i++) {
-		struct proc *p = c->answered[i] ? answered_process(c, c->ids[i], &c->replies[i]) : NULL;
+		struct proc *p = c->owner[i];
 
 		if (!p)
 			continue;
 		process_acct(c, p, &c->replies[i]);
+		if (c->want_peaks)
+			proc_peak_apply(p, &c->replies[i]);
 		apply_process_reply(c, p, &c->replies[i], c->answered_at[i]);
 	}
 	proctable_describe(c->procs, c->procfs, c->hier);
@@ -606,12 +652,20 @@ static void inherit_cgroup(struct collector *c, struct proc *p, uint32_t ppid)
 /* Folds one exit record into the tick. */
 static void fold_exit(struct collector *c, const struct pending_exit *x)
 {
+	struct task_counters final = x->c;
 	const struct tick_times *tt = c->tt;
 	int threads = c->rules->threads;
 	struct task *t = tasktable_exiting(c->tasks, x->id);
 	int born_since = x->age_ns != UINT64_MAX ? tt->now_mono - tt->prev_mono > x->age_ns
 						 : !proctable_get(c->procs, x->pid);
 
+	if (x->peak_only) {
+		struct proc *p = proctable_get(c->procs, x->pid);
+
+		if (p)
+			proc_peak_add(p, &x->c);
+		return;
+	}
 	if (t && t->exited)
 		return;
 	if (!t && !born_since)
@@ -628,7 +682,11 @@ static void fold_exit(struct collector *c, const struct pending_exit *x)
 	inherit_cgroup(c, t->proc, x->ppid); /* also one that ended before its cgroup was read */
 	if (t->comm[0] == '\0')
 		str_copy(t->comm, sizeof(t->comm), (x->c.have & HAVE_COMM) ? x->c.comm : t->proc->comm);
-	task_read(t, &x->c, tt->now_mono, threads ? 1 : (uint32_t)t->proc->nlwp, born_since, !threads, tt, c->rules);
+	if (!threads && c->want_peaks) { /* the process's longest waits, its last thread's too */
+		proc_peak_add(t->proc, &final);
+		proc_peak_apply(t->proc, &final);
+	}
+	task_read(t, &final, tt->now_mono, threads ? 1 : (uint32_t)t->proc->nlwp, born_since, !threads, tt, c->rules);
 	t->exited = 1;
 	t->state = 'X';
 	t->need_state = 0;

@@ -33,6 +33,8 @@ struct collector {
 	int last_delayacct; /* the switch at the last thread-mode tick */
 	int want_acct;      /* process mode: read from /proc the accounting fields the kernel's
 			       per-process answer lacks (I/O, CPU times, high-water marks) */
+	int want_peaks;     /* process mode: ask the threads of the processes that ran for their
+			       longest waits */
 
 	/* scratch, reused every tick */
 	uint32_t *ids;
@@ -40,6 +42,9 @@ struct collector {
 	struct proc **owner; /* the process of each id */
 	size_t capowner;
 	struct task_counters *replies; /* process mode: the answer for each id, until its process is read */
+	uint32_t *peak_ids;            /* process mode: threads asked for their longest waits */
+	struct proc **peak_owner;      /* and their processes */
+	size_t npeak, cappeak_ids, cappeak_owner;
 	uint8_t *answered;
 	uint64_t *answered_at;
 	size_t capreplies;

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cgtree.h"
 #include "columns.h"
@@ -98,6 +99,7 @@ static const struct column_def fixed_columns[COL_COUNT] = {
 			  KIND_WIDTH, CGROUPS, 0 },
 	[COL_PSI + 6] = { "irq_full", N_("IRQfull"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 14, 33, 1, 1,
 			  KIND_WIDTH, CGROUPS, 0 },
+	[COL_MAX_AT] = { "max_at", N_("MAX AT"), NULL, ALT_NEVER, 8, 1, VALUE_NUMBER, 2, 58, 0, 0, 8, TASKS, 1 },
 	[COL_CGROUP] = { "cgroup", N_("CGROUP"), NULL, ALT_NEVER, 24, 0, VALUE_TEXT, 1, 43, 0, 0, 0, BOTH, 0 },
 	[COL_COMMAND] = { "command", N_("COMMAND"), NULL, ALT_NEVER, 7, 0, VALUE_TEXT, 0, 44, 0, 0, 0, TASKS, 0 },
 };
@@ -242,6 +244,32 @@ static double acct_value(const struct row *r, int f, const struct display *d)
 	return r->acc && !r->cg ? totals_acct(r->acc, f) : NAN;
 }
 
+/* When the row's longest wait (of the kind TOTAL's peak is) happened, seconds since the epoch;
+ * NAN when the kernel does not say (before struct version 17) or the row has no longest wait. */
+static double max_at_value(const struct row *r, const struct display *d)
+{
+	const struct kind_totals *a = r->acc;
+	double longest = -1, at = NAN;
+
+	for (int k = 0; k < DK_COUNT; k++) {
+		double len = NAN;
+		int64_t when = 0;
+
+		if (d->accumulate && a && (a->kinds_max & (1u << k))) {
+			len = (double)a->max_ns[k];
+			when = a->max_at_ns[k];
+		} else if (!d->accumulate && !isnan(r->r.kind[k].max_ms)) {
+			len = r->r.kind[k].max_ms;
+			when = r->r.max_at_ns[k];
+		}
+		if (isnan(len) || len <= longest)
+			continue;
+		longest = len;
+		at = when ? when / 1e9 : NAN;
+	}
+	return r->cg ? NAN : at;
+}
+
 /* A cgroup's pressure in the interval, percent; NAN for a task or where the kernel gives none. */
 static double psi_value(const struct row *r, int id)
 {
@@ -278,6 +306,7 @@ double column_value(const struct row *r, int id, const struct display *d)
 	case COL_TASKS: return r->cg ? (double)r->nthreads : NAN;
 	case COL_PCPU: return pcpu_value(r, d);
 	case COL_TOTAL: return total_value(r, d);
+	case COL_MAX_AT: return max_at_value(r, d);
 	default: return NAN;
 	}
 }
@@ -301,7 +330,7 @@ static int is_number_column(int id)
 {
 	enum column_value_kind v = column_def(id).value;
 
-	return v == VALUE_NUMBER || v == VALUE_ID;
+	return (v == VALUE_NUMBER || v == VALUE_ID) && id != COL_MAX_AT; /* a time of day */
 }
 
 unsigned column_carried(const struct row *r, const struct display *d)
@@ -348,6 +377,18 @@ static size_t number_text(const struct row *r, int id, const struct display *d, 
 	return fmt_cell(buf, v, decimals, def.fit);
 }
 
+/* A time of day, HH:MM:SS local time, or "-". */
+static const char *time_text(double epoch_s, char *buf)
+{
+	time_t t = (time_t)epoch_s;
+	struct tm tm;
+
+	if (isnan(epoch_s) || !localtime_r(&t, &tm))
+		return "-";
+	strftime(buf, 32, "%H:%M:%S", &tm);
+	return buf;
+}
+
 const char *column_text(const struct row *r, int id, const struct display *d, char *buf)
 {
 	switch (id) {
@@ -358,6 +399,7 @@ const char *column_text(const struct row *r, int id, const struct display *d, ch
 		return buf;
 	case COL_COMMAND: return d->cmdline && r->cmdline ? r->cmdline : r->comm;
 	case COL_CGROUP: return r->cgroup ? r->cgroup : "-";
+	case COL_MAX_AT: return time_text(column_value(r, id, d), buf);
 	default:
 		number_text(r, id, d, buf);
 		return buf;
@@ -574,6 +616,16 @@ const char *column_label(int id)
 	if (id >= COL_ACCT && id < COL_ACCT + AF_COUNT)
 		return _(acct_fields[id - COL_ACCT].label);
 	return NULL;
+}
+
+int column_shown(const struct display *d, int id)
+{
+	int cols[COL_COUNT], n = column_order(d, cols);
+
+	for (int i = 0; i < n; i++)
+		if (cols[i] == id)
+			return 1;
+	return 0;
 }
 
 int column_acct_shown(const struct display *d)

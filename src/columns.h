@@ -56,7 +56,8 @@ enum column_id {
 	COL_TOTAL = COL_KIND + DK_COUNT,
 	COL_PSI,   /* COL_PSI + i: a cgroup's pressure, one of PSI_COLS */
 	COL_ACCT = COL_PSI + PSI_COLS, /* COL_ACCT + f: accounting field f (acctfield.h), optional */
-	COL_CGROUP = COL_ACCT + AF_COUNT,
+	COL_MAX_AT = COL_ACCT + AF_COUNT, /* when the row's longest wait happened, optional */
+	COL_CGROUP,
 	COL_COMMAND,
 	COL_COUNT
 };
@@ -94,6 +95,8 @@ struct column_def {
  * the other columns, whose titles say it. */
 const char *column_label(int id);
 
+/* Whether the display shows column id (before a narrow screen hides any). */
+int column_shown(const struct display *d, int id);
 /* Whether the display shows an accounting column (which process rows read from /proc). */
 int column_acct_shown(const struct display *d);
 

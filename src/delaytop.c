@@ -267,7 +267,7 @@ static struct sampler *open_sampler(const struct options *o)
 	so.cgroups = o->cgroups || o->listen || o->format == FORMAT_OPENMETRICS;
 	so.cgroup_root = o->cgroup;
 	/* CSV and JSON carry every field */
-	so.acct = o->format == FORMAT_CSV || o->format == FORMAT_JSON || listing_wants_acct(&shown);
+	so.wants = o->format == FORMAT_CSV || o->format == FORMAT_JSON ? WANT_ACCT | WANT_PEAKS : listing_wants(&shown);
 	if (sampler_open(&s, &so, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", PACKAGE, err);
 		return NULL;

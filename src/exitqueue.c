@@ -58,6 +58,19 @@ int exitqueue_choose(const struct ts_record *thread, const struct ts_record *pro
 	return -1;
 }
 
+int exitqueue_choose_peak(const struct ts_record *thread, const struct ts_record *process, int threads,
+			  struct exit_choice *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (threads || !thread || !thread->c.kind_max || (!process && (thread->c.flag & TS_AGROUP)))
+		return -1;
+	out->rec = thread;
+	out->id = out->pid = process_of(thread);
+	out->age_ns = UINT64_MAX;
+	out->peak_only = 1;
+	return 0;
+}
+
 void exitqueue_push(struct exitqueue *q, const struct exit_choice *x, uint64_t recv_mono)
 {
 	struct pending_exit *p;
@@ -72,6 +85,7 @@ void exitqueue_push(struct exitqueue *q, const struct exit_choice *x, uint64_t r
 	p->pid = x->pid;
 	p->ppid = x->ppid;
 	p->age_ns = x->age_ns;
+	p->peak_only = (uint8_t)x->peak_only;
 	p->recv_mono = recv_mono;
 	p->c = x->rec->c;
 }

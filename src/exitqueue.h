@@ -19,6 +19,7 @@ struct exit_choice {
 	uint32_t pid;                /* its process */
 	uint32_t ppid;               /* the process's parent, 0 when the message does not say */
 	uint64_t age_ns;             /* how long it lived, UINT64_MAX when the message does not say */
+	int peak_only;               /* process mode: only the thread's longest waits, for its process */
 };
 
 /* An exit record waiting for the next tick. */
@@ -28,6 +29,7 @@ struct pending_exit {
 	uint64_t age_ns;    /* how long it lived, UINT64_MAX when the record does not say */
 	uint64_t recv_mono; /* when it was read */
 	uint32_t ppid;      /* its parent, when the message says (0: not) */
+	uint8_t peak_only;  /* process mode: a thread's record kept only for its longest waits */
 	struct task_counters c;
 };
 
@@ -50,6 +52,12 @@ int exitqueue_choose(const struct ts_record *thread, const struct ts_record *pro
 		     struct exit_choice *out);
 
 /* Queues a chosen record received at recv_mono; counts it as lost when the queue is full. */
+/* Process mode: the record of a thread whose longest waits its process's row needs, as the row's
+ * own record (the process aggregate, or none while other threads live) lacks them: a thread
+ * record with longest waits that exitqueue_choose does not take. Returns 0, or -1. */
+int exitqueue_choose_peak(const struct ts_record *thread, const struct ts_record *process, int threads,
+			  struct exit_choice *out);
+
 void exitqueue_push(struct exitqueue *q, const struct exit_choice *x, uint64_t recv_mono);
 
 

@@ -115,9 +115,14 @@ void listing_free(struct listing *l)
 	memset(l, 0, sizeof(*l));
 }
 
-int listing_wants_acct(const struct listing_spec *spec)
+unsigned listing_wants(const struct listing_spec *spec)
 {
 	int sort = spec->sort_col;
+	unsigned wants = 0;
 
-	return column_acct_shown(&spec->display) || (sort >= COL_ACCT && sort < COL_ACCT + AF_COUNT);
+	if (column_acct_shown(&spec->display) || (sort >= COL_ACCT && sort < COL_ACCT + AF_COUNT))
+		wants |= WANT_ACCT;
+	if (spec->display.metric == METRIC_MAX || column_shown(&spec->display, COL_MAX_AT) || sort == COL_MAX_AT)
+		wants |= WANT_PEAKS;
+	return wants;
 }

@@ -34,9 +34,10 @@ struct listing {
 	struct order_buf sort;   /* the sort's memory, kept */
 };
 
-/* Whether the spec shows or sorts by an accounting column: process rows must then read their
- * accounting fields (sampler_opts.acct). */
-int listing_wants_acct(const struct listing_spec *spec);
+/* What process rows must read for the spec (sampler_opts.wants): the accounting fields when it
+ * shows or sorts by an accounting column, the longest waits when its cells show them or it shows
+ * or sorts by MAX AT. */
+unsigned listing_wants(const struct listing_spec *spec);
 
 /* Fills l with the rows of snap (NULL: none) that pass spec's filter, sorted. In the cgroup view
  * the rows are the snapshot's cgroup rows as a tree: each shown with its ancestors, children after

@@ -42,6 +42,11 @@ struct row {
 	const struct kind_totals *acc; /* since delaytop's first reading */
 };
 
+/* What a front end asks process rows to read beyond the kernel's per-process answer, for the
+ * processes that ran: the accounting fields it lacks (I/O, CPU times, high-water marks) from
+ * /proc, and the longest waits, which taskstats keeps per thread, from their threads. */
+enum { WANT_ACCT = 1, WANT_PEAKS = 2 };
+
 struct snapshot {
 	struct timespec wall; /* when the reading started */
 	double interval_s;    /* length of the interval; 0 for the first reading (no rates) */

@@ -169,3 +169,32 @@ void proctable_count(const struct proctable *t, uint32_t tick, unsigned *procs, 
 		}
 	}
 }
+
+void proc_peak_add(struct proc *p, const struct task_counters *c)
+{
+	for (int k = 0; k < DK_COUNT; k++) {
+		kind_mask bit = (kind_mask)(1u << k);
+
+		if (!(c->kind_max & bit))
+			continue;
+		if (!(p->peak_kinds & bit) || c->delay[k].max_ns > p->peak_ns[k]) {
+			p->peak_ns[k] = c->delay[k].max_ns;
+			p->peak_at_ns[k] = (c->kind_max_ts & bit) ? c->delay[k].max_ts_sec * 1000000000ll +
+									c->delay[k].max_ts_nsec
+								  : 0;
+			p->peak_kinds_ts = (kind_mask)((p->peak_kinds_ts & ~bit) | (c->kind_max_ts & bit));
+		}
+		p->peak_kinds |= bit;
+	}
+}
+
+void proc_peak_apply(const struct proc *p, struct task_counters *c)
+{
+	c->kind_max = p->peak_kinds;
+	c->kind_max_ts = p->peak_kinds_ts;
+	for (int k = 0; k < DK_COUNT; k++) {
+		c->delay[k].max_ns = p->peak_ns[k];
+		c->delay[k].max_ts_sec = p->peak_at_ns[k] / 1000000000ll;
+		c->delay[k].max_ts_nsec = p->peak_at_ns[k] % 1000000000ll;
+	}
+}

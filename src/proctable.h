@@ -44,6 +44,13 @@ struct proc {
 	uint32_t acct_groups;    /* the HAVE_* groups they hold */
 	uint32_t acct_tick;      /* the tick they were last read or carried over at; 0: never */
 	uint64_t acct_activity;  /* the process's activity when they were read */
+	/* process mode: the longest single wait of each kind over its threads' lives, ended ones
+	 * included (taskstats keeps it per thread; the per-process answer has none) */
+	uint64_t peak_ns[DK_COUNT];
+	int64_t peak_at_ns[DK_COUNT]; /* when, ns since the epoch; 0: unknown */
+	kind_mask peak_kinds, peak_kinds_ts;
+	uint32_t peak_tick;      /* the tick its threads were last asked at; 0: never */
+	uint64_t peak_activity;  /* the process's activity then */
 };
 
 struct proctable {
@@ -78,6 +85,12 @@ void proctable_retire(struct proctable *t, uint32_t tick);
 
 /* The processes and threads the walk of tick saw. */
 void proctable_count(const struct proctable *t, uint32_t tick, unsigned *procs, unsigned *threads);
+
+/* Folds the longest waits of one of p's threads (its counters c) into p's. */
+void proc_peak_add(struct proc *p, const struct task_counters *c);
+
+/* Gives a process's counters c the longest waits of its threads, as far as p knows them. */
+void proc_peak_apply(const struct proc *p, struct task_counters *c);
 
 /* A task's pointer to its process: takes a reference on p and drops the one on old. */
 void proc_repoint(struct proc **slot, struct proc *p);

@@ -17,10 +17,13 @@ void sample_from_counters(struct sample *s, const struct task_counters *c, uint6
 		s->count[k] = c->delay[k].count;
 		s->total[k] = c->delay[k].total_ns;
 		s->max[k] = c->delay[k].max_ns;
+		if (c->kind_max_ts & (1u << k))
+			s->max_at_ns[k] = c->delay[k].max_ts_sec * 1000000000ll + c->delay[k].max_ts_nsec;
 	}
 	s->kind_total = c->kind_total;
 	s->kind_count = c->kind_count;
 	s->kind_max = c->kind_max;
+	s->kind_max_ts = c->kind_max_ts & c->kind_max;
 	s->have_run = (c->have & HAVE_RUN) != 0;
 	s->run_ns = c->run_virtual_ns;
 	s->acct_have = acct_have(c);
@@ -36,6 +39,7 @@ void sample_zero_like(struct sample *zero, const struct sample *cur, uint64_t wh
 	zero->kind_total = cur->kind_total;
 	zero->kind_count = cur->kind_count;
 	zero->kind_max = cur->kind_max;
+	zero->kind_max_ts = cur->kind_max_ts;
 	zero->have_run = cur->have_run;
 	zero->threads = cur->threads;
 	zero->acct_have = cur->acct_have;
@@ -49,6 +53,7 @@ void rates_unavailable(struct task_rates *out)
 	out->total_pct = NAN;
 	out->impossible = 0;
 	out->carried = 0;
+	memset(out->max_at_ns, 0, sizeof(out->max_at_ns));
 	for (int f = 0; f < AF_COUNT; f++)
 		out->acct[f] = NAN;
 }
@@ -140,6 +145,8 @@ void rates_compute(const struct sample *prev, const struct sample *cur, struct t
 	for (int k = 0; k < DK_COUNT; k++) {
 		int rc = kind_rate(prev, cur, k, wall_s, &out->kind[k]);
 
+		if (!isnan(out->kind[k].max_ms) && (cur->kind_max_ts & (1u << k)))
+			out->max_at_ns[k] = cur->max_at_ns[k];
 		if (rc < 0)
 			out->impossible |= (kind_mask)(1u << k);
 		else if (rc > 0)

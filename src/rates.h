@@ -13,10 +13,11 @@ struct sample {
 	uint64_t count[DK_COUNT];
 	uint64_t total[DK_COUNT];
 	uint64_t max[DK_COUNT];
+	int64_t max_at_ns[DK_COUNT]; /* when the longest wait happened, ns since the epoch */
 	uint64_t run_ns;
 	uint64_t age_ns;  /* how long the task had lived; 0 when unknown */
 	uint32_t threads; /* threads whose delays the counters sum (at least 1) */
-	kind_mask kind_total, kind_count, kind_max;
+	kind_mask kind_total, kind_count, kind_max, kind_max_ts;
 	uint8_t have_run;
 	acct_mask acct_have;       /* the accounting fields the reading holds */
 	uint64_t acct[AF_COUNT];   /* their values, in their units (acctfield.h) */
@@ -37,6 +38,8 @@ struct task_rates {
 	kind_mask impossible; /* bit k: kind k's delta was more than the threads could wait */
 	kind_mask carried;    /* bit k: kind k's pct is above 100% per thread: a wait that began in an
 				 earlier interval ended in this one (waits count when they end) */
+	int64_t max_at_ns[DK_COUNT]; /* when kind k's longest wait happened (ns since the epoch), 0
+					when unknown: the kernel says from struct version 17 on */
 	float acct[AF_COUNT]; /* per second (bytes, events), percent of the interval (CPU times) or
 				 bytes (high-water marks); NAN when unavailable */
 };

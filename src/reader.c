@@ -36,7 +36,7 @@ struct reader {
 	/* under the lock */
 	int quit, want, ready;
 	int set_group, threads, cgroups;
-	int acct; /* -1: as the sampler was opened */
+	int wants; /* WANT_*; -1: as the sampler was opened */
 	int set_pids;
 	uint32_t *pids;
 	size_t npids;
@@ -95,7 +95,7 @@ static void publish_selection(struct reader *r)
 static void read_once(struct reader *r)
 {
 	int group[2] = { r->threads, r->cgroups }, set_group = r->set_group, set_pids = r->set_pids;
-	int acct = r->acct;
+	int wants = r->wants;
 	uint32_t *pids = r->pids;
 	size_t npids = r->npids;
 	struct snapshot snap;
@@ -106,8 +106,8 @@ static void read_once(struct reader *r)
 	r->pids = NULL;
 	pthread_mutex_unlock(&r->lock);
 	apply(r, set_group ? group : NULL, pids, npids, set_pids);
-	if (acct >= 0)
-		sampler_set_acct(r->s, acct);
+	if (wants >= 0)
+		sampler_set_wants(r->s, (unsigned)wants);
 	free(pids);
 	err[0] = '\0';
 	rc = sampler_tick(r->s, &snap, err, sizeof(err));
@@ -162,7 +162,7 @@ int reader_start(struct reader **out, struct sampler *s)
 	sigset_t all, old;
 	int rc;
 
-	r->acct = -1;
+	r->wants = -1;
 	r->s = s;
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->taken, NULL);
@@ -221,10 +221,10 @@ void reader_set_group(struct reader *r, int threads, int cgroups)
 	pthread_mutex_unlock(&r->lock);
 }
 
-void reader_set_acct(struct reader *r, int acct)
+void reader_set_wants(struct reader *r, unsigned wants)
 {
 	pthread_mutex_lock(&r->lock);
-	r->acct = acct;
+	r->wants = (int)wants;
 	pthread_mutex_unlock(&r->lock);
 }
 

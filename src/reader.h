@@ -24,8 +24,8 @@ void reader_ask(struct reader *r);
 /* Requests for the next reading (which they also ask for): the view, and the pid selection
  * (pids are copied). */
 void reader_set_group(struct reader *r, int threads, int cgroups);
-/* Whether process rows read their accounting fields (sampler_set_acct), from the next reading. */
-void reader_set_acct(struct reader *r, int acct);
+/* What process rows read beyond the kernel's answer (sampler_set_wants), from the next reading. */
+void reader_set_wants(struct reader *r, unsigned wants);
 void reader_set_pids(struct reader *r, const uint32_t *pids, size_t npids);
 
 /* Readable when a reading is ready to take. */

@@ -121,6 +121,10 @@ static void on_exit_message(void *arg, const struct ts_record *thread, const str
 	struct exit_choice x;
 
 	s->exits.exits++;
+	/* a thread's longest waits go first, so that its process's final row has them */
+	if ((s->o.wants & WANT_PEAKS) && exitqueue_choose_peak(thread, process, s->o.threads, &x) == 0 &&
+	    selection_has(&s->sel, x.pid, x.id, 0))
+		exitqueue_push(&s->exits, &x, timing_mono_ns());
 	if (exitqueue_choose(thread, process, s->o.threads, &x) == 0 && selection_has(&s->sel, x.pid, x.id, s->o.threads))
 		exitqueue_push(&s->exits, &x, timing_mono_ns());
 }
@@ -285,7 +289,8 @@ static void wire_collector(struct sampler *s)
 	c->rules = &s->rules;
 	c->hier = &s->hier;
 	c->want_states = s->o.cgroups && states_from_tasks(s);
-	c->want_acct = s->o.acct;
+	c->want_acct = (s->o.wants & WANT_ACCT) != 0;
+	c->want_peaks = (s->o.wants & WANT_PEAKS) != 0;
 	s->rules.off = &s->off;
 	s->rules.threads = s->o.threads;
 }
@@ -336,10 +341,11 @@ void sampler_set_group(struct sampler *s, int threads, int cgroups)
 	sampler_set_threads(s, threads && !cgroups);
 }
 
-void sampler_set_acct(struct sampler *s, int acct)
+void sampler_set_wants(struct sampler *s, unsigned wants)
 {
-	s->o.acct = !!acct;
-	s->collector.want_acct = s->o.acct;
+	s->o.wants = wants;
+	s->collector.want_acct = (wants & WANT_ACCT) != 0;
+	s->collector.want_peaks = (wants & WANT_PEAKS) != 0;
 }
 
 void sampler_set_threads(struct sampler *s, int threads)

@@ -20,10 +20,10 @@ struct sampler_opts {
 	int departed;         /* keep exited tasks for the totals since the start (the front end may show them) */
 	int cgroups;          /* the cgroup view: snapshots carry cgroup rows (processes are read) */
 	const char *cgroup_root; /* the cgroup view's root; NULL: the hierarchy's root */
-	int acct;             /* process rows carry the accounting fields the kernel's per-process
-				 answer lacks (I/O, CPU times, high-water marks), read from /proc for
-				 the processes that ran; without it they are unavailable */
+	unsigned wants;       /* WANT_*: what process rows read beyond the kernel's per-process
+				 answer; without it those fields are unavailable */
 };
+
 
 /* Opens the sources. Without CAP_NET_ADMIN the sampler works in limited mode and
  * sampler_notice() says so. Returns 0 or a negative errno with a message in err. */
@@ -53,8 +53,8 @@ void sampler_drain(struct sampler *s);
 void sampler_set_threads(struct sampler *s, int threads);
 /* The view: threads, or processes, or (cgroups) cgroups summing processes. */
 void sampler_set_group(struct sampler *s, int threads, int cgroups);
-/* Whether process rows carry the accounting fields read from /proc (sampler_opts.acct). */
-void sampler_set_acct(struct sampler *s, int acct);
+/* What process rows read beyond the kernel's answer (sampler_opts.wants). */
+void sampler_set_wants(struct sampler *s, unsigned wants);
 /* The cgroup hierarchy shown (its layout is CGROUP_NONE when none is mounted). */
 const struct cgroup_hier *sampler_cgroup_hier(const struct sampler *s);
 void sampler_set_pids(struct sampler *s, const uint32_t *pids, size_t npids);

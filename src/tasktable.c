@@ -231,6 +231,7 @@ static void mask_sample(struct task *t, struct sample *x, int boot, const struct
 	x->kind_total &= 1u << DK_CPU;
 	x->kind_count &= 1u << DK_CPU;
 	x->kind_max &= 1u << DK_CPU;
+	x->kind_max_ts &= 1u << DK_CPU;
 }
 
 void task_read(struct task *t, const struct task_counters *c, uint64_t when, uint32_t threads, int born_since,

@@ -23,6 +23,8 @@ void totals_from_counters(struct kind_totals *t, const struct task_counters *c, 
 		}
 		if (t->kinds_max & bit)
 			t->max_ns[k] = c->delay[k].max_ns;
+		if ((t->kinds_max & c->kind_max_ts & bit))
+			t->max_at_ns[k] = c->delay[k].max_ts_sec * 1000000000ll + c->delay[k].max_ts_nsec;
 	}
 	if (c->have & HAVE_RUN)
 		t->run_ns = c->run_virtual_ns;
@@ -48,8 +50,10 @@ void totals_add(struct kind_totals *sum, const struct kind_totals *a)
 		sum->total_ns[k] += a->total_ns[k];
 		sum->count[k] += a->count[k];
 		sum->counted_ns[k] += a->counted_ns[k];
-		if (a->max_ns[k] > sum->max_ns[k])
+		if (a->max_ns[k] > sum->max_ns[k]) {
 			sum->max_ns[k] = a->max_ns[k];
+			sum->max_at_ns[k] = a->max_at_ns[k];
+		}
 	}
 	sum->run_ns += a->run_ns;
 	sum->kinds |= a->kinds;
@@ -86,8 +90,10 @@ void totals_add_delta(struct kind_totals *sum, const struct sample *base, const 
 		}
 		if (last->kind_max & bit) {
 			sum->kinds_max |= bit;
-			if (last->max[k] > sum->max_ns[k])
+			if (last->max[k] > sum->max_ns[k]) {
 				sum->max_ns[k] = last->max[k];
+				sum->max_at_ns[k] = (last->kind_max_ts & bit) ? last->max_at_ns[k] : 0;
+			}
 		}
 	}
 	if (base->have_run && last->have_run)
@@ -115,6 +121,7 @@ void totals_drop_impossible(struct kind_totals *t, uint64_t lived_ns)
 		t->kinds_count &= (kind_mask)~bit;
 		t->kinds_max &= (kind_mask)~bit;
 		t->total_ns[k] = t->count[k] = t->counted_ns[k] = t->max_ns[k] = 0;
+		t->max_at_ns[k] = 0;
 	}
 }
 

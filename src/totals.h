@@ -13,6 +13,7 @@ struct kind_totals {
 	uint64_t count[DK_COUNT];
 	uint64_t counted_ns[DK_COUNT]; /* the part of total_ns from tasks that gave a count too */
 	uint64_t max_ns[DK_COUNT];     /* the longest single wait */
+	int64_t max_at_ns[DK_COUNT];   /* when it happened, ns since the epoch; 0: unknown */
 	uint64_t run_ns;               /* CPU time */
 	kind_mask kinds;       /* bit k: kind k's total was available at least once */
 	kind_mask kinds_count; /* bit k: and its count (limited mode reads I/O delay without one) */

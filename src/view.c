@@ -81,7 +81,7 @@ void view_rebuild(struct view *v)
 	v->spec.nfolded = v->nfolded;
 	listing_build(&v->list, v->have_snap ? &v->snap : NULL, &v->spec);
 	if (v->reader)
-		reader_set_acct(v->reader, listing_wants_acct(&v->spec));
+		reader_set_wants(v->reader, listing_wants(&v->spec));
 	n = v->list.n;
 	if (!v->follow) {
 		v->selected = 0;
