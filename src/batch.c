@@ -20,6 +20,8 @@ void batch_init(struct batch_printer *b, const struct options *o)
 	b->spec.display.accumulate = o->accumulate;
 	b->spec.display.threads = o->threads;
 	b->spec.display.cgroups = o->cgroups;
+	b->spec.display.tree = o->tree;
+	b->spec.display.tree_sums = o->tree_sums;
 	b->spec.display.chosen = o->chosen;
 	b->spec.display.nchosen = o->nchosen;
 	if (o->format == FORMAT_OPENMETRICS) {
@@ -100,7 +102,11 @@ static void text_header(struct outbuf *o, const struct snapshot *snap, const str
 	timing_iso8601(&snap->wall, when, sizeof(when));
 	out_printf(o, F_(N_("%s - %s  interval %.2f s  processes %u  threads %u  rows: %s, sorted by %s\n")),
 		   PACKAGE, when, snap->interval_s, snap->nprocs, snap->nthreads,
-		   b->spec.display.cgroups ? _("cgroups") : snap->threads ? _("threads") : _("processes"),
+		   b->spec.display.cgroups ? _("cgroups")
+		   : snap->threads	   ? _("threads")
+		   : b->spec.display.tree_sums ? _("processes as a tree, subtrees summed")
+		   : b->spec.display.tree  ? _("processes as a tree")
+					   : _("processes"),
 		   column_get(b->spec.sort_col, &b->spec.display).key);
 	out_printf(o, F_(N_("delay accounting %s  privileges %s")), delayacct_text(snap->delayacct),
 		   snap->limited ? _("limited (CPU and I/O delay only; tasks that exit between readings are not seen)")
@@ -355,6 +361,11 @@ static void json_task(struct outbuf *o, const char *when, const struct snapshot 
 	out_str(o, ",\"cmdline\":");
 	json_string_or_null(o, r->cmdline);
 	json_acct(o, r, d);
+	if (r->ppid)
+		out_printf(o, ",\"ppid\":%u", r->ppid);
+	else
+		out_str(o, ",\"ppid\":null");
+	out_printf(o, ",\"depth\":%d", d->tree && !d->threads ? r->depth : 0);
 	out_str(o, "}\n");
 }
 
@@ -433,7 +444,7 @@ static void csv_header(struct outbuf *o, const struct display *d)
 		}
 		for (int k = 0; k < DK_COUNT; k++)
 			out_printf(o, ",%s_max_at", delay_kinds[k].key);
-		out_char(o, '\n');
+		out_str(o, ",ppid,depth\n");
 	}
 }
 
@@ -498,7 +509,10 @@ static void csv_task(struct outbuf *o, const char *when, const struct snapshot *
 		out_char(o, ',');
 		time_field(o, kind_max_at(r, k, d), 0);
 	}
-	out_char(o, '\n');
+	out_char(o, ',');
+	if (r->ppid)
+		out_printf(o, "%u", r->ppid);
+	out_printf(o, ",%d\n", d->tree && !d->threads ? r->depth : 0);
 }
 
 static void csv_cgroup(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,

@@ -98,44 +98,6 @@ static void add_task_path(struct pathset *s, const char *path, const char *root,
 
 /* ---- sums ---- */
 
-static void add_value(float *sum, float v)
-{
-	if (isnan(v))
-		return;
-	*sum = isnan(*sum) ? v : *sum + v;
-}
-
-static void max_value(float *max, float v)
-{
-	if (!isnan(v) && (isnan(*max) || v > *max))
-		*max = v;
-}
-
-/* Adds one row's interval rates to a node's. Averages are made at the end from shares and rates. */
-static void add_rates(struct task_rates *sum, const struct task_rates *r)
-{
-	for (int k = 0; k < DK_COUNT; k++) {
-		add_value(&sum->kind[k].pct, r->kind[k].pct);
-		add_value(&sum->kind[k].per_s, r->kind[k].per_s);
-		max_value(&sum->kind[k].max_ms, r->kind[k].max_ms);
-	}
-	add_value(&sum->run_pct, r->run_pct);
-	add_value(&sum->total_pct, r->total_pct);
-}
-
-/* Average wait per kind: the waited share over the rate of waits (pct / per_s * 10 ms). */
-static void finish_rates(struct task_rates *r)
-{
-	for (int k = 0; k < DK_COUNT; k++) {
-		struct kind_rate *kr = &r->kind[k];
-
-		if (isnan(kr->pct) || isnan(kr->per_s))
-			kr->avg_ms = NAN;
-		else
-			kr->avg_ms = kr->per_s > 0 ? kr->pct / kr->per_s * 10.0f : 0.0f;
-	}
-}
-
 /* A cgroup whose tasks did not wait, or that has none, waited 0, not an unknown time: where the
  * root of the tree knows a number (some task had it), the cgroup's is 0 rather than NAN. */
 static void zero_where_known(struct task_rates *r, const struct task_rates *root)
@@ -170,7 +132,7 @@ static void add_task(struct cgroup_node *node, struct row *nrow, const struct ro
 	if (r->acc)
 		totals_add(&node->acc, r->acc);
 	if (!r->fresh && !r->departed)
-		add_rates(&nrow->r, &r->r);
+		rates_add(&nrow->r, &r->r);
 	if (r->exited || r->departed)
 		return;
 	node->tasks += r->nthreads ? r->nthreads : 1;
@@ -268,12 +230,12 @@ size_t cgtree_build(struct cgtree *tree, const struct cgroup_facts *facts, size_
 		long p = tree->nodes[i].parent;
 
 		add_node(&tree->nodes[p], &tree->nodes[i]);
-		add_rates(&tree->rows[p].r, &tree->rows[i].r);
+		rates_add(&tree->rows[p].r, &tree->rows[i].r);
 	}
 	for (size_t i = 0; i < nrows && states_from_tasks && !any_states; i++)
 		any_states = rows[i].have_states;
 	for (size_t i = 0; i < n; i++) {
-		finish_rates(&tree->rows[i].r);
+		rates_finish_sum(&tree->rows[i].r);
 		zero_where_known(&tree->rows[i].r, &tree->rows[0].r);
 		if (any_states) /* a cgroup without tasks has 0 in each state */
 			tree->nodes[i].states_have = (kind_mask)((1u << CG_STATES) - 1) & ~(kind_mask)(1u << CG_IOWAIT);

@@ -522,6 +522,10 @@ void column_line(struct outbuf *o, const struct row *r, const struct display *d,
 			continue;
 		}
 		text = column_text(r, t->ids[i], d, buf);
+		if (t->ids[i] == COL_COMMAND && d->tree && !r->cg && r->depth > 0) {
+			out_spaces(o, 3 * (r->depth - 1)); /* the process tree: under its parent */
+			out_str(o, "`- ");
+		}
 		if (last) {
 			out_padded(o, text, text_width(text), 0);
 			if (r->exited)

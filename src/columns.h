@@ -40,6 +40,8 @@ struct display {
 	int cmdline;      /* the command column shows the full command line */
 	int threads;      /* the first column is the thread id */
 	int cgroups;      /* the cgroup view: rows are cgroups in a tree */
+	int tree;         /* process rows as a tree of parents and children: commands indented */
+	int tree_sums;    /* in the tree, a row's numbers sum its own and its descendants' */
 	const int *chosen; /* --columns: the columns shown, in order (ids; those the view lacks are
 			       left out, and its last column ends every row); NULL: all of the view's */
 	int nchosen;

@@ -30,6 +30,8 @@ const struct key_binding key_bindings[] = {
 	{ { '-', 0 }, "-", ACT_FOLD, N_("cgroups: hide what is below the selected cgroup") },
 	{ { '+', '=', 0 }, "+", ACT_UNFOLD, N_("cgroups: show what is below the selected cgroup") },
 	{ { 'a', 0 }, "a", ACT_ACTIVE, N_("show only tasks that waited during the interval") },
+	{ { 't', KEY_F(5), 0 }, N_("t, F5"), ACT_TREE, N_("processes as a tree, each under its parent") },
+	{ { 'S', 0 }, "S", ACT_TREE_SUMS, N_("tree: each process's numbers sum its subtree, or its own") },
 	{ { 'c', 0 }, "c", ACT_CMDLINE, N_("show the command name or the full command line") },
 	/* xgettext:no-c-format */
 	{ { 'm', 0 }, "m", ACT_METRIC, N_("cycle the cells: % of time, ms per wait, waits/s, longest wait") },

@@ -28,10 +28,10 @@ static void mark_shown(struct listing *l, const struct row *rows, size_t n, cons
 	}
 }
 
-/* Appends row i and, unless it is folded, its children in their sorted order. */
+/* Appends row i and, unless it is folded (a cgroup), its children in their sorted order. */
 static void emit(struct listing *l, const struct row *rows, long i, const struct listing_spec *spec)
 {
-	int folded = is_folded(spec, rows[i].cgroup) && l->first[i] >= 0;
+	int folded = rows[i].cg && is_folded(spec, rows[i].cgroup) && l->first[i] >= 0;
 
 	l->rows[l->n] = &rows[i];
 	l->folded[l->n++] = (uint8_t)folded;
@@ -41,11 +41,10 @@ static void emit(struct listing *l, const struct row *rows, long i, const struct
 		emit(l, rows, c, spec);
 }
 
-/* The cgroup view: the tree, siblings in the sort order. */
-static void build_tree(struct listing *l, const struct snapshot *snap, const struct listing_spec *spec)
+/* A tree of rows (each with its parent's index in parent), siblings in the sort order. */
+static void build_tree(struct listing *l, const struct row *rows, size_t n, const struct listing_spec *spec)
 {
-	const struct row *rows = snap->cgroup_rows;
-	size_t n = snap->ncgroup_rows, nsorted = 0;
+	size_t nsorted = 0;
 	long *last;
 
 	l->sorted = xgrow(l->sorted, &l->capsorted, n + 1, sizeof(*l->sorted));
@@ -84,6 +83,106 @@ static void build_tree(struct listing *l, const struct snapshot *snap, const str
 	}
 }
 
+/* ---- the process tree ---- */
+
+struct pid_index {
+	uint32_t pid, idx;
+};
+
+static int by_pid(const void *a, const void *b)
+{
+	uint32_t x = ((const struct pid_index *)a)->pid, y = ((const struct pid_index *)b)->pid;
+
+	return x < y ? -1 : x > y;
+}
+
+/* How deep row i is, or -1 when its ancestors loop (pids reused within the tree). */
+static int depth_of(const struct row *rows, size_t n, size_t i)
+{
+	int d = 0;
+
+	for (long at = rows[i].parent; at >= 0; at = rows[at].parent)
+		if ((size_t)++d > n)
+			return -1;
+	return d;
+}
+
+/* Links each row to its parent's: the row of its parent pid that did not end before the interval
+ * (a departed one's pid may be another process's now). A link that closes a loop is cut. */
+static void link_parents(struct listing *l, struct row *rows, size_t n)
+{
+	size_t m = 0;
+
+	l->bypid = xgrow(l->bypid, &l->capbypid, n + 1, sizeof(*l->bypid));
+	for (size_t i = 0; i < n; i++)
+		if (!rows[i].departed)
+			l->bypid[m++] = (struct pid_index){ rows[i].pid, (uint32_t)i };
+	qsort(l->bypid, m, sizeof(*l->bypid), by_pid);
+	for (size_t i = 0; i < n; i++) {
+		struct pid_index key = { rows[i].ppid, 0 }, *hit;
+
+		rows[i].parent = -1;
+		if (rows[i].departed || !rows[i].ppid || rows[i].ppid == rows[i].pid)
+			continue;
+		hit = bsearch(&key, l->bypid, m, sizeof(*l->bypid), by_pid);
+		if (hit)
+			rows[i].parent = hit->idx;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (depth_of(rows, n, i) < 0)
+			rows[i].parent = -1;
+	for (size_t i = 0; i < n; i++)
+		rows[i].depth = depth_of(rows, n, i);
+}
+
+/* Each row's numbers become its subtree's: from the deepest rows up, each adds what it has (its
+ * own and, by then, its descendants') to its parent. */
+static void sum_subtrees(struct listing *l, struct row *rows, size_t n)
+{
+	int deepest = 0;
+	uint8_t *parent = xcalloc(n + 1, 1); /* has children in the tree */
+
+	l->sums = xgrow(l->sums, &l->capsums, n + 1, sizeof(*l->sums));
+	for (size_t i = 0; i < n; i++) {
+		if (rows[i].acc)
+			l->sums[i] = *rows[i].acc;
+		else
+			memset(&l->sums[i], 0, sizeof(l->sums[i]));
+		rows[i].acc = &l->sums[i];
+		if (rows[i].depth > deepest)
+			deepest = rows[i].depth;
+	}
+	for (int d = deepest; d > 0; d--)
+		for (size_t i = 0; i < n; i++) {
+			long p = rows[i].parent;
+
+			if (rows[i].depth != d || p < 0)
+				continue;
+			if (!rows[i].fresh)
+				rates_add(&rows[p].r, &rows[i].r);
+			totals_add(&l->sums[p], &l->sums[i]);
+			rows[p].nthreads += rows[i].nthreads;
+			parent[p] = 1;
+		}
+	for (size_t i = 0; i < n; i++)
+		if (parent[i])
+			rates_finish_sum(&rows[i].r);
+	free(parent);
+}
+
+/* Process rows as a tree of parents and children, on copies of the rows. */
+static void build_process_tree(struct listing *l, const struct snapshot *snap, const struct listing_spec *spec)
+{
+	size_t n = snap->nrows;
+
+	l->copies = xgrow(l->copies, &l->capcopies, n + 1, sizeof(*l->copies));
+	memcpy(l->copies, snap->rows, n * sizeof(*l->copies));
+	link_parents(l, l->copies, n);
+	if (spec->display.tree_sums)
+		sum_subtrees(l, l->copies, n);
+	build_tree(l, l->copies, n, spec);
+}
+
 void listing_build(struct listing *l, const struct snapshot *snap, const struct listing_spec *spec)
 {
 	size_t nrows = !snap ? 0 : spec->display.cgroups ? snap->ncgroup_rows : snap->nrows;
@@ -92,7 +191,11 @@ void listing_build(struct listing *l, const struct snapshot *snap, const struct 
 	l->folded = xgrow(l->folded, &l->capfolded, nrows + 1, sizeof(*l->folded));
 	l->n = 0;
 	if (snap && spec->display.cgroups) {
-		build_tree(l, snap, spec);
+		build_tree(l, snap->cgroup_rows, snap->ncgroup_rows, spec);
+		return;
+	}
+	if (snap && spec->display.tree && !spec->display.threads) {
+		build_process_tree(l, snap, spec);
 		return;
 	}
 	for (size_t i = 0; i < nrows; i++)
@@ -111,6 +214,9 @@ void listing_free(struct listing *l)
 	free(l->first);
 	free(l->next);
 	free(l->shown);
+	free(l->copies);
+	free(l->sums);
+	free(l->bypid);
 	order_buf_free(&l->sort);
 	memset(l, 0, sizeof(*l));
 }

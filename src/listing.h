@@ -20,6 +20,8 @@ struct listing_spec {
 	size_t nfolded;
 };
 
+struct pid_index;
+
 struct listing {
 	const struct row **rows; /* into the snapshot: live until its sampler's next tick */
 	size_t n, cap;
@@ -32,6 +34,13 @@ struct listing {
 	uint8_t *shown;
 	size_t capnodes;
 	struct order_buf sort;   /* the sort's memory, kept */
+	/* the process tree: copies of the process rows, linked to their parents (and summed) */
+	struct row *copies;
+	size_t capcopies;
+	struct kind_totals *sums; /* the copies' totals since the start, with tree_sums */
+	size_t capsums;
+	struct pid_index *bypid;
+	size_t capbypid;
 };
 
 /* What process rows must read for the spec (sampler_opts.wants): the accounting fields when it
@@ -41,7 +50,9 @@ unsigned listing_wants(const struct listing_spec *spec);
 
 /* Fills l with the rows of snap (NULL: none) that pass spec's filter, sorted. In the cgroup view
  * the rows are the snapshot's cgroup rows as a tree: each shown with its ancestors, children after
- * their parent sorted among their siblings, none below a folded one. */
+ * their parent sorted among their siblings, none below a folded one. With display.tree, process
+ * rows are such a tree too, of parents and children (the listing's copies of the rows, each with
+ * its parent and depth; with tree_sums, each copy's numbers sum its subtree). */
 void listing_build(struct listing *l, const struct snapshot *snap, const struct listing_spec *spec);
 void listing_free(struct listing *l);
 

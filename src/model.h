@@ -20,6 +20,7 @@ enum cg_state { CG_RUNNING, CG_SLEEPING, CG_UNINTERRUPTIBLE, CG_STOPPED, CG_IOWA
 struct row {
 	uint32_t pid; /* the process (thread group id) */
 	uint32_t tid; /* the thread in thread mode; 0 in process mode */
+	uint32_t ppid; /* the process's parent; 0 when unknown */
 	uint64_t start_ns; /* with pid and tid, the task's identity (0 for a departed task) */
 	uint32_t uid;
 	char state;   /* as in ps(1): R, S, D, Z, T, ...; '?' when unknown */
@@ -35,8 +36,10 @@ struct row {
 	uint32_t nthreads;   /* live threads the row stands for (a cgroup row: in it and below) */
 	uint32_t states[CG_STATES]; /* a process row in the cgroup view: its threads by state */
 	uint8_t have_states;
-	int depth;           /* a cgroup row: its depth in the tree */
-	long parent;         /* a cgroup row: the index of its parent's row, -1 for the root */
+	int depth;           /* a cgroup row: its depth in the tree; in the process tree (a listing's
+				copy of a process row) the process's */
+	long parent;         /* a cgroup row: the index of its parent's row, -1 for the root; so in
+				the process tree, among the listing's copies */
 	const struct cgroup_node *cg; /* a cgroup row: its node (pressure, states); NULL for tasks */
 	struct task_rates r;
 	const struct kind_totals *acc; /* since delaytop's first reading */

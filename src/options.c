@@ -41,6 +41,8 @@ enum option_id {
 	OPT_REVERSE,
 	OPT_COLUMNS,
 	OPT_ACTIVE,
+	OPT_TREE,
+	OPT_TREE_SUMS,
 	OPT_FORMAT,
 	OPT_ACCUMULATE,
 	OPT_EXIT_BUFFER,
@@ -89,6 +91,9 @@ static const struct option_def option_table[OPT_COUNT] = {
 			  N_("show these columns in this order, names as for --sort separated by commas (the "
 			     "command stays last; CSV and JSON keep every field)"), { 0 } },
 	[OPT_ACTIVE] = { "active", 'a', NULL, 0, N_("only tasks that waited during the interval"), { 0 } },
+	[OPT_TREE] = { "tree", 0, NULL, 0, N_("processes as a tree, each under its parent"), { 0 } },
+	[OPT_TREE_SUMS] = { "tree-sums", 0, NULL, 0,
+			    N_("the tree, each process's numbers summing its own and its descendants'"), { 0 } },
 	[OPT_FORMAT] = { "format", 0, "FORMAT", 1,
 			 N_("batch output: text, csv, json or openmetrics (implies --batch; command mode: not openmetrics)"),
 			 { 0 } },
@@ -552,6 +557,8 @@ static int take_option(enum option_id id, struct options *o, char *err, size_t e
 	case OPT_REVERSE: o->reverse = 1; return 0;
 	case OPT_COLUMNS: return parse_columns(optarg, o, err, errlen);
 	case OPT_ACTIVE: o->active = 1; return 0;
+	case OPT_TREE: o->tree = 1; return 0;
+	case OPT_TREE_SUMS: o->tree = o->tree_sums = 1; return 0;
 	case OPT_FORMAT:
 		o->batch = 1;
 		return parse_format(optarg, &o->format, err, errlen);
@@ -642,6 +649,10 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	}
 	if (o->command && o->format == FORMAT_OPENMETRICS) {
 		fail(err, errlen, "%s", _("command mode's report has no openmetrics format"));
+		return OPTIONS_ERROR;
+	}
+	if (o->tree && (o->threads || o->cgroups)) {
+		fail(err, errlen, "%s", _("--tree arranges processes: -H and --group do not apply to it"));
 		return OPTIONS_ERROR;
 	}
 	if (o->cgroups && (o->npids || o->by_uid)) {

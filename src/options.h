@@ -26,6 +26,8 @@ struct options {
 	int chosen[COL_COUNT]; /* --columns: the columns shown, in order (column ids) */
 	int nchosen;       /* 0: every column of the view */
 	int active;        /* -a */
+	int tree;          /* --tree: processes as a tree of parents and children */
+	int tree_sums;     /* --tree-sums: the tree, each row summing its subtree */
 	enum output_format format;
 	int accumulate;    /* totals since the start */
 	int exit_buffer;   /* receive buffer for exit records, bytes */

@@ -86,6 +86,7 @@ struct proc *proctable_update(struct proctable *t, const struct proc_entry *e, u
 	p->euid = e->euid;
 	p->state = e->state;
 	p->nlwp = e->nlwp;
+	p->ppid = e->ppid;
 	memcpy(p->comm, e->comm, sizeof(p->comm));
 	return p;
 }
@@ -133,6 +134,7 @@ struct proc *proctable_ghost(struct proctable *t, uint32_t pid, const struct tas
 	p->seen = tick;
 	p->state = 'X';
 	p->euid = c->uid;
+	p->ppid = (c->have & HAVE_IDS) ? c->ppid : 0;
 	p->user = (c->have & HAVE_IDS) ? users_name(users, c->uid) : "?";
 	str_copy(p->comm, sizeof(p->comm), (c->have & HAVE_COMM) ? c->comm : "?");
 	idmap_put(&t->map, pid, p);

@@ -45,6 +45,52 @@ void sample_zero_like(struct sample *zero, const struct sample *cur, uint64_t wh
 	zero->acct_have = cur->acct_have;
 }
 
+static void add_value(float *sum, float v)
+{
+	if (isnan(v))
+		return;
+	*sum = isnan(*sum) ? v : *sum + v;
+}
+
+/* Keeps the larger of *max and v; returns whether v was taken. */
+static int max_value(float *max, float v)
+{
+	if (isnan(v) || (!isnan(*max) && v <= *max))
+		return 0;
+	*max = v;
+	return 1;
+}
+
+void rates_add(struct task_rates *sum, const struct task_rates *r)
+{
+	for (int k = 0; k < DK_COUNT; k++) {
+		add_value(&sum->kind[k].pct, r->kind[k].pct);
+		add_value(&sum->kind[k].per_s, r->kind[k].per_s);
+		if (max_value(&sum->kind[k].max_ms, r->kind[k].max_ms))
+			sum->max_at_ns[k] = r->max_at_ns[k];
+	}
+	add_value(&sum->run_pct, r->run_pct);
+	add_value(&sum->total_pct, r->total_pct);
+	for (int f = 0; f < AF_COUNT; f++) {
+		if (acct_is_level(f))
+			max_value(&sum->acct[f], r->acct[f]);
+		else
+			add_value(&sum->acct[f], r->acct[f]);
+	}
+}
+
+void rates_finish_sum(struct task_rates *r)
+{
+	for (int k = 0; k < DK_COUNT; k++) {
+		struct kind_rate *kr = &r->kind[k];
+
+		if (isnan(kr->pct) || isnan(kr->per_s))
+			kr->avg_ms = NAN;
+		else
+			kr->avg_ms = kr->per_s > 0 ? kr->pct / kr->per_s * 10.0f : 0.0f;
+	}
+}
+
 void rates_unavailable(struct task_rates *out)
 {
 	for (int k = 0; k < DK_COUNT; k++)

@@ -64,6 +64,13 @@ void sample_zero_like(struct sample *zero, const struct sample *cur, uint64_t wh
  * that went backwards gives 0; a high-water mark is cur's. */
 void rates_compute(const struct sample *prev, const struct sample *cur, struct task_rates *out);
 
+/* Adds one task's rates to a sum of tasks' (a cgroup, a subtree of processes): shares, rates of
+ * waits and accounting counters add up, where known; a longest wait and a high-water mark are the
+ * longest, with its time. Averages are made by rates_finish_sum. */
+void rates_add(struct task_rates *sum, const struct task_rates *r);
+/* A sum's average wait per kind: its waited share over its rate of waits. */
+void rates_finish_sum(struct task_rates *r);
+
 /* All rates unavailable. */
 void rates_unavailable(struct task_rates *out);
 

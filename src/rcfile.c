@@ -26,6 +26,7 @@ static const struct setting {
 	int flag;
 } settings[] = {
 	{ "delay", 0 }, { "sort", 0 }, { "reverse", 1 }, { "group", 0 }, { "active", 1 }, { "columns", 0 },
+	{ "tree", 1 }, { "tree-sums", 1 },
 };
 #define NSETTINGS (sizeof(settings) / sizeof(settings[0]))
 
@@ -290,13 +291,18 @@ char *rcfile_format(const struct rcfile_values *v)
 	struct outbuf o = { 0 };
 
 	out_str(&o, "# delaytop's settings, written by its W key: one name=value a line, the names and\n"
-		    "# values of its long options (delay, sort, reverse, group, active, columns). Options\n"
+		    "# values of its long options (delay, sort, reverse, group, active, columns, tree,\n"
+		    "# tree-sums). Options\n"
 		    "# on the command line win over these.\n");
 	out_printf(&o, "delay=%g\n", v->delay_s);
 	out_printf(&o, "sort=%s\n", column_def(v->sort_col).key);
 	out_printf(&o, "reverse=%s\n", v->reverse ? "yes" : "no");
 	out_printf(&o, "group=%s\n", v->cgroups ? "cgroup" : v->threads ? "thread" : "process");
 	out_printf(&o, "active=%s\n", v->active ? "yes" : "no");
+	if (!v->threads && !v->cgroups) {
+		out_printf(&o, "tree=%s\n", v->tree ? "yes" : "no");
+		out_printf(&o, "tree-sums=%s\n", v->tree_sums ? "yes" : "no");
+	}
 	if (v->nchosen) {
 		out_str(&o, "columns=");
 		for (int i = 0; i < v->nchosen; i++)

@@ -19,6 +19,7 @@ static void task_row(struct row *r, const struct task *t, int threads)
 	memset(r, 0, sizeof(*r));
 	r->pid = t->proc ? t->proc->pid : t->id;
 	r->tid = threads ? t->id : 0;
+	r->ppid = t->proc ? t->proc->ppid : 0;
 	r->start_ns = t->start_ns;
 	r->uid = t->proc ? t->proc->euid : 0;
 	r->state = t->state ? t->state : '?';

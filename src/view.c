@@ -306,6 +306,23 @@ static void toggle(struct view *v, int *flag)
 	view_rebuild(v);
 }
 
+/* t and S: the process tree, and its sums (which turn the tree on); the other views have none. */
+static void switch_tree(struct view *v, int sums)
+{
+	struct display *d = &v->spec.display;
+
+	if (sums) {
+		d->tree_sums = !d->tree_sums;
+		d->tree = d->tree || d->tree_sums;
+	} else {
+		d->tree = !d->tree;
+		d->tree_sums = 0;
+	}
+	if (d->threads || d->cgroups)
+		view_say(v, "%s", _("the tree arranges processes: H or g shows them"));
+	view_rebuild(v);
+}
+
 /* A: the last interval, or the totals since the start; a copy made without them asks for a
  * reading that has them. */
 static void switch_totals(struct view *v)
@@ -322,6 +339,7 @@ void view_write_settings(struct view *v)
 	struct rcfile_values rv = {
 		.delay_s = v->delay_s, .sort_col = v->spec.sort_col, .reverse = v->spec.reverse,
 		.threads = v->want_threads, .cgroups = v->want_cgroups, .active = v->spec.filter.active,
+		.tree = v->spec.display.tree, .tree_sums = v->spec.display.tree_sums,
 		.chosen = v->cols.ids, .nchosen = colset_is_all(&v->cols) ? 0 : v->cols.n,
 	};
 	char path[4096], err[512], *text;
@@ -390,6 +408,8 @@ static void act(struct view *v, enum action a, uint64_t *deadline)
 	case ACT_FOLD: fold(v, 1); break;
 	case ACT_UNFOLD: fold(v, 0); break;
 	case ACT_ACTIVE: toggle(v, &v->spec.filter.active); break;
+	case ACT_TREE: switch_tree(v, 0); break;
+	case ACT_TREE_SUMS: switch_tree(v, 1); break;
 	case ACT_CMDLINE: toggle(v, &v->spec.display.cmdline); break;
 	case ACT_ACCUMULATE: switch_totals(v); break;
 	case ACT_METRIC:
@@ -490,6 +510,8 @@ static void init_view(struct view *v, const struct options *o, struct sampler *s
 	}
 	v->spec.display.metric = METRIC_PCT;
 	v->spec.display.accumulate = o->accumulate;
+	v->spec.display.tree = o->tree;
+	v->spec.display.tree_sums = o->tree_sums;
 	colset_init(&v->cols, o->chosen, o->nchosen);
 	v->spec.display.chosen = v->cols.ids;
 	v->spec.display.nchosen = v->cols.n;

@@ -145,6 +145,8 @@ static void view_parts(const struct view *v, struct header *h)
 	if (v->paused)
 		out_str(o, _("PAUSED "));
 	out_str(o, v->spec.display.cgroups ? _("cgroups") : v->spec.display.threads ? _("threads") : _("processes"));
+	if (v->spec.display.tree && !v->spec.display.cgroups && !v->spec.display.threads)
+		out_str(o, v->spec.display.tree_sums ? _(" as a tree, subtrees summed") : _(" as a tree"));
 	part_done(h);
 	if (v->cgroup_filter[0]) {
 		out_printf(o, F_(N_("cgroup %s")), v->cgroup_filter);

@@ -64,6 +64,7 @@ static void build_snapshot(void)
 		rows[0].r.kind[k] = (struct kind_rate){ 0, 0, 0, NAN };
 	rows[0].r.kind[DK_CPU] = (struct kind_rate){ 4.7f, 0.25f, 18.8f, 3.5f };
 	rows[0].r.kind[DK_IO] = (struct kind_rate){ 120.0f, 1200.0f, 1.0f, 1200.0f };
+	rows[0].ppid = 1;
 	rows[0].r.carried = 1u << DK_IO;
 	rows[0].r.max_at_ns[DK_IO] = 1699999990500000000ll; /* the longest I/O wait, 9.5 s before */
 	rows[0].r.run_pct = 23.0f;
@@ -102,6 +103,7 @@ static void build_snapshot(void)
 	rows[2] = (struct row){ .pid = 4100, .uid = 1000, .state = 'S', .partial = 1, .user = "ann",
 				.comm = "a,b\"c \xc3\xa9t\xc3\xa9\xc2\x9b\xff", .cmdline = "sh -c 'x\x1b[2J'",
 				.r = rows[2].r, .acc = &totals[2] };
+	rows[2].ppid = 2844; /* the writer's child */
 	rows[2].r.kind[DK_CPU] = (struct kind_rate){ 0.5f, NAN, NAN, NAN };
 	rows[2].r.kind[DK_IO] = (struct kind_rate){ 0, NAN, NAN, NAN };
 	rows[2].r.run_pct = 1.0f;
@@ -181,6 +183,14 @@ int main(void)
 	golden("batch-total.txt", format_with(3, text_acc));
 	golden("batch-total.csv", format_with(3, csv_acc));
 	golden("batch-total.json", format_with(3, json_acc));
+	{
+		/* the tree: the child under the writer, and the writer summing it */
+		char *text_tree[] = { "delaytop", "-b", "--tree", NULL };
+		char *text_sums[] = { "delaytop", "-b", "--tree-sums", "--accumulate", NULL };
+
+		golden("batch-tree.txt", format_with(3, text_tree));
+		golden("batch-tree-sums.txt", format_with(4, text_sums));
+	}
 	{
 		char *text_cg[] = { "delaytop", "-b", "--group=cgroup", NULL };
 		char *csv_cg[] = { "delaytop", "--format=csv", "--group=cgroup", NULL };
