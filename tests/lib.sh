@@ -220,3 +220,22 @@ wait_cpu_quiet() {
 	done
 	diag "CPU $1 was $busy% busy before this test's workloads started"
 }
+
+# start_family CPU: a shell (FAMILY_PARENT) whose two children (FAMILY_KID1 < FAMILY_KID2) spin on
+# CPU, each waiting about half the time; all three tracked. Skips the test when they do not start.
+start_family() {
+	local kids
+	sh -c '"$1" spin "$2" & "$1" spin "$2" & wait' sh "$WORKLOAD" "$1" >/dev/null 2>&1 9>&- &
+	FAMILY_PARENT=$!
+	track_pid "$FAMILY_PARENT"
+	for _ in $(seq 50); do
+		kids=$(pgrep -P "$FAMILY_PARENT" | sort -n | tr '\n' ' ')
+		[ "$(echo $kids | wc -w)" = 2 ] && break
+		sleep 0.1
+	done
+	set -- $kids
+	FAMILY_KID1=${1:-} FAMILY_KID2=${2:-}
+	[ -n "$FAMILY_KID2" ] || skip_all "the spinners of start_family did not start"
+	track_pid "$FAMILY_KID1"
+	track_pid "$FAMILY_KID2"
+}

@@ -11,19 +11,8 @@ enable_delayacct
 
 T=$TMPDIR_TEST
 wait_cpu_quiet 1
-sh -c '"$1" spin 1 & "$1" spin 1 & wait' sh "$WORKLOAD" >/dev/null 2>&1 9>&- &
-parent=$!
-track_pid "$parent"
-for _ in $(seq 50); do
-	kids=$(pgrep -P "$parent" | sort -n | tr '\n' ' ')
-	[ "$(echo $kids | wc -w)" = 2 ] && break
-	sleep 0.1
-done
-set -- $kids
-kid1=$1 kid2=$2
-track_pid "$kid1"
-track_pid "$kid2"
-[ -n "$kid2" ] || skip_all "the spinners did not start"
+start_family 1
+parent=$FAMILY_PARENT kid1=$FAMILY_KID1 kid2=$FAMILY_KID2
 
 "$DELAYTOP" -b --tree --format=json -p "$parent,$kid1,$kid2" -d 0.5 -n 2 >"$T/tree.json" 2>"$T/err"
 tap_ok $? "--tree --format=json exits 0" "$(head -3 "$T/err")"

@@ -12,24 +12,12 @@ enable_delayacct
 
 # A parent (a shell, asleep in wait) of two spinners on CPU 1, each waiting about half the time.
 wait_cpu_quiet 1
-ln -s "$WORKLOAD" "$TMPDIR_TEST/dt-tree-kid"
-sh -c '"$1" spin 1 & "$1" spin 1 & wait' sh "$TMPDIR_TEST/dt-tree-kid" >/dev/null 2>&1 9>&- &
-parent=$!
-track_pid "$parent"
-kids=""
-for _ in $(seq 50); do
-	kids=$(pgrep -P "$parent" | sort -n | tr '\n' ' ')
-	[ "$(echo $kids | wc -w)" = 2 ] && break
-	sleep 0.1
-done
-set -- $kids
-kid1=$1 kid2=$2
-track_pid "$kid1"
-track_pid "$kid2"
-[ -n "$kid2" ] || skip_all "the spinners did not start"
+start_family 1
+parent=$FAMILY_PARENT kid1=$FAMILY_KID1 kid2=$FAMILY_KID2
 
-# sorted by command: the spinners (dt-tree-kid) before the shell in the list, after it in the tree
-start_screen -- -d 0.5 -s command -p "$parent,$kid1,$kid2" --columns pid,cpu,command
+# sorted by command, reversed: the spinners (workload) before the shell (sh) in the list, after
+# it in the tree
+start_screen -- -d 0.5 -s command --reverse -p "$parent,$kid1,$kid2" --columns pid,cpu,command
 # command_of ID: the command cell of the row of ID (after PID and CPU)
 command_of() { row_of "$1" | cut -c"$(($(command_column) + 1))"-; }
 listed() { [ -n "$(row_of "$kid2")" ] && [ -n "$(row_of "$parent")" ]; }
@@ -42,7 +30,7 @@ wait_for_screen_fn tree_shown 5
 screen_ok $? "t: the header says 'processes as a tree', the parent comes first, its children under it" \
 	"rows: $(row_ids | tr '\n' ' '); header: $(header)"
 indented() {
-	command_of "$kid1" | grep -q '^`- dt-tree-kid' && command_of "$kid2" | grep -q '^`- dt-tree-kid' &&
+	command_of "$kid1" | grep -q '^`- workload' && command_of "$kid2" | grep -q '^`- workload' &&
 		command_of "$parent" | grep -q '^sh'
 }
 wait_for_screen_fn indented 3

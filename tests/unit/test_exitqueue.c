@@ -25,6 +25,32 @@ static struct ts_record record(uint32_t id, uint32_t tgid, int aggregate, uint64
 	return r;
 }
 
+/* Process mode: which thread records give their process its longest waits. */
+static void test_peaks(void)
+{
+	struct ts_record worker = record(51, 50, 0, 0, 0), last = record(52, 50, 0, 0, 1);
+	struct ts_record single = record(60, 60, 0, 0, 1), old = record(53, 50, 0, 0, 0);
+	struct ts_record process = record(50, 50, 1, 0, 0);
+	struct exit_choice x;
+	struct exitqueue q;
+
+	worker.c.kind_max = last.c.kind_max = single.c.kind_max = 1u << DK_CPU;
+	ok(exitqueue_choose_peak(&worker, NULL, 0, &x) == 0 && x.peak_only && x.id == 50 && x.pid == 50 &&
+		   x.rec == &worker,
+	   "process mode: a thread that ends while its process lives gives its process its longest waits");
+	ok(exitqueue_choose_peak(&last, &process, 0, &x) == 0 && x.peak_only && x.rec == &last,
+	   "so does the last thread, whose process's aggregate has none");
+	ok(exitqueue_choose_peak(&single, NULL, 0, &x) < 0,
+	   "not a process of one thread, whose own record stands for the process");
+	ok(exitqueue_choose_peak(&old, NULL, 0, &x) < 0, "not a thread record without longest waits");
+	ok(exitqueue_choose_peak(&worker, NULL, 1, &x) < 0, "not in thread mode");
+	exitqueue_init(&q);
+	exitqueue_choose_peak(&worker, NULL, 0, &x);
+	exitqueue_push(&q, &x, 1);
+	ok(q.n == 1 && q.items[0].peak_only, "the queued record is marked for the longest waits only");
+	exitqueue_free(&q);
+}
+
 int main(void)
 {
 	struct ts_record leader = record(50, 50, 0, 3000, 1), worker = record(51, 50, 0, 1000, 0);
@@ -56,5 +82,6 @@ int main(void)
 	exitqueue_clear(&q);
 	is_int(q.n, 0, "clearing empties it");
 	exitqueue_free(&q);
+	test_peaks();
 	return tap_done();
 }

@@ -1,6 +1,6 @@
-/* test_peaks.c — the longest waits and when they happened: a process's from its threads' (live,
- * and ended through their exit records), the rates and totals that carry the time, the MAX AT
- * column, and what a listing asks the sampler to read for them. */
+/* test_peaks.c — the longest waits and when they happened: a process's from its threads', the
+ * rates and totals that carry the time, the MAX AT column, and what a listing asks the sampler to
+ * read for them (the exit records that give them: test_exitqueue.c). */
 #include "config.h"
 
 #include <math.h>
@@ -8,8 +8,6 @@
 #include <string.h>
 
 #include "columns.h"
-#include "exitlisten.h"
-#include "exitqueue.h"
 #include "listing.h"
 #include "proctable.h"
 #include "rates.h"
@@ -60,46 +58,6 @@ static void test_process_peak(void)
 	proc_peak_add(&p, &c);
 	proc_peak_apply(&p, &row);
 	is_int(row.delay[DK_CPU].max_ns, 200000000, "a thread without longest waits changes nothing");
-}
-
-static struct ts_record record(uint32_t id, uint32_t tgid, int aggregate, int agroup, kind_mask kmax)
-{
-	struct ts_record r;
-
-	memset(&r, 0, sizeof(r));
-	r.tgid = aggregate;
-	r.id = id;
-	if (!aggregate) {
-		r.c.have = HAVE_TGID | HAVE_IDS;
-		r.c.tgid = tgid;
-	}
-	r.c.kind_max = kmax;
-	r.c.flag = agroup ? TS_AGROUP : 0;
-	return r;
-}
-
-static void test_exit_peaks(void)
-{
-	struct ts_record worker = record(51, 50, 0, 0, 1u << DK_CPU), last = record(52, 50, 0, 1, 1u << DK_CPU);
-	struct ts_record single = record(60, 60, 0, 1, 1u << DK_CPU), old = record(53, 50, 0, 0, 0);
-	struct ts_record process = record(50, 50, 1, 0, 0);
-	struct exit_choice x;
-	struct exitqueue q;
-
-	ok(exitqueue_choose_peak(&worker, NULL, 0, &x) == 0 && x.peak_only && x.id == 50 && x.pid == 50 &&
-		   x.rec == &worker,
-	   "process mode: a thread that ends while its process lives gives its process its longest waits");
-	ok(exitqueue_choose_peak(&last, &process, 0, &x) == 0 && x.peak_only && x.rec == &last,
-	   "so does the last thread, whose process's aggregate has none");
-	ok(exitqueue_choose_peak(&single, NULL, 0, &x) < 0,
-	   "not a process of one thread, whose own record stands for the process");
-	ok(exitqueue_choose_peak(&old, NULL, 0, &x) < 0, "not a thread record without longest waits");
-	ok(exitqueue_choose_peak(&worker, NULL, 1, &x) < 0, "not in thread mode");
-	exitqueue_init(&q);
-	exitqueue_choose_peak(&worker, NULL, 0, &x);
-	exitqueue_push(&q, &x, 1);
-	ok(q.n == 1 && q.items[0].peak_only, "the queued record is marked for the longest waits only");
-	exitqueue_free(&q);
 }
 
 static void test_rates_totals(void)
@@ -166,7 +124,6 @@ static void test_column(void)
 int main(void)
 {
 	test_process_peak();
-	test_exit_peaks();
 	test_rates_totals();
 	test_column();
 	return tap_done();
