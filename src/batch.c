@@ -310,7 +310,8 @@ static void json_kinds(struct outbuf *o, const struct row *r, const struct displ
 
 /* Field f's number under d, for JSON and CSV: whole bytes and counts in totals and for the
  * high-water marks, else up to 3 decimals; "null" (JSON) or nothing (CSV) when unavailable. */
-static void acct_number(struct outbuf *o, const struct row *r, int f, const struct display *d, const char *none)
+static void acct_number(struct outbuf *o, const struct row *r, int f, const struct display *d,
+			const char *none)
 {
 	double v = column_value(r, COL_ACCT + f, d);
 	int whole = acct_is_level(f) || (d->accumulate && acct_fields[f].unit != AU_USEC);
@@ -570,6 +571,110 @@ void batch_format(struct batch_printer *b, const struct snapshot *snap)
 	case FORMAT_CSV: batch_csv_report(b, snap, n); break;
 	default: text_report(b, snap, n); break;
 	}
+}
+
+/* The kinds of a trigger's resource, by name: "cpu" or "swapin,reclaim,..." for text, quoted
+ * for JSON. */
+static void kind_names(struct outbuf *o, kind_mask kinds, const char *quote)
+{
+	int first = 1;
+
+	for (int k = 0; k < DK_COUNT; k++)
+		if (kinds & (1u << k)) {
+			out_printf(o, "%s%s%s%s", first ? "" : ",", quote, delay_kinds[k].key, quote);
+			first = 0;
+		}
+}
+
+static void text_event(struct outbuf *o, const char *when, const struct snapshot *snap, const struct trigger_spec *t,
+		       const struct trigger_stallers *st, const char *file)
+{
+	char buf[32];
+
+	out_printf(o, F_(N_("event %s  trigger '%s' on %s fired\n")), when, t->text, file);
+	out_printf(o, "  %s ", _("stalled on"));
+	kind_names(o, trigger_kinds(t->resource), "");
+	out_printf(o, F_(N_(" (%% of the last %.2f s):")), snap->interval_s);
+	for (size_t i = 0; i < st->ntasks; i++) {
+		out_printf(o, "  %u ", snap->threads ? st->task[i]->tid : st->task[i]->pid);
+		out_text(o, st->task[i]->comm);
+		out_char(o, ' ');
+		out_mem(o, buf, fmt_fixed(buf, st->task_pct[i], 1));
+	}
+	if (!st->ntasks)
+		out_printf(o, "  %s", _("none"));
+	out_printf(o, "\n  %s:", _("cgroups"));
+	for (size_t i = 0; i < st->ncgroups; i++) {
+		out_char(o, ' ');
+		out_char(o, ' ');
+		out_text(o, st->cgroup[i]);
+		out_char(o, ' ');
+		out_mem(o, buf, fmt_fixed(buf, st->cgroup_pct[i], 1));
+	}
+	if (!st->ncgroups)
+		out_printf(o, "  %s", _("none"));
+	out_str(o, "\n");
+}
+
+static void json_event(struct outbuf *o, const char *when, const struct snapshot *snap, const struct trigger_spec *t,
+		       const struct trigger_stallers *st, const char *file)
+{
+	out_printf(o, "{\"type\":\"event\",\"time\":\"%s\",\"interval_s\":", when);
+	json_number(o, snap->interval_s);
+	out_str(o, ",\"trigger\":");
+	out_json_string(o, t->text);
+	out_str(o, ",\"file\":");
+	out_json_string(o, file);
+	out_str(o, ",\"cgroup\":");
+	json_string_or_null(o, t->cgroup[0] ? t->cgroup : NULL);
+	out_str(o, ",\"kinds\":[");
+	kind_names(o, trigger_kinds(t->resource), "\"");
+	out_str(o, "],\"tasks\":[");
+	for (size_t i = 0; i < st->ntasks; i++) {
+		const struct row *r = st->task[i];
+
+		out_printf(o, "%s{\"pid\":%u,\"tid\":", i ? "," : "", r->pid);
+		if (snap->threads)
+			out_printf(o, "%u", r->tid);
+		else
+			out_str(o, "null");
+		out_str(o, ",\"command\":");
+		out_json_string(o, r->comm);
+		out_str(o, ",\"cgroup\":");
+		json_string_or_null(o, r->cgroup);
+		out_str(o, ",\"pct\":");
+		json_number(o, st->task_pct[i]);
+		out_char(o, '}');
+	}
+	out_str(o, "],\"cgroups\":[");
+	for (size_t i = 0; i < st->ncgroups; i++) {
+		out_printf(o, "%s{\"cgroup\":", i ? "," : "");
+		out_json_string(o, st->cgroup[i]);
+		out_str(o, ",\"pct\":");
+		json_number(o, st->cgroup_pct[i]);
+		out_char(o, '}');
+	}
+	out_str(o, "]}\n");
+}
+
+void batch_format_event(struct batch_printer *b, const struct snapshot *snap, const struct trigger_spec *t)
+{
+	struct trigger_stallers st;
+	char when[48], file[CGROUP_PATH_MAX + 64];
+
+	timing_iso8601(&snap->wall, when, sizeof(when));
+	trigger_file(t, file, sizeof(file));
+	trigger_stallers(snap, trigger_kinds(t->resource), &st);
+	if (b->format == FORMAT_JSON)
+		json_event(&b->out, when, snap, t, &st, file);
+	else
+		text_event(&b->out, when, snap, t, &st, file);
+}
+
+int batch_event(struct batch_printer *b, const struct snapshot *snap, const struct trigger_spec *t, FILE *f)
+{
+	batch_format_event(b, snap, t);
+	return out_flush(&b->out, f);
 }
 
 int batch_print(struct batch_printer *b, const struct snapshot *snap, FILE *f)

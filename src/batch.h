@@ -30,4 +30,10 @@ int batch_print(struct batch_printer *b, const struct snapshot *snap, FILE *f);
 /* Formats the report into b->out without writing it (for tests). */
 void batch_format(struct batch_printer *b, const struct snapshot *snap);
 
+/* Prints the event of trigger t firing, with who stalled in snap (the reading made when it
+ * fired): a text paragraph or a JSON line of type "event". Returns as batch_print. */
+int batch_event(struct batch_printer *b, const struct snapshot *snap, const struct trigger_spec *t, FILE *f);
+/* Formats it into b->out (for tests). */
+void batch_format_event(struct batch_printer *b, const struct snapshot *snap, const struct trigger_spec *t);
+
 #endif

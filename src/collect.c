@@ -242,7 +242,8 @@ static void on_thread_reply(void *arg, size_t i, const struct ts_record *rec, ui
 	proc_repoint(&t->proc, p);
 	if (rec->c.have & HAVE_COMM)
 		str_copy(t->comm, sizeof(t->comm), rec->c.comm);
-	task_read(t, thread_io(c, t, p->pid, &rec->c, &io), when, 1, start >= c->tt->prev_mono, 0, c->tt, c->rules);
+	task_read(t, thread_io(c, t, p->pid, &rec->c, &io), when, 1, start >= c->tt->prev_mono, 0, c->tt,
+		  c->rules);
 }
 
 /* Reads again the processes marked so. One whose pid now holds a newer process gets a new
@@ -444,8 +445,9 @@ int collect_threads(struct collector *c, char *err, size_t errlen)
 }
 
 /* Process mode: the fields the per-process answer leaves at 0 (tsnl.c drops them) stay
- * unavailable, or with want_acct come from /proc, read again only when the process ran since (one that did not run cannot have
- * done I/O, used CPU or grown its memory) or when they were not read at the last tick. */
+ * unavailable, or with want_acct come from /proc, read again only when the process ran since
+ * (one that did not run cannot have done I/O, used CPU or grown its memory) or when they were not
+ * read at the last tick. */
 static void process_acct(struct collector *c, struct proc *p, struct task_counters *cnt)
 {
 	uint32_t tick = c->tt->tick;
@@ -489,15 +491,18 @@ static int ask_peaks(struct collector *c)
 		struct proc *p = c->owner[i];
 		size_t before = c->npeak;
 
-		if (!p || (p->peak_tick && p->peak_tick + 1 == tick && p->peak_activity == activity_of(&c->replies[i]))) {
-			if (p)
-				p->peak_tick = tick;
+		if (!p)
+			continue;
+		if (p->peak_tick && p->peak_tick + 1 == tick &&
+		    p->peak_activity == activity_of(&c->replies[i])) { /* did not run */
+			p->peak_tick = tick;
 			continue;
 		}
 		p->peak_tick = tick;
 		p->peak_activity = activity_of(&c->replies[i]);
 		procfs_threads(p->pid, &c->peak_ids, &c->npeak, &c->cappeak_ids);
-		c->peak_owner = xgrow(c->peak_owner, &c->cappeak_owner, c->npeak ? c->npeak : 1, sizeof(*c->peak_owner));
+		c->peak_owner = xgrow(c->peak_owner, &c->cappeak_owner, c->npeak ? c->npeak : 1,
+				      sizeof(*c->peak_owner));
 		for (size_t k = before; k < c->npeak; k++)
 			c->peak_owner[k] = p;
 	}
@@ -553,7 +558,8 @@ static void limited_thread(struct collector *c, struct proc *p, uint32_t tid, co
 	t->state = state;
 	t->need_state = 0;
 	str_copy(t->comm, sizeof(t->comm), cnt->comm);
-	task_read(t, thread_io(c, t, p->pid, cnt, &io), when, 1, ticks_to_ns(began) >= c->tt->prev_boot, 1, c->tt, c->rules);
+	task_read(t, thread_io(c, t, p->pid, cnt, &io), when, 1, ticks_to_ns(began) >= c->tt->prev_boot, 1,
+		  c->tt, c->rules);
 }
 
 /* Limited mode, process rows: the sum of the threads' readings; the row is partial when its set
@@ -632,7 +638,7 @@ int collect_limited(struct collector *c, char *err, size_t errlen)
 		}
 		if (c->rules->threads || !ntids)
 			continue;
-		process_acct(c, p, &sum); /* the CPU times of every thread, ended ones too */
+		process_acct(c, p, &sum); /* with want_acct, /proc/PID/stat's CPU times count ended threads */
 		limited_process(c, p, &sum, when, ntids, tids_sum);
 	}
 	free(procs);
@@ -686,7 +692,8 @@ static void fold_exit(struct collector *c, const struct pending_exit *x)
 		proc_peak_add(t->proc, &final);
 		proc_peak_apply(t->proc, &final);
 	}
-	task_read(t, &final, tt->now_mono, threads ? 1 : (uint32_t)t->proc->nlwp, born_since, !threads, tt, c->rules);
+	task_read(t, &final, tt->now_mono, threads ? 1 : (uint32_t)t->proc->nlwp, born_since, !threads, tt,
+		  c->rules);
 	t->exited = 1;
 	t->state = 'X';
 	t->need_state = 0;

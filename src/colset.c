@@ -13,8 +13,7 @@ void colset_init(struct colset *s, const int *chosen, int n)
 		s->n = n;
 		return;
 	}
-	for (int c = 0; c < COL_COUNT; c++)
-		s->ids[s->n++] = c;
+	s->n = column_defaults(s->ids);
 }
 
 /* Where column id is in the list, or -1. */
@@ -28,10 +27,9 @@ static int position(const struct colset *s, int id)
 
 int colset_is_all(const struct colset *s)
 {
-	for (int i = 0; i < s->n; i++)
-		if (s->ids[i] != i)
-			return 0;
-	return s->n == COL_COUNT;
+	int ids[COL_COUNT], n = column_defaults(ids);
+
+	return s->n == n && memcmp(s->ids, ids, (size_t)n * sizeof(*ids)) == 0;
 }
 
 int colset_shown(const struct colset *s, int id)

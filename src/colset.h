@@ -12,10 +12,10 @@ struct colset {
 	int n;
 };
 
-/* From --columns (n of them), or every column in the table's order when n is 0. */
+/* From --columns (n of them), or when n is 0 the columns shown without it (column_defaults). */
 void colset_init(struct colset *s, const int *chosen, int n);
 
-/* Whether the set is every column in the table's order, as without --columns. */
+/* Whether the set is the columns shown without --columns, in their order. */
 int colset_is_all(const struct colset *s);
 
 /* Whether column id is shown. */

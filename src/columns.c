@@ -139,7 +139,8 @@ struct column_def column_def(int id)
 
 		/* the later a kind is in the kind table, the sooner it is hidden */
 		return (struct column_def){ info->key, info->title, NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER,
-					    (info->major ? KEEP_MAJOR : 1) + DK_COUNT - k, 1 + k, -1, -1, KIND_WIDTH, BOTH, 0 };
+					    (info->major ? KEEP_MAJOR : 1) + DK_COUNT - k, 1 + k, -1, -1, KIND_WIDTH, BOTH,
+					    0 };
 	}
 	return fixed_columns[id];
 }
@@ -588,12 +589,24 @@ static int column_chosen(int c, const struct display *d)
 {
 	if (!column_in_view(c, d))
 		return 0;
-	if (!d->nchosen || c == column_last(d))
+	if (c == column_last(d))
 		return 1;
+	if (!d->nchosen)
+		return !column_def(c).optional;
 	for (int i = 0; i < d->nchosen; i++)
 		if (d->chosen[i] == c)
 			return 1;
 	return 0;
+}
+
+int column_defaults(int *ids)
+{
+	int n = 0;
+
+	for (int c = 0; c < COL_COUNT; c++)
+		if (!column_def(c).optional)
+			ids[n++] = c;
+	return n;
 }
 
 int column_order(const struct display *d, int *cols)

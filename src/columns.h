@@ -134,6 +134,10 @@ int column_last(const struct display *d);
  * table's, the view's last column last. Returns how many. */
 int column_order(const struct display *d, int *cols);
 
+/* Every column shown without --columns, of all views, in the table's order (the optional ones
+ * left out) into ids; returns how many. */
+int column_defaults(int *ids);
+
 /* The same among the columns the display shows (--columns), in their order: what < and > move
  * the sort to. A sort column not shown steps to the next shown one in the view's order. */
 int column_step_shown(int id, int step, const struct display *d);

@@ -25,6 +25,7 @@
 #include "sampler.h"
 #include "secure.h"
 #include "timing.h"
+#include "trigger.h"
 #include "view.h"
 
 
@@ -121,12 +122,44 @@ static void setup_locale(void)
 	textdomain(PACKAGE);
 }
 
-/* Sleeps until the CLOCK_MONOTONIC deadline, reading exit records whenever they arrive. Returns
- * -1 when a signal asked delaytop to stop. */
-static int wait_until(uint64_t deadline, struct sampler *s)
-{
-	struct pollfd pfd = { sampler_listen_fd(s), POLLIN, 0 };
+/* The PSI triggers of --trigger, registered. */
+struct triggers {
+	int fd[TRIGGER_MAX];
+	int n;
+};
 
+/* Registers o's triggers on the hierarchy the sampler shows. Returns 0, or -1 after a message. */
+static int triggers_open(struct triggers *tr, const struct options *o, struct sampler *s)
+{
+	char err[1024];
+
+	for (tr->n = 0; tr->n < o->ntriggers; tr->n++) {
+		tr->fd[tr->n] = trigger_open(&o->triggers[tr->n], sampler_cgroup_hier(s), err, sizeof(err));
+		if (tr->fd[tr->n] < 0) {
+			fprintf(stderr, "%s: %s\n", PACKAGE, err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void triggers_close(struct triggers *tr)
+{
+	for (int i = 0; i < tr->n; i++)
+		close(tr->fd[i]);
+	tr->n = 0;
+}
+
+/* Sleeps until the CLOCK_MONOTONIC deadline, reading exit records whenever they arrive. Returns
+ * 0 at the deadline, the triggers that fired (bit i: the i-th) as soon as one does, or -1 when
+ * a signal asked delaytop to stop. */
+static int wait_until(uint64_t deadline, struct sampler *s, const struct triggers *tr)
+{
+	struct pollfd pfd[1 + TRIGGER_MAX] = { { sampler_listen_fd(s), POLLIN, 0 } };
+	int fired = 0;
+
+	for (int i = 0; i < tr->n; i++)
+		pfd[1 + i] = (struct pollfd){ tr->fd[i], POLLPRI, 0 };
 	while (!stop_requested) {
 		uint64_t now = timing_mono_ns();
 		struct timespec ts;
@@ -135,10 +168,34 @@ static int wait_until(uint64_t deadline, struct sampler *s)
 			return 0;
 		ts.tv_sec = (time_t)((deadline - now) / 1000000000u);
 		ts.tv_nsec = (long)((deadline - now) % 1000000000u);
-		if (ppoll(&pfd, pfd.fd >= 0 ? 1 : 0, &ts, NULL) > 0)
+		if (ppoll(pfd, 1 + (nfds_t)tr->n, &ts, NULL) <= 0)
+			continue;
+		if (pfd[0].revents & POLLIN)
 			sampler_drain(s);
+		for (int i = 0; i < tr->n; i++)
+			if (pfd[1 + i].revents & POLLPRI)
+				fired |= 1 << i;
+		if (fired)
+			return fired;
 	}
 	return -1;
+}
+
+/* A reading made when triggers fired, and their events. Returns 0; -1 when the reading failed
+ * (after a message); -2 when the events could not be written (errno says why). */
+static int report_events(const struct options *o, struct sampler *s, struct batch_printer *bp, int fired)
+{
+	struct snapshot snap;
+	char err[512];
+
+	if (sampler_tick(s, &snap, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", PACKAGE, err);
+		return -1;
+	}
+	for (int i = 0; i < o->ntriggers; i++)
+		if ((fired & (1 << i)) && o->batch && batch_event(bp, &snap, &o->triggers[i], stdout) < 0)
+			return -2;
+	return 0;
 }
 
 static void warn_delayacct(int state, int *warned)
@@ -179,20 +236,33 @@ static int run_batch(const struct options *o, struct sampler *s, struct serving 
 	uint64_t step = (uint64_t)(o->delay_s * 1e9);
 	uint64_t deadline;
 	int warned = 0, status = EXIT_SUCCESS;
+	struct triggers tr = { .n = 0 };
 
+	if (triggers_open(&tr, o, s) < 0) {
+		triggers_close(&tr);
+		return EXIT_FAILURE;
+	}
 	batch_init(&bp, o);
 	deadline = timing_mono_ns() + step; /* from the start of the first reading, however long it takes */
 	if (sampler_tick(s, &snap, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", PACKAGE, err);
 		batch_free(&bp);
+		triggers_close(&tr);
 		return EXIT_FAILURE;
 	}
 	warn_delayacct(snap.delayacct, &warned);
 	serve(sv, &snap);
 	for (long i = 0; !o->iterations || i < o->iterations; i++) {
 		uint64_t now;
+		int fired = 0, failed = 0;
 
-		if (wait_until(deadline, s) < 0)
+		while (!failed && (fired = wait_until(deadline, s, &tr)) > 0)
+			failed = report_events(o, s, &bp, fired);
+		if (failed == -2 && errno != EPIPE)
+			fprintf(stderr, "%s: %s: %s\n", PACKAGE, _("cannot write the report"), strerror(errno));
+		if (failed == -1 || (failed == -2 && errno != EPIPE))
+			status = EXIT_FAILURE;
+		if (failed || fired < 0)
 			break;
 		now = timing_mono_ns();
 		if (sampler_tick(s, &snap, err, sizeof(err)) < 0) {
@@ -212,6 +282,7 @@ static int run_batch(const struct options *o, struct sampler *s, struct serving 
 		deadline = timing_next_deadline(deadline, step, now);
 	}
 	batch_free(&bp);
+	triggers_close(&tr);
 	return status;
 }
 
@@ -250,8 +321,8 @@ static int run_exporter(const struct options *o, struct sampler *s)
 
 static struct sampler *open_sampler(const struct options *o)
 {
-	struct listing_spec shown = { .display = { .chosen = o->chosen, .nchosen = o->nchosen, .threads = o->threads,
-						   .cgroups = o->cgroups },
+	struct listing_spec shown = { .display = { .chosen = o->chosen, .nchosen = o->nchosen,
+						   .threads = o->threads, .cgroups = o->cgroups },
 				      .sort_col = o->sort_col };
 	struct sampler_opts so = { 0 };
 	struct sampler *s;
@@ -267,7 +338,8 @@ static struct sampler *open_sampler(const struct options *o)
 	so.cgroups = o->cgroups || o->listen || o->format == FORMAT_OPENMETRICS;
 	so.cgroup_root = o->cgroup;
 	/* CSV and JSON carry every field */
-	so.wants = o->format == FORMAT_CSV || o->format == FORMAT_JSON ? WANT_ACCT | WANT_PEAKS : listing_wants(&shown);
+	so.wants = o->format == FORMAT_CSV || o->format == FORMAT_JSON ? WANT_ACCT | WANT_PEAKS
+									 : listing_wants(&shown);
 	if (sampler_open(&s, &so, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", PACKAGE, err);
 		return NULL;

@@ -171,7 +171,8 @@ static void sum_subtrees(struct listing *l, struct row *rows, size_t n)
 }
 
 /* Process rows as a tree of parents and children, on copies of the rows. */
-static void build_process_tree(struct listing *l, const struct snapshot *snap, const struct listing_spec *spec)
+static void build_process_tree(struct listing *l, const struct snapshot *snap,
+			       const struct listing_spec *spec)
 {
 	size_t n = snap->nrows;
 
@@ -228,7 +229,7 @@ unsigned listing_wants(const struct listing_spec *spec)
 
 	if (column_acct_shown(&spec->display) || (sort >= COL_ACCT && sort < COL_ACCT + AF_COUNT))
 		wants |= WANT_ACCT;
-	if (spec->display.metric == METRIC_MAX || column_shown(&spec->display, COL_MAX_AT) || sort == COL_MAX_AT)
+	if (spec->display.metric == METRIC_MAX || sort == COL_MAX_AT || column_shown(&spec->display, COL_MAX_AT))
 		wants |= WANT_PEAKS;
 	return wants;
 }

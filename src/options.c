@@ -43,6 +43,7 @@ enum option_id {
 	OPT_ACTIVE,
 	OPT_TREE,
 	OPT_TREE_SUMS,
+	OPT_TRIGGER,
 	OPT_FORMAT,
 	OPT_ACCUMULATE,
 	OPT_EXIT_BUFFER,
@@ -94,6 +95,9 @@ static const struct option_def option_table[OPT_COUNT] = {
 	[OPT_TREE] = { "tree", 0, NULL, 0, N_("processes as a tree, each under its parent"), { 0 } },
 	[OPT_TREE_SUMS] = { "tree-sums", 0, NULL, 0,
 			    N_("the tree, each process's numbers summing its own and its descendants'"), { 0 } },
+	[OPT_TRIGGER] = { "trigger", 0, "SPEC", 0,
+			   N_("register a PSI trigger, such as 'memory some 150ms 1s' (a cgroup path may follow): "
+			      "when it fires, say which tasks stalled (may be repeated)"), { 0 } },
 	[OPT_FORMAT] = { "format", 0, "FORMAT", 1,
 			 N_("batch output: text, csv, json or openmetrics (implies --batch; command mode: not openmetrics)"),
 			 { 0 } },
@@ -559,6 +563,10 @@ static int take_option(enum option_id id, struct options *o, char *err, size_t e
 	case OPT_ACTIVE: o->active = 1; return 0;
 	case OPT_TREE: o->tree = 1; return 0;
 	case OPT_TREE_SUMS: o->tree = o->tree_sums = 1; return 0;
+	case OPT_TRIGGER:
+		if (o->ntriggers == TRIGGER_MAX)
+			return fail(err, errlen, F_(N_("at most %d --trigger options")), TRIGGER_MAX);
+		return trigger_parse(optarg, &o->triggers[o->ntriggers++], err, errlen);
 	case OPT_FORMAT:
 		o->batch = 1;
 		return parse_format(optarg, &o->format, err, errlen);
@@ -649,6 +657,10 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	}
 	if (o->command && o->format == FORMAT_OPENMETRICS) {
 		fail(err, errlen, "%s", _("command mode's report has no openmetrics format"));
+		return OPTIONS_ERROR;
+	}
+	if (o->ntriggers && (o->format == FORMAT_CSV || o->format == FORMAT_OPENMETRICS || (o->listen && !o->batch))) {
+		fail(err, errlen, "%s", _("--trigger says what stalled on the screen or in a text or JSON report"));
 		return OPTIONS_ERROR;
 	}
 	if (o->tree && (o->threads || o->cgroups)) {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "columns.h"
+#include "trigger.h"
 
 enum output_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON, FORMAT_OPENMETRICS };
 
@@ -28,6 +29,8 @@ struct options {
 	int active;        /* -a */
 	int tree;          /* --tree: processes as a tree of parents and children */
 	int tree_sums;     /* --tree-sums: the tree, each row summing its subtree */
+	struct trigger_spec triggers[TRIGGER_MAX]; /* --trigger, in the order given */
+	int ntriggers;
 	enum output_format format;
 	int accumulate;    /* totals since the start */
 	int exit_buffer;   /* receive buffer for exit records, bytes */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "format.h"
@@ -32,6 +33,8 @@ struct reader {
 	pthread_cond_t taken;
 	int wake_fd;  /* the screen asked for something */
 	int ready_fd; /* a reading is ready */
+	int trigger_fd[TRIGGER_MAX]; /* PSI triggers, watched between readings */
+	int ntriggers;
 
 	/* under the lock */
 	int quit, want, ready;
@@ -43,6 +46,8 @@ struct reader {
 	int rc;
 	char err[512];
 	struct snapshot snap;
+	unsigned fired[TRIGGER_MAX]; /* how often each trigger fired */
+	time_t fired_at[TRIGGER_MAX]; /* when it last did */
 	int pids_applied;        /* the ready reading applied a selection: */
 	struct selection_out sel; /* what it made of it */
 
@@ -51,18 +56,29 @@ struct reader {
 	int shown_changed;
 };
 
-/* Between readings: reads exit records as they arrive until the screen asks for something. */
+/* Between readings: reads exit records as they arrive until the screen asks for something or a
+ * trigger fires (which asks for a reading: the one that shows who stalled). */
 static void wait_for_ask(struct reader *r)
 {
-	struct pollfd fds[2] = { { r->wake_fd, POLLIN, 0 }, { sampler_listen_fd(r->s), POLLIN, 0 } };
+	struct pollfd fds[2 + TRIGGER_MAX] = { { r->wake_fd, POLLIN, 0 }, { sampler_listen_fd(r->s), POLLIN, 0 } };
 	eventfd_t ignored;
 
-	if (poll(fds, fds[1].fd >= 0 ? 2 : 1, -1) <= 0)
+	for (int i = 0; i < r->ntriggers; i++)
+		fds[2 + i] = (struct pollfd){ r->trigger_fd[i], POLLPRI, 0 };
+	if (poll(fds, 2 + (nfds_t)r->ntriggers, -1) <= 0)
 		return;
 	if (fds[1].revents & POLLIN)
 		sampler_drain(r->s);
 	if (fds[0].revents & POLLIN)
 		(void)!eventfd_read(r->wake_fd, &ignored);
+	for (int i = 0; i < r->ntriggers; i++)
+		if (fds[2 + i].revents & POLLPRI) {
+			pthread_mutex_lock(&r->lock);
+			r->fired[i]++;
+			r->fired_at[i] = time(NULL);
+			r->want = 1;
+			pthread_mutex_unlock(&r->lock);
+		}
 }
 
 /* Applies the requests taken from under the lock; on the thread, with the lock released. */
@@ -156,12 +172,14 @@ static void reader_free(struct reader *r)
 	free(r);
 }
 
-int reader_start(struct reader **out, struct sampler *s)
+int reader_start(struct reader **out, struct sampler *s, const int *fds, int n)
 {
 	struct reader *r = xcalloc(1, sizeof(*r));
 	sigset_t all, old;
 	int rc;
 
+	for (r->ntriggers = 0; r->ntriggers < n && r->ntriggers < TRIGGER_MAX; r->ntriggers++)
+		r->trigger_fd[r->ntriggers] = fds[r->ntriggers];
 	r->wants = -1;
 	r->s = s;
 	pthread_mutex_init(&r->lock, NULL);
@@ -225,6 +243,14 @@ void reader_set_wants(struct reader *r, unsigned wants)
 {
 	pthread_mutex_lock(&r->lock);
 	r->wants = (int)wants;
+	pthread_mutex_unlock(&r->lock);
+}
+
+void reader_fired(struct reader *r, unsigned *counts, time_t *last)
+{
+	pthread_mutex_lock(&r->lock);
+	memcpy(counts, r->fired, sizeof(r->fired));
+	memcpy(last, r->fired_at, sizeof(r->fired_at));
 	pthread_mutex_unlock(&r->lock);
 }
 

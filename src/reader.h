@@ -11,11 +11,14 @@
 
 #include "sampler.h"
 #include "snapcopy.h"
+#include "trigger.h"
 
 struct reader;
 
-/* Starts the thread, which owns s from now until reader_stop(). Returns 0 or a negative errno. */
-int reader_start(struct reader **out, struct sampler *s);
+/* Starts the thread, which owns s from now until reader_stop(), and watches the PSI triggers
+ * registered on fds[0..n) (trigger.h; at most TRIGGER_MAX): one that fires is counted and asks
+ * for a reading at once. Returns 0 or a negative errno. */
+int reader_start(struct reader **out, struct sampler *s, const int *fds, int n);
 /* Stops the thread after the reading under way, if any; s is the caller's again. */
 void reader_stop(struct reader *r);
 
@@ -27,6 +30,8 @@ void reader_set_group(struct reader *r, int threads, int cgroups);
 /* What process rows read beyond the kernel's answer (sampler_set_wants), from the next reading. */
 void reader_set_wants(struct reader *r, unsigned wants);
 void reader_set_pids(struct reader *r, const uint32_t *pids, size_t npids);
+/* How often each trigger fired, and when it last did (0: never): TRIGGER_MAX of each. */
+void reader_fired(struct reader *r, unsigned *counts, time_t *last);
 
 /* Readable when a reading is ready to take. */
 int reader_fd(const struct reader *r);

@@ -36,6 +36,8 @@ enum prompt_kind {
 
 struct view {
 	struct reader *reader;     /* takes the readings, on its own thread */
+	const struct trigger_spec *triggers; /* --trigger, watched by the reader */
+	int ntriggers;
 	struct snapcopy copy;      /* the reading shown, the screen's own */
 	int copy_totals;           /* with the task rows' totals since the start (while A shows them) */
 	struct snapshot snap;      /* the copy's snapshot */

@@ -108,6 +108,27 @@ static void part_done(struct header *h)
 	h->end[h->n++] = h->text.len;
 }
 
+/* The mark of each --trigger that fired: its spec, how often, and when it last did. */
+static void trigger_parts(const struct view *v, struct header *h)
+{
+	unsigned counts[TRIGGER_MAX];
+	time_t last[TRIGGER_MAX];
+
+	if (!v->ntriggers || !v->reader)
+		return;
+	reader_fired(v->reader, counts, last);
+	for (int i = 0; i < v->ntriggers; i++) {
+		char when[16];
+		struct tm tm;
+
+		if (!counts[i] || !localtime_r(&last[i], &tm))
+			continue;
+		strftime(when, sizeof(when), "%H:%M:%S", &tm);
+		out_printf(&h->text, F_(N_("TRIGGER %s fired %ux, last %s")), v->triggers[i].text, counts[i], when);
+		part_done(h);
+	}
+}
+
 static void system_parts(const struct view *v, struct header *h)
 {
 	char up[32], when[16];
@@ -135,6 +156,7 @@ static void system_parts(const struct view *v, struct header *h)
 		out_printf(o, F_(N_("exits lost %llu")), (unsigned long long)v->snap.exits_lost);
 		part_done(h);
 	}
+	trigger_parts(v, h);
 }
 
 static void view_parts(const struct view *v, struct header *h)

@@ -145,6 +145,25 @@ static void build_cgroups(void)
 	snap.cgroup_rows = tree.rows;
 }
 
+/* The event of the options' first trigger firing, with the snapshot's rows as who stalled. */
+static char *event_with(int argc, char **argv)
+{
+	struct options o;
+	struct batch_printer b;
+	char err[256], *text;
+
+	if (options_parse(argc, argv, &o, err, sizeof(err)) != OPTIONS_OK || !o.ntriggers) {
+		printf("# options: %s\n", err);
+		return strdup("");
+	}
+	batch_init(&b, &o);
+	batch_format_event(&b, &snap, &o.triggers[0]);
+	text = strndup(b.out.data ? b.out.data : "", b.out.len);
+	batch_free(&b);
+	options_free(&o);
+	return text;
+}
+
 /* The report of the snapshot under these options, as delaytop would print it. */
 static char *format_with(int argc, char **argv)
 {
@@ -183,6 +202,14 @@ int main(void)
 	golden("batch-total.txt", format_with(3, text_acc));
 	golden("batch-total.csv", format_with(3, csv_acc));
 	golden("batch-total.json", format_with(3, json_acc));
+	{
+		/* a trigger on I/O fired: the writer stalled most, in its service's cgroup */
+		char *text_ev[] = { "delaytop", "-b", "--trigger=io some 500ms 2s", NULL };
+		char *json_ev[] = { "delaytop", "--format=json", "--trigger=io some 500ms 2s /system.slice", NULL };
+
+		golden("event.txt", event_with(3, text_ev));
+		golden("event.json", event_with(3, json_ev));
+	}
 	{
 		/* the tree: the child under the writer, and the writer summing it */
 		char *text_tree[] = { "delaytop", "-b", "--tree", NULL };

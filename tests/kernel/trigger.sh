@@ -1,0 +1,71 @@
+#!/bin/bash
+# trigger.sh — --trigger against real PSI triggers: two spinners share CPU 1 inside a test cgroup;
+# a system-wide "cpu some 200ms 2s" trigger and one on the cgroup's cpu.pressure both fire, and
+# each event (JSON) names the file, the kinds and a spinner among the tasks that stalled most and
+# the cgroup among the cgroups; the text event says the same; a window the kernel refuses is a
+# clear error (status 1), a spec delaytop refuses a usage error (status 2).
+. "$top_srcdir/tests/lib.sh"
+
+require_root
+require_taskstats
+require_cpus 2
+require_cmd jq awk
+lock_global # the spinners load CPU 1
+enable_delayacct
+[ -w /proc/pressure/cpu ] || skip_all "no writable /proc/pressure/cpu (PSI off, or too old for triggers)"
+
+mount_of() {
+	awk -v t="$1" '{ for (i = 7; $i != "-"; i++); if ($(i + 1) == t) { print $5; exit } }' /proc/self/mountinfo
+}
+V2=$(mount_of cgroup2)
+[ -n "$V2" ] || skip_all "no cgroup v2 hierarchy is mounted"
+NAME=delaytop-trigger.$$
+CG=$V2/$NAME
+mkdir "$CG" || skip_all "cannot create a cgroup under $V2"
+trap 'cleanup; rmdir "$CG" 2>/dev/null' EXIT
+
+T=$TMPDIR_TEST
+wait_cpu_quiet 1
+start_workload spin 1; A=$WORKLOAD_PID
+start_workload spin 1; B=$WORKLOAD_PID
+echo "$A" >"$CG/cgroup.procs" && echo "$B" >"$CG/cgroup.procs" || skip_all "cannot move tasks into $CG"
+
+"$DELAYTOP" -b --format=json -d 6 -n 1 --trigger 'cpu some 200ms 2s' --trigger "cpu some 200ms 2s /$NAME" \
+	>"$T/ev.json" 2>"$T/ev.err"
+tap_ok $? "delaytop with two triggers exits 0" "$(head -3 "$T/ev.err")"
+sys=$(jq -c 'select(.type == "event" and .cgroup == null)' "$T/ev.json" | head -1)
+cg=$(jq -c "select(.type == \"event\" and .cgroup == \"/$NAME\")" "$T/ev.json" | head -1)
+[ "$(jq -r '[.trigger, .file, (.kinds | join(","))] | join("|")' <<<"$sys")" = "cpu some 200ms 2s|/proc/pressure/cpu|cpu" ]
+tap_ok $? "the system-wide trigger fired: its event names the trigger, /proc/pressure/cpu and the kind cpu" \
+	"event: $sys" "all: $(grep -c event "$T/ev.json") events"
+jq -e --argjson a "$A" --argjson b "$B" '[.tasks[].pid] | index($a) != null or index($b) != null' <<<"$sys" >/dev/null
+tap_ok $? "a spinner is among the tasks that stalled most" "tasks: $(jq -c .tasks <<<"$sys"); spinners $A $B"
+[ "$(jq -r '.file' <<<"$cg")" = "/$NAME/cpu.pressure" ] &&
+	jq -e --arg c "/$NAME" '.cgroups[0].cgroup == $c and .cgroups[0].pct > 30' <<<"$cg" >/dev/null
+tap_ok $? "the cgroup's trigger fired too, on its cpu.pressure, and its cgroup stalled most" "event: $cg"
+
+"$DELAYTOP" -b -d 6 -n 1 --trigger 'cpu some 200ms 2s' >"$T/ev.txt" 2>&1
+grep -q "^event .*trigger 'cpu some 200ms 2s' on /proc/pressure/cpu fired" "$T/ev.txt" &&
+	grep -A1 '^event ' "$T/ev.txt" | grep -q -E "stalled on cpu \(% of the last [0-9.]+ s\): .* ($A|$B) workload "
+tap_ok $? "text: the event line and who stalled on cpu" "$(grep -A2 '^event ' "$T/ev.txt" | head -3)"
+stop_pid "$A"
+stop_pid "$B"
+
+# CAP_SYS_RESOURCE (bit 24) lets the kernel take any window; without it only multiples of 2 s.
+if (( (0x$(awk '/^CapEff/ { print $2 }' /proc/self/status) >> 24) & 1 )); then
+	tap_skip "this run has CAP_SYS_RESOURCE: the kernel takes a 1 s window"
+else
+	"$DELAYTOP" -b -n 1 --trigger 'cpu some 100ms 1s' >/dev/null 2>"$T/err"
+	[ $? = 1 ] && grep -q "CAP_SYS_RESOURCE" "$T/err" && grep -q "cpu some 100ms 1s" "$T/err"
+	tap_ok $? "a 1 s window without CAP_SYS_RESOURCE: status 1 and a message saying why" "$(cat "$T/err")"
+fi
+"$DELAYTOP" -b -n 1 --trigger 'cpu some 3s 2s' >/dev/null 2>"$T/err"
+[ $? = 2 ] && grep -q "invalid trigger 'cpu some 3s 2s': the stall is longer than the window" "$T/err"
+tap_ok $? "a stall longer than the window: status 2, the spec named" "$(cat "$T/err")"
+"$DELAYTOP" -b -n 1 --format=csv --trigger 'cpu some 200ms 2s' >/dev/null 2>"$T/err"
+[ $? = 2 ] && grep -q -- "--trigger" "$T/err"
+tap_ok $? "--trigger with CSV: status 2 (events are text or JSON)" "$(cat "$T/err")"
+"$DELAYTOP" -b -n 1 --trigger "cpu some 200ms 2s /$NAME-missing" >/dev/null 2>"$T/err"
+[ $? = 1 ] && grep -q "$NAME-missing" "$T/err"
+tap_ok $? "a trigger on a cgroup that does not exist: status 1, the cgroup named" "$(cat "$T/err")"
+done_testing

@@ -1,0 +1,102 @@
+/* test_trigger.c — PSI triggers: the syntax and its refusals, the delay kinds of each resource's
+ * stall, and who stalled most (tasks and cgroups) in a reading. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "psi.h"
+#include "rowfixture.h"
+#include "tap.h"
+#include "trigger.h"
+
+static void test_parse(void)
+{
+	struct trigger_spec t;
+	char err[512], file[256];
+
+	is_int(trigger_parse("memory some 150ms 1s", &t, err, sizeof(err)), 0, "memory some 150ms 1s parses");
+	ok(t.resource == PSI_MEMORY && !t.full && t.stall_us == 150000 && t.window_us == 1000000 && !t.cgroup[0],
+	   "memory, some, 150 ms in 1 s, the system's");
+	is_str(t.text, "memory some 150ms 1s", "its text is as written");
+	trigger_file(&t, file, sizeof(file));
+	is_str(file, "/proc/pressure/memory", "on /proc/pressure/memory");
+	is_int(trigger_parse("  io\tfull 500000us 2s /system.slice//x.service/ ", &t, err, sizeof(err)), 0,
+	       "spaces and tabs, microseconds and a cgroup path");
+	ok(t.resource == PSI_IO && t.full && t.stall_us == 500000 && t.window_us == 2000000, "io full 0.5 s in 2 s");
+	is_str(t.cgroup, "/system.slice/x.service", "the cgroup path is normalized");
+	trigger_file(&t, file, sizeof(file));
+	is_str(file, "/system.slice/x.service/io.pressure", "on the cgroup's io.pressure");
+	is_int(trigger_parse("cpu some 0.2s 10s", &t, err, sizeof(err)), 0, "fractions of seconds, the longest window");
+
+	static const struct {
+		const char *spec, *says;
+	} bad[] = {
+		{ "", "expected RESOURCE" },
+		{ "memory some 150ms", "expected RESOURCE" },
+		{ "memory some 150ms 1s /a extra", "expected RESOURCE" },
+		{ "disk some 150ms 1s", "cpu, memory, io or irq" },
+		{ "memory most 150ms 1s", "some or full" },
+		{ "memory some 150 1s", "take a unit" },
+		{ "memory some -1ms 1s", "take a unit" },
+		{ "memory some 150ms 1h", "take a unit" },
+		{ "memory some 150ms 400ms", "500ms to 10s" },
+		{ "memory some 150ms 11s", "500ms to 10s" },
+		{ "memory some 2s 1s", "longer than the window" },
+		{ "memory some 150ms 1s system.slice", "starting with /" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		ok(trigger_parse(bad[i].spec, &t, err, sizeof(err)) < 0 && strstr(err, bad[i].says) &&
+			   strstr(err, "invalid trigger '"),
+		   "'%s' is refused: %s", bad[i].spec, err);
+	}
+	trigger_parse("cpu some 1ms \x1b[2J", &t, err, sizeof(err));
+	ok(!strchr(err, '\x1b'), "a refusal does not echo control characters: %s", err);
+}
+
+static void test_kinds(void)
+{
+	ok(trigger_kinds(PSI_CPU) == 1u << DK_CPU && trigger_kinds(PSI_IO) == 1u << DK_IO &&
+		   trigger_kinds(PSI_IRQ) == 1u << DK_IRQ,
+	   "cpu, io and irq stalls are their own kinds");
+	ok((trigger_kinds(PSI_MEMORY) & (1u << DK_RECLAIM | 1u << DK_THRASHING | 1u << DK_SWAPIN)) &&
+		   !(trigger_kinds(PSI_MEMORY) & (1u << DK_CPU | 1u << DK_IO)),
+	   "a memory stall is reclaim, thrashing, swap-in (and the other memory kinds), not CPU or I/O");
+}
+
+static void test_stallers(void)
+{
+	struct row rows[8];
+	struct snapshot snap;
+	struct trigger_stallers st;
+	const char *names[8] = { "a", "b", "c", "d", "e", "f", "g", "h" };
+
+	for (int i = 0; i < 8; i++) {
+		rows[i] = make_row((uint32_t)(100 + i), 0, names[i], 10.0 * i, 50.0);
+		rows[i].cgroup = i % 2 ? "/odd" : "/even";
+	}
+	rows[7].departed = 1;        /* ended before: not among them */
+	rows[6].fresh = 1;           /* no interval yet */
+	rows[5].r.kind[DK_CPU].pct = NAN;
+	memset(&snap, 0, sizeof(snap));
+	snap.rows = rows;
+	snap.nrows = 8;
+	trigger_stallers(&snap, 1u << DK_CPU, &st);
+	ok(st.ntasks == 4 && st.task[0]->pid == 104 && st.task[1]->pid == 103 && st.task[3]->pid == 101,
+	   "the tasks by CPU delay, largest first, without the departed, the fresh, the unavailable and 0%%");
+	is_num(st.task_pct[0], 40.0, 1e-6, "with their share");
+	ok(st.ncgroups == 2 && strcmp(st.cgroup[0], "/even") == 0 && fabs(st.cgroup_pct[0] - 60.0) < 1e-6 &&
+		   strcmp(st.cgroup[1], "/odd") == 0 && fabs(st.cgroup_pct[1] - 40.0) < 1e-6,
+	   "cgroups sum their tasks' shares, largest first: /even 0+20+40, /odd 10+30");
+	trigger_stallers(&snap, 1u << DK_SWAPIN, &st);
+	ok(st.ntasks == 0 && st.ncgroups == 0, "a kind no task has: nobody");
+}
+
+int main(void)
+{
+	test_parse();
+	test_kinds();
+	test_stallers();
+	return tap_done();
+}
