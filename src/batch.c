@@ -255,9 +255,9 @@ static void json_string_or_null(struct outbuf *o, const char *s)
 /* When kind k's longest wait happened, ns since the epoch; 0 when unknown. */
 static int64_t kind_max_at(const struct row *r, int k, const struct display *d)
 {
-	if (d->accumulate)
-		return r->acc && (r->acc->kinds_max & (1u << k)) ? r->acc->max_at_ns[k] : 0;
-	return isnan(r->r.kind[k].max_ms) ? 0 : r->r.max_at_ns[k];
+	if (!d->accumulate && isnan(r->r.kind[k].max_ms))
+		return 0;
+	return r->acc && (r->acc->kinds_max & (1u << k)) ? r->acc->max_at_ns[k] : 0;
 }
 
 /* A time as ISO 8601 with the UTC offset, quoted for JSON (quote set) or bare; "null" or nothing

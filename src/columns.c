@@ -246,29 +246,24 @@ static double acct_value(const struct row *r, int f, const struct display *d)
 }
 
 /* When the row's longest wait (of the kind TOTAL's peak is) happened, seconds since the epoch;
- * NAN when the kernel does not say (before struct version 17) or the row has no longest wait. */
+ * NAN when the kernel does not say (before struct version 17) or the row has no longest wait.
+ * The time comes with the longest wait in the totals since the start (the longest wait is the
+ * task's life's, in an interval too). */
 static double max_at_value(const struct row *r, const struct display *d)
 {
 	const struct kind_totals *a = r->acc;
-	double longest = -1, at = NAN;
+	uint64_t longest = 0;
+	double at = NAN;
 
-	for (int k = 0; k < DK_COUNT; k++) {
-		double len = NAN;
-		int64_t when = 0;
-
-		if (d->accumulate && a && (a->kinds_max & (1u << k))) {
-			len = (double)a->max_ns[k];
-			when = a->max_at_ns[k];
-		} else if (!d->accumulate && !isnan(r->r.kind[k].max_ms)) {
-			len = r->r.kind[k].max_ms;
-			when = r->r.max_at_ns[k];
-		}
-		if (isnan(len) || len <= longest)
+	for (int k = 0; a && !r->cg && k < DK_COUNT; k++) {
+		if (!(a->kinds_max & (1u << k)) || (!d->accumulate && isnan(r->r.kind[k].max_ms)))
 			continue;
-		longest = len;
-		at = when ? when / 1e9 : NAN;
+		if (a->max_ns[k] < longest || (longest && a->max_ns[k] == longest))
+			continue;
+		longest = a->max_ns[k];
+		at = a->max_at_ns[k] ? a->max_at_ns[k] / 1e9 : NAN;
 	}
-	return r->cg ? NAN : at;
+	return at;
 }
 
 /* A cgroup's pressure in the interval, percent; NAN for a task or where the kernel gives none. */

@@ -16,14 +16,9 @@ void sample_from_counters(struct sample *s, const struct task_counters *c, uint6
 	for (int k = 0; k < DK_COUNT; k++) {
 		s->count[k] = c->delay[k].count;
 		s->total[k] = c->delay[k].total_ns;
-		s->max[k] = c->delay[k].max_ns;
-		if (c->kind_max_ts & (1u << k))
-			s->max_at_ns[k] = c->delay[k].max_ts_sec * 1000000000ll + c->delay[k].max_ts_nsec;
 	}
 	s->kind_total = c->kind_total;
 	s->kind_count = c->kind_count;
-	s->kind_max = c->kind_max;
-	s->kind_max_ts = c->kind_max_ts & c->kind_max;
 	s->have_run = (c->have & HAVE_RUN) != 0;
 	s->run_ns = c->run_virtual_ns;
 	s->acct_have = acct_have(c);
@@ -32,14 +27,24 @@ void sample_from_counters(struct sample *s, const struct task_counters *c, uint6
 			s->acct[f] = acct_get(c, f);
 }
 
+void peaks_from_counters(struct peaks *p, const struct task_counters *c)
+{
+	memset(p, 0, sizeof(*p));
+	p->kinds = c->kind_max;
+	p->kinds_ts = c->kind_max_ts & c->kind_max;
+	for (int k = 0; k < DK_COUNT; k++) {
+		p->max[k] = c->delay[k].max_ns;
+		if (p->kinds_ts & (1u << k))
+			p->max_at_ns[k] = c->delay[k].max_ts_sec * 1000000000ll + c->delay[k].max_ts_nsec;
+	}
+}
+
 void sample_zero_like(struct sample *zero, const struct sample *cur, uint64_t when_ns)
 {
 	memset(zero, 0, sizeof(*zero));
 	zero->when_ns = when_ns;
 	zero->kind_total = cur->kind_total;
 	zero->kind_count = cur->kind_count;
-	zero->kind_max = cur->kind_max;
-	zero->kind_max_ts = cur->kind_max_ts;
 	zero->have_run = cur->have_run;
 	zero->threads = cur->threads;
 	zero->acct_have = cur->acct_have;
@@ -52,13 +57,10 @@ static void add_value(float *sum, float v)
 	*sum = isnan(*sum) ? v : *sum + v;
 }
 
-/* Keeps the larger of *max and v; returns whether v was taken. */
-static int max_value(float *max, float v)
+static void max_value(float *max, float v)
 {
-	if (isnan(v) || (!isnan(*max) && v <= *max))
-		return 0;
-	*max = v;
-	return 1;
+	if (!isnan(v) && (isnan(*max) || v > *max))
+		*max = v;
 }
 
 void rates_add(struct task_rates *sum, const struct task_rates *r)
@@ -66,8 +68,7 @@ void rates_add(struct task_rates *sum, const struct task_rates *r)
 	for (int k = 0; k < DK_COUNT; k++) {
 		add_value(&sum->kind[k].pct, r->kind[k].pct);
 		add_value(&sum->kind[k].per_s, r->kind[k].per_s);
-		if (max_value(&sum->kind[k].max_ms, r->kind[k].max_ms))
-			sum->max_at_ns[k] = r->max_at_ns[k];
+		max_value(&sum->kind[k].max_ms, r->kind[k].max_ms);
 	}
 	add_value(&sum->run_pct, r->run_pct);
 	add_value(&sum->total_pct, r->total_pct);
@@ -99,7 +100,6 @@ void rates_unavailable(struct task_rates *out)
 	out->total_pct = NAN;
 	out->impossible = 0;
 	out->carried = 0;
-	memset(out->max_at_ns, 0, sizeof(out->max_at_ns));
 	for (int f = 0; f < AF_COUNT; f++)
 		out->acct[f] = NAN;
 }
@@ -126,8 +126,8 @@ static double most_waited_ns(const struct sample *prev, const struct sample *cur
 
 /* Returns 0; 1 when the kind's share is above 100% per thread (a wait carried over from an earlier
  * interval); -1 when its delta is impossible. */
-static int kind_rate(const struct sample *prev, const struct sample *cur, int k, double wall_s,
-		     struct kind_rate *r)
+static int kind_rate(const struct sample *prev, const struct sample *cur, const struct peaks *pk, int k,
+		     double wall_s, struct kind_rate *r)
 {
 	unsigned bit = 1u << k;
 	int counted = (prev->kind_count & cur->kind_count & bit) != 0;
@@ -135,8 +135,8 @@ static int kind_rate(const struct sample *prev, const struct sample *cur, int k,
 	uint64_t dtotal;
 
 	*r = (struct kind_rate){ NAN, NAN, NAN, NAN };
-	if ((cur->kind_max & bit) && !(cur->age_ns && cur->max[k] > cur->age_ns))
-		r->max_ms = (float)(cur->max[k] / 1e6);
+	if (pk && (pk->kinds & bit) && !(cur->age_ns && pk->max[k] > cur->age_ns))
+		r->max_ms = (float)(pk->max[k] / 1e6);
 	if (!(prev->kind_total & cur->kind_total & bit))
 		return 0;
 	dtotal = forward(prev->total[k], cur->total[k]);
@@ -178,7 +178,8 @@ static float acct_rate(const struct sample *prev, const struct sample *cur, int 
 	return (float)(forward(prev->acct[f], cur->acct[f]) / wall_s);
 }
 
-void rates_compute(const struct sample *prev, const struct sample *cur, struct task_rates *out)
+void rates_compute(const struct sample *prev, const struct sample *cur, const struct peaks *peaks,
+		   struct task_rates *out)
 {
 	double wall_s;
 	int any = 0;
@@ -189,10 +190,8 @@ void rates_compute(const struct sample *prev, const struct sample *cur, struct t
 	wall_s = (cur->when_ns - prev->when_ns) / 1e9;
 	out->total_pct = 0;
 	for (int k = 0; k < DK_COUNT; k++) {
-		int rc = kind_rate(prev, cur, k, wall_s, &out->kind[k]);
+		int rc = kind_rate(prev, cur, peaks, k, wall_s, &out->kind[k]);
 
-		if (!isnan(out->kind[k].max_ms) && (cur->kind_max_ts & (1u << k)))
-			out->max_at_ns[k] = cur->max_at_ns[k];
 		if (rc < 0)
 			out->impossible |= (kind_mask)(1u << k);
 		else if (rc > 0)

@@ -12,15 +12,21 @@ struct sample {
 	uint64_t when_ns; /* CLOCK_MONOTONIC time of the reading */
 	uint64_t count[DK_COUNT];
 	uint64_t total[DK_COUNT];
-	uint64_t max[DK_COUNT];
-	int64_t max_at_ns[DK_COUNT]; /* when the longest wait happened, ns since the epoch */
 	uint64_t run_ns;
 	uint64_t age_ns;  /* how long the task had lived; 0 when unknown */
 	uint32_t threads; /* threads whose delays the counters sum (at least 1) */
-	kind_mask kind_total, kind_count, kind_max, kind_max_ts;
+	kind_mask kind_total, kind_count;
 	uint8_t have_run;
 	acct_mask acct_have;       /* the accounting fields the reading holds */
 	uint64_t acct[AF_COUNT];   /* their values, in their units (acctfield.h) */
+};
+
+/* The longest waits a reading gave: over the task's life, so only the last reading's matter (the
+ * sampler keeps one per task, not one per sample). */
+struct peaks {
+	uint64_t max[DK_COUNT];
+	int64_t max_at_ns[DK_COUNT]; /* when, ns since the epoch (struct version 17 on) */
+	kind_mask kinds, kinds_ts;   /* bit k: max[k], max_at_ns[k] present */
 };
 
 /* One kind over one interval. NAN means unavailable. */
@@ -38,8 +44,6 @@ struct task_rates {
 	kind_mask impossible; /* bit k: kind k's delta was more than the threads could wait */
 	kind_mask carried;    /* bit k: kind k's pct is above 100% per thread: a wait that began in an
 				 earlier interval ended in this one (waits count when they end) */
-	int64_t max_at_ns[DK_COUNT]; /* when kind k's longest wait happened (ns since the epoch), 0
-					when unknown: the kernel says from struct version 17 on */
 	float acct[AF_COUNT]; /* per second (bytes, events), percent of the interval (CPU times) or
 				 bytes (high-water marks); NAN when unavailable */
 };
@@ -48,25 +52,30 @@ struct task_rates {
  * sum (1 for a thread). */
 void sample_from_counters(struct sample *s, const struct task_counters *c, uint64_t when_ns, uint32_t threads);
 
+/* The longest waits c holds. */
+void peaks_from_counters(struct peaks *p, const struct task_counters *c);
+
 /* A reading of all zeros at when_ns with cur's availability: the baseline of a task that started
  * after when_ns. */
 void sample_zero_like(struct sample *zero, const struct sample *cur, uint64_t when_ns);
 
-/* Rates over prev -> cur. A counter that went backwards (a reset, or a transient double count in a
- * process aggregate) gives 0, never a negative or giant rate; a total that overflowed and restarted
- * at zero while its count went on gives the time since the restart. A delta that no task could
- * have waited — more than the interval for one thread more than it has, plus a tenth — is
- * unavailable and marked in impossible: the kernel records such waits when kernel.task_delayacct
- * is switched while a task waits (it then counts from a start it never took). A longest wait longer than the task's life is unavailable
- * for the same reason. A wait is counted in the interval in which it ends, so one that began
- * earlier can take a kind above 100% per thread (the larger of prev's and cur's thread count):
- * such a kind keeps its measured value and is marked in carried. An accounting counter
+/* Rates over prev -> cur, the longest waits from peaks (cur's; NULL: none). A counter that went
+ * backwards (a reset, or a transient double count in a process aggregate) gives 0, never a
+ * negative or giant rate; a total that overflowed and restarted at zero while its count went on
+ * gives the time since the restart. A delta that no task could have waited — more than the
+ * interval for one thread more than it has, plus a tenth — is unavailable and marked in
+ * impossible: the kernel records such waits when kernel.task_delayacct is switched while a task
+ * waits (it then counts from a start it never took). A longest wait longer than the task's life
+ * is unavailable for the same reason. A wait is counted in the interval in which it ends, so one
+ * that began earlier can take a kind above 100% per thread (the larger of prev's and cur's thread
+ * count): such a kind keeps its measured value and is marked in carried. An accounting counter
  * that went backwards gives 0; a high-water mark is cur's. */
-void rates_compute(const struct sample *prev, const struct sample *cur, struct task_rates *out);
+void rates_compute(const struct sample *prev, const struct sample *cur, const struct peaks *peaks,
+		   struct task_rates *out);
 
 /* Adds one task's rates to a sum of tasks' (a cgroup, a subtree of processes): shares, rates of
  * waits and accounting counters add up, where known; a longest wait and a high-water mark are the
- * longest, with its time. Averages are made by rates_finish_sum. */
+ * longest. Averages are made by rates_finish_sum. */
 void rates_add(struct task_rates *sum, const struct task_rates *r);
 /* A sum's average wait per kind: its waited share over its rate of waits. */
 void rates_finish_sum(struct task_rates *r);

@@ -70,8 +70,8 @@ size_t rowbuild(struct rowbuf *b, struct tasktable *tasks, const struct departed
 			continue;
 		task_row(r, t, threads);
 		if (t->has_base) {
-			rates_compute(&t->base, &t->last, &r->r);
-			totals_add_delta(&t->acc, &t->base, &t->last, r->r.impossible);
+			rates_compute(&t->base, &t->last, &t->peak, &r->r);
+			totals_add_delta(&t->acc, &t->base, &t->last, &t->peak, r->r.impossible);
 		} else {
 			rates_unavailable(&r->r);
 			r->fresh = 1;

@@ -230,14 +230,15 @@ static void mask_sample(struct task *t, struct sample *x, int boot, const struct
 		return;
 	x->kind_total &= 1u << DK_CPU;
 	x->kind_count &= 1u << DK_CPU;
-	x->kind_max &= 1u << DK_CPU;
-	x->kind_max_ts &= 1u << DK_CPU;
+	t->peak.kinds &= 1u << DK_CPU;
+	t->peak.kinds_ts &= 1u << DK_CPU;
 }
 
 void task_read(struct task *t, const struct task_counters *c, uint64_t when, uint32_t threads, int born_since,
 	       int boot, const struct tick_times *tt, const struct reading_rules *rules)
 {
 	sample_from_counters(&t->last, c, when, threads);
+	peaks_from_counters(&t->peak, c);
 	mask_sample(t, &t->last, boot, rules);
 	if (!t->has_base && born_since && tt->tick > 1) {
 		sample_zero_like(&t->base, &t->last, tt->prev_mono);

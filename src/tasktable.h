@@ -39,6 +39,7 @@ struct task {
 	uint8_t start_guessed; /* made from an exit record that did not say when the task started */
 	uint8_t need_state;
 	struct sample base, last;
+	struct peaks peak;      /* the last reading's longest waits */
 	struct kind_totals acc; /* since the first reading */
 };
 

@@ -70,7 +70,7 @@ static uint64_t grown(uint64_t from, uint64_t to)
 }
 
 void totals_add_delta(struct kind_totals *sum, const struct sample *base, const struct sample *last,
-		      kind_mask impossible)
+		      const struct peaks *peaks, kind_mask impossible)
 {
 	for (int k = 0; k < DK_COUNT; k++) {
 		kind_mask bit = (kind_mask)(1u << k);
@@ -88,11 +88,11 @@ void totals_add_delta(struct kind_totals *sum, const struct sample *base, const 
 			sum->counted_ns[k] += waited;
 			sum->kinds_count |= bit;
 		}
-		if (last->kind_max & bit) {
+		if (peaks && (peaks->kinds & bit)) {
 			sum->kinds_max |= bit;
-			if (last->max[k] > sum->max_ns[k]) {
-				sum->max_ns[k] = last->max[k];
-				sum->max_at_ns[k] = (last->kind_max_ts & bit) ? last->max_at_ns[k] : 0;
+			if (peaks->max[k] > sum->max_ns[k]) {
+				sum->max_ns[k] = peaks->max[k];
+				sum->max_at_ns[k] = (peaks->kinds_ts & bit) ? peaks->max_at_ns[k] : 0;
 			}
 		}
 	}

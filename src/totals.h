@@ -33,7 +33,7 @@ void totals_add(struct kind_totals *sum, const struct kind_totals *a);
 /* Adds what the counters grew by from base to last, without the kinds in impossible (a delta no
  * task could have waited). A counter that went backwards adds nothing. */
 void totals_add_delta(struct kind_totals *sum, const struct sample *base, const struct sample *last,
-		      kind_mask impossible);
+		      const struct peaks *peaks, kind_mask impossible);
 
 /* Field f's total in its unit for people: bytes, events, CPU seconds, or the high-water mark in
  * bytes; NAN when it was never available. */

@@ -126,18 +126,27 @@ static void selection_arrived(struct view *v)
 		view_say(v, "%s", _("new processes in the selection get rates from the next reading"));
 }
 
+/* Whether the copy of a reading needs the task rows' totals since the start: while they are
+ * shown, and for MAX AT, whose times come with them. */
+static int needs_totals(const struct view *v)
+{
+	return v->spec.display.accumulate || v->spec.sort_col == COL_MAX_AT ||
+	       column_shown(&v->spec.display, COL_MAX_AT);
+}
+
 /* Takes the reading the reading thread has ready, if any; returns 1 when it did. */
 static int take_reading(struct view *v)
 {
 	char err[512];
 	enum reader_result res;
+	int totals = needs_totals(v);
 
 	remember_selection(v);
-	/* the totals since the start are copied only while they are shown */
-	res = reader_take(v->reader, &v->copy, v->spec.display.accumulate, err, sizeof(err));
+	/* the totals since the start are copied only while they are needed */
+	res = reader_take(v->reader, &v->copy, totals, err, sizeof(err));
 	if (res == READER_NONE)
 		return 0;
-	v->copy_totals = v->spec.display.accumulate;
+	v->copy_totals = totals;
 	v->started = 1;
 	v->have_snap = res == READER_SNAPSHOT;
 	if (v->have_snap)

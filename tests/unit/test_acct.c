@@ -69,7 +69,7 @@ static void test_rates(void)
 	counters(&b, 3);
 	sample_from_counters(&prev, &a, 10 * SEC, 1);
 	sample_from_counters(&cur, &b, 12 * SEC, 1);
-	rates_compute(&prev, &cur, &r);
+	rates_compute(&prev, &cur, NULL, &r);
 	is_num(r.acct[AF_READ], 4096.0, 1e-3, "8 KiB read in 2 s is 4096 bytes/s");
 	is_num(r.acct[AF_WRITE], 8192.0, 1e-3, "16 KiB dirtied in 2 s is 8192 bytes/s");
 	is_num(r.acct[AF_RCHAR], 1000.0, 1e-3, "rchar: 2000 bytes in 2 s");
@@ -81,18 +81,18 @@ static void test_rates(void)
 
 	sample_from_counters(&prev, &b, 10 * SEC, 1);
 	sample_from_counters(&cur, &a, 12 * SEC, 1);
-	rates_compute(&prev, &cur, &r);
+	rates_compute(&prev, &cur, NULL, &r);
 	is_num(r.acct[AF_READ], 0.0, 0, "a counter that went backwards gives 0, not a giant rate");
 
 	b.have &= ~(uint32_t)HAVE_IO_BYTES;
 	sample_from_counters(&prev, &a, 10 * SEC, 1);
 	sample_from_counters(&cur, &b, 12 * SEC, 1);
-	rates_compute(&prev, &cur, &r);
+	rates_compute(&prev, &cur, NULL, &r);
 	ok(isnan(r.acct[AF_READ]) && isnan(r.acct[AF_WRITE]), "a reading without the I/O bytes: unavailable");
 	is_num(r.acct[AF_VCSW], 50.0, 1e-6, "the other groups still count");
 	sample_from_counters(&prev, &b, 10 * SEC, 1);
 	sample_from_counters(&cur, &a, 12 * SEC, 1);
-	rates_compute(&prev, &cur, &r);
+	rates_compute(&prev, &cur, NULL, &r);
 	ok(isnan(r.acct[AF_READ]), "a counter missing in the earlier reading: unavailable");
 	rates_unavailable(&r);
 	ok(isnan(r.acct[AF_MAXVM]), "unavailable rates have no accounting fields");
@@ -109,8 +109,8 @@ static void test_totals(void)
 	sample_from_counters(&prev, &a, 10 * SEC, 1);
 	sample_from_counters(&cur, &b, 12 * SEC, 1);
 	memset(&t, 0, sizeof(t));
-	totals_add_delta(&t, &prev, &cur, 0);
-	totals_add_delta(&t, &prev, &cur, 0);
+	totals_add_delta(&t, &prev, &cur, NULL, 0);
+	totals_add_delta(&t, &prev, &cur, NULL, 0);
 	is_num(totals_acct(&t, AF_READ), 16384.0, 0, "two intervals of 8 KiB read: 16 KiB");
 	is_num(totals_acct(&t, AF_UTIME), 2.0, 1e-9, "two intervals of 1 s user CPU: 2 s");
 	is_num(totals_acct(&t, AF_VCSW), 200.0, 0, "two intervals of 100 switches: 200");

@@ -66,7 +66,6 @@ static void build_snapshot(void)
 	rows[0].r.kind[DK_IO] = (struct kind_rate){ 120.0f, 1200.0f, 1.0f, 1200.0f };
 	rows[0].ppid = 1;
 	rows[0].r.carried = 1u << DK_IO;
-	rows[0].r.max_at_ns[DK_IO] = 1699999990500000000ll; /* the longest I/O wait, 9.5 s before */
 	rows[0].r.run_pct = 23.0f;
 	rows[0].r.total_pct = 124.7f;
 	totals[0] = (struct kind_totals){ .kinds = (kind_mask)((1u << DK_COUNT) - 1), .kinds_count = (kind_mask)((1u << DK_COUNT) - 1), .run_ns = 9000000000ull };
@@ -77,7 +76,8 @@ static void build_snapshot(void)
 	totals[0].count[DK_IO] = 36;
 	totals[0].counted_ns[DK_IO] = 43320000000ull;
 	totals[0].max_ns[DK_IO] = 1200000000ull;
-	totals[0].max_at_ns[DK_IO] = 1699999990500000000ll;
+	totals[0].kinds_max = 1u << DK_IO;
+	totals[0].max_at_ns[DK_IO] = 1699999990500000000ll; /* the longest I/O wait, 9.5 s before */
 	/* its accounting: 4 MiB/s to disk, a byte rate with decimals, switches, CPU times, memory */
 	rows[0].r.acct[AF_READ] = 0;
 	rows[0].r.acct[AF_WRITE] = 4194304.0f;

@@ -64,21 +64,28 @@ static void test_rates_totals(void)
 {
 	struct task_counters c = thread(90000000, 1700000100, 1);
 	struct sample prev, cur;
+	struct peaks pk;
 	struct task_rates r;
 	struct kind_totals t, u;
 
 	sample_from_counters(&prev, &c, 10 * SEC, 1);
 	sample_from_counters(&cur, &c, 12 * SEC, 1);
-	rates_compute(&prev, &cur, &r);
+	peaks_from_counters(&pk, &c);
+	rates_compute(&prev, &cur, &pk, &r);
 	is_num(r.kind[DK_CPU].max_ms, 90.0, 1e-3, "the longest wait, ms");
-	ok(r.max_at_ns[DK_CPU] == 1700000100 * SEC + 5, "and when it happened, ns since the epoch");
-	ok(r.max_at_ns[DK_IO] == 0, "a kind whose time the kernel gave as 0 has none");
+	ok(pk.max_at_ns[DK_CPU] == 1700000100 * SEC + 5 && (pk.kinds_ts & 1u << DK_CPU),
+	   "and when it happened, ns since the epoch");
+	memset(&t, 0, sizeof(t));
+	totals_add_delta(&t, &prev, &cur, &pk, 0);
+	ok(t.max_ns[DK_CPU] == 90000000 && t.max_at_ns[DK_CPU] == 1700000100 * SEC + 5,
+	   "the totals since the start take the longest wait with its time");
+	rates_compute(&prev, &cur, NULL, &r);
+	ok(isnan(r.kind[DK_CPU].max_ms), "without the longest waits, none");
 	c.kind_max_ts = 0;
-	sample_from_counters(&cur, &c, 12 * SEC, 1);
-	rates_compute(&prev, &cur, &r);
-	ok(r.max_at_ns[DK_CPU] == 0, "a kernel before struct version 17 gives no time");
-	rates_unavailable(&r);
-	ok(r.max_at_ns[DK_CPU] == 0, "unavailable rates have no times");
+	peaks_from_counters(&pk, &c);
+	memset(&t, 0, sizeof(t));
+	totals_add_delta(&t, &prev, &cur, &pk, 0);
+	ok(t.max_ns[DK_CPU] == 90000000 && t.max_at_ns[DK_CPU] == 0, "a kernel before struct version 17 gives no time");
 
 	c = thread(90000000, 1700000100, 1);
 	totals_from_counters(&t, &c, 0xff);
@@ -93,21 +100,31 @@ static void test_column(void)
 {
 	struct display d;
 	struct row r;
+	struct kind_totals acc;
 	struct listing_spec spec;
 	char buf[32];
 
 	setenv("TZ", "UTC", 1);
 	memset(&d, 0, sizeof(d));
 	memset(&r, 0, sizeof(r));
+	memset(&acc, 0, sizeof(acc));
 	rates_unavailable(&r.r);
 	r.comm = "x";
+	r.acc = &acc;
 	r.r.kind[DK_CPU].max_ms = 90.0f;
 	r.r.kind[DK_IO].max_ms = 400.0f;
-	r.r.max_at_ns[DK_CPU] = 1700000100 * SEC;
-	r.r.max_at_ns[DK_IO] = 1700000000 * SEC;
+	acc.kinds_max = 1u << DK_CPU | 1u << DK_IO;
+	acc.max_ns[DK_CPU] = 90000000;
+	acc.max_ns[DK_IO] = 400000000;
+	acc.max_at_ns[DK_CPU] = 1700000100 * SEC;
+	acc.max_at_ns[DK_IO] = 1700000000 * SEC;
 	is_num(column_value(&r, COL_MAX_AT, &d), 1700000000.0, 1e-3, "MAX AT is when the longest of the kinds' waits was");
 	is_str(column_text(&r, COL_MAX_AT, &d, buf), "22:13:20", "shown as the time of day");
-	r.r.max_at_ns[DK_IO] = 0;
+	r.r.kind[DK_IO].max_ms = NAN;
+	is_num(column_value(&r, COL_MAX_AT, &d), 1700000100.0, 1e-3,
+	       "a kind whose longest wait the interval's cells do not show is left out");
+	r.r.kind[DK_IO].max_ms = 400.0f;
+	acc.max_at_ns[DK_IO] = 0;
 	is_str(column_text(&r, COL_MAX_AT, &d, buf), "-", "unknown for that wait: -, not another kind's time");
 	ok(column_def(COL_MAX_AT).optional && !column_shown(&d, COL_MAX_AT), "MAX AT is shown only when chosen");
 

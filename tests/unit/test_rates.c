@@ -12,12 +12,17 @@
 #define SEC 1000000000ull
 #define ALL_KINDS ((kind_mask)((1u << DK_COUNT) - 1))
 
+/* The longest waits of cur, which the sampler keeps apart from its samples. */
+static struct peaks pk;
+
 static void both_available(struct sample *prev, struct sample *cur, kind_mask kinds)
 {
 	memset(prev, 0, sizeof(*prev));
 	memset(cur, 0, sizeof(*cur));
-	prev->kind_total = prev->kind_count = prev->kind_max = kinds;
-	cur->kind_total = cur->kind_count = cur->kind_max = kinds;
+	memset(&pk, 0, sizeof(pk));
+	prev->kind_total = prev->kind_count = kinds;
+	cur->kind_total = cur->kind_count = kinds;
+	pk.kinds = kinds;
 	prev->have_run = cur->have_run = 1;
 	prev->when_ns = 10 * SEC;
 	cur->when_ns = 12 * SEC; /* a 2-second interval */
@@ -45,22 +50,22 @@ static void test_arithmetic(void)
 	prev.total[DK_CPU] = 1 * SEC;
 	cur.count[DK_CPU] = 30;
 	cur.total[DK_CPU] = 1 * SEC + SEC / 2;
-	cur.max[DK_CPU] = 7000000; /* 7 ms */
+	pk.max[DK_CPU] = 7000000; /* 7 ms */
 	/* IO: 4 waits, 0.2 s */
 	cur.count[DK_IO] = 4;
 	cur.total[DK_IO] = 200000000;
-	cur.max[DK_IO] = 90000000;
+	pk.max[DK_IO] = 90000000;
 	/* swap-in: the total is known but the count is not */
 	prev.total[DK_SWAPIN] = 5000;
 	cur.total[DK_SWAPIN] = 5000 + 40000000;
 	prev.kind_count &= (uint8_t)~(1u << DK_SWAPIN);
 	cur.kind_count &= (uint8_t)~(1u << DK_SWAPIN);
-	cur.kind_max &= (uint8_t)~(1u << DK_SWAPIN);
+	pk.kinds &= (uint8_t)~(1u << DK_SWAPIN);
 	/* run time: 1.6 s in 2 s */
 	prev.run_ns = 1 * SEC;
 	cur.run_ns = 2 * SEC + 600000000;
 
-	rates_compute(&prev, &cur, &r);
+	rates_compute(&prev, &cur, &pk, &r);
 	is_num(r.kind[DK_CPU].pct, 25.0, 1e-4, "cpu pct: 0.5 s waited in 2 s is 25%");
 	is_num(r.kind[DK_CPU].per_s, 10.0, 1e-4, "cpu per_s: 20 waits in 2 s is 10/s");
 	is_num(r.kind[DK_CPU].avg_ms, 25.0, 1e-4, "cpu avg_ms: 500 ms over 20 waits is 25 ms");
@@ -81,13 +86,13 @@ static void test_arithmetic(void)
 	/* more than one thread waiting: above 100 % */
 	prev.threads = cur.threads = 3;
 	cur.total[DK_CPU] = prev.total[DK_CPU] + 5 * SEC;
-	rates_compute(&prev, &cur, &r);
+	rates_compute(&prev, &cur, &pk, &r);
 	is_num(r.kind[DK_CPU].pct, 250.0, 1e-3, "5 s waited in 2 s (several threads) is 250%, not capped");
 
 	/* a kind with no events in the interval */
 	cur = prev;
 	cur.when_ns = prev.when_ns + SEC;
-	rates_compute(&prev, &cur, &r);
+	rates_compute(&prev, &cur, &pk, &r);
 	ok(r.kind[DK_CPU].pct == 0 && r.kind[DK_CPU].per_s == 0 && r.kind[DK_CPU].avg_ms == 0,
 	   "no change in an interval: pct, per_s and avg_ms are 0, not NAN");
 	is_num(r.total_pct, 0.0, 0, "no change: total_pct is 0");
@@ -99,28 +104,28 @@ static void test_missing_in_prev(void)
 	struct task_rates r;
 
 	both_available(&prev, &cur, (1 << DK_CPU) | (1 << DK_IO));
-	prev.kind_total = prev.kind_count = prev.kind_max = 1 << DK_CPU; /* io missing before */
+	prev.kind_total = prev.kind_count = 1 << DK_CPU; /* io missing before */
 	cur.count[DK_IO] = 3;
 	cur.total[DK_IO] = SEC;
-	cur.max[DK_IO] = 4000000;
+	pk.max[DK_IO] = 4000000;
 	cur.total[DK_CPU] = SEC / 10;
 	cur.count[DK_CPU] = 2;
-	rates_compute(&prev, &cur, &r);
+	rates_compute(&prev, &cur, &pk, &r);
 	ok(isnan(r.kind[DK_IO].pct) && isnan(r.kind[DK_IO].avg_ms) && isnan(r.kind[DK_IO].per_s),
 	   "a kind missing in prev: pct, avg_ms and per_s are NAN (not the whole total as one interval)");
 	is_num(r.kind[DK_IO].max_ms, 4.0, 1e-4, "a kind missing in prev: max_ms still comes from cur (a lifetime value)");
 	is_num(r.total_pct, 5.0, 1e-4, "total_pct counts only the kinds available in both: 5%");
 
 	both_available(&prev, &cur, 1 << DK_CPU);
-	cur.kind_total = cur.kind_count = cur.kind_max = 0; /* cpu missing now */
-	rates_compute(&prev, &cur, &r);
+	cur.kind_total = cur.kind_count = pk.kinds = 0; /* cpu missing now */
+	rates_compute(&prev, &cur, &pk, &r);
 	ok(all_nan(&r.kind[DK_CPU]), "a kind missing in cur: every rate is NAN");
 	ok(isnan(r.total_pct), "no kind available: total_pct is NAN, not 0");
 
 	both_available(&prev, &cur, 1 << DK_CPU);
 	prev.have_run = 0;
 	cur.run_ns = SEC;
-	rates_compute(&prev, &cur, &r);
+	rates_compute(&prev, &cur, &pk, &r);
 	ok(isnan(r.run_pct), "run time missing in prev: run_pct is NAN");
 }
 
@@ -134,17 +139,17 @@ static void test_zero_interval(void)
 	for (int k = 0; k < DK_COUNT; k++) {
 		cur.count[k] = 5;
 		cur.total[k] = SEC;
-		cur.max[k] = 1000000;
+		pk.max[k] = 1000000;
 	}
 	cur.run_ns = SEC;
 	cur.when_ns = prev.when_ns;
-	rates_compute(&prev, &cur, &r);
+	rates_compute(&prev, &cur, &pk, &r);
 	for (int k = 0; k < DK_COUNT; k++)
 		nan &= all_nan(&r.kind[k]);
 	ok(nan && isnan(r.run_pct) && isnan(r.total_pct), "a zero interval gives NAN everywhere (no division by 0)");
 
 	cur.when_ns = prev.when_ns - 1;
-	rates_compute(&prev, &cur, &r);
+	rates_compute(&prev, &cur, &pk, &r);
 	nan = 1;
 	for (int k = 0; k < DK_COUNT; k++)
 		nan &= all_nan(&r.kind[k]);
@@ -175,7 +180,7 @@ static void test_backwards(void)
 	cur.total[DK_SWAPIN] = SEC + SEC / 5;
 	prev.run_ns = 9 * SEC;
 	cur.run_ns = 3 * SEC;
-	rates_compute(&prev, &cur, &r);
+	rates_compute(&prev, &cur, &pk, &r);
 
 	is_num(r.kind[DK_CPU].pct, 0.0, 0, "both counters backwards: pct 0");
 	is_num(r.kind[DK_CPU].per_s, 0.0, 0, "both counters backwards: per_s 0");
@@ -205,20 +210,20 @@ static void test_restart(void)
 	prev.total[DK_IO] = UINT64_MAX - SEC;
 	cur.count[DK_IO] = 105;
 	cur.total[DK_IO] = 300000000; /* 0.3 s since the restart */
-	rates_compute(&prev, &cur, &r);
+	rates_compute(&prev, &cur, &pk, &r);
 	is_num(r.kind[DK_IO].pct, 15.0, 1e-4, "a total near 2^64 that restarted at 0: pct is the time since the restart (15%)");
 	is_num(r.kind[DK_IO].per_s, 2.5, 1e-4, "restart: per_s from the count (5 in 2 s)");
 	is_num(r.kind[DK_IO].avg_ms, 60.0, 1e-4, "restart: avg_ms = 300 ms over 5 waits");
 
 	/* the same drop without a count increase is a reset, not a restart */
 	cur.count[DK_IO] = 100;
-	rates_compute(&prev, &cur, &r);
+	rates_compute(&prev, &cur, &pk, &r);
 	is_num(r.kind[DK_IO].pct, 0.0, 0, "a total near 2^64 that drops without new events: pct 0");
 
 	/* a small total that drops with new events is a double count, not a restart */
 	prev.total[DK_IO] = 2 * SEC;
 	cur.count[DK_IO] = 105;
-	rates_compute(&prev, &cur, &r);
+	rates_compute(&prev, &cur, &pk, &r);
 	is_num(r.kind[DK_IO].pct, 0.0, 0, "a small total that drops with new events: pct 0, not the new total");
 }
 
@@ -226,6 +231,7 @@ static void test_from_counters(void)
 {
 	struct task_counters c;
 	struct sample s;
+	struct peaks p;
 
 	memset(&c, 0, sizeof(c));
 	for (int k = 0; k < DK_COUNT; k++) {
@@ -241,11 +247,12 @@ static void test_from_counters(void)
 	c.run_virtual_ns = 222;
 	c.have = HAVE_RUN | HAVE_IDS;
 	sample_from_counters(&s, &c, 777, 1);
-	ok(s.when_ns == 777 && s.kind_total == 0x0f && s.kind_count == 0x07 && s.kind_max == 0x03,
-	   "sample_from_counters keeps the time and the availability bits");
-	ok(s.count[DK_IRQ] == 107 && s.total[DK_IRQ] == 1007 && s.max[DK_IRQ] == 10007 &&
-		   s.count[DK_CPU] == 100 && s.total[DK_CPU] == 1000 && s.max[DK_CPU] == 10000,
-	   "sample_from_counters copies count, total and max of every kind");
+	peaks_from_counters(&p, &c);
+	ok(s.when_ns == 777 && s.kind_total == 0x0f && s.kind_count == 0x07 && p.kinds == 0x03,
+	   "sample_from_counters keeps the time and the availability bits, peaks_from_counters the longest waits'");
+	ok(s.count[DK_IRQ] == 107 && s.total[DK_IRQ] == 1007 && p.max[DK_IRQ] == 10007 &&
+		   s.count[DK_CPU] == 100 && s.total[DK_CPU] == 1000 && p.max[DK_CPU] == 10000,
+	   "they copy count, total and max of every kind");
 	ok(s.have_run == 1 && s.run_ns == 222, "sample_from_counters: run time is run_virtual_ns (the scheduler's)");
 	c.have = HAVE_IDS;
 	sample_from_counters(&s, &c, 777, 1);
@@ -264,18 +271,18 @@ static void test_zero_like(void)
 	for (int k = 0; k < DK_COUNT; k++) {
 		cur.count[k] = 10;
 		cur.total[k] = SEC / 2;
-		cur.max[k] = 3000000;
+		pk.max[k] = 3000000;
 	}
 	cur.run_ns = SEC;
 	memset(&zero, 0xab, sizeof(zero));
 	sample_zero_like(&zero, &cur, 18 * SEC);
 	for (int k = 0; k < DK_COUNT; k++)
-		zeros &= zero.count[k] == 0 && zero.total[k] == 0 && zero.max[k] == 0;
+		zeros &= zero.count[k] == 0 && zero.total[k] == 0;
 	ok(zeros && zero.run_ns == 0, "sample_zero_like: every counter is 0");
 	ok(zero.when_ns == 18 * SEC, "sample_zero_like: stamped with the given time");
-	ok(zero.kind_total == 0x13 && zero.kind_count == 0x13 && zero.kind_max == 0x13 && zero.have_run == 1,
+	ok(zero.kind_total == 0x13 && zero.kind_count == 0x13 && zero.have_run == 1,
 	   "sample_zero_like: availability copied from cur");
-	rates_compute(&zero, &cur, &r);
+	rates_compute(&zero, &cur, &pk, &r);
 	is_num(r.kind[DK_CPU].pct, 25.0, 1e-4, "from a zero baseline 2 s earlier: 0.5 s waited is 25%");
 	is_num(r.kind[DK_CPU].per_s, 5.0, 1e-4, "from a zero baseline: 10 events in 2 s is 5/s");
 	is_num(r.run_pct, 50.0, 1e-4, "from a zero baseline: run_pct 50%");
@@ -308,7 +315,7 @@ static void test_impossible(void)
 	cur.count[DK_CPU] = 10;
 	cur.total[DK_IO] = 4300 * SEC; /* "since boot": what a wait with a missed start records */
 	cur.count[DK_IO] = 1;
-	rates_compute(&prev, &cur, &r);
+	rates_compute(&prev, &cur, &pk, &r);
 	is_num(r.kind[DK_CPU].pct, 95.0, 1e-3, "a thread waiting 1.9 s of 2 s: 95%");
 	ok(all_nan(&r.kind[DK_IO]) || (isnan(r.kind[DK_IO].pct) && isnan(r.kind[DK_IO].avg_ms) && isnan(r.kind[DK_IO].per_s)),
 	   "a thread cannot wait 4300 s in 2 s: IO is unavailable, not 215000%%");
@@ -316,17 +323,17 @@ static void test_impossible(void)
 	is_num(r.total_pct, 95.0, 1e-3, "TOTAL leaves the impossible kind out");
 
 	cur.total[DK_IO] = 5 * SEC; /* 5 s in 2 s: more than one thread can wait */
-	rates_compute(&prev, &cur, &r);
+	rates_compute(&prev, &cur, &pk, &r);
 	ok(isnan(r.kind[DK_IO].pct), "one thread, 5 s waited in 2 s: unavailable");
 	prev.threads = cur.threads = 4;
-	rates_compute(&prev, &cur, &r);
+	rates_compute(&prev, &cur, &pk, &r);
 	is_num(r.kind[DK_IO].pct, 250.0, 1e-3, "four threads, 5 s waited in 2 s: 250%, possible");
 	is_int(r.impossible, 0, "nothing is impossible for four threads");
 
 	cur.age_ns = 1 * SEC; /* a task 1 s old */
-	cur.max[DK_CPU] = 3 * SEC;
-	cur.max[DK_IO] = SEC / 2;
-	rates_compute(&prev, &cur, &r);
+	pk.max[DK_CPU] = 3 * SEC;
+	pk.max[DK_IO] = SEC / 2;
+	rates_compute(&prev, &cur, &pk, &r);
 	ok(isnan(r.kind[DK_CPU].max_ms), "a longest wait longer than the task's life is unavailable");
 	is_num(r.kind[DK_IO].max_ms, 500.0, 1e-3, "a longest wait within the task's life is kept");
 }
@@ -346,7 +353,7 @@ static void test_carried(void)
 	cur.count[DK_IO] = 1;
 	cur.total[DK_SWAPIN] = SEC / 2;
 	cur.count[DK_SWAPIN] = 1;
-	rates_compute(&prev, &cur, &r);
+	rates_compute(&prev, &cur, &pk, &r);
 	is_num(r.kind[DK_CPU].pct, 150.0, 1e-3, "one thread, a 3 s wait ending in 2 s: the measured 150% is kept");
 	is_num(r.kind[DK_CPU].avg_ms, 3000.0, 1e-3, "and its average wait is the 3 s it lasted");
 	is_int(r.carried, 1 << DK_CPU, "only the kind above 100% per thread is marked carried (100% is not)");
@@ -354,20 +361,20 @@ static void test_carried(void)
 	is_num(r.total_pct, 275.0, 1e-3, "TOTAL keeps the carried value: 150 + 100 + 25");
 
 	cur.threads = 2; /* the second thread came during the interval: 200% per two threads */
-	rates_compute(&prev, &cur, &r);
+	rates_compute(&prev, &cur, &pk, &r);
 	is_int(r.carried, 0, "two threads, 150%: within 100% per thread, not marked");
 	prev.threads = 2;
 	cur.threads = 1; /* the larger count of the two readings is the row's */
-	rates_compute(&prev, &cur, &r);
+	rates_compute(&prev, &cur, &pk, &r);
 	is_int(r.carried, 0, "a thread that left during the interval still counts for the limit");
 
 	prev.threads = cur.threads = 0; /* unknown: taken as one thread */
-	rates_compute(&prev, &cur, &r);
+	rates_compute(&prev, &cur, &pk, &r);
 	is_int(r.carried, 1 << DK_CPU, "an unknown thread count is one thread");
 
 	prev.threads = cur.threads = 1;
 	cur.total[DK_CPU] = 5 * SEC; /* 250%: beyond what a carried wait explains here */
-	rates_compute(&prev, &cur, &r);
+	rates_compute(&prev, &cur, &pk, &r);
 	ok(isnan(r.kind[DK_CPU].pct) && r.impossible == 1 << DK_CPU && !(r.carried & (1 << DK_CPU)),
 	   "far beyond the limit the delta stays impossible (unavailable), not carried");
 

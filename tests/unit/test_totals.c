@@ -22,8 +22,6 @@ static struct sample reading(uint64_t cpu_ns, uint64_t cpu_count, uint64_t io_ns
 	s.total[DK_IO] = io_ns;
 	s.kind_total = 1u << DK_CPU | 1u << DK_IO;
 	s.kind_count = 1u << DK_CPU; /* I/O from /proc: a total without a count */
-	s.kind_max = 1u << DK_CPU;
-	s.max[DK_CPU] = 7000000;
 	s.have_run = 1;
 	s.run_ns = run_ns;
 	return s;
@@ -31,11 +29,12 @@ static struct sample reading(uint64_t cpu_ns, uint64_t cpu_count, uint64_t io_ns
 
 static void test_delta(void)
 {
+	struct peaks pk = { .kinds = 1u << DK_CPU, .max = { [DK_CPU] = 7000000 } };
 	struct kind_totals t;
 	struct sample a = reading(1000000, 10, 500000, 9000000), b = reading(4000000, 40, 400000, 12000000);
 
 	memset(&t, 0, sizeof(t));
-	totals_add_delta(&t, &a, &b, 0);
+	totals_add_delta(&t, &a, &b, &pk, 0);
 	is_int(t.total_ns[DK_CPU], 3000000, "CPU: the total grew by 3 ms");
 	is_int(t.count[DK_CPU], 30, "CPU: 30 waits");
 	is_int(t.total_ns[DK_IO], 0, "I/O went backwards: nothing is added, not a negative or giant value");
@@ -45,7 +44,7 @@ static void test_delta(void)
 	is_num(totals_avg_ms(&t, DK_CPU), 0.1, 1e-9, "CPU: 3 ms in 30 waits is 0.1 ms each");
 	ok(isnan(totals_avg_ms(&t, DK_IO)), "I/O: no count, no average");
 	is_int(t.max_ns[DK_CPU], 7000000, "the longest wait comes along");
-	totals_add_delta(&t, &a, &b, 1u << DK_CPU);
+	totals_add_delta(&t, &a, &b, &pk, 1u << DK_CPU);
 	is_int(t.total_ns[DK_CPU], 3000000, "an impossible CPU delta is left out");
 	is_int(totals_waited(&t), 3000000, "waited: the sum over the kinds");
 }
