@@ -29,6 +29,7 @@ enum acct_field {
 
 /* A set of fields, bit f for field f. */
 typedef uint16_t acct_mask;
+#define ACCT_ALL ((acct_mask)((1u << AF_COUNT) - 1))
 _Static_assert(AF_COUNT <= sizeof(acct_mask) * 8, "acct_mask has fewer bits than there are fields");
 
 /* What a field counts, which decides its rate, its total and its unit. */

@@ -7,7 +7,8 @@
 
 #include "rates.h"
 
-void sample_from_counters(struct sample *s, const struct task_counters *c, uint64_t when_ns, uint32_t threads)
+void sample_from_counters(struct sample *s, const struct task_counters *c, uint64_t when_ns, uint32_t threads,
+			  acct_mask want)
 {
 	memset(s, 0, sizeof(*s));
 	s->when_ns = when_ns;
@@ -21,8 +22,8 @@ void sample_from_counters(struct sample *s, const struct task_counters *c, uint6
 	s->kind_count = c->kind_count;
 	s->have_run = (c->have & HAVE_RUN) != 0;
 	s->run_ns = c->run_virtual_ns;
-	s->acct_have = acct_have(c);
-	for (int f = 0; f < AF_COUNT; f++)
+	s->acct_have = want ? acct_have(c) & want : 0;
+	for (int f = 0; s->acct_have && f < AF_COUNT; f++)
 		if (s->acct_have & (1u << f))
 			s->acct[f] = acct_get(c, f);
 }
@@ -205,6 +206,6 @@ void rates_compute(const struct sample *prev, const struct sample *cur, const st
 		out->total_pct = NAN;
 	if (prev->have_run && cur->have_run)
 		out->run_pct = (float)(forward(prev->run_ns, cur->run_ns) / 1e9 / wall_s * 100.0);
-	for (int f = 0; f < AF_COUNT; f++)
+	for (int f = 0; cur->acct_have && f < AF_COUNT; f++)
 		out->acct[f] = acct_rate(prev, cur, f, wall_s);
 }

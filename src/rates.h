@@ -49,8 +49,9 @@ struct task_rates {
 };
 
 /* Copies what rates need out of c, stamped with when_ns; threads is how many threads the counters
- * sum (1 for a thread). */
-void sample_from_counters(struct sample *s, const struct task_counters *c, uint64_t when_ns, uint32_t threads);
+ * sum (1 for a thread); of the accounting fields those in want. */
+void sample_from_counters(struct sample *s, const struct task_counters *c, uint64_t when_ns, uint32_t threads,
+			  acct_mask want);
 
 /* The longest waits c holds. */
 void peaks_from_counters(struct peaks *p, const struct task_counters *c);

@@ -291,6 +291,7 @@ static void wire_collector(struct sampler *s)
 	c->want_states = s->o.cgroups && states_from_tasks(s);
 	c->want_acct = (s->o.wants & WANT_ACCT) != 0;
 	c->want_peaks = (s->o.wants & WANT_PEAKS) != 0;
+	s->rules.acct = c->want_acct;
 	s->rules.off = &s->off;
 	s->rules.threads = s->o.threads;
 }
@@ -346,6 +347,7 @@ void sampler_set_wants(struct sampler *s, unsigned wants)
 	s->o.wants = wants;
 	s->collector.want_acct = (wants & WANT_ACCT) != 0;
 	s->collector.want_peaks = (wants & WANT_PEAKS) != 0;
+	s->rules.acct = s->collector.want_acct;
 }
 
 void sampler_set_threads(struct sampler *s, int threads)

@@ -237,7 +237,7 @@ static void mask_sample(struct task *t, struct sample *x, int boot, const struct
 void task_read(struct task *t, const struct task_counters *c, uint64_t when, uint32_t threads, int born_since,
 	       int boot, const struct tick_times *tt, const struct reading_rules *rules)
 {
-	sample_from_counters(&t->last, c, when, threads);
+	sample_from_counters(&t->last, c, when, threads, rules->acct ? ACCT_ALL : 0);
 	peaks_from_counters(&t->peak, c);
 	mask_sample(t, &t->last, boot, rules);
 	if (!t->has_base && born_since && tt->tick > 1) {

@@ -61,6 +61,8 @@ struct reading_rules {
 	const struct forkedoff *off;
 	int delayacct; /* DELAYACCT_* found this tick */
 	int threads;   /* the tasks are threads */
+	int acct;      /* the accounting fields are wanted (sampler_opts.wants): else a reading
+			  keeps none, which spares their cost per task */
 };
 
 void tasktable_init(struct tasktable *t);

@@ -67,8 +67,8 @@ static void test_rates(void)
 
 	counters(&a, 1);
 	counters(&b, 3);
-	sample_from_counters(&prev, &a, 10 * SEC, 1);
-	sample_from_counters(&cur, &b, 12 * SEC, 1);
+	sample_from_counters(&prev, &a, 10 * SEC, 1, ACCT_ALL);
+	sample_from_counters(&cur, &b, 12 * SEC, 1, ACCT_ALL);
 	rates_compute(&prev, &cur, NULL, &r);
 	is_num(r.acct[AF_READ], 4096.0, 1e-3, "8 KiB read in 2 s is 4096 bytes/s");
 	is_num(r.acct[AF_WRITE], 8192.0, 1e-3, "16 KiB dirtied in 2 s is 8192 bytes/s");
@@ -79,23 +79,28 @@ static void test_rates(void)
 	is_num(r.acct[AF_MAXRSS], 300 * 1024.0, 1e-3, "the high-water mark is the last reading's, in bytes");
 	is_num(r.acct[AF_CANCELLED], 0.0, 0, "a counter that did not move is 0");
 
-	sample_from_counters(&prev, &b, 10 * SEC, 1);
-	sample_from_counters(&cur, &a, 12 * SEC, 1);
+	sample_from_counters(&prev, &b, 10 * SEC, 1, ACCT_ALL);
+	sample_from_counters(&cur, &a, 12 * SEC, 1, ACCT_ALL);
 	rates_compute(&prev, &cur, NULL, &r);
 	is_num(r.acct[AF_READ], 0.0, 0, "a counter that went backwards gives 0, not a giant rate");
 
 	b.have &= ~(uint32_t)HAVE_IO_BYTES;
-	sample_from_counters(&prev, &a, 10 * SEC, 1);
-	sample_from_counters(&cur, &b, 12 * SEC, 1);
+	sample_from_counters(&prev, &a, 10 * SEC, 1, ACCT_ALL);
+	sample_from_counters(&cur, &b, 12 * SEC, 1, ACCT_ALL);
 	rates_compute(&prev, &cur, NULL, &r);
 	ok(isnan(r.acct[AF_READ]) && isnan(r.acct[AF_WRITE]), "a reading without the I/O bytes: unavailable");
 	is_num(r.acct[AF_VCSW], 50.0, 1e-6, "the other groups still count");
-	sample_from_counters(&prev, &b, 10 * SEC, 1);
-	sample_from_counters(&cur, &a, 12 * SEC, 1);
+	sample_from_counters(&prev, &b, 10 * SEC, 1, ACCT_ALL);
+	sample_from_counters(&cur, &a, 12 * SEC, 1, ACCT_ALL);
 	rates_compute(&prev, &cur, NULL, &r);
 	ok(isnan(r.acct[AF_READ]), "a counter missing in the earlier reading: unavailable");
 	rates_unavailable(&r);
 	ok(isnan(r.acct[AF_MAXVM]), "unavailable rates have no accounting fields");
+	sample_from_counters(&prev, &a, 10 * SEC, 1, 0);
+	sample_from_counters(&cur, &b, 12 * SEC, 1, 0);
+	rates_compute(&prev, &cur, NULL, &r);
+	ok(prev.acct_have == 0 && isnan(r.acct[AF_READ]) && isnan(r.acct[AF_MAXRSS]),
+	   "accounting fields not wanted are not kept: unavailable, at no cost per task");
 }
 
 static void test_totals(void)
@@ -106,8 +111,8 @@ static void test_totals(void)
 
 	counters(&a, 1);
 	counters(&b, 3);
-	sample_from_counters(&prev, &a, 10 * SEC, 1);
-	sample_from_counters(&cur, &b, 12 * SEC, 1);
+	sample_from_counters(&prev, &a, 10 * SEC, 1, ACCT_ALL);
+	sample_from_counters(&cur, &b, 12 * SEC, 1, ACCT_ALL);
 	memset(&t, 0, sizeof(t));
 	totals_add_delta(&t, &prev, &cur, NULL, 0);
 	totals_add_delta(&t, &prev, &cur, NULL, 0);
