@@ -336,17 +336,24 @@ static void json_acct(struct outbuf *o, const struct row *r, const struct displa
 	}
 }
 
+/* A task's "pid" and "tid" (null for a process row). */
+static void json_ids(struct outbuf *o, const struct row *r, int threads)
+{
+	out_printf(o, "\"pid\":%u,\"tid\":", r->pid);
+	if (threads)
+		out_printf(o, "%u", r->tid);
+	else
+		out_str(o, "null");
+}
+
 static void json_task(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,
 		      const struct display *d)
 {
 	char state[2] = { r->state, '\0' };
 
 	json_common(o, "task", when, snap);
-	out_printf(o, ",\"pid\":%u,\"tid\":", r->pid);
-	if (d->threads)
-		out_printf(o, "%u", r->tid);
-	else
-		out_str(o, "null");
+	out_char(o, ',');
+	json_ids(o, r, d->threads);
 	out_str(o, ",\"user\":");
 	out_json_string(o, r->user);
 	out_str(o, ",\"state\":");
@@ -633,11 +640,8 @@ static void json_event(struct outbuf *o, const char *when, const struct snapshot
 	for (size_t i = 0; i < st->ntasks; i++) {
 		const struct row *r = st->task[i];
 
-		out_printf(o, "%s{\"pid\":%u,\"tid\":", i ? "," : "", r->pid);
-		if (snap->threads)
-			out_printf(o, "%u", r->tid);
-		else
-			out_str(o, "null");
+		out_str(o, i ? ",{" : "{");
+		json_ids(o, r, snap->threads);
 		out_str(o, ",\"command\":");
 		out_json_string(o, r->comm);
 		out_str(o, ",\"cgroup\":");
