@@ -596,9 +596,10 @@ static void kind_names(struct outbuf *o, kind_mask kinds, const char *quote)
 static void text_event(struct outbuf *o, const char *when, const struct snapshot *snap, const struct trigger_spec *t,
 		       const struct trigger_stallers *st, const char *file)
 {
-	char buf[32];
+	char buf[32], shown[256];
 
-	out_printf(o, F_(N_("event %s  trigger '%s' on %s fired\n")), when, t->text, file);
+	text_clean(shown, sizeof(shown), file); /* a cgroup's path may hold control characters */
+	out_printf(o, F_(N_("event %s  trigger '%s' on %s fired\n")), when, t->text, shown);
 	out_printf(o, "  %s ", _("stalled on"));
 	kind_names(o, trigger_kinds(t->resource), "");
 	out_printf(o, F_(N_(" (%% of the last %.2f s):")), snap->interval_s);

@@ -59,6 +59,8 @@ int trigger_parse(const char *s, struct trigger_spec *out, char *err, size_t err
 		return FAIL(N_("invalid trigger '%s': the resource is cpu, memory, io or irq"));
 	if (strcmp(word[1], "some") != 0 && strcmp(word[1], "full") != 0)
 		return FAIL(N_("invalid trigger '%s': the second word is some or full"));
+	if (res == PSI_IRQ && word[1][0] != 'f')
+		return FAIL(N_("invalid trigger '%s': irq has full only"));
 	out->resource = res;
 	out->full = word[1][0] == 'f';
 	out->stall_us = duration_us(word[2]);
@@ -88,31 +90,34 @@ void trigger_file(const struct trigger_spec *t, char *buf, size_t size)
 
 int trigger_open(const struct trigger_spec *t, const struct cgroup_hier *h, char *err, size_t errlen)
 {
-	char path[CGROUP_PATH_MAX + 128], dir[CGROUP_PATH_MAX + 64], line[64];
-	int fd, len;
+	char path[CGROUP_PATH_MAX + 128], dir[CGROUP_PATH_MAX + 64], line[64], shown[256];
+	int fd, len, e;
 
-	if (!t->cgroup[0])
-		snprintf(path, sizeof(path), "/proc/pressure/%s", psi_name(t->resource));
-	else if (cgroupfs_dir(h, t->cgroup, dir, sizeof(dir)) == 0)
-		snprintf(path, sizeof(path), "%s/%s.pressure", dir, psi_name(t->resource));
-	else
-		return snprintf(err, errlen, F_(N_("trigger '%s': no cgroup %s in the hierarchy shown")), t->text,
-				t->cgroup), -1;
-	fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	len = snprintf(line, sizeof(line), "%s %llu %llu", t->full ? "full" : "some",
 		       (unsigned long long)t->stall_us, (unsigned long long)t->window_us);
+	if (!t->cgroup[0]) {
+		snprintf(path, sizeof(path), "/proc/pressure/%s", psi_name(t->resource));
+	} else if (cgroupfs_dir(h, t->cgroup, dir, sizeof(dir)) == 0) {
+		snprintf(path, sizeof(path), "%s/%s.pressure", dir, psi_name(t->resource));
+	} else {
+		text_clean(shown, sizeof(shown), t->cgroup);
+		snprintf(err, errlen, F_(N_("trigger '%s': no cgroup %s in the hierarchy shown")), t->text, shown);
+		return -1;
+	}
+	fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (fd >= 0 && write(fd, line, (size_t)len + 1) == len + 1)
 		return fd;
-	if (errno == EINVAL && t->window_us % 2000000)
+	e = errno;
+	if (fd >= 0)
+		close(fd);
+	text_clean(shown, sizeof(shown), path);
+	if (e == EINVAL && t->window_us % 2000000)
 		snprintf(err, errlen,
 			 F_(N_("cannot register trigger '%s' on %s: without CAP_SYS_RESOURCE the kernel takes only "
 			       "windows of whole multiples of 2s")),
-			 t->text, path);
+			 t->text, shown);
 	else
-		snprintf(err, errlen, F_(N_("cannot register trigger '%s' on %s: %s")), t->text, path,
-			 strerror(errno));
-	if (fd >= 0)
-		close(fd);
+		snprintf(err, errlen, F_(N_("cannot register trigger '%s' on %s: %s")), t->text, shown, strerror(e));
 	return -1;
 }
 

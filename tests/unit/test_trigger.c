@@ -37,6 +37,7 @@ static void test_parse(void)
 		{ "memory some 150ms 1s /a extra", "expected RESOURCE" },
 		{ "disk some 150ms 1s", "cpu, memory, io or irq" },
 		{ "memory most 150ms 1s", "some or full" },
+		{ "irq some 150ms 1s", "irq has full only" },
 		{ "memory some 150 1s", "take a unit" },
 		{ "memory some -1ms 1s", "take a unit" },
 		{ "memory some 150ms 1h", "take a unit" },
