@@ -58,6 +58,15 @@ int colset_entries(const struct colset *s, const struct display *d, int *ids)
 	return n;
 }
 
+int colset_menu(const struct colset *s, const struct display *d, int id, int *ids, int *n)
+{
+	*n = colset_entries(s, d, ids);
+	for (int i = 0; i < *n; i++)
+		if (ids[i] == id)
+			return i;
+	return 0;
+}
+
 void colset_toggle(struct colset *s, int id, const struct display *d)
 {
 	int at = position(s, id);

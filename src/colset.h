@@ -25,6 +25,10 @@ int colset_shown(const struct colset *s, int id);
  * column, then its hidden ones in the table's order. Returns how many. */
 int colset_entries(const struct colset *s, const struct display *d, int *ids);
 
+/* The setup's list (colset_entries) into ids, *n of them; returns where id is in it (0 when it
+ * is not: the list's first). */
+int colset_menu(const struct colset *s, const struct display *d, int id, int *ids, int *n);
+
 /* Shows column id (the last of the shown, before the view's last column) or hides it; the view's
  * last column stays. */
 void colset_toggle(struct colset *s, int id, const struct display *d);

@@ -448,6 +448,12 @@ int text_width_n(const char *s, size_t bytes)
 	return width;
 }
 
+const char *text_shown(const char *s, char *buf)
+{
+	text_clean(buf, SHOWN_SIZE, s);
+	return buf;
+}
+
 int text_width(const char *s)
 {
 	return text_width_n(s, strlen(s));

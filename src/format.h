@@ -63,6 +63,12 @@ void str_copy(char *dst, size_t size, const char *src);
  * not fit; always terminated. Returns the length. */
 size_t text_clean(char *dst, size_t size, const char *src);
 
+/* The room a message gives a value a user gave; longer values are cut with "...". */
+#define SHOWN_SIZE 64
+
+/* s as a message may repeat it (text_clean), into buf of SHOWN_SIZE bytes, which it returns. */
+const char *text_shown(const char *s, char *buf);
+
 /* How many terminal columns s takes as display text (UTF-8; a control character or a bad byte
  * counts 1, as its replacement). */
 int text_width(const char *s);

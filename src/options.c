@@ -252,16 +252,6 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-/* The room a message gives a user's value; longer values are cut with "...". */
-#define SHOWN_SIZE 64
-
-/* s as a message may show it (see text_clean): into buf of SHOWN_SIZE bytes, which it returns. */
-static const char *shown(const char *s, char *buf)
-{
-	text_clean(buf, SHOWN_SIZE, s);
-	return buf;
-}
-
 /* Whether strto*() read s up to end from plain decimal digits (and points): they would also take
  * leading spaces, a sign, hex and exponents. */
 static int plain_number(const char *s, const char *end, int point_ok)
@@ -279,7 +269,7 @@ static int parse_iterations(const char *s, long *out, char *err, size_t errlen)
 	if (!plain_number(s, end, 0) || *end || errno || v < 1)
 		return fail(err, errlen,
 		            F_(N_("invalid number of iterations '%s': expected a whole number of at least 1")),
-		            shown(s, val));
+		            text_shown(s, val));
 	*out = v;
 	return 0;
 }
@@ -293,12 +283,12 @@ int options_parse_delay(const char *s, double *out, char *err, size_t errlen)
 	v = strtod(s, &end);
 	if (!plain_number(s, end, 1) || *end || errno || !isfinite(v))
 		return fail(err, errlen, F_(N_("invalid delay '%s': expected seconds, such as 1 or 0.5")),
-		            shown(s, val));
+		            text_shown(s, val));
 	if (v < MIN_DELAY - 1e-9)
-		return fail(err, errlen, F_(N_("invalid delay '%s': the minimum is %g seconds")), shown(s, val),
+		return fail(err, errlen, F_(N_("invalid delay '%s': the minimum is %g seconds")), text_shown(s, val),
 			    MIN_DELAY);
 	if (v > MAX_DELAY)
-		return fail(err, errlen, F_(N_("invalid delay '%s': the maximum is %g seconds")), shown(s, val),
+		return fail(err, errlen, F_(N_("invalid delay '%s': the maximum is %g seconds")), text_shown(s, val),
 			    MAX_DELAY);
 	*out = v;
 	return 0;
@@ -338,9 +328,9 @@ int options_parse_pids(const char *s, uint32_t **pids, size_t *n, char *err, siz
 			if (strchr(s, ','))
 				return fail(err, errlen,
 				            F_(N_("invalid pid '%s' in '%s': expected positive numbers")),
-				            shown(bad, val), shown(s, list));
+				            text_shown(bad, val), text_shown(s, list));
 			return fail(err, errlen, F_(N_("invalid pid '%s': expected a positive number")),
-			            shown(bad, val));
+			            text_shown(bad, val));
 		}
 		*pids = xgrow(*pids, &cap, *n + 1, sizeof(**pids));
 		(*pids)[(*n)++] = pid;
@@ -366,7 +356,7 @@ int options_parse_user(const char *s, uint32_t *uid, char *err, size_t errlen)
 		*uid = (uint32_t)v;
 		return 0;
 	}
-	return fail(err, errlen, F_(N_("unknown user '%s'")), shown(s, val));
+	return fail(err, errlen, F_(N_("unknown user '%s'")), text_shown(s, val));
 }
 
 static int parse_sort(const char *s, int *col, char *err, size_t errlen)
@@ -376,7 +366,7 @@ static int parse_sort(const char *s, int *col, char *err, size_t errlen)
 	*col = order_find(s);
 	if (*col >= 0)
 		return 0;
-	return fail(err, errlen, F_(N_("unknown sort key '%s' (choose from: %s)")), shown(s, val), order_keys());
+	return fail(err, errlen, F_(N_("unknown sort key '%s' (choose from: %s)")), text_shown(s, val), order_keys());
 }
 
 /* --columns: column names (those of the sort keys) separated by commas, each once. */
@@ -391,16 +381,16 @@ static int parse_columns(const char *s, struct options *o, char *err, size_t err
 		int col;
 
 		if (len == 0)
-			return fail(err, errlen, F_(N_("empty column name in '%s'")), shown(s, list));
+			return fail(err, errlen, F_(N_("empty column name in '%s'")), text_shown(s, list));
 		snprintf(name, sizeof(name), "%.*s", (int)(len < 40 ? len : 40), p);
 		col = len < 40 ? order_find(name) : -1;
 		if (col < 0)
-			return fail(err, errlen, F_(N_("unknown column '%s' (choose from: %s)")), shown(name, val),
+			return fail(err, errlen, F_(N_("unknown column '%s' (choose from: %s)")), text_shown(name, val),
 			            order_keys());
 		for (int i = 0; i < o->nchosen; i++)
 			if (o->chosen[i] == col)
-				return fail(err, errlen, F_(N_("column '%s' is listed twice in '%s'")), shown(name, val),
-				            shown(s, list));
+				return fail(err, errlen, F_(N_("column '%s' is listed twice in '%s'")), text_shown(name, val),
+				            text_shown(s, list));
 		o->chosen[o->nchosen++] = col;
 		if (!p[len])
 			return 0;
@@ -426,7 +416,7 @@ static int parse_size(const char *s, int *out, char *err, size_t errlen)
 		v *= 1024.0 * 1024 * 1024, end++;
 	if (end == s || *end || errno || !isfinite(v) || v < MIN_EXIT_BUFFER || v > MAX_EXIT_BUFFER)
 		return fail(err, errlen, F_(N_("invalid exit buffer size '%s': expected %gK to %gG, such as 16M")),
-		            shown(s, val), MIN_EXIT_BUFFER / 1024, MAX_EXIT_BUFFER / (1024.0 * 1024 * 1024));
+		            text_shown(s, val), MIN_EXIT_BUFFER / 1024, MAX_EXIT_BUFFER / (1024.0 * 1024 * 1024));
 	*out = (int)v;
 	return 0;
 }
@@ -440,7 +430,7 @@ static int parse_top_commands(const char *s, long *out, char *err, size_t errlen
 	v = strtol(s, &end, 10);
 	if (!plain_number(s, end, 0) || *end || errno || v < 0 || v > 100000)
 		return fail(err, errlen, F_(N_("invalid number of command names '%s': expected 0 to 100000")),
-		            shown(s, val));
+		            text_shown(s, val));
 	*out = v;
 	return 0;
 }
@@ -454,7 +444,7 @@ static int parse_group(const char *s, struct options *o, char *err, size_t errle
 		o->cgroups = strcmp(s, "cgroup") == 0;
 		return 0;
 	}
-	return fail(err, errlen, F_(N_("unknown group '%s' (choose from: process, thread, cgroup)")), shown(s, val));
+	return fail(err, errlen, F_(N_("unknown group '%s' (choose from: process, thread, cgroup)")), text_shown(s, val));
 }
 
 static int parse_format(const char *s, enum output_format *f, char *err, size_t errlen)
@@ -471,7 +461,7 @@ static int parse_format(const char *s, enum output_format *f, char *err, size_t 
 		*f = FORMAT_OPENMETRICS;
 	else
 		return fail(err, errlen, F_(N_("unknown format '%s' (choose from: text, csv, json, openmetrics)")),
-		            shown(s, val));
+		            text_shown(s, val));
 	return 0;
 }
 
@@ -632,7 +622,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			char val[SHOWN_SIZE];
 
 			fail(err, errlen, F_(N_("unexpected argument '%s' (a command to run goes after --)")),
-			     shown(argv[optind], val));
+			     text_shown(argv[optind], val));
 			return OPTIONS_ERROR;
 		}
 		o->command = argv + optind;

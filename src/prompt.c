@@ -169,11 +169,8 @@ static int is_enter(wint_t c, int is_key)
  * column, s sorts by it, W writes the settings, Enter, Esc, q or F2 close. */
 static void columns_key(struct view *v, wint_t c, int is_key)
 {
-	int ids[COL_COUNT], n = colset_entries(&v->cols, &v->spec.display, ids), at = 0;
+	int ids[COL_COUNT], n, at = colset_menu(&v->cols, &v->spec.display, v->menu, ids, &n);
 
-	for (int i = 0; i < n; i++)
-		if (ids[i] == v->menu)
-			at = i;
 	if ((is_key && c == KEY_UP) || (!is_key && c == 'k'))
 		v->menu = ids[at > 0 ? at - 1 : 0];
 	else if ((is_key && c == KEY_DOWN) || (!is_key && c == 'j'))

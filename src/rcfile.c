@@ -133,19 +133,12 @@ static char *trim(char *s)
 	return s;
 }
 
-/* s as a message may show it (text_clean), in buf of 64 bytes. */
-static const char *shown(char *buf, const char *s)
-{
-	text_clean(buf, 64, s);
-	return buf;
-}
-
 /* A line's setting: the index of its name in settings[] and, in *opt, the option as the command
  * line would give it ("--sort=io", "--reverse"; NULL for a flag set to no). Returns -1 for a line
  * that sets nothing (empty, a comment) and -2, with a message in why, for one that cannot be used. */
 static int line_setting(char *line, char **opt, char *why, size_t whylen)
 {
-	char *eq, *name, *value, buf[64];
+	char *eq, *name, *value, buf[SHOWN_SIZE];
 
 	*opt = NULL;
 	line[strcspn(line, "#")] = '\0';
@@ -154,7 +147,7 @@ static int line_setting(char *line, char **opt, char *why, size_t whylen)
 		return -1;
 	eq = strchr(line, '=');
 	if (!eq) {
-		snprintf(why, whylen, F_(N_("'%s' is not name=value")), shown(buf, line));
+		snprintf(why, whylen, F_(N_("'%s' is not name=value")), text_shown(line, buf));
 		return -2;
 	}
 	*eq = '\0';
@@ -170,12 +163,12 @@ static int line_setting(char *line, char **opt, char *why, size_t whylen)
 			*opt = xmalloc(strlen(name) + 3);
 			sprintf(*opt, "--%s", name);
 		} else if (strcmp(value, "no") != 0) {
-			snprintf(why, whylen, F_(N_("%s must be yes or no, not '%s'")), name, shown(buf, value));
+			snprintf(why, whylen, F_(N_("%s must be yes or no, not '%s'")), name, text_shown(value, buf));
 			return -2;
 		}
 		return i;
 	}
-	snprintf(why, whylen, F_(N_("unknown setting '%s'")), shown(buf, name));
+	snprintf(why, whylen, F_(N_("unknown setting '%s'")), text_shown(name, buf));
 	return -2;
 }
 

@@ -428,14 +428,11 @@ static void draw_sort_menu(const struct view *v, int top, int rows)
 static void draw_columns_menu(const struct view *v, int top, int rows)
 {
 	struct display d = v->spec.display;
-	int ids[COL_COUNT], n = colset_entries(&v->cols, &d, ids), at = 0, first;
+	int ids[COL_COUNT], n, at = colset_menu(&v->cols, &d, v->menu, ids, &n), first;
 
 	if (rows <= 0)
 		return;
 	put_line(top, _("Columns: Space shows or hides, [ ] move, s sorts, W saves, Enter closes"), A_BOLD);
-	for (int i = 0; i < n; i++)
-		if (ids[i] == v->menu)
-			at = i;
 	first = at >= rows - 1 ? at - (rows - 2) : 0;
 	for (int i = first, line = 1; i < n && line < rows; i++) {
 		struct outbuf o = { 0 };
