@@ -122,9 +122,10 @@ static void setup_locale(void)
 	textdomain(PACKAGE);
 }
 
-/* The PSI triggers of --trigger, registered. */
+/* The PSI triggers of --trigger, registered; a trigger whose file went away has fd -1. */
 struct triggers {
 	int fd[TRIGGER_MAX];
+	const struct trigger_spec *spec;
 	int n;
 };
 
@@ -133,6 +134,7 @@ static int triggers_open(struct triggers *tr, const struct options *o, struct sa
 {
 	char err[1024];
 
+	tr->spec = o->triggers;
 	for (tr->n = 0; tr->n < o->ntriggers; tr->n++) {
 		tr->fd[tr->n] = trigger_open(&o->triggers[tr->n], sampler_cgroup_hier(s), err, sizeof(err));
 		if (tr->fd[tr->n] < 0) {
@@ -146,14 +148,28 @@ static int triggers_open(struct triggers *tr, const struct options *o, struct sa
 static void triggers_close(struct triggers *tr)
 {
 	for (int i = 0; i < tr->n; i++)
-		close(tr->fd[i]);
+		if (tr->fd[i] >= 0)
+			close(tr->fd[i]);
 	tr->n = 0;
+}
+
+/* A trigger whose pressure file went away (its cgroup was removed: poll says POLLERR for good) is
+ * no longer watched, and the user is told once. */
+static void trigger_gone(struct triggers *tr, int i)
+{
+	char file[CGROUP_PATH_MAX + 64], shown[256];
+
+	trigger_file(&tr->spec[i], file, sizeof(file));
+	text_clean(shown, sizeof(shown), file);
+	fprintf(stderr, F_(N_("%s: trigger '%s' on %s ended: its cgroup is gone\n")), PACKAGE, tr->spec[i].text, shown);
+	close(tr->fd[i]);
+	tr->fd[i] = -1;
 }
 
 /* Sleeps until the CLOCK_MONOTONIC deadline, reading exit records whenever they arrive. Returns
  * 0 at the deadline, the triggers that fired (bit i: the i-th) as soon as one does, or -1 when
  * a signal asked delaytop to stop. */
-static int wait_until(uint64_t deadline, struct sampler *s, const struct triggers *tr)
+static int wait_until(uint64_t deadline, struct sampler *s, struct triggers *tr)
 {
 	struct pollfd pfd[1 + TRIGGER_MAX] = { { sampler_listen_fd(s), POLLIN, 0 } };
 	int fired = 0;
@@ -172,9 +188,14 @@ static int wait_until(uint64_t deadline, struct sampler *s, const struct trigger
 			continue;
 		if (pfd[0].revents & POLLIN)
 			sampler_drain(s);
-		for (int i = 0; i < tr->n; i++)
-			if (pfd[1 + i].revents & POLLPRI)
+		for (int i = 0; i < tr->n; i++) {
+			if (pfd[1 + i].revents & (POLLERR | POLLHUP | POLLNVAL)) {
+				trigger_gone(tr, i);
+				pfd[1 + i].fd = -1;
+			} else if (pfd[1 + i].revents & POLLPRI) {
 				fired |= 1 << i;
+			}
+		}
 		if (fired)
 			return fired;
 	}

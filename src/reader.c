@@ -48,6 +48,7 @@ struct reader {
 	struct snapshot snap;
 	unsigned fired[TRIGGER_MAX]; /* how often each trigger fired */
 	time_t fired_at[TRIGGER_MAX]; /* when it last did */
+	uint8_t gone[TRIGGER_MAX];    /* its pressure file went away (its cgroup was removed) */
 	int pids_applied;        /* the ready reading applied a selection: */
 	struct selection_out sel; /* what it made of it */
 
@@ -71,14 +72,22 @@ static void wait_for_ask(struct reader *r)
 		sampler_drain(r->s);
 	if (fds[0].revents & POLLIN)
 		(void)!eventfd_read(r->wake_fd, &ignored);
-	for (int i = 0; i < r->ntriggers; i++)
-		if (fds[2 + i].revents & POLLPRI) {
-			pthread_mutex_lock(&r->lock);
+	for (int i = 0; i < r->ntriggers; i++) {
+		short ev = fds[2 + i].revents;
+
+		if (!(ev & (POLLPRI | POLLERR | POLLHUP | POLLNVAL)))
+			continue;
+		pthread_mutex_lock(&r->lock);
+		if (ev & (POLLERR | POLLHUP | POLLNVAL)) { /* its cgroup is gone: no longer watched */
+			r->trigger_fd[i] = -1;
+			r->gone[i] = 1;
+		} else {
 			r->fired[i]++;
 			r->fired_at[i] = time(NULL);
 			r->want = 1;
-			pthread_mutex_unlock(&r->lock);
 		}
+		pthread_mutex_unlock(&r->lock);
+	}
 }
 
 /* Applies the requests taken from under the lock; on the thread, with the lock released. */
@@ -246,11 +255,12 @@ void reader_set_wants(struct reader *r, unsigned wants)
 	pthread_mutex_unlock(&r->lock);
 }
 
-void reader_fired(struct reader *r, unsigned *counts, time_t *last)
+void reader_fired(struct reader *r, unsigned *counts, time_t *last, uint8_t *gone)
 {
 	pthread_mutex_lock(&r->lock);
 	memcpy(counts, r->fired, sizeof(r->fired));
 	memcpy(last, r->fired_at, sizeof(r->fired_at));
+	memcpy(gone, r->gone, sizeof(r->gone));
 	pthread_mutex_unlock(&r->lock);
 }
 

@@ -30,8 +30,9 @@ void reader_set_group(struct reader *r, int threads, int cgroups);
 /* What process rows read beyond the kernel's answer (sampler_set_wants), from the next reading. */
 void reader_set_wants(struct reader *r, unsigned wants);
 void reader_set_pids(struct reader *r, const uint32_t *pids, size_t npids);
-/* How often each trigger fired, and when it last did (0: never): TRIGGER_MAX of each. */
-void reader_fired(struct reader *r, unsigned *counts, time_t *last);
+/* How often each trigger fired, when it last did (0: never), and whether its pressure file went
+ * away (its cgroup was removed, so it is no longer watched): TRIGGER_MAX of each. */
+void reader_fired(struct reader *r, unsigned *counts, time_t *last, uint8_t *gone);
 
 /* Readable when a reading is ready to take. */
 int reader_fd(const struct reader *r);

@@ -113,14 +113,20 @@ static void trigger_parts(const struct view *v, struct header *h)
 {
 	unsigned counts[TRIGGER_MAX];
 	time_t last[TRIGGER_MAX];
+	uint8_t gone[TRIGGER_MAX];
 
 	if (!v->ntriggers || !v->reader)
 		return;
-	reader_fired(v->reader, counts, last);
+	reader_fired(v->reader, counts, last, gone);
 	for (int i = 0; i < v->ntriggers; i++) {
 		char when[16];
 		struct tm tm;
 
+		if (gone[i]) {
+			out_printf(&h->text, F_(N_("TRIGGER %s ended: its cgroup is gone")), v->triggers[i].text);
+			part_done(h);
+			continue;
+		}
 		if (!counts[i] || !localtime_r(&last[i], &tm))
 			continue;
 		strftime(when, sizeof(when), "%H:%M:%S", &tm);

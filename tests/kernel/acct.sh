@@ -110,7 +110,7 @@ if [ "$wb" -gt 0 ]; then
 	tap_ok $? "the process row's write_bytes (DISK WR) is what /proc/PID/io's write_bytes grew by" \
 		"row $(jq -r .write_bytes <<<"$prow"), /proc $wb"
 else
-	tap_skip "the filesystem of $T accounts no dirtied bytes (write_bytes stayed 0)"
+	tap_skip "the process row's write_bytes is what /proc/PID/io's write_bytes grew by" "the file system of $T accounts no dirtied bytes (write_bytes stayed 0)"
 fi
 [ "$(jq -r .maxrss_bytes <<<"$prow")" = "$(($(field VmHWM "$T/status.after") * 1024))" ] &&
 	[ "$(jq -r .maxrss_bytes <<<"$prow")" -ge $((16 << 20)) ]

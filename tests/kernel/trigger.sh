@@ -22,7 +22,7 @@ V2=$(mount_of cgroup2)
 NAME=delaytop-trigger.$$
 CG=$V2/$NAME
 mkdir "$CG" || skip_all "cannot create a cgroup under $V2"
-trap 'cleanup; rmdir "$CG" 2>/dev/null' EXIT
+trap 'cleanup; rmdir "$CG/gone" "$CG" 2>/dev/null' EXIT
 
 T=$TMPDIR_TEST
 wait_cpu_quiet 1
@@ -48,12 +48,27 @@ tap_ok $? "the cgroup's trigger fired too, on its cpu.pressure, and its cgroup s
 grep -q "^event .*trigger 'cpu some 200ms 2s' on /proc/pressure/cpu fired" "$T/ev.txt" &&
 	grep -A1 '^event ' "$T/ev.txt" | grep -q -E "stalled on cpu \(% of the last [0-9.]+ s\): .* ($A|$B) workload "
 tap_ok $? "text: the event line and who stalled on cpu" "$(grep -A2 '^event ' "$T/ev.txt" | head -3)"
+
+# A cgroup removed under its trigger: poll then says POLLERR for good; delaytop stops watching
+# it, says so once, and goes on (no storm of events, no busy loop).
+mkdir "$CG/gone" || skip_all "cannot create $CG/gone"
+"$DELAYTOP" -b --format=json -d 1 -n 3 --trigger "cpu some 200ms 2s /$NAME/gone" >"$T/gone.json" 2>"$T/gone.err" &
+dt=$!
+track_pid "$dt"
+sleep 1
+rmdir "$CG/gone"
+wait "$dt"
+st=$?
+[ "$st" = 0 ] && [ "$(grep -c "ended: its cgroup is gone" "$T/gone.err")" = 1 ] &&
+	[ "$(grep -c '"type":"event"' "$T/gone.json")" = 0 ] && [ "$(grep -c '"type":"psi"' "$T/gone.json")" = 3 ]
+tap_ok $? "a trigger whose cgroup is removed: said once, no events, the three reports, status 0" \
+	"status $st; stderr: $(head -3 "$T/gone.err"); events: $(grep -c '"type":"event"' "$T/gone.json")"
 stop_pid "$A"
 stop_pid "$B"
 
 # CAP_SYS_RESOURCE (bit 24) lets the kernel take any window; without it only multiples of 2 s.
 if (( (0x$(awk '/^CapEff/ { print $2 }' /proc/self/status) >> 24) & 1 )); then
-	tap_skip "this run has CAP_SYS_RESOURCE: the kernel takes a 1 s window"
+	tap_skip "a 1 s window without CAP_SYS_RESOURCE: status 1 and a message saying why" "this run has CAP_SYS_RESOURCE: the kernel takes a 1 s window"
 else
 	"$DELAYTOP" -b -n 1 --trigger 'cpu some 100ms 1s' >/dev/null 2>"$T/err"
 	[ $? = 1 ] && grep -q "CAP_SYS_RESOURCE" "$T/err" && grep -q "cpu some 100ms 1s" "$T/err"

@@ -28,4 +28,23 @@ wait_until 5 test -s "$SCREEN_STATUS_FILE"
 tap_ok $? "q ends the screen with status 0" "status: $(cat "$SCREEN_STATUS_FILE" 2>/dev/null)"
 stop_pid "$A"
 stop_pid "$B"
+
+# A trigger whose cgroup is removed: the header says it ended, and the screen goes on.
+V2=$(awk '{ for (i = 7; $i != "-"; i++); if ($(i + 1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo)
+CG=$V2/delaytop-screen-trigger.$$
+if [ -n "$V2" ] && mkdir "$CG"; then
+	trap 'cleanup; rmdir "$CG" 2>/dev/null' EXIT
+	start_screen -- -d 0.5 --trigger "cpu some 200ms 2s /${CG#"$V2"/}"
+	wait_for_screen '^ +PID ' 10
+	rmdir "$CG"
+	wait_for_screen 'TRIGGER cpu some 200ms 2s ended: its cgroup is gone' 5
+	screen_ok $? "a trigger whose cgroup is removed: the header says it ended" "header: $(header)"
+	keys q
+	wait_until 5 test -s "$SCREEN_STATUS_FILE"
+	[ "$(cat "$SCREEN_STATUS_FILE" 2>/dev/null)" = 0 ]
+	tap_ok $? "and the screen still ends with status 0" "status: $(cat "$SCREEN_STATUS_FILE" 2>/dev/null)"
+else
+	tap_skip "a trigger whose cgroup is removed: the header says it ended" "no cgroup v2 hierarchy to make a cgroup in"
+	tap_skip "and the screen still ends with status 0" "no cgroup v2 hierarchy to make a cgroup in"
+fi
 done_testing
