@@ -37,10 +37,14 @@
  *                                     its process) for MS ms; prints "frozen" once it is stopped
  *   workload io N BYTES WAIT_MS DIR   N threads, each asleep WAIT_MS ms, then writing BYTES (a
  *                                     multiple of 64 KiB) to a new file DIR/io.I in 64 KiB
- *                                     writes, then asleep 1 ms 20 times, then busy 300 ms in user
- *                                     mode, then asleep until killed. The main thread touches
- *                                     16 MiB first, prints "ready" once the threads run and
- *                                     "done" once every thread finished
+ *                                     writes, syncing it and dropping it from the page cache,
+ *                                     reading it back in 64 KiB reads (to the end: one more
+ *                                     read), writing 64 KiB to DIR/io.I.c and truncating it
+ *                                     before it is written back, then asleep 1 ms 20 times, then
+ *                                     busy 300 ms in user mode, then asleep until killed: 17
+ *                                     writes of BYTES + 64 KiB, 17 reads of BYTES. The main thread
+ *                                     touches 16 MiB first, prints "ready" once the threads run
+ *                                     and "done" once every thread finished
  *   workload zombies MS1 AT MS2       a child busy MS1 ms on CPU 0, and at AT ms a second one busy
  *                                     MS2 ms; both stay zombies, as the parent never waits for
  *                                     them. Prints the children's pids, one a line
@@ -522,6 +526,19 @@ static void *io_thread(void *arg)
 	for (long done = 0; done < j->bytes; done += (long)sizeof(chunk))
 		if (write(fd, chunk, sizeof(chunk)) != (ssize_t)sizeof(chunk))
 			die("write");
+	if (fsync(fd) < 0 || posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) != 0)
+		die("fsync");
+	close(fd);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die("open");
+	while (read(fd, chunk, sizeof(chunk)) > 0)
+		;
+	close(fd);
+	snprintf(path, sizeof(path), "%s/io.%d.c", j->dir, j->index);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, chunk, sizeof(chunk)) != (ssize_t)sizeof(chunk) || ftruncate(fd, 0) < 0)
+		die("cancel");
 	close(fd);
 	for (int i = 0; i < 20; i++)
 		usleep(1000);

@@ -12,7 +12,7 @@ enable_delayacct
 
 T=$TMPDIR_TEST
 export LC_ALL=C
-BYTES=1048576 # per thread: 16 writes of 64 KiB
+BYTES=1048576 # per thread: 16 writes of 64 KiB, read back in 17 reads; then 64 KiB written and cut
 
 "$WORKLOAD" io 2 "$BYTES" 2500 "$T" >"$T/wl.out" 2>&1 9>&- &
 pid=$!
@@ -69,9 +69,16 @@ n=0
 for t in $workers; do
 	n=$((n + 1))
 	row=$(last "$T/threads.json" "$t")
-	got=$(jq -r '[.wchar_bytes, .syscw_count] | join(" ")' <<<"$row")
-	[ "$got" = "$BYTES 16" ]
-	tap_ok $? "worker $n: wchar_bytes is the $BYTES bytes it wrote, in syscw_count 16 writes" "got '$got'; $row"
+	got=$(jq -r '[.wchar_bytes, .syscw_count, .rchar_bytes, .syscr_count, .cancelled_bytes] | join(" ")' <<<"$row")
+	[ "$got" = "$((BYTES + 65536)) 17 $BYTES 17 65536" ]
+	tap_ok $? "worker $n: wchar, syscw, rchar, syscr, cancelled are what it did: $((BYTES + 65536)) bytes in 17 writes, $BYTES in 17 reads, 64 KiB cut before the write-back" \
+		"got '$got'; $row"
+	rb=$(jq -r .read_bytes <<<"$row")
+	within "$rb" "$BYTES" $((BYTES + 262144))
+	tap_ok $? "worker $n: read_bytes is the file it read back from the disk (after dropping it from the cache)" "read_bytes '$rb'"
+	ivcsw=$(jq -r .ivcsw_count <<<"$row")
+	[ "$ivcsw" = "$(delta nonvoluntary_ctxt_switches "$T/status.$t.before" "$T/status.$t.after")" ]
+	tap_ok $? "worker $n: ivcsw_count equals its nonvoluntary_ctxt_switches in /proc" "ivcsw_count '$ivcsw'"
 	vcsw=$(jq -r .vcsw_count <<<"$row")
 	want=$(delta voluntary_ctxt_switches "$T/status.$t.before" "$T/status.$t.after")
 	[ "$vcsw" = "$want" ] && [ "$want" -ge 20 ]
@@ -81,19 +88,26 @@ for t in $workers; do
 	ticks=$(($(awk '{ print $14 }' "$T/stat.$t.after") - $(awk '{ print $14 }' "$T/stat.$t.before")))
 	awk -v u="$utime" -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { exit !(u >= 0.1 && u - t / hz < 0.05 && t / hz - u < 0.05) }'
 	tap_ok $? "worker $n: utime_s agrees with the user ticks in its stat (busy 300 ms)" "utime_s '$utime', ticks $ticks"
+	stime=$(jq -r .stime_s <<<"$row")
+	ticks=$(($(awk '{ print $15 }' "$T/stat.$t.after") - $(awk '{ print $15 }' "$T/stat.$t.before")))
+	awk -v u="$stime" -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { exit !(u - t / hz < 0.05 && t / hz - u < 0.05) }'
+	tap_ok $? "worker $n: stime_s agrees with the system ticks in its stat" "stime_s '$stime', ticks $ticks"
 	rss=$(jq -r .maxrss_bytes <<<"$row")
 	near "$rss" "$(($(field VmHWM "$T/status.after") * 1024))"
 	tap_ok $? "worker $n: maxrss_bytes is the process's VmHWM (within the kernel's per-CPU slack)" \
 		"maxrss_bytes '$rss'; $(grep VmHWM "$T/status.after")"
+	vm=$(jq -r .maxvm_bytes <<<"$row")
+	near "$vm" "$(($(field VmPeak "$T/status.after") * 1024))"
+	tap_ok $? "worker $n: maxvm_bytes is the process's VmPeak" "maxvm_bytes '$vm'; $(grep VmPeak "$T/status.after")"
 	sum=$(jq -s --argjson id "$t" '[.[] | select(.type == "task" and .tid == $id) | .wchar_bytes_per_s * .interval_s] | add' \
 		"$T/rates.json")
-	within "$sum" $((BYTES * 99 / 100)) $((BYTES * 101 / 100))
-	tap_ok $? "worker $n: its wchar_bytes_per_s times the intervals add up to the $BYTES bytes" "sum $sum"
+	within "$sum" $(((BYTES + 65536) * 99 / 100)) $(((BYTES + 65536) * 101 / 100))
+	tap_ok $? "worker $n: its wchar_bytes_per_s times the intervals add up to the $((BYTES + 65536)) bytes" "sum $sum"
 done
 
 # The process row: the sum of its threads, and what /proc/PID/io says of the whole process.
 prow=$(last "$T/procs.json" "$pid")
-for f in wchar_bytes syscw_count rchar_bytes syscr_count write_bytes read_bytes; do
+for f in wchar_bytes syscw_count rchar_bytes syscr_count write_bytes read_bytes cancelled_bytes; do
 	p=$(jq -r ".$f" <<<"$prow")
 	s=$(jq -s --argjson id "$pid" \
 		"[.[] | select(.type == \"task\" and .pid == \$id)] | group_by(.tid) | map(last | .$f) | add" \

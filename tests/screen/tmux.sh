@@ -22,9 +22,10 @@ SCREEN_PID=""
 SCREEN_PID_FILE=$TMPDIR_TEST/screen.pid
 SCREEN_STATUS_FILE=$TMPDIR_TEST/screen.status
 
-# tm ARGS...: tmux on this test's own server only.
+# tm ARGS...: tmux on this test's own server only. The server outlives the call: it must not keep
+# the lock of lock_global (fd 9), or a server left behind would hold up every later test.
 tm() {
-	env -u TMUX "$TMUX_BIN" -L "$TMUX_SOCKET" -f /dev/null "$@"
+	env -u TMUX "$TMUX_BIN" -L "$TMUX_SOCKET" -f /dev/null "$@" 9>&-
 }
 
 screen_cleanup() {

@@ -33,7 +33,7 @@ stop_pid "$B"
 V2=$(awk '{ for (i = 7; $i != "-"; i++); if ($(i + 1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo)
 CG=$V2/delaytop-screen-trigger.$$
 if [ -n "$V2" ] && mkdir "$CG"; then
-	trap 'cleanup; rmdir "$CG" 2>/dev/null' EXIT
+	trap 'screen_cleanup; cleanup; rmdir "$CG" 2>/dev/null' EXIT
 	start_screen -- -d 0.5 --trigger "cpu some 200ms 2s /${CG#"$V2"/}"
 	wait_for_screen '^ +PID ' 10
 	rmdir "$CG"
