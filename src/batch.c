@@ -593,8 +593,8 @@ static void kind_names(struct outbuf *o, kind_mask kinds, const char *quote)
 		}
 }
 
-static void text_event(struct outbuf *o, const char *when, const struct snapshot *snap, const struct trigger_spec *t,
-		       const struct trigger_stallers *st, const char *file)
+static void text_event(struct outbuf *o, const char *when, const struct snapshot *snap,
+		       const struct trigger_spec *t, const struct trigger_stallers *st, const char *file)
 {
 	char buf[32], shown[256];
 
@@ -624,8 +624,8 @@ static void text_event(struct outbuf *o, const char *when, const struct snapshot
 	out_str(o, "\n");
 }
 
-static void json_event(struct outbuf *o, const char *when, const struct snapshot *snap, const struct trigger_spec *t,
-		       const struct trigger_stallers *st, const char *file)
+static void json_event(struct outbuf *o, const char *when, const struct snapshot *snap,
+		       const struct trigger_spec *t, const struct trigger_stallers *st, const char *file)
 {
 	out_printf(o, "{\"type\":\"event\",\"time\":\"%s\",\"interval_s\":", when);
 	json_number(o, snap->interval_s);

@@ -161,7 +161,8 @@ static void trigger_gone(struct triggers *tr, int i)
 
 	trigger_file(&tr->spec[i], file, sizeof(file));
 	text_clean(shown, sizeof(shown), file);
-	fprintf(stderr, F_(N_("%s: trigger '%s' on %s ended: its cgroup is gone\n")), PACKAGE, tr->spec[i].text, shown);
+	fprintf(stderr, F_(N_("%s: trigger '%s' on %s ended: its cgroup is gone\n")), PACKAGE, tr->spec[i].text,
+		shown);
 	close(tr->fd[i]);
 	tr->fd[i] = -1;
 }
