@@ -78,10 +78,7 @@ wait_for_screen "settings written to" 5
 grep -qx 'columns=pid,io,user,command' "$CFG/delaytop/delaytoprc" && grep -qx 'sort=cpu' "$CFG/delaytop/delaytoprc"
 tap_ok $? "W keeps the columns the setup made (columns=pid,io,user,command) and the sort" "$(cat "$CFG/delaytop/delaytoprc" 2>&1)"
 
-keys q
-wait_until 5 test -s "$SCREEN_STATUS_FILE"
-[ "$(cat "$SCREEN_STATUS_FILE" 2>/dev/null)" = 0 ]
-tap_ok $? "q ends the screen with status 0" "status: $(cat "$SCREEN_STATUS_FILE" 2>/dev/null)"
+quit_ok "q ends the screen with status 0"
 
 # ---- accounting columns: shown when listed, process rows read from /proc ----
 start_screen -- -d 0.5 -p $$ --columns pid,read,wchar,maxrss,command

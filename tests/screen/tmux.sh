@@ -285,3 +285,11 @@ proc_cpu_ticks() {
 screen_status() {
 	cat "$SCREEN_STATUS_FILE" 2>/dev/null
 }
+
+# quit_ok "description": q, then a test point that the screen ended with status 0.
+quit_ok() {
+	keys q
+	wait_until 5 test -s "$SCREEN_STATUS_FILE"
+	[ "$(screen_status)" = 0 ]
+	tap_ok $? "$1" "status: $(screen_status)"
+}

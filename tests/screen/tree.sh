@@ -60,10 +60,7 @@ keys t
 wait_for_screen 'the tree arranges processes' 5
 screen_ok $? "in the thread view, t says that the tree is of processes" "$SCREEN"
 
-keys q
-wait_until 5 test -s "$SCREEN_STATUS_FILE"
-[ "$(cat "$SCREEN_STATUS_FILE" 2>/dev/null)" = 0 ]
-tap_ok $? "q ends the screen with status 0" "status: $(cat "$SCREEN_STATUS_FILE" 2>/dev/null)"
+quit_ok "q ends the screen with status 0"
 kill "$kid1" "$kid2" 2>/dev/null
 stop_pid "$parent"
 done_testing
