@@ -122,36 +122,13 @@ static void setup_locale(void)
 	textdomain(PACKAGE);
 }
 
-/* The PSI triggers of --trigger, registered; a trigger whose file went away has fd -1. */
+/* The PSI triggers of --trigger, as registered for the front end; a trigger whose file went
+ * away has fd -1. */
 struct triggers {
-	int fd[TRIGGER_MAX];
+	int *fd;
 	const struct trigger_spec *spec;
 	int n;
 };
-
-/* Registers o's triggers on the hierarchy the sampler shows. Returns 0, or -1 after a message. */
-static int triggers_open(struct triggers *tr, const struct options *o, struct sampler *s)
-{
-	char err[1024];
-
-	tr->spec = o->triggers;
-	for (tr->n = 0; tr->n < o->ntriggers; tr->n++) {
-		tr->fd[tr->n] = trigger_open(&o->triggers[tr->n], sampler_cgroup_hier(s), err, sizeof(err));
-		if (tr->fd[tr->n] < 0) {
-			fprintf(stderr, "%s: %s\n", PACKAGE, err);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static void triggers_close(struct triggers *tr)
-{
-	for (int i = 0; i < tr->n; i++)
-		if (tr->fd[i] >= 0)
-			close(tr->fd[i]);
-	tr->n = 0;
-}
 
 /* A trigger whose pressure file went away (its cgroup was removed: poll says POLLERR for good) is
  * no longer watched, and the user is told once. */
@@ -250,7 +227,7 @@ static void serve(struct serving *sv, const struct snapshot *snap)
 
 /* Readings on the deadline until -n or a signal: each printed as a report with -b, and each
  * published with --listen (sv). */
-static int run_batch(const struct options *o, struct sampler *s, struct serving *sv)
+static int run_batch(const struct options *o, struct sampler *s, struct serving *sv, int *trigger_fds)
 {
 	struct batch_printer bp;
 	struct snapshot snap;
@@ -258,18 +235,13 @@ static int run_batch(const struct options *o, struct sampler *s, struct serving 
 	uint64_t step = (uint64_t)(o->delay_s * 1e9);
 	uint64_t deadline;
 	int warned = 0, status = EXIT_SUCCESS;
-	struct triggers tr = { .n = 0 };
+	struct triggers tr = { trigger_fds, o->triggers, o->ntriggers };
 
-	if (triggers_open(&tr, o, s) < 0) {
-		triggers_close(&tr);
-		return EXIT_FAILURE;
-	}
 	batch_init(&bp, o);
 	deadline = timing_mono_ns() + step; /* from the start of the first reading, however long it takes */
 	if (sampler_tick(s, &snap, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", PACKAGE, err);
 		batch_free(&bp);
-		triggers_close(&tr);
 		return EXIT_FAILURE;
 	}
 	warn_delayacct(snap.delayacct, &warned);
@@ -304,7 +276,6 @@ static int run_batch(const struct options *o, struct sampler *s, struct serving 
 		deadline = timing_next_deadline(deadline, step, now);
 	}
 	batch_free(&bp);
-	triggers_close(&tr);
 	return status;
 }
 
@@ -317,7 +288,7 @@ static void print_notice(struct sampler *s)
 }
 
 /* --listen: serves the metrics of every reading, and with -b prints the reports too. */
-static int run_exporter(const struct options *o, struct sampler *s)
+static int run_exporter(const struct options *o, struct sampler *s, int *trigger_fds)
 {
 	struct serving sv;
 	char host[256], err[512];
@@ -333,7 +304,7 @@ static int run_exporter(const struct options *o, struct sampler *s)
 	print_notice(s);
 	fprintf(stderr, F_(N_("%s: serving metrics on http://%s/metrics\n")), PACKAGE, exporter_address(sv.e));
 	metrics_init(&sv.m, (int)o->top_commands);
-	rc = run_batch(o, s, &sv);
+	rc = run_batch(o, s, &sv, trigger_fds);
 	exporter_stop(sv.e);
 	metrics_free(&sv.m);
 	out_free(&sv.text);
@@ -404,24 +375,32 @@ static int check_cgroup(struct options *o, char *buf, size_t size)
 }
 
 
-/* The sampler and the front end the options ask for: the exporter, batch reports or the screen. */
+/* The sampler, the --trigger registrations (before the screen, so that a refusal is a plain
+ * message) and the front end the options ask for: the exporter, batch reports or the screen. */
 static int run_front_end(const struct options *o)
 {
 	struct sampler *s = open_sampler(o);
-	int rc;
+	int rc, fds[TRIGGER_MAX];
+	char err[1024];
 
 	if (!s)
 		return EXIT_FAILURE;
+	if (trigger_open_all(o->triggers, o->ntriggers, sampler_cgroup_hier(s), fds, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", PACKAGE, err);
+		sampler_close(s);
+		return EXIT_FAILURE;
+	}
 	if (o->listen) {
-		rc = run_exporter(o, s);
+		rc = run_exporter(o, s, fds);
 	} else if (o->batch) {
 		print_notice(s);
-		rc = run_batch(o, s, NULL);
+		rc = run_batch(o, s, NULL, fds);
 	} else {
 		/* after the screen, which would wipe it (the screen says it in its footer) */
-		rc = view_run(o, s, &stop_requested);
+		rc = view_run(o, s, fds, &stop_requested);
 		print_notice(s);
 	}
+	trigger_close_all(fds, o->ntriggers);
 	sampler_close(s);
 	return rc;
 }

@@ -121,6 +121,28 @@ int trigger_open(const struct trigger_spec *t, const struct cgroup_hier *h, char
 	return -1;
 }
 
+int trigger_open_all(const struct trigger_spec *specs, int n, const struct cgroup_hier *h, int *fds, char *err,
+		     size_t errlen)
+{
+	for (int i = 0; i < n; i++) {
+		fds[i] = trigger_open(&specs[i], h, err, errlen);
+		if (fds[i] < 0) {
+			trigger_close_all(fds, i);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void trigger_close_all(int *fds, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (fds[i] >= 0) {
+			close(fds[i]);
+			fds[i] = -1;
+		}
+}
+
 kind_mask trigger_kinds(int resource)
 {
 	switch (resource) {

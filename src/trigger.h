@@ -38,6 +38,13 @@ int trigger_parse(const char *s, struct trigger_spec *out, char *err, size_t err
  * the descriptor, or -1 with a message in err. */
 int trigger_open(const struct trigger_spec *t, const struct cgroup_hier *h, char *err, size_t errlen);
 
+/* Registers specs[0..n) into fds[0..n). Returns 0; or -1 with a message in err, the ones
+ * registered before the refusal closed. */
+int trigger_open_all(const struct trigger_spec *specs, int n, const struct cgroup_hier *h, int *fds, char *err,
+		     size_t errlen);
+/* Closes the descriptors of fds[0..n) that are open (-1: a trigger already ended). */
+void trigger_close_all(int *fds, int n);
+
 /* The pressure file a trigger watches, for messages and events. */
 void trigger_file(const struct trigger_spec *t, char *buf, size_t size);
 

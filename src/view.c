@@ -607,53 +607,22 @@ static void loop(struct view *v, volatile sig_atomic_t *stop)
 	}
 }
 
-static void triggers_close(int *fds, int n)
+int view_run(const struct options *o, struct sampler *s, const int *trigger_fds, volatile sig_atomic_t *stop)
 {
-	for (int i = 0; i < n; i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
-}
-
-/* Registers o's triggers into fds, before the screen starts, so that a refusal is a plain
- * message. Returns 0, or -1 after the message. */
-static int triggers_open(int *fds, const struct options *o, struct sampler *s)
-{
-	char err[1024];
-
-	for (int i = 0; i < o->ntriggers; i++) {
-		fds[i] = trigger_open(&o->triggers[i], sampler_cgroup_hier(s), err, sizeof(err));
-		if (fds[i] < 0) {
-			fprintf(stderr, "%s: %s\n", PACKAGE, err);
-			triggers_close(fds, i);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-int view_run(const struct options *o, struct sampler *s, volatile sig_atomic_t *stop)
-{
-	int fds[TRIGGER_MAX];
-
 	struct view v;
 	int rc;
 
-	if (triggers_open(fds, o, s) < 0)
+	if (terminal_start() < 0)
 		return EXIT_FAILURE;
-	if (terminal_start() < 0) {
-		triggers_close(fds, o->ntriggers);
-		return EXIT_FAILURE;
-	}
 	init_view(&v, o, s);
 	v.colors = terminal_colors();
 	v.mouse = terminal_mouse(1);
-	rc = reader_start(&v.reader, s, fds, o->ntriggers);
+	rc = reader_start(&v.reader, s, trigger_fds, o->ntriggers);
 	if (rc == 0) {
 		loop(&v, stop);
 		reader_stop(v.reader); /* after the reading under way, if any */
 	}
 	terminal_stop();
-	triggers_close(fds, o->ntriggers);
 	if (rc < 0)
 		fprintf(stderr, "%s: %s: %s\n", PACKAGE, _("cannot start the reading thread"), strerror(-rc));
 	listing_free(&v.list);

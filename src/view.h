@@ -17,9 +17,10 @@
 #include "sampler.h"
 #include "snapcopy.h"
 
-/* Runs the screen until q or a signal sets *stop. Returns the exit status; prints a message
- * suggesting -b and returns 1 when there is no usable terminal. */
-int view_run(const struct options *o, struct sampler *s, volatile sig_atomic_t *stop);
+/* Runs the screen until q or a signal sets *stop, watching the PSI triggers registered on
+ * trigger_fds (o->ntriggers of them). Returns the exit status; prints a message suggesting -b and
+ * returns 1 when there is no usable terminal. */
+int view_run(const struct options *o, struct sampler *s, const int *trigger_fds, volatile sig_atomic_t *stop);
 
 /* ---- shared by view.c, viewdraw.c and prompt.c ---- */
 
