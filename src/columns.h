@@ -2,7 +2,8 @@
  * alignment, what kind of value, sort direction, when it is hidden on a narrow screen, decimals;
  * the value a row has in each, and the text of each cell. The delay kinds' columns are made from
  * the kind table. Sort keys, --help's key list, the sort direction and the drop order are all
- * derived from this table. Pure code. */
+ * derived from this table. Which columns a display shows, in which order and which fit a width
+ * (struct table) is columnlayout.c's part of this interface. Pure code. */
 #ifndef DELAYTOP_COLUMNS_H
 #define DELAYTOP_COLUMNS_H
 
@@ -99,6 +100,9 @@ const char *column_label(int id);
 
 /* Whether the display shows column id (before a narrow screen hides any). */
 int column_shown(const struct display *d, int id);
+/* The accounting field (acctfield.h) column id shows, or -1 for another column. */
+int column_acct(int id);
+
 /* Whether the display shows an accounting column (which process rows read from /proc). */
 int column_acct_shown(const struct display *d);
 

@@ -222,14 +222,18 @@ void listing_free(struct listing *l)
 	memset(l, 0, sizeof(*l));
 }
 
+int listing_uses_column(const struct listing_spec *spec, int id)
+{
+	return spec->sort_col == id || column_shown(&spec->display, id);
+}
+
 unsigned listing_wants(const struct listing_spec *spec)
 {
-	int sort = spec->sort_col;
 	unsigned wants = 0;
 
-	if (column_acct_shown(&spec->display) || (sort >= COL_ACCT && sort < COL_ACCT + AF_COUNT))
+	if (column_acct_shown(&spec->display) || column_acct(spec->sort_col) >= 0)
 		wants |= WANT_ACCT;
-	if (spec->display.metric == METRIC_MAX || sort == COL_MAX_AT || column_shown(&spec->display, COL_MAX_AT))
+	if (spec->display.metric == METRIC_MAX || listing_uses_column(spec, COL_MAX_AT))
 		wants |= WANT_PEAKS;
 	return wants;
 }

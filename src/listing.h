@@ -48,6 +48,9 @@ struct listing {
  * or sorts by MAX AT. */
 unsigned listing_wants(const struct listing_spec *spec);
 
+/* Whether the spec shows column id or sorts by it. */
+int listing_uses_column(const struct listing_spec *spec, int id);
+
 /* Fills l with the rows of snap (NULL: none) that pass spec's filter, sorted. In the cgroup view
  * the rows are the snapshot's cgroup rows as a tree: each shown with its ancestors, children after
  * their parent sorted among their siblings, none below a folded one. With display.tree, process

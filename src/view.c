@@ -130,8 +130,7 @@ static void selection_arrived(struct view *v)
  * shown, and for MAX AT, whose times come with them. */
 static int needs_totals(const struct view *v)
 {
-	return v->spec.display.accumulate || v->spec.sort_col == COL_MAX_AT ||
-	       column_shown(&v->spec.display, COL_MAX_AT);
+	return v->spec.display.accumulate || listing_uses_column(&v->spec, COL_MAX_AT);
 }
 
 /* Takes the reading the reading thread has ready, if any; returns 1 when it did. */
