@@ -21,7 +21,9 @@
 #include "listing.h"
 #include "metrics.h"
 #include "options.h"
+#include "playback.h"
 #include "rcfile.h"
+#include "recorder.h"
 #include "sampler.h"
 #include "secure.h"
 #include "timing.h"
@@ -180,9 +182,22 @@ static int wait_until(uint64_t deadline, struct sampler *s, struct triggers *tr)
 	return -1;
 }
 
+/* -w: records a reading. A recording that stopped (a full disk) is said once; without other
+ * output delaytop then has nothing left to do (-1). */
+static int record(const struct options *o, struct recorder *rec, const struct snapshot *snap, int fired)
+{
+	char err[1024];
+
+	if (!rec || recorder_write(rec, snap, fired, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "%s: %s\n", PACKAGE, err);
+	return o->batch || o->listen ? 0 : -1;
+}
+
 /* A reading made when triggers fired, and their events. Returns 0; -1 when the reading failed
  * (after a message); -2 when the events could not be written (errno says why). */
-static int report_events(const struct options *o, struct sampler *s, struct batch_printer *bp, int fired)
+static int report_events(const struct options *o, struct sampler *s, struct batch_printer *bp, int fired,
+			 struct recorder *rec)
 {
 	struct snapshot snap;
 	char err[512];
@@ -191,6 +206,8 @@ static int report_events(const struct options *o, struct sampler *s, struct batc
 		fprintf(stderr, "%s: %s\n", PACKAGE, err);
 		return -1;
 	}
+	if (record(o, rec, &snap, 1) < 0)
+		return -1;
 	for (int i = 0; i < o->ntriggers; i++)
 		if ((fired & (1 << i)) && o->batch && batch_event(bp, &snap, &o->triggers[i], stdout) < 0)
 			return -2;
@@ -225,9 +242,10 @@ static void serve(struct serving *sv, const struct snapshot *snap)
 	exporter_publish(sv->e, sv->text.data, sv->text.len, sv->om.data, sv->om.len);
 }
 
-/* Readings on the deadline until -n or a signal: each printed as a report with -b, and each
- * published with --listen (sv). */
-static int run_batch(const struct options *o, struct sampler *s, struct serving *sv, int *trigger_fds)
+/* Readings on the deadline until -n or a signal: each printed as a report with -b, published
+ * with --listen (sv) and recorded with -w (rec). */
+static int run_batch(const struct options *o, struct sampler *s, struct serving *sv, int *trigger_fds,
+		     struct recorder *rec)
 {
 	struct batch_printer bp;
 	struct snapshot snap;
@@ -246,12 +264,16 @@ static int run_batch(const struct options *o, struct sampler *s, struct serving 
 	}
 	warn_delayacct(snap.delayacct, &warned);
 	serve(sv, &snap);
+	if (record(o, rec, &snap, 0) < 0) {
+		batch_free(&bp);
+		return EXIT_FAILURE;
+	}
 	for (long i = 0; !o->iterations || i < o->iterations; i++) {
 		uint64_t now;
 		int fired = 0, failed = 0;
 
 		while (!failed && (fired = wait_until(deadline, s, &tr)) > 0)
-			failed = report_events(o, s, &bp, fired);
+			failed = report_events(o, s, &bp, fired, rec);
 		if (failed == -2 && errno != EPIPE)
 			fprintf(stderr, "%s: %s: %s\n", PACKAGE, _("cannot write the report"), strerror(errno));
 		if (failed == -1 || (failed == -2 && errno != EPIPE))
@@ -266,6 +288,10 @@ static int run_batch(const struct options *o, struct sampler *s, struct serving 
 		}
 		warn_delayacct(snap.delayacct, &warned);
 		serve(sv, &snap);
+		if (record(o, rec, &snap, 0) < 0) {
+			status = EXIT_FAILURE;
+			break;
+		}
 		if (o->batch && batch_print(&bp, &snap, stdout) < 0) {
 			if (errno != EPIPE) {
 				fprintf(stderr, "%s: %s: %s\n", PACKAGE, _("cannot write the report"), strerror(errno));
@@ -288,7 +314,7 @@ static void print_notice(struct sampler *s)
 }
 
 /* --listen: serves the metrics of every reading, and with -b prints the reports too. */
-static int run_exporter(const struct options *o, struct sampler *s, int *trigger_fds)
+static int run_exporter(const struct options *o, struct sampler *s, int *trigger_fds, struct recorder *rec)
 {
 	struct serving sv;
 	char host[256], err[512];
@@ -304,7 +330,7 @@ static int run_exporter(const struct options *o, struct sampler *s, int *trigger
 	print_notice(s);
 	fprintf(stderr, F_(N_("%s: serving metrics on http://%s/metrics\n")), PACKAGE, exporter_address(sv.e));
 	metrics_init(&sv.m, (int)o->top_commands);
-	rc = run_batch(o, s, &sv, trigger_fds);
+	rc = run_batch(o, s, &sv, trigger_fds, rec);
 	exporter_stop(sv.e);
 	metrics_free(&sv.m);
 	out_free(&sv.text);
@@ -326,13 +352,14 @@ static struct sampler *open_sampler(const struct options *o)
 	so.npids = o->npids;
 	so.listen = 1;
 	so.exit_rcvbuf = o->exit_buffer;
-	so.departed = !o->batch || o->accumulate; /* the screen can switch to totals at any time */
-	/* the metrics have each cgroup's pressure */
-	so.cgroups = o->cgroups || o->listen || o->format == FORMAT_OPENMETRICS;
+	/* the screen can switch to totals at any time, and so can a replay */
+	so.departed = !o->batch || o->accumulate || o->write;
+	/* the metrics have each cgroup's pressure, and so has a recording, unless it has threads */
+	so.cgroups = o->cgroups || o->listen || o->format == FORMAT_OPENMETRICS || (o->write && !o->threads);
 	so.cgroup_root = o->cgroup;
 	/* CSV and JSON carry every field */
-	so.wants = o->format == FORMAT_CSV || o->format == FORMAT_JSON ? WANT_ACCT | WANT_PEAKS
-									 : listing_wants(&shown);
+	so.wants = o->format == FORMAT_CSV || o->format == FORMAT_JSON || o->write ? WANT_ACCT | WANT_PEAKS
+										   : listing_wants(&shown);
 	if (sampler_open(&s, &so, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", PACKAGE, err);
 		return NULL;
@@ -375,11 +402,35 @@ static int check_cgroup(struct options *o, char *buf, size_t size)
 }
 
 
+/* -w: the recording, opened before anything runs so that a refusal is a plain message. */
+static int open_recorder(const struct options *o, struct recorder **rec)
+{
+	struct recorder_opts ro = { o->write, o->rotate, o->keep, o->capture_s };
+	char err[1024];
+
+	*rec = NULL;
+	if (!o->write)
+		return 0;
+	if (recorder_open(rec, &ro, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", PACKAGE, err);
+		return -1;
+	}
+	return 0;
+}
+
+/* -w without -b, --listen or a terminal: recording is all there is to do. */
+static int records_alone(const struct options *o)
+{
+	return o->write && !o->batch && !o->listen && !isatty(STDOUT_FILENO);
+}
+
 /* The sampler, the --trigger registrations (before the screen, so that a refusal is a plain
- * message) and the front end the options ask for: the exporter, batch reports or the screen. */
+ * message), the recording and the front end the options ask for: the exporter, batch reports,
+ * the recording alone or the screen. */
 static int run_front_end(const struct options *o)
 {
 	struct sampler *s = open_sampler(o);
+	struct recorder *rec;
 	int rc, fds[TRIGGER_MAX];
 	char err[1024];
 
@@ -390,15 +441,21 @@ static int run_front_end(const struct options *o)
 		sampler_close(s);
 		return EXIT_FAILURE;
 	}
-	if (o->listen) {
-		rc = run_exporter(o, s, fds);
-	} else if (o->batch) {
+	if (open_recorder(o, &rec) < 0) {
+		rc = EXIT_FAILURE;
+	} else if (o->listen) {
+		rc = run_exporter(o, s, fds, rec);
+	} else if (o->batch || records_alone(o)) {
 		print_notice(s);
-		rc = run_batch(o, s, NULL, fds);
+		rc = run_batch(o, s, NULL, fds, rec);
 	} else {
 		/* after the screen, which would wipe it (the screen says it in its footer) */
-		rc = view_run(o, s, fds, &stop_requested);
+		rc = view_run(o, s, fds, rec, &stop_requested);
 		print_notice(s);
+	}
+	if (rec && recorder_close(rec, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s: %s\n", PACKAGE, o->write, err);
+		rc = EXIT_FAILURE;
 	}
 	trigger_close_all(fds, o->ntriggers);
 	sampler_close(s);
@@ -462,6 +519,8 @@ int main(int argc, char **argv)
 	}
 	if (check_std_fds(&o, closed) < 0)
 		rc = EXIT_FAILURE;
+	else if (o.read)
+		rc = playback_run(&o, &stop_requested);
 	else if (check_cgroup(&o, cgroup, sizeof(cgroup)) < 0)
 		rc = EXIT_USAGE;
 	else

@@ -43,6 +43,10 @@ struct row {
 	const struct cgroup_node *cg; /* a cgroup row: its node (pressure, states); NULL for tasks */
 	struct task_rates r;
 	const struct kind_totals *acc; /* since delaytop's first reading */
+	/* a task's readings, for the recorder: the last, the one before (NULL for a task new in
+	 * this interval) and its longest waits; NULL for a departed task, a cgroup, a copy */
+	const struct sample *base, *last;
+	const struct peaks *peak;
 };
 
 /* What a front end asks process rows to read beyond the kernel's per-process answer, for the

@@ -17,6 +17,7 @@
 #include "exporter.h"
 #include "metrics.h"
 #include "order.h"
+#include "timeparse.h"
 #include "xalloc.h"
 
 #define MIN_DELAY 0.1
@@ -50,6 +51,13 @@ enum option_id {
 	OPT_OUTPUT,
 	OPT_LISTEN,
 	OPT_TOP_COMMANDS,
+	OPT_WRITE,
+	OPT_ROTATE,
+	OPT_KEEP,
+	OPT_CAPTURE,
+	OPT_READ,
+	OPT_BEGIN,
+	OPT_END,
 	OPT_HELP,
 	OPT_VERSION,
 	OPT_COUNT
@@ -112,6 +120,23 @@ static const struct option_def option_table[OPT_COUNT] = {
 	[OPT_TOP_COMMANDS] = { "top-commands", 0, "N", 0,
 			       N_("the metrics show the first N command names that wait by name, the rest as "
 				  "_other (default %g)"), { METRICS_TOP_COMMANDS } },
+	[OPT_WRITE] = { "write", 'w', "FILE", 0,
+			N_("record every reading to FILE (going on with a recording there); without -b and "
+			   "without a terminal nothing else is done"), { 0 } },
+	[OPT_ROTATE] = { "rotate", 0, "PERIOD", 0,
+			 N_("-w: a new file every hour, day or PERIOD seconds, the last one renamed after its "
+			    "start: FILE.YYYY-MM-DD[-HH[MMSS]]"), { 0 } },
+	[OPT_KEEP] = { "keep", 0, "N", 0, N_("--rotate: keep the N newest renamed files, remove older ones"),
+		       { 0 } },
+	[OPT_CAPTURE] = { "capture", 0, "SECS", 0,
+			  N_("-w with --trigger: keep the last SECS seconds in memory and write them, and the "
+			     "next SECS, only when a trigger fires"), { 0 } },
+	[OPT_READ] = { "read", 'r', "FILE", 0,
+		       N_("replay a recording: the screen, or reports with -b, as a live run shows them"), { 0 } },
+	[OPT_BEGIN] = { "begin", 0, "TIME", 0,
+			N_("-r: start at TIME: YYYY-MM-DD HH:MM[:SS], HH:MM (today), @SECONDS, or like '10 "
+			   "minutes ago'"), { 0 } },
+	[OPT_END] = { "end", 0, "TIME", 0, N_("-r: stop after TIME"), { 0 } },
 	[OPT_HELP] = { "help", 'h', NULL, 1, N_("show this help and exit"), { 0 } },
 	[OPT_VERSION] = { "version", 'V', NULL, 1, N_("show the version and exit"), { 0 } },
 };
@@ -529,6 +554,65 @@ static void note_task_option(int id, int c, const char *word, struct options *o)
 }
 
 /* Takes option id's value into o. */
+static int parse_rotate(const char *s, long *out, char *err, size_t errlen)
+{
+	char val[SHOWN_SIZE], *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (strcmp(s, "hour") == 0)
+		*out = ROTATE_HOUR;
+	else if (strcmp(s, "day") == 0)
+		*out = ROTATE_DAY;
+	else if (plain_number(s, end, 0) && !*end && !errno && v >= 1 && v <= 86400)
+		*out = ROTATE_SECONDS + v;
+	else
+		return fail(err, errlen, F_(N_("invalid --rotate '%s': expected hour, day or seconds from 1 to 86400")),
+			    text_shown(s, val));
+	return 0;
+}
+
+static int parse_keep(const char *s, unsigned *out, char *err, size_t errlen)
+{
+	char val[SHOWN_SIZE], *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (!plain_number(s, end, 0) || *end || errno || v < 1 || v > 100000)
+		return fail(err, errlen, F_(N_("invalid --keep '%s': expected a number of files from 1 to 100000")),
+			    text_shown(s, val));
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int parse_capture(const char *s, double *out, char *err, size_t errlen)
+{
+	char val[SHOWN_SIZE], *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (!plain_number(s, end, 1) || *end || errno || !isfinite(v) || v < 1 || v > 3600)
+		return fail(err, errlen, F_(N_("invalid --capture '%s': expected seconds from 1 to 3600")),
+			    text_shown(s, val));
+	*out = v;
+	return 0;
+}
+
+static int parse_time(const char *s, const char *name, int64_t *out, int *given, char *err, size_t errlen)
+{
+	char val[SHOWN_SIZE], why[256];
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (time_parse(s, (int64_t)now.tv_sec * 1000000000 + now.tv_nsec, out, why, sizeof(why)) < 0)
+		return fail(err, errlen, F_(N_("invalid %s '%s': %s")), name, text_shown(s, val), why);
+	*given = 1;
+	return 0;
+}
+
 static int take_option(enum option_id id, struct options *o, char *err, size_t errlen)
 {
 	switch (id) {
@@ -565,6 +649,13 @@ static int take_option(enum option_id id, struct options *o, char *err, size_t e
 	case OPT_OUTPUT: o->output = optarg; return 0;
 	case OPT_LISTEN: o->listen = optarg; return 0;
 	case OPT_TOP_COMMANDS: return parse_top_commands(optarg, &o->top_commands, err, errlen);
+	case OPT_WRITE: o->write = optarg; return 0;
+	case OPT_ROTATE: return parse_rotate(optarg, &o->rotate, err, errlen);
+	case OPT_KEEP: return parse_keep(optarg, &o->keep, err, errlen);
+	case OPT_CAPTURE: return parse_capture(optarg, &o->capture_s, err, errlen);
+	case OPT_READ: o->read = optarg; return 0;
+	case OPT_BEGIN: return parse_time(optarg, "--begin", &o->begin_ns, &o->has_begin, err, errlen);
+	case OPT_END: return parse_time(optarg, "--end", &o->end_ns, &o->has_end, err, errlen);
 	default: return 0; /* --help and --version are handled by the caller */
 	}
 }
@@ -590,6 +681,37 @@ static int parse_one(int c, const char *word, struct options *o, char *err, size
 			return fail(err, errlen, F_(N_("option '%s' is ambiguous (possible: %s)")), opt, possible);
 		return fail(err, errlen, F_(N_("unknown option '%s'")), opt);
 	}
+}
+
+/* What -w and -r take, and what does not go with them. */
+static int check_recording(const struct options *o, char *err, size_t errlen)
+{
+	static const struct {
+		int bad;
+		const char *text;
+	} rules[] = {
+		{ 0, N_("--rotate, --keep and --capture are for -w") },
+		{ 0, N_("--keep is for --rotate") },
+		{ 0, N_("--capture records around the moments a --trigger fires: add one") },
+		{ 0, N_("--begin and --end are for -r") },
+		{ 0, N_("-r replays a recording: -w, -p, --listen, --trigger and a command do not apply to it") },
+		{ 0, N_("-r shows the rows as they were recorded: -H and --group=thread do not apply to it") },
+		{ 0, N_("--end is before --begin") },
+	};
+	int bad[sizeof(rules) / sizeof(rules[0])] = {
+		!o->write && (o->rotate || o->keep || o->capture_s > 0),
+		o->keep && !o->rotate,
+		o->capture_s > 0 && !o->ntriggers,
+		!o->read && (o->has_begin || o->has_end),
+		o->read && (o->write || o->npids || o->listen || o->ntriggers || o->command),
+		o->read && o->threads,
+		o->has_begin && o->has_end && o->end_ns < o->begin_ns,
+	};
+
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if (bad[i])
+			return fail(err, errlen, "%s", _(rules[i].text));
+	return 0;
 }
 
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
@@ -661,6 +783,8 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		fail(err, errlen, "%s", _("--group=cgroup sums every task of each cgroup: -p and -u do not apply to it"));
 		return OPTIONS_ERROR;
 	}
+	if (check_recording(o, err, errlen) < 0)
+		return OPTIONS_ERROR;
 	if (o->output && !o->command) {
 		fail(err, errlen, "%s", _("--output is for command mode: add -- COMMAND"));
 		return OPTIONS_ERROR;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "columns.h"
+#include "recorder.h"
 #include "trigger.h"
 
 enum output_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON, FORMAT_OPENMETRICS };
@@ -37,6 +38,13 @@ struct options {
 	const char *output; /* command mode: where the report goes (NULL: stderr) */
 	const char *listen; /* --listen: serve Prometheus metrics there (NULL: do not) */
 	long top_commands;  /* command names the metrics show one by one */
+	const char *write;  /* -w: the recording (NULL: none) */
+	long rotate;        /* --rotate: enum rotate, or ROTATE_SECONDS + seconds (recorder.h) */
+	unsigned keep;      /* --keep: rotated files kept; 0: all */
+	double capture_s;   /* --capture: seconds kept around a trigger's firing; 0: every reading */
+	const char *read;   /* -r: the recording replayed (NULL: a live run) */
+	int64_t begin_ns, end_ns; /* --begin, --end: ns since the epoch, when has_begin, has_end */
+	int has_begin, has_end;
 	char **command;    /* the command after --, or NULL */
 	char task_option[24]; /* the first option given that chooses or orders tasks, as written */
 };

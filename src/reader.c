@@ -17,6 +17,7 @@
 
 #include "format.h"
 #include "reader.h"
+#include "recorder.h"
 #include "xalloc.h"
 
 struct selection_out {
@@ -35,6 +36,8 @@ struct reader {
 	int ready_fd; /* a reading is ready */
 	int trigger_fd[TRIGGER_MAX]; /* PSI triggers, watched between readings */
 	int ntriggers;
+	struct recorder *rec; /* -w: each reading is recorded, on the thread */
+	unsigned recorded_fired; /* triggers fired when the last reading was recorded */
 
 	/* under the lock */
 	int quit, want, ready;
@@ -49,6 +52,7 @@ struct reader {
 	unsigned fired[TRIGGER_MAX]; /* how often each trigger fired */
 	time_t fired_at[TRIGGER_MAX]; /* when it last did */
 	uint8_t gone[TRIGGER_MAX];    /* its pressure file went away (its cgroup was removed) */
+	char rec_err[1024];      /* why the recording stopped, until the screen takes it */
 	int pids_applied;        /* the ready reading applied a selection: */
 	struct selection_out sel; /* what it made of it */
 
@@ -115,6 +119,27 @@ static void publish_selection(struct reader *r)
 	str_copy(r->sel.notice, sizeof(r->sel.notice), notice ? notice : "");
 }
 
+/* -w: records a reading (fired: a trigger fired since the last); a recording that stops says
+ * why once, through reader_recording_error. */
+static void record(struct reader *r, const struct snapshot *snap)
+{
+	unsigned fired = 0;
+	char err[sizeof(r->rec_err)];
+
+	if (!r->rec)
+		return;
+	pthread_mutex_lock(&r->lock);
+	for (int i = 0; i < r->ntriggers; i++)
+		fired += r->fired[i];
+	pthread_mutex_unlock(&r->lock);
+	if (recorder_write(r->rec, snap, fired != r->recorded_fired, err, sizeof(err)) < 0) {
+		pthread_mutex_lock(&r->lock);
+		str_copy(r->rec_err, sizeof(r->rec_err), err);
+		pthread_mutex_unlock(&r->lock);
+	}
+	r->recorded_fired = fired;
+}
+
 /* One reading with the requests made before it; returns with the lock held and the reading
  * ready. */
 static void read_once(struct reader *r)
@@ -131,11 +156,13 @@ static void read_once(struct reader *r)
 	r->pids = NULL;
 	pthread_mutex_unlock(&r->lock);
 	apply(r, set_group ? group : NULL, pids, npids, set_pids);
-	if (wants >= 0)
-		sampler_set_wants(r->s, (unsigned)wants);
+	if (wants >= 0) /* a recording keeps every field */
+		sampler_set_wants(r->s, (unsigned)wants | (r->rec ? WANT_ACCT | WANT_PEAKS : 0));
 	free(pids);
 	err[0] = '\0';
 	rc = sampler_tick(r->s, &snap, err, sizeof(err));
+	if (rc == 0)
+		record(r, &snap);
 	pthread_mutex_lock(&r->lock);
 	r->rc = rc;
 	r->snap = snap;
@@ -181,7 +208,7 @@ static void reader_free(struct reader *r)
 	free(r);
 }
 
-int reader_start(struct reader **out, struct sampler *s, const int *fds, int n)
+int reader_start(struct reader **out, struct sampler *s, const int *fds, int n, struct recorder *rec)
 {
 	struct reader *r = xcalloc(1, sizeof(*r));
 	sigset_t all, old;
@@ -189,8 +216,9 @@ int reader_start(struct reader **out, struct sampler *s, const int *fds, int n)
 
 	for (r->ntriggers = 0; r->ntriggers < n && r->ntriggers < TRIGGER_MAX; r->ntriggers++)
 		r->trigger_fd[r->ntriggers] = fds[r->ntriggers];
-	r->wants = -1;
+	r->wants = rec ? WANT_ACCT | WANT_PEAKS : -1;
 	r->s = s;
+	r->rec = rec;
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->taken, NULL);
 	r->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -328,4 +356,16 @@ const char *reader_pids_notice(const struct reader *r)
 int reader_pids_changed(const struct reader *r)
 {
 	return r->shown_changed;
+}
+
+int reader_recording_error(struct reader *r, char *err, size_t errlen)
+{
+	int have;
+
+	pthread_mutex_lock(&r->lock);
+	have = r->rec_err[0] != '\0';
+	str_copy(err, errlen, r->rec_err);
+	r->rec_err[0] = '\0';
+	pthread_mutex_unlock(&r->lock);
+	return have;
 }

@@ -69,7 +69,10 @@ size_t rowbuild(struct rowbuf *b, struct tasktable *tasks, const struct departed
 		if (t->seen != tick)
 			continue;
 		task_row(r, t, threads);
+		r->last = &t->last;
+		r->peak = &t->peak;
 		if (t->has_base) {
+			r->base = &t->base;
 			rates_compute(&t->base, &t->last, &t->peak, &r->r);
 			totals_add_delta(&t->acc, &t->base, &t->last, &t->peak, r->r.impossible);
 		} else {

@@ -140,6 +140,8 @@ static void copy_task_rows(struct snapcopy *c, const struct snapshot *src, int t
 			r->acc = &c->acc[i];
 		}
 		r->cg = NULL; /* task rows have none */
+		r->base = r->last = NULL; /* the readings stay the sampler's */
+		r->peak = NULL;
 	}
 	c->snap.rows = c->rows;
 }

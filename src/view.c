@@ -152,6 +152,8 @@ static int take_reading(struct view *v)
 		v->snap = v->copy.snap;
 	else
 		view_say(v, "%s", err);
+	if (reader_recording_error(v->reader, err, sizeof(err)))
+		view_say(v, "%s", err);
 	if (reader_pids_changed(v->reader))
 		selection_arrived(v);
 	view_rebuild(v);
@@ -606,7 +608,8 @@ static void loop(struct view *v, volatile sig_atomic_t *stop)
 	}
 }
 
-int view_run(const struct options *o, struct sampler *s, const int *trigger_fds, volatile sig_atomic_t *stop)
+int view_run(const struct options *o, struct sampler *s, const int *trigger_fds, struct recorder *rec,
+	     volatile sig_atomic_t *stop)
 {
 	struct view v;
 	int rc;
@@ -616,7 +619,7 @@ int view_run(const struct options *o, struct sampler *s, const int *trigger_fds,
 	init_view(&v, o, s);
 	v.colors = terminal_colors();
 	v.mouse = terminal_mouse(1);
-	rc = reader_start(&v.reader, s, trigger_fds, o->ntriggers);
+	rc = reader_start(&v.reader, s, trigger_fds, o->ntriggers, rec);
 	if (rc == 0) {
 		loop(&v, stop);
 		reader_stop(v.reader); /* after the reading under way, if any */

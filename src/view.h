@@ -20,7 +20,13 @@
 /* Runs the screen until q or a signal sets *stop, watching the PSI triggers registered on
  * trigger_fds (o->ntriggers of them). Returns the exit status; prints a message suggesting -b and
  * returns 1 when there is no usable terminal. */
-int view_run(const struct options *o, struct sampler *s, const int *trigger_fds, volatile sig_atomic_t *stop);
+int view_run(const struct options *o, struct sampler *s, const int *trigger_fds, struct recorder *rec,
+	     volatile sig_atomic_t *stop);
+
+struct replay;
+/* The screen on a recording (-r): its readings in turn at the recorded pace, or stepped, or from
+ * a time typed in. Returns the exit status, as view_run. */
+int view_replay(const struct options *o, struct replay *r, volatile sig_atomic_t *stop);
 
 /* ---- shared by view.c, viewdraw.c and prompt.c ---- */
 

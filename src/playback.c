@@ -1,0 +1,92 @@
+/* playback.c — -r: batch reports of a recording, or the screen on it. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "batch.h"
+#include "i18n.h"
+#include "playback.h"
+#include "replay.h"
+#include "timeparse.h"
+#include "view.h"
+
+/* Opens the recording and goes to --begin. Returns NULL after a message. */
+static struct replay *open_replay(const struct options *o)
+{
+	struct replay *r;
+	char err[1024], when[64];
+
+	if (replay_open(&r, o->read, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: ", PACKAGE);
+		fprintf(stderr, F_(N_("cannot read the recording %s: %s")), o->read, err);
+		fputc('\n', stderr);
+		return NULL;
+	}
+	if (o->has_begin && replay_seek(r, o->begin_ns) < 0) {
+		fprintf(stderr, "%s: %s: %s\n", PACKAGE, o->read, _("the recording has no readings"));
+		replay_close(r);
+		return NULL;
+	}
+	if (o->has_begin) {
+		int64_t first, last;
+
+		replay_range(r, &first, &last);
+		if (last < o->begin_ns) {
+			time_format(when, sizeof(when), last);
+			fprintf(stderr, "%s: %s: ", PACKAGE, o->read);
+			fprintf(stderr, F_(N_("the recording ends before --begin, at %s")), when);
+			fputc('\n', stderr);
+			replay_close(r);
+			return NULL;
+		}
+	}
+	return r;
+}
+
+/* Reports of every reading from --begin to --end (or -n of them). */
+static int print_all(const struct options *o, struct replay *r, volatile sig_atomic_t *stop)
+{
+	struct batch_printer bp;
+	struct snapshot snap;
+	char err[1024];
+	int status = EXIT_SUCCESS;
+	long printed = 0;
+
+	batch_init(&bp, o);
+	while (!*stop && (!o->iterations || printed < o->iterations)) {
+		int rc = replay_next(r, &snap, err, sizeof(err));
+
+		if (rc == 0)
+			break;
+		if (rc < 0) {
+			fprintf(stderr, "%s: %s: %s\n", PACKAGE, o->read, err);
+			status = EXIT_FAILURE;
+			continue;
+		}
+		if (o->has_end && replay_time(r) > o->end_ns)
+			break;
+		if (snap.interval_s <= 0)
+			continue; /* a run's first reading has no rates: a live run prints none for it */
+		bp.spec.display.threads = snap.threads; /* the rows as recorded */
+		if (batch_print(&bp, &snap, stdout) < 0) {
+			status = EXIT_FAILURE;
+			break;
+		}
+		printed++;
+	}
+	batch_free(&bp);
+	return status;
+}
+
+int playback_run(const struct options *o, volatile sig_atomic_t *stop)
+{
+	struct replay *r = open_replay(o);
+	int rc;
+
+	if (!r)
+		return EXIT_FAILURE;
+	rc = o->batch ? print_all(o, r, stop) : view_replay(o, r, stop);
+	replay_close(r);
+	return rc;
+}

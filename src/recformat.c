@@ -1,0 +1,595 @@
+/* recformat.c — the recording's fields, header, predictions and integers. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acctfield.h"
+#include "delaykind.h"
+#include "recformat.h"
+#include "xalloc.h"
+
+#define MAX_FIELDS 320
+
+struct field_table {
+	struct rec_field f[RO_COUNT][MAX_FIELDS];
+	size_t n[RO_COUNT];
+};
+
+static struct field_table table;
+static pthread_once_t table_once = PTHREAD_ONCE_INIT;
+
+static void add(int obj, const char *name, size_t offset, size_t size, int type, int phase)
+{
+	struct rec_field *f = &table.f[obj][table.n[obj]++];
+
+	str_copy(f->name, sizeof(f->name), name);
+	f->offset = (uint16_t)offset;
+	f->size = (uint8_t)size;
+	f->type = (uint8_t)type;
+	f->phase = (uint8_t)phase;
+}
+
+#define ADD(obj, type_, member, name, ftype, phase) \
+	add(obj, name, offsetof(type_, member), sizeof(((type_ *)0)->member), ftype, phase)
+
+static void name2(char *buf, size_t size, const char *a, const char *b)
+{
+	snprintf(buf, size, "%s.%s", a, b);
+}
+
+static void name3(char *buf, size_t size, const char *a, const char *b, const char *c)
+{
+	snprintf(buf, size, "%s.%s.%s", a, b, c);
+}
+
+/* A task's reading (base or last) under prefix. */
+static void add_sample(const char *prefix, size_t at)
+{
+	static const struct {
+		const char *name;
+		size_t offset, size;
+		int type;
+	} plain[] = {
+		{ "when_ns", offsetof(struct sample, when_ns), 8, RF_NUM },
+		{ "run_ns", offsetof(struct sample, run_ns), 8, RF_NUM },
+		{ "age_ns", offsetof(struct sample, age_ns), 8, RF_NUM },
+		{ "threads", offsetof(struct sample, threads), 4, RF_NUM },
+		{ "kind_total", offsetof(struct sample, kind_total), sizeof(kind_mask), RF_KINDS },
+		{ "kind_count", offsetof(struct sample, kind_count), sizeof(kind_mask), RF_KINDS },
+		{ "have_run", offsetof(struct sample, have_run), 1, RF_NUM },
+		{ "acct_have", offsetof(struct sample, acct_have), sizeof(acct_mask), RF_ACCTS },
+	};
+	char name[64];
+
+	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++) {
+		name2(name, sizeof(name), prefix, plain[i].name);
+		add(RO_TASK, name, at + plain[i].offset, plain[i].size, plain[i].type, 1);
+	}
+	for (int k = 0; k < DK_COUNT; k++) {
+		name3(name, sizeof(name), prefix, "count", delay_kinds[k].key);
+		add(RO_TASK, name, at + offsetof(struct sample, count) + k * 8, 8, RF_NUM, 1);
+		name3(name, sizeof(name), prefix, "total", delay_kinds[k].key);
+		add(RO_TASK, name, at + offsetof(struct sample, total) + k * 8, 8, RF_NUM, 1);
+	}
+	for (int f = 0; f < AF_COUNT; f++) {
+		name3(name, sizeof(name), prefix, "acct", acct_fields[f].key);
+		add(RO_TASK, name, at + offsetof(struct sample, acct) + f * 8, 8, RF_NUM, 1);
+	}
+}
+
+static void add_task_fields(void)
+{
+	static const char *const str_names[RS_COUNT] = { "user", "comm", "cmdline", "cgroup" };
+	char name[64];
+	size_t at;
+
+	ADD(RO_TASK, struct rec_task, pid, "pid", RF_NUM, 1);
+	ADD(RO_TASK, struct rec_task, tid, "tid", RF_NUM, 1);
+	ADD(RO_TASK, struct rec_task, ppid, "ppid", RF_NUM, 1);
+	ADD(RO_TASK, struct rec_task, uid, "uid", RF_NUM, 1);
+	ADD(RO_TASK, struct rec_task, start_ns, "start_ns", RF_NUM, 1);
+	ADD(RO_TASK, struct rec_task, nthreads, "nthreads", RF_NUM, 1);
+	for (int s = 0; s < CG_STATES; s++) {
+		snprintf(name, sizeof(name), "states.%d", s);
+		add(RO_TASK, name, offsetof(struct rec_task, states) + s * 4, 4, RF_NUM, 1);
+	}
+	ADD(RO_TASK, struct rec_task, state, "state", RF_NUM, 1);
+	ADD(RO_TASK, struct rec_task, exited, "exited", RF_NUM, 1);
+	ADD(RO_TASK, struct rec_task, fresh, "fresh", RF_NUM, 1);
+	ADD(RO_TASK, struct rec_task, partial, "partial", RF_NUM, 1);
+	ADD(RO_TASK, struct rec_task, departed, "departed", RF_NUM, 1);
+	ADD(RO_TASK, struct rec_task, have_states, "have_states", RF_NUM, 1);
+	for (int s = 0; s < RS_COUNT; s++)
+		add(RO_TASK, str_names[s], offsetof(struct rec_task, str) + s * 4, 4, RF_NUM, 1);
+	add_sample("base", offsetof(struct rec_task, base));
+	add_sample("last", offsetof(struct rec_task, last));
+	at = offsetof(struct rec_task, peak);
+	for (int k = 0; k < DK_COUNT; k++) {
+		name3(name, sizeof(name), "peak", "max", delay_kinds[k].key);
+		add(RO_TASK, name, at + offsetof(struct peaks, max) + k * 8, 8, RF_NUM, 1);
+		name3(name, sizeof(name), "peak", "max_at", delay_kinds[k].key);
+		add(RO_TASK, name, at + offsetof(struct peaks, max_at_ns) + k * 8, 8, RF_NUM, 1);
+	}
+	add(RO_TASK, "peak.kinds", at + offsetof(struct peaks, kinds), sizeof(kind_mask), RF_KINDS, 1);
+	add(RO_TASK, "peak.kinds_ts", at + offsetof(struct peaks, kinds_ts), sizeof(kind_mask), RF_KINDS, 1);
+	/* the totals since the start: they follow from the readings, so they come second */
+	at = offsetof(struct rec_task, acc);
+	for (int k = 0; k < DK_COUNT; k++) {
+		static const struct {
+			const char *name;
+			size_t offset;
+		} arr[] = {
+			{ "total", offsetof(struct kind_totals, total_ns) },
+			{ "count", offsetof(struct kind_totals, count) },
+			{ "counted", offsetof(struct kind_totals, counted_ns) },
+			{ "max", offsetof(struct kind_totals, max_ns) },
+			{ "max_at", offsetof(struct kind_totals, max_at_ns) },
+		};
+
+		for (size_t i = 0; i < sizeof(arr) / sizeof(arr[0]); i++) {
+			name3(name, sizeof(name), "acc", arr[i].name, delay_kinds[k].key);
+			add(RO_TASK, name, at + arr[i].offset + k * 8, 8, RF_NUM, 2);
+		}
+	}
+	add(RO_TASK, "acc.run_ns", at + offsetof(struct kind_totals, run_ns), 8, RF_NUM, 2);
+	add(RO_TASK, "acc.kinds", at + offsetof(struct kind_totals, kinds), sizeof(kind_mask), RF_KINDS, 2);
+	add(RO_TASK, "acc.kinds_count", at + offsetof(struct kind_totals, kinds_count), sizeof(kind_mask), RF_KINDS,
+	    2);
+	add(RO_TASK, "acc.kinds_max", at + offsetof(struct kind_totals, kinds_max), sizeof(kind_mask), RF_KINDS, 2);
+	for (int f = 0; f < AF_COUNT; f++) {
+		name3(name, sizeof(name), "acc", "acct", acct_fields[f].key);
+		add(RO_TASK, name, at + offsetof(struct kind_totals, acct) + f * 8, 8, RF_NUM, 2);
+	}
+	add(RO_TASK, "acc.acct_have", at + offsetof(struct kind_totals, acct_have), sizeof(acct_mask), RF_ACCTS, 2);
+}
+
+/* A pressure reading's fields at `at` in obj; the shares second. */
+static void add_psi(int obj, size_t at)
+{
+	static const char *const line_names[2] = { "some", "full" };
+	static const char *const avg_names[3] = { "avg10", "avg60", "avg300" };
+	char name[64], stem[32];
+
+	add(obj, "psi.when_ns", at + offsetof(struct rec_psi, when_ns), 8, RF_NUM, 1);
+	for (int r = 0; r < PSI_COUNT; r++) {
+		snprintf(stem, sizeof(stem), "psi.%s", psi_name(r));
+		name2(name, sizeof(name), stem, "present");
+		add(obj, name, at + offsetof(struct rec_psi, present) + r, 1, RF_NUM, 1);
+		for (int l = 0; l < 2; l++) {
+			char line[48];
+
+			name2(line, sizeof(line), stem, line_names[l]);
+			add(obj, line, at + offsetof(struct rec_psi, line) + r * 2 + l, 1, RF_NUM, 1);
+			for (int a = 0; a < 3; a++) {
+				name2(name, sizeof(name), line, avg_names[a]);
+				add(obj, name, at + offsetof(struct rec_psi, avg) + ((r * 2 + l) * 3 + a) * 8, 8, RF_NUM, 1);
+			}
+			name2(name, sizeof(name), line, "total_us");
+			add(obj, name, at + offsetof(struct rec_psi, total) + (r * 2 + l) * 8, 8, RF_NUM, 1);
+		}
+	}
+	for (int r = 0; r < PSI_COUNT; r++)
+		for (int l = 0; l < 2; l++) {
+			snprintf(name, sizeof(name), "psi.%s.%s.share", psi_name(r), line_names[l]);
+			add(obj, name, at + offsetof(struct rec_psi, pct) + (r * 2 + l) * 8, 8, RF_NUM, 2);
+		}
+}
+
+static void add_head_fields(void)
+{
+	ADD(RO_HEAD, struct rec_head, wall_ns, "wall_ns", RF_NUM, 1);
+	ADD(RO_HEAD, struct rec_head, interval, "interval", RF_NUM, 1);
+	ADD(RO_HEAD, struct rec_head, elapsed, "elapsed", RF_NUM, 1);
+	ADD(RO_HEAD, struct rec_head, reading, "reading", RF_NUM, 1);
+	ADD(RO_HEAD, struct rec_head, threads, "threads", RF_NUM, 1);
+	ADD(RO_HEAD, struct rec_head, delayacct, "delayacct", RF_NUM, 1);
+	ADD(RO_HEAD, struct rec_head, limited, "limited", RF_NUM, 1);
+	ADD(RO_HEAD, struct rec_head, listening, "listening", RF_NUM, 1);
+	ADD(RO_HEAD, struct rec_head, cgroups, "cgroups", RF_NUM, 1);
+	ADD(RO_HEAD, struct rec_head, states_from_tasks, "states_from_tasks", RF_NUM, 1);
+	ADD(RO_HEAD, struct rec_head, nprocs, "nprocs", RF_NUM, 1);
+	ADD(RO_HEAD, struct rec_head, nthreads, "nthreads", RF_NUM, 1);
+	ADD(RO_HEAD, struct rec_head, exits, "exits", RF_NUM, 1);
+	ADD(RO_HEAD, struct rec_head, exits_lost, "exits_lost", RF_NUM, 1);
+	add_psi(RO_HEAD, offsetof(struct rec_head, psi));
+}
+
+static void add_cgroup_fields(void)
+{
+	char name[32];
+
+	ADD(RO_CGROUP, struct rec_cgroup, path, "path", RF_NUM, 1);
+	for (int s = 0; s < CG_STATES; s++) {
+		snprintf(name, sizeof(name), "states.%d", s);
+		add(RO_CGROUP, name, offsetof(struct rec_cgroup, states) + s * 8, 8, RF_NUM, 1);
+	}
+	ADD(RO_CGROUP, struct rec_cgroup, have_states, "have_states", RF_NUM, 1);
+	ADD(RO_CGROUP, struct rec_cgroup, busy, "busy", RF_NUM, 1);
+	add_psi(RO_CGROUP, offsetof(struct rec_cgroup, psi));
+}
+
+/* Phase 1 first: a reader applies a task's first-phase changes before it predicts the rest. */
+static void order_by_phase(int obj)
+{
+	struct rec_field tmp[MAX_FIELDS];
+	size_t n = 0;
+
+	for (int phase = 1; phase <= 2; phase++)
+		for (size_t i = 0; i < table.n[obj]; i++)
+			if (table.f[obj][i].phase == phase)
+				tmp[n++] = table.f[obj][i];
+	memcpy(table.f[obj], tmp, n * sizeof(tmp[0]));
+}
+
+static void build_table(void)
+{
+	add_head_fields();
+	add_task_fields();
+	add_cgroup_fields();
+	for (int o = 0; o < RO_COUNT; o++)
+		order_by_phase(o);
+}
+
+const struct rec_field *rec_fields(int object, size_t *n)
+{
+	pthread_once(&table_once, build_table);
+	*n = table.n[object];
+	return table.f[object];
+}
+
+uint64_t rec_get(const struct rec_field *f, const void *obj)
+{
+	const unsigned char *p = (const unsigned char *)obj + f->offset;
+	uint8_t u8;
+	uint16_t u16;
+	uint32_t u32;
+	uint64_t u64;
+
+	switch (f->size) {
+	case 1:
+		memcpy(&u8, p, 1);
+		return u8;
+	case 2:
+		memcpy(&u16, p, 2);
+		return u16;
+	case 4:
+		memcpy(&u32, p, 4);
+		return u32;
+	default:
+		memcpy(&u64, p, 8);
+		return u64;
+	}
+}
+
+void rec_set(const struct rec_field *f, void *obj, uint64_t v)
+{
+	unsigned char *p = (unsigned char *)obj + f->offset;
+	uint8_t u8 = (uint8_t)v;
+	uint16_t u16 = (uint16_t)v;
+	uint32_t u32 = (uint32_t)v;
+
+	switch (f->size) {
+	case 1:
+		memcpy(p, &u8, 1);
+		break;
+	case 2:
+		memcpy(p, &u16, 2);
+		break;
+	case 4:
+		memcpy(p, &u32, 4);
+		break;
+	default:
+		memcpy(p, &v, 8);
+	}
+}
+
+/* ---- the header ---- */
+
+static const char *const object_names[RO_COUNT] = { "head", "task", "cgroup" };
+static const char type_letters[] = { 'n', 'k', 'a' };
+
+void rec_header_format(struct outbuf *o, const char *host, int64_t started_ns)
+{
+	out_str(o, REC_MAGIC);
+	out_printf(o, "format %d.%d\n", REC_MAJOR, REC_MINOR);
+	out_printf(o, "writer %s %s\n", PACKAGE, VERSION);
+	out_str(o, "host ");
+	for (const char *c = host; *c; c++)
+		out_char(o, *c > ' ' && *c < 127 ? *c : '?');
+	out_printf(o, "\nstarted %lld\n", (long long)started_ns);
+	out_str(o, "kinds");
+	for (int k = 0; k < DK_COUNT; k++)
+		out_printf(o, " %s", delay_kinds[k].key);
+	out_str(o, "\naccts");
+	for (int f = 0; f < AF_COUNT; f++)
+		out_printf(o, " %s", acct_fields[f].key);
+	out_char(o, '\n');
+	for (int obj = 0; obj < RO_COUNT; obj++) {
+		size_t n;
+		const struct rec_field *f = rec_fields(obj, &n);
+
+		for (int phase = 1; phase <= 2; phase++) {
+			out_printf(o, "fields %s %d", object_names[obj], phase);
+			for (size_t i = 0; i < n; i++)
+				if (f[i].phase == phase)
+					out_printf(o, " %s:%c", f[i].name, type_letters[f[i].type]);
+			out_char(o, '\n');
+		}
+	}
+	out_char(o, '\n');
+}
+
+static int find_field(int obj, const char *name, size_t len)
+{
+	size_t n;
+	const struct rec_field *f = rec_fields(obj, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (strlen(f[i].name) == len && memcmp(f[i].name, name, len) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* "kinds cpu io ..." or "accts read ...": the file's bit i to ours. */
+static void parse_keys(int *map, const char *line, int (*find)(const char *))
+{
+	char buf[1024], *save = NULL, *word;
+	int i = 0;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (word = strtok_r(buf, " ", &save); word && i < 16; word = strtok_r(NULL, " ", &save))
+		map[i++] = find(word);
+}
+
+static int parse_fields(struct rec_schema *s, char *line)
+{
+	char *save = NULL, *word = strtok_r(line, " ", &save), *ph = strtok_r(NULL, " ", &save);
+	int obj = -1;
+
+	for (int o = 0; o < RO_COUNT; o++)
+		if (word && strcmp(word, object_names[o]) == 0)
+			obj = o;
+	if (obj < 0 || !ph)
+		return 0; /* an object this reader does not know: skipped */
+	while ((word = strtok_r(NULL, " ", &save))) {
+		char *colon = strchr(word, ':');
+		size_t len = colon ? (size_t)(colon - word) : strlen(word);
+
+		s->map[obj] = xrealloc(s->map[obj], (s->nfields[obj] + 1) * sizeof(int));
+		s->map[obj][s->nfields[obj]++] = find_field(obj, word, len);
+	}
+	return 0;
+}
+
+void rec_schema_free(struct rec_schema *s)
+{
+	for (int o = 0; o < RO_COUNT; o++)
+		free(s->map[o]);
+	memset(s, 0, sizeof(*s));
+}
+
+int rec_header_parse(struct rec_schema *s, const char *text, size_t len, char *err, size_t errlen)
+{
+	size_t magic = strlen(REC_MAGIC), pos;
+	const char *end;
+
+	memset(s, 0, sizeof(*s));
+	for (int i = 0; i < 16; i++)
+		s->kind_map[i] = s->acct_map[i] = i < DK_COUNT ? i : -1;
+	for (int i = 0; i < 16; i++)
+		s->acct_map[i] = i < AF_COUNT ? i : -1;
+	if (len < magic && memcmp(text, REC_MAGIC, len) == 0)
+		return -EAGAIN;
+	if (len < magic || memcmp(text, REC_MAGIC, magic) != 0) {
+		snprintf(err, errlen, "%s", "not a delaytop recording");
+		return -EPROTO;
+	}
+	end = memmem(text, len, "\n\n", 2);
+	if (!end)
+		return len > (1u << 20) ? (snprintf(err, errlen, "%s", "the header does not end"), -EINVAL) : -EAGAIN;
+	s->header_len = (size_t)(end - text) + 2;
+	for (pos = magic; pos < s->header_len - 1;) {
+		const char *nl = memchr(text + pos, '\n', s->header_len - pos);
+		size_t n = (size_t)(nl - (text + pos));
+		char *line = xmalloc(n + 1);
+
+		memcpy(line, text + pos, n);
+		line[n] = '\0';
+		pos += n + 1;
+		if (sscanf(line, "format %d.%d", &s->major, &s->minor) == 2) {
+		} else if (strncmp(line, "host ", 5) == 0) {
+			snprintf(s->host, sizeof(s->host), "%s", line + 5);
+		} else if (strncmp(line, "started ", 8) == 0) {
+			s->started_ns = strtoll(line + 8, NULL, 10);
+		} else if (strncmp(line, "kinds ", 6) == 0) {
+			parse_keys(s->kind_map, line + 6, delaykind_find);
+		} else if (strncmp(line, "accts ", 6) == 0) {
+			parse_keys(s->acct_map, line + 6, acct_find);
+		} else if (strncmp(line, "fields ", 7) == 0) {
+			parse_fields(s, line + 7);
+		}
+		free(line);
+	}
+	if (s->major <= 0) {
+		snprintf(err, errlen, "%s", "the header has no format version");
+		rec_schema_free(s);
+		return -EINVAL;
+	}
+	if (s->major > REC_MAJOR) {
+		snprintf(err, errlen, "written in format %d.%d, which this delaytop (%s, format %d.%d) cannot read",
+			 s->major, s->minor, VERSION, REC_MAJOR, REC_MINOR);
+		rec_schema_free(s);
+		return -ENOTSUP;
+	}
+	for (int o = 0; o < RO_COUNT; o++)
+		if (!s->nfields[o]) {
+			snprintf(err, errlen, "the header lists no %s fields", object_names[o]);
+			rec_schema_free(s);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+int rec_schema_native(const struct rec_schema *s)
+{
+	for (int o = 0; o < RO_COUNT; o++) {
+		size_t n;
+
+		rec_fields(o, &n);
+		if (s->nfields[o] != n)
+			return 0;
+		for (size_t i = 0; i < n; i++)
+			if (s->map[o][i] != (int)i)
+				return 0;
+	}
+	for (int i = 0; i < 16; i++)
+		if (s->kind_map[i] != (i < DK_COUNT ? i : -1) || s->acct_map[i] != (i < AF_COUNT ? i : -1))
+			return 0;
+	return s->major == REC_MAJOR && s->minor == REC_MINOR;
+}
+
+/* ---- predictions ---- */
+
+void rec_predict_task(struct rec_task *t, uint64_t dmono)
+{
+	t->base = t->last;
+	t->last.when_ns += dmono;
+	if (t->last.age_ns)
+		t->last.age_ns += dmono;
+	t->fresh = 0;
+}
+
+void rec_predict_totals(struct rec_task *t, struct task_rates *r)
+{
+	if (t->departed || t->fresh) {
+		rates_unavailable(r);
+		return;
+	}
+	rates_compute(&t->base, &t->last, &t->peak, r);
+	totals_add_delta(&t->acc, &t->base, &t->last, &t->peak, r->impossible);
+}
+
+void rec_psi_from(struct rec_psi *p, const struct psi_snapshot *s)
+{
+	memset(p, 0, sizeof(*p));
+	p->when_ns = s->when_ns;
+	for (int r = 0; r < PSI_COUNT; r++) {
+		const struct psi_line *lines[2] = { &s->res[r].some, &s->res[r].full };
+
+		p->present[r] = (uint8_t)s->res[r].present;
+		for (int l = 0; l < 2; l++) {
+			double pct = lines[l]->pct;
+
+			p->line[r][l] = (uint8_t)lines[l]->present;
+			p->avg[r][l][0] = (uint64_t)llround(lines[l]->avg10 * 100);
+			p->avg[r][l][1] = (uint64_t)llround(lines[l]->avg60 * 100);
+			p->avg[r][l][2] = (uint64_t)llround(lines[l]->avg300 * 100);
+			p->total[r][l] = lines[l]->total_us;
+			memcpy(&p->pct[r][l], &pct, 8);
+		}
+	}
+}
+
+void rec_psi_to(const struct rec_psi *p, struct psi_snapshot *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->when_ns = p->when_ns;
+	for (int r = 0; r < PSI_COUNT; r++) {
+		struct psi_line *lines[2] = { &s->res[r].some, &s->res[r].full };
+
+		s->res[r].present = p->present[r];
+		for (int l = 0; l < 2; l++) {
+			lines[l]->present = p->line[r][l];
+			lines[l]->avg10 = (double)p->avg[r][l][0] / 100;
+			lines[l]->avg60 = (double)p->avg[r][l][1] / 100;
+			lines[l]->avg300 = (double)p->avg[r][l][2] / 100;
+			lines[l]->total_us = p->total[r][l];
+			memcpy(&lines[l]->pct, &p->pct[r][l], 8);
+		}
+	}
+}
+
+void rec_predict_psi(struct rec_psi *p, uint64_t dmono)
+{
+	p->when_ns += dmono;
+}
+
+void rec_predict_shares(struct rec_psi *p, const struct rec_psi *prev)
+{
+	struct psi_snapshot a, b;
+
+	rec_psi_to(prev, &a);
+	rec_psi_to(p, &b);
+	for (int r = 0; r < PSI_COUNT; r++)
+		b.res[r].some.pct = b.res[r].full.pct = NAN;
+	psi_interval(&a, &b);
+	for (int r = 0; r < PSI_COUNT; r++) {
+		memcpy(&p->pct[r][0], &b.res[r].some.pct, 8);
+		memcpy(&p->pct[r][1], &b.res[r].full.pct, 8);
+	}
+}
+
+/* ---- integers ---- */
+
+void rec_put_uint(struct outbuf *o, uint64_t v)
+{
+	char buf[10];
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		buf[n++] = (char)(v | 0x80);
+		v >>= 7;
+	}
+	buf[n++] = (char)v;
+	out_mem(o, buf, n);
+}
+
+void rec_put_int(struct outbuf *o, int64_t v)
+{
+	rec_put_uint(o, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+int rec_get_uint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	for (int shift = 0; shift < 64 && *p < end; shift += 7) {
+		uint8_t b = *(*p)++;
+
+		x |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*v = x;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int rec_get_int(const uint8_t **p, const uint8_t *end, int64_t *v)
+{
+	uint64_t u;
+
+	if (rec_get_uint(p, end, &u) < 0)
+		return -1;
+	*v = (int64_t)((u >> 1) ^ (~(u & 1) + 1));
+	return 0;
+}
+
+uint32_t rec_crc32(uint32_t crc, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+
+	crc = ~crc;
+	while (n--) {
+		crc ^= *p++;
+		for (int k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xEDB88320u & (~(crc & 1) + 1));
+	}
+	return ~crc;
+}

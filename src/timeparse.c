@@ -1,0 +1,135 @@
+/* timeparse.c — times typed by people. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "timeparse.h"
+
+static const struct {
+	const char *name;
+	int64_t seconds;
+} units[] = {
+	{ "s", 1 }, { "sec", 1 }, { "second", 1 }, { "seconds", 1 },
+	{ "m", 60 }, { "min", 60 }, { "minute", 60 }, { "minutes", 60 },
+	{ "h", 3600 }, { "hour", 3600 }, { "hours", 3600 },
+	{ "d", 86400 }, { "day", 86400 }, { "days", 86400 },
+};
+
+static int64_t unit_seconds(const char *u, size_t len)
+{
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strlen(units[i].name) == len && strncmp(units[i].name, u, len) == 0)
+			return units[i].seconds;
+	return -1;
+}
+
+/* "10m ago", "10 minutes ago", "-10m", "1.5h ago". */
+static int relative(const char *s, int64_t now_ns, int64_t *out)
+{
+	int minus = *s == '-';
+	const char *p = s + minus, *u;
+	char *end;
+	double n;
+	int64_t unit;
+	size_t len;
+
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	errno = 0;
+	n = strtod(p, &end);
+	if (errno || n < 0 || n > 1e7)
+		return -1;
+	while (*end == ' ')
+		end++;
+	u = end;
+	while (isalpha((unsigned char)*end))
+		end++;
+	len = (size_t)(end - u);
+	unit = len ? unit_seconds(u, len) : 1;
+	if (unit < 0)
+		return -1;
+	while (*end == ' ')
+		end++;
+	if (strcmp(end, "ago") == 0)
+		minus = !minus;
+	else if (*end)
+		return -1;
+	if (!minus)
+		return -1; /* a time in the future is not in a recording */
+	*out = now_ns - (int64_t)(n * (double)unit * 1e9);
+	return 0;
+}
+
+static int absolute(const char *s, int64_t now_ns, int64_t *out)
+{
+	struct tm tm;
+	time_t now = (time_t)(now_ns / 1000000000), t;
+	int y, mo, d, h = 0, mi = 0, sec = 0, used = 0;
+	double epoch;
+	char *end;
+
+	if (*s == '@') {
+		epoch = strtod(s + 1, &end);
+		if (end == s + 1 || *end)
+			return -1;
+		*out = (int64_t)(epoch * 1e9);
+		return 0;
+	}
+	localtime_r(&now, &tm);
+	y = tm.tm_year + 1900;
+	mo = tm.tm_mon + 1;
+	d = tm.tm_mday;
+	if (sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &used) == 3) {
+		tm.tm_year = y - 1900;
+		tm.tm_mon = mo - 1;
+		tm.tm_mday = d;
+		s += used;
+		if (*s == ' ' || *s == 'T')
+			s++;
+		else if (*s)
+			return -1;
+	}
+	if (*s) {
+		used = 0;
+		if (sscanf(s, "%2d:%2d%n:%2d%n", &h, &mi, &used, &sec, &used) < 2 || s[used])
+			return -1;
+	}
+	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60 || h < 0 || mi < 0 || sec < 0)
+		return -1;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = sec;
+	tm.tm_isdst = -1;
+	t = mktime(&tm);
+	if (t == (time_t)-1)
+		return -1;
+	*out = (int64_t)t * 1000000000;
+	return 0;
+}
+
+int time_parse(const char *s, int64_t now_ns, int64_t *out_ns, char *err, size_t errlen)
+{
+	if (strcmp(s, "now") == 0) {
+		*out_ns = now_ns;
+		return 0;
+	}
+	if (relative(s, now_ns, out_ns) == 0 || absolute(s, now_ns, out_ns) == 0)
+		return 0;
+	snprintf(err, errlen, "%s",
+		 _("a time is YYYY-MM-DD HH:MM[:SS], HH:MM[:SS] (today), @SECONDS, 'now' or like '10 minutes ago'"));
+	return -1;
+}
+
+void time_format(char *buf, size_t size, int64_t t_ns)
+{
+	time_t t = (time_t)(t_ns / 1000000000);
+	struct tm tm;
+
+	if (!localtime_r(&t, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(buf, size, "?");
+}
