@@ -1,9 +1,11 @@
 # delaytop(8) completion for bash — options, sort keys, columns, groups, formats, users, pids,
-# cgroup paths, files and, after --, a command.
+# cgroup paths, files (-o, and the recordings of -w and -r), the periods of --rotate and, after --,
+# a command.
 #
 # Nothing here repeats delaytop's tables: the options come from its --help, and the values an
 # option takes from the list its own error message gives for a value it does not know ("choose
-# from: a, b, c"), both read from the delaytop being completed, in the C locale.
+# from: a, b, c"), both read from the delaytop being completed, in the C locale. The one
+# exception is --rotate's two words, hour and day, beside a number of seconds.
 
 # _delaytop_choices PROGRAM OPTION: the values OPTION accepts, one per line.
 _delaytop_choices()
@@ -89,8 +91,12 @@ _delaytop()
 		COMPREPLY=($(compgen -W "$(cd /proc && compgen -G '[0-9]*')" -- "$cur"))
 		return 0
 		;;
-	-o | --output)
+	-o | --output | -w | --write | -r | --read)
 		COMPREPLY=($(compgen -f -- "$cur"))
+		return 0
+		;;
+	--rotate) # or a number of seconds, the user's own
+		COMPREPLY=($(compgen -W $'hour\nday' -- "$cur")) # IFS is a newline here
 		return 0
 		;;
 	-c | --cgroup)
@@ -98,7 +104,8 @@ _delaytop()
 		[ "${#COMPREPLY[@]}" -eq 0 ] || compopt -o nospace 2>/dev/null
 		return 0
 		;;
-	-n | --iterations | -d | --delay | --exit-buffer | --listen | --top-commands)
+	-n | --iterations | -d | --delay | --exit-buffer | --listen | --top-commands | --keep | --capture | \
+		--begin | --end)
 		return 0 # a value of the user's own
 		;;
 	esac

@@ -405,12 +405,15 @@ static int check_cgroup(struct options *o, char *buf, size_t size)
 /* -w: the recording, opened before anything runs so that a refusal is a plain message. */
 static int open_recorder(const struct options *o, struct recorder **rec)
 {
-	struct recorder_opts ro = { o->write, o->rotate, o->keep, o->capture_s };
+	struct recorder_opts ro = { o->write, o->rotate, o->keep, o->capture_s, { 0 } };
 	char err[1024];
 
 	*rec = NULL;
 	if (!o->write)
 		return 0;
+	ro.rows.by_uid = o->by_uid; /* the rows -u and -c choose (-p chooses what is read) */
+	ro.rows.uid = o->uid;
+	ro.rows.cgroup = o->cgroup;
 	if (recorder_open(rec, &ro, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", PACKAGE, err);
 		return -1;

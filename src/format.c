@@ -128,7 +128,8 @@ void out_reserve(struct outbuf *o, size_t more)
 void out_mem(struct outbuf *o, const char *s, size_t n)
 {
 	out_reserve(o, n);
-	memcpy(o->data + o->len, s, n);
+	if (n) /* s may be NULL when n is 0 (an empty buffer's data) */
+		memcpy(o->data + o->len, s, n);
 	o->len += n;
 }
 

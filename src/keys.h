@@ -42,6 +42,11 @@ enum action {
 	ACT_WRITE_SETTINGS,
 	ACT_SETUP,
 	ACT_MOUSE,
+	ACT_NEXT_READING,  /* a recording (-r): step, jump, speed */
+	ACT_PREV_READING,
+	ACT_JUMP,
+	ACT_FASTER,
+	ACT_SLOWER,
 	ACT_COUNT
 };
 

@@ -121,7 +121,7 @@ static const struct option_def option_table[OPT_COUNT] = {
 			       N_("the metrics show the first N command names that wait by name, the rest as "
 				  "_other (default %g)"), { METRICS_TOP_COMMANDS } },
 	[OPT_WRITE] = { "write", 'w', "FILE", 0,
-			N_("record every reading to FILE (going on with a recording there); without -b and "
+			N_("record every reading to FILE (appending to a recording there); without -b and "
 			   "without a terminal nothing else is done"), { 0 } },
 	[OPT_ROTATE] = { "rotate", 0, "PERIOD", 0,
 			 N_("-w: a new file every hour, day or PERIOD seconds, the last one renamed after its "
@@ -134,8 +134,8 @@ static const struct option_def option_table[OPT_COUNT] = {
 	[OPT_READ] = { "read", 'r', "FILE", 0,
 		       N_("replay a recording: the screen, or reports with -b, as a live run shows them"), { 0 } },
 	[OPT_BEGIN] = { "begin", 0, "TIME", 0,
-			N_("-r: start at TIME: YYYY-MM-DD HH:MM[:SS], HH:MM (today), @SECONDS, or like '10 "
-			   "minutes ago'"), { 0 } },
+			N_("-r: start at TIME: YYYY-MM-DD HH:MM[:SS], HH:MM[:SS] (today), @SECONDS, or like "
+			   "'10 minutes ago'"), { 0 } },
 	[OPT_END] = { "end", 0, "TIME", 0, N_("-r: stop after TIME"), { 0 } },
 	[OPT_HELP] = { "help", 'h', NULL, 1, N_("show this help and exit"), { 0 } },
 	[OPT_VERSION] = { "version", 'V', NULL, 1, N_("show the version and exit"), { 0 } },

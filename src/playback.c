@@ -1,8 +1,10 @@
 /* playback.c — -r: batch reports of a recording, or the screen on it. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "batch.h"
 #include "i18n.h"
@@ -70,7 +72,10 @@ static int print_all(const struct options *o, struct replay *r, volatile sig_ato
 			continue; /* a run's first reading has no rates: a live run prints none for it */
 		bp.spec.display.threads = snap.threads; /* the rows as recorded */
 		if (batch_print(&bp, &snap, stdout) < 0) {
-			status = EXIT_FAILURE;
+			if (errno != EPIPE) { /* a closed pipe (| head) is the reader's choice, as live */
+				fprintf(stderr, "%s: %s: %s\n", PACKAGE, _("cannot write the report"), strerror(errno));
+				status = EXIT_FAILURE;
+			}
 			break;
 		}
 		printed++;

@@ -1,6 +1,6 @@
 /* prompt.c — the screen's prompts: the line being typed (whole characters, never cut), and what
  * each answer does: the command, user and pid filters, the interval, the sort menu, the column
- * setup and the question before switching kernel.task_delayacct. */
+ * setup, the question before switching kernel.task_delayacct and a recording's time to go to. */
 #include "config.h"
 
 #include <curses.h>
@@ -13,7 +13,6 @@
 #include "delayacct.h"
 #include "format.h"
 #include "i18n.h"
-#include "reader.h"
 #include "view.h"
 
 void prompt_open(struct view *v, enum prompt_kind kind, const char *initial)
@@ -110,7 +109,7 @@ static void apply_pids(struct view *v)
 	free(v->pids);
 	v->pids = pids;
 	v->npids = n;
-	reader_set_pids(v->reader, pids, n); /* the rows follow with the reading (selection_arrived) */
+	v->src->pids(v, pids, n);
 }
 
 static void apply_delay(struct view *v, uint64_t *deadline)
@@ -154,6 +153,7 @@ static void finish_prompt(struct view *v, uint64_t *deadline)
 	case PROMPT_USER: apply_user(v); break;
 	case PROMPT_PID: apply_pids(v); break;
 	case PROMPT_DELAY: apply_delay(v, deadline); break;
+	case PROMPT_TIME: viewreplay_jump(v, v->input, deadline); break;
 	case PROMPT_SORT: v->spec.sort_col = v->menu; break;
 	default: break;
 	}

@@ -11,17 +11,17 @@ void sample_from_counters(struct sample *s, const struct task_counters *c, uint6
 			  acct_mask want)
 {
 	memset(s, 0, sizeof(*s));
-	s->when_ns = when_ns;
+	s->when_ns = sample_unit(when_ns);
 	s->threads = threads ? threads : 1;
 	s->age_ns = (c->have & HAVE_IDS) ? c->etime_us * 1000 : 0;
 	for (int k = 0; k < DK_COUNT; k++) {
 		s->count[k] = c->delay[k].count;
-		s->total[k] = c->delay[k].total_ns;
+		s->total[k] = sample_unit(c->delay[k].total_ns);
 	}
 	s->kind_total = c->kind_total;
 	s->kind_count = c->kind_count;
 	s->have_run = (c->have & HAVE_RUN) != 0;
-	s->run_ns = c->run_virtual_ns;
+	s->run_ns = sample_unit(c->run_virtual_ns);
 	s->acct_have = want ? acct_have(c) & want : 0;
 	for (int f = 0; s->acct_have && f < AF_COUNT; f++)
 		if (s->acct_have & (1u << f))
@@ -34,7 +34,7 @@ void peaks_from_counters(struct peaks *p, const struct task_counters *c)
 	p->kinds = c->kind_max;
 	p->kinds_ts = c->kind_max_ts & c->kind_max;
 	for (int k = 0; k < DK_COUNT; k++) {
-		p->max[k] = c->delay[k].max_ns;
+		p->max[k] = sample_unit(c->delay[k].max_ns);
 		if (p->kinds_ts & (1u << k))
 			p->max_at_ns[k] = c->delay[k].max_ts_sec * 1000000000ll + c->delay[k].max_ts_nsec;
 	}
@@ -43,7 +43,7 @@ void peaks_from_counters(struct peaks *p, const struct task_counters *c)
 void sample_zero_like(struct sample *zero, const struct sample *cur, uint64_t when_ns)
 {
 	memset(zero, 0, sizeof(*zero));
-	zero->when_ns = when_ns;
+	zero->when_ns = sample_unit(when_ns);
 	zero->kind_total = cur->kind_total;
 	zero->kind_count = cur->kind_count;
 	zero->have_run = cur->have_run;

@@ -7,6 +7,14 @@
 #include "acctfield.h"
 #include "counters.h"
 
+/* A reading's times and delays are kept to the microsecond (the kernel counts nanoseconds; no view
+ * shows less than ten microseconds): so a recording of them is smaller, and exact. */
+#define SAMPLE_UNIT_NS 1000u
+static inline uint64_t sample_unit(uint64_t ns)
+{
+	return ns - ns % SAMPLE_UNIT_NS;
+}
+
 /* The part of a reading that rates need; the sampler keeps one per task between ticks. */
 struct sample {
 	uint64_t when_ns; /* CLOCK_MONOTONIC time of the reading */

@@ -6,15 +6,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
 
-#include "reccodec.h"
+#include "recdecode.h"
 #include "recfile.h"
+#include "i18n.h"
 #include "xalloc.h"
 
-#define LEVEL 6
+/* The compression: a strong level with a small window where a segment's readings are small (a
+ * key reading of a few thousand tasks: a few hundred kilobytes), a fast one where they are large
+ * (100,000 threads), so that writing a reading stays well under its interval. */
+#define SMALL_KEY (512u << 10)
+#define LEVEL_SMALL 19
+#define LEVEL_LARGE 3
+#define WINDOW_LOG 20 /* 1 MiB of history, the compressor's tables bounded to match */
+#define CHAIN_LOG 20
+#define HASH_LOG 18
 
 /* ---- segment headers ---- */
 
@@ -56,6 +66,7 @@ static int seg_unpack(const unsigned char *h, struct rec_segment *s, off_t offse
 	s->last_ns = (int64_t)get64(h + 16);
 	s->length = get64(h + 24);
 	s->samples = (uint32_t)get64(h + 32);
+	s->open = 0;
 	return 0;
 }
 
@@ -122,7 +133,7 @@ static int read_header(int fd, off_t size, struct rec_schema *s, char *err, size
 	else
 		snprintf(err, errlen, "%s", strerror(-rc));
 	if (rc == -EAGAIN) {
-		snprintf(err, errlen, "%s", len ? "the header is cut short" : "the file is empty");
+		snprintf(err, errlen, "%s", len ? _("the header is cut short") : _("the file is empty"));
 		rc = -EINVAL;
 	}
 	free(buf);
@@ -171,8 +182,10 @@ static void build_index(struct recread *r)
 			at = next;
 			continue;
 		}
-		if (s.length == 0 || at + RECSEG_HEADER + (off_t)s.length > r->size)
+		if (s.length == 0 || at + RECSEG_HEADER + (off_t)s.length > r->size) {
 			s.length = 0; /* being written, or cut short: read to the end */
+			s.open = 1;
+		}
 		r->segs = xgrow(r->segs, &r->capsegs, r->nsegs + 1, sizeof(*r->segs));
 		r->segs[r->nsegs++] = s;
 		if (!s.length) {
@@ -246,41 +259,52 @@ off_t recread_damage(const struct recread *r)
 	return r->damage;
 }
 
-/* Decompresses in[0..n) into r->out; stops at the frame's end or at damage (-EIO, *bad: the
- * input offset). */
-static int inflate_frame(struct recread *r, const uint8_t *in, size_t n, size_t *len, size_t *bad)
+/* Decompresses in[0..n) into r->out, a piece of the input at a time: zstd keeps nothing of a
+ * call that meets damage, so what comes before the damaged block is kept this way. Stops at the
+ * frame's end (*ended set) or at damage (-EIO, *bad: about where in the input). */
+static int inflate_frame(struct recread *r, const uint8_t *in, size_t n, size_t *len, size_t *bad, int *ended)
 {
-	ZSTD_inBuffer ib = { in, n, 0 };
+	size_t fed = 0;
 
 	*len = 0;
+	*ended = 0;
 	ZSTD_DCtx_reset(r->dctx, ZSTD_reset_session_only);
-	while (ib.pos < ib.size) {
-		ZSTD_outBuffer ob;
-		size_t rc;
+	while (fed < n) {
+		ZSTD_inBuffer ib = { in + fed, n - fed < 4096 ? n - fed : 4096, 0 };
 
-		if (r->capout - *len < ZSTD_DStreamOutSize())
-			r->out = xgrow(r->out, &r->capout, *len + ZSTD_DStreamOutSize(), 1);
-		ob = (ZSTD_outBuffer){ r->out + *len, r->capout - *len, 0 };
-		rc = ZSTD_decompressStream(r->dctx, &ob, &ib);
-		*len += ob.pos;
-		if (ZSTD_isError(rc)) {
-			*bad = ib.pos;
-			return -EIO;
+		for (;;) {
+			ZSTD_outBuffer ob;
+			size_t rc, was = ib.pos;
+
+			if (r->capout - *len < ZSTD_DStreamOutSize())
+				r->out = xgrow(r->out, &r->capout, *len + ZSTD_DStreamOutSize(), 1);
+			ob = (ZSTD_outBuffer){ r->out + *len, r->capout - *len, 0 };
+			rc = ZSTD_decompressStream(r->dctx, &ob, &ib);
+			*len += ob.pos;
+			if (ZSTD_isError(rc)) {
+				*bad = fed + ib.pos;
+				return -EIO;
+			}
+			if (rc == 0) {
+				*ended = 1; /* the frame's end */
+				return 0;
+			}
+			if ((ib.pos == ib.size && ob.pos < ob.size) || (ob.pos == 0 && ib.pos == was))
+				break; /* the piece is taken, and nothing waits to be flushed */
 		}
-		if (rc == 0)
-			break; /* the frame's end */
-		if (ob.pos == 0 && ib.pos == ib.size)
-			break;
+		fed += ib.size;
 	}
 	return 0;
 }
+
+static size_t frame_short_at(const uint8_t *frame, size_t n);
 
 int recread_segment(struct recread *r, size_t i, const uint8_t **data, size_t *len, off_t *at)
 {
 	const struct rec_segment *s = &r->segs[i];
 	off_t from = s->offset + RECSEG_HEADER;
 	size_t n = s->length ? s->length : (size_t)(r->size - from), bad = 0;
-	int rc;
+	int rc, ended;
 
 	r->in = xgrow(r->in, &r->capin, n ? n : 1, 1);
 	rc = full_pread(r->fd, r->in, n, from);
@@ -289,7 +313,13 @@ int recread_segment(struct recread *r, size_t i, const uint8_t **data, size_t *l
 		*at = from;
 		return -EIO;
 	}
-	rc = inflate_frame(r, r->in, n, len, &bad);
+	rc = inflate_frame(r, r->in, n, len, &bad, &ended);
+	if (rc == 0 && !ended && !s->open) {
+		/* its header was ended, but its frame does not end: damage, which zstd alone does
+		 * not see (a block's size grown past the end makes it wait for more) */
+		rc = -EIO;
+		bad = frame_short_at(r->in, n);
+	}
 	*data = r->out;
 	*at = from + (off_t)bad;
 	return rc;
@@ -366,6 +396,23 @@ static size_t frame_header_size(const uint8_t *frame, size_t n)
 	return size <= n ? size : 0;
 }
 
+/* Where a frame cut short in frame[0..n) stops making sense: the header of its first block that
+ * runs past the end, or n. */
+static size_t frame_short_at(const uint8_t *frame, size_t n)
+{
+	size_t pos = frame_header_size(frame, n);
+
+	while (pos && pos + 3 <= n) {
+		uint32_t bh = frame[pos] | frame[pos + 1] << 8 | (uint32_t)frame[pos + 2] << 16;
+		size_t body = (bh >> 1 & 3) == 1 ? 1 : bh >> 3;
+
+		if (pos + 3 + body > n)
+			return pos;
+		pos += 3 + body;
+	}
+	return pos;
+}
+
 /* The end of the last block of frame[0..n) after which the records decompressed are whole, and
  * whether the frame ended there. Walks the blocks (each a 3-byte header: last, type, size). */
 static size_t good_blocks(struct recread *r, const uint8_t *frame, size_t n, int *ended, uint32_t *samples,
@@ -382,11 +429,12 @@ static size_t good_blocks(struct recread *r, const uint8_t *frame, size_t n, int
 		size_t size = bh >> 3, body = (bh >> 1 & 3) == 1 ? 1 : size, len, bad, end;
 		int64_t last = *last_ns;
 		uint32_t count;
+		int frame_end;
 
 		if ((bh >> 1 & 3) == 3 || pos + 3 + body > n)
 			break;
 		pos += 3 + body;
-		if (inflate_frame(r, frame, pos, &len, &bad) < 0)
+		if (inflate_frame(r, frame, pos, &len, &bad, &frame_end) < 0)
 			break;
 		count = (uint32_t)whole_records(&r->schema, r->out, len, &last, &end);
 		if (end == len) {
@@ -417,25 +465,32 @@ static int recover(struct recfile *f, const char *path, char *err, size_t errlen
 	if (rc < 0)
 		return rc;
 	if (!rec_schema_native(recread_schema(r))) {
-		snprintf(err, errlen, "it was written by another version of delaytop (format %d.%d, host %s): "
-				      "record to a new file",
-			 r->schema.major, r->schema.minor, r->schema.host);
+		snprintf(err, errlen, F_(N_("it was written by another version of delaytop (format %d.%d): record to a "
+					    "new file")),
+			 r->schema.major, r->schema.minor);
 		recread_close(r);
 		return -EPROTO;
 	}
 	segs = recread_segments(r, &n);
 	if (recread_damage(r) >= 0) {
-		snprintf(err, errlen, "it is damaged at byte %lld: record to a new file", (long long)recread_damage(r));
+		snprintf(err, errlen, F_(N_("it is damaged at byte %lld: record to a new file")),
+			 (long long)recread_damage(r));
 		recread_close(r);
 		return -EPROTO;
 	}
+	if (n)
+		f->seg = segs[n - 1]; /* for recfile_last_ns */
 	if (n == 0 || segs[n - 1].length != 0) {
 		/* nothing left open: the file goes on after its last whole segment */
 		f->size = n ? (uint64_t)segs[n - 1].offset + RECSEG_HEADER + segs[n - 1].length : r->schema.header_len;
 		recread_close(r);
-		return ftruncate(f->fd, (off_t)f->size) < 0 ? fail(err, errlen, -errno, "cannot truncate") : 0;
+		return ftruncate(f->fd, (off_t)f->size) < 0 ? fail(err, errlen, -errno, _("cannot truncate")) : 0;
 	}
 	s = segs[n - 1];
+	if (n >= 2)
+		f->seg = segs[n - 2]; /* the last reading, should this segment hold none */
+	else
+		memset(&f->seg, 0, sizeof(f->seg));
 	n = (size_t)(r->size - s.offset - RECSEG_HEADER);
 	frame = xmalloc(n ? n : 1);
 	rc = full_pread(r->fd, frame, n, s.offset + RECSEG_HEADER);
@@ -445,17 +500,17 @@ static int recover(struct recfile *f, const char *path, char *err, size_t errlen
 	recread_close(r);
 	if (!samples) {
 		f->size = (uint64_t)s.offset;
-		return ftruncate(f->fd, s.offset) < 0 ? fail(err, errlen, -errno, "cannot truncate") : 0;
+		return ftruncate(f->fd, s.offset) < 0 ? fail(err, errlen, -errno, _("cannot truncate")) : 0;
 	}
 	f->size = (uint64_t)s.offset + RECSEG_HEADER + good;
 	if (ftruncate(f->fd, (off_t)f->size) < 0 || lseek(f->fd, 0, SEEK_END) < 0)
-		return fail(err, errlen, -errno, "cannot truncate");
+		return fail(err, errlen, -errno, _("cannot truncate"));
 	if (!ended) {
 		static const unsigned char last_block[3] = { 1, 0, 0 }; /* an empty last raw block */
 
 		rc = full_write(f->fd, last_block, sizeof(last_block));
 		if (rc < 0)
-			return fail(err, errlen, rc, "cannot write");
+			return fail(err, errlen, rc, _("cannot write"));
 		good += 3;
 		f->size += 3;
 	}
@@ -463,7 +518,7 @@ static int recover(struct recfile *f, const char *path, char *err, size_t errlen
 	s.samples = samples;
 	f->seg = s;
 	rc = patch_segment(f);
-	return rc < 0 ? fail(err, errlen, rc, "cannot write") : 0;
+	return rc < 0 ? fail(err, errlen, rc, _("cannot write")) : 0;
 }
 
 int recfile_create(struct recfile **out, const char *path, const char *host, char *err, size_t errlen)
@@ -478,7 +533,10 @@ int recfile_create(struct recfile **out, const char *path, const char *host, cha
 		rc = -errno;
 	} else if (!S_ISREG(st.st_mode)) {
 		rc = -EINVAL;
-		snprintf(err, errlen, "%s", "not a regular file");
+		snprintf(err, errlen, "%s", _("not a regular file"));
+	} else if (flock(f->fd, LOCK_EX | LOCK_NB) < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s", rc == -EWOULDBLOCK ? _("another delaytop is recording to it") : strerror(-rc));
 	} else if (st.st_size > 0) {
 		rc = recover(f, path, err, errlen);
 	} else {
@@ -502,10 +560,21 @@ int recfile_create(struct recfile **out, const char *path, const char *host, cha
 		return rc;
 	}
 	f->cctx = ZSTD_createCCtx();
-	ZSTD_CCtx_setParameter(f->cctx, ZSTD_c_compressionLevel, LEVEL);
-	ZSTD_CCtx_setParameter(f->cctx, ZSTD_c_checksumFlag, 0); /* each record has its own */
 	*out = f;
 	return 0;
+}
+
+/* A new frame's compression, for a segment whose key reading is key bytes. */
+static void compression(struct recfile *f, size_t key)
+{
+	ZSTD_CCtx_reset(f->cctx, ZSTD_reset_session_and_parameters);
+	ZSTD_CCtx_setParameter(f->cctx, ZSTD_c_compressionLevel, key < SMALL_KEY ? LEVEL_SMALL : LEVEL_LARGE);
+	if (key < SMALL_KEY) {
+		ZSTD_CCtx_setParameter(f->cctx, ZSTD_c_windowLog, WINDOW_LOG);
+		ZSTD_CCtx_setParameter(f->cctx, ZSTD_c_chainLog, CHAIN_LOG);
+		ZSTD_CCtx_setParameter(f->cctx, ZSTD_c_hashLog, HASH_LOG);
+	}
+	ZSTD_CCtx_setParameter(f->cctx, ZSTD_c_checksumFlag, 0); /* each record has its own */
 }
 
 /* Compresses in[0..n) with mode into f->buf. */
@@ -536,7 +605,7 @@ static int put_out(struct recfile *f, char *err, size_t errlen)
 		if (ftruncate(f->fd, (off_t)f->size) == 0)
 			lseek(f->fd, (off_t)f->size, SEEK_SET);
 		f->buf.len = 0;
-		return fail(err, errlen, rc, "cannot write");
+		return fail(err, errlen, rc, _("cannot write"));
 	}
 	f->size += f->buf.len;
 	f->buf.len = 0;
@@ -552,7 +621,7 @@ int recfile_end_segment(struct recfile *f, char *err, size_t errlen)
 	f->open = 0;
 	f->buf.len = 0;
 	if (squeeze(f, NULL, 0, ZSTD_e_end) < 0)
-		return fail(err, errlen, -EIO, "cannot compress");
+		return fail(err, errlen, -EIO, _("cannot compress"));
 	rc = put_out(f, err, errlen);
 	if (rc < 0)
 		return rc;
@@ -560,7 +629,7 @@ int recfile_end_segment(struct recfile *f, char *err, size_t errlen)
 	rc = patch_segment(f);
 	if (rc == 0 && fdatasync(f->fd) < 0 && errno != EINVAL)
 		rc = -errno;
-	return rc < 0 ? fail(err, errlen, rc, "cannot write") : 0;
+	return rc < 0 ? fail(err, errlen, rc, _("cannot write")) : 0;
 }
 
 int recfile_append(struct recfile *f, const void *rec, size_t n, int key, int64_t wall_ns, char *err,
@@ -581,12 +650,12 @@ int recfile_append(struct recfile *f, const void *rec, size_t n, int key, int64_
 		f->seg.first_ns = f->seg.last_ns = wall_ns;
 		seg_pack(h, &f->seg);
 		out_mem(&f->buf, (const char *)h, sizeof(h));
-		ZSTD_CCtx_reset(f->cctx, ZSTD_reset_session_only);
+		compression(f, n);
 		f->open = 1;
 	}
 	if (squeeze(f, rec, n, ZSTD_e_flush) < 0) {
 		f->buf.len = 0;
-		return fail(err, errlen, -EIO, "cannot compress");
+		return fail(err, errlen, -EIO, _("cannot compress"));
 	}
 	rc = put_out(f, err, errlen);
 	if (rc < 0) {
@@ -604,6 +673,11 @@ uint32_t recfile_segment_samples(const struct recfile *f)
 	return f->open ? f->seg.samples : 0;
 }
 
+int64_t recfile_last_ns(const struct recfile *f)
+{
+	return f->seg.samples || f->open ? f->seg.last_ns : 0;
+}
+
 uint64_t recfile_size(const struct recfile *f)
 {
 	return f->size;
@@ -617,7 +691,7 @@ int recfile_close(struct recfile *f, char *err, size_t errlen)
 		return 0;
 	rc = recfile_end_segment(f, err, errlen);
 	if (close(f->fd) < 0 && rc == 0)
-		rc = fail(err, errlen, -errno, "cannot close");
+		rc = fail(err, errlen, -errno, _("cannot close"));
 	ZSTD_freeCCtx(f->cctx);
 	out_free(&f->buf);
 	free(f);

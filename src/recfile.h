@@ -1,5 +1,5 @@
 /* recfile.h — a recording's file: the header (recformat.h), then segments, each a fixed header
- * and one zstd frame of records (reccodec.h) that starts with a key reading. Every record is
+ * and one zstd frame of records (recencode.h, recdecode.h) that starts with a key reading. Every record is
  * flushed to the file as it is written, so that a writer killed at any moment loses at most the
  * record it was writing; a segment's header gets its length and time range when it ends, and a
  * reader walks the segment headers (an index of times and offsets) rather than the data. A writer
@@ -23,6 +23,7 @@ struct rec_segment {
 	int64_t first_ns, last_ns; /* its first and last reading, ns since the epoch */
 	uint64_t length;   /* of its frame; 0 while it is being written (or its writer was killed) */
 	uint32_t samples;
+	int open;          /* its header was not ended: last_ns and samples are not known */
 };
 
 /* ---- writing ---- */
@@ -30,8 +31,8 @@ struct rec_segment {
 struct recfile;
 
 /* Creates path (mode 0640), or opens it to go on recording (it must be a recording of this
- * format's fields: else err says to record to another file). Returns 0, or a negative errno with
- * a message in err. */
+ * format's fields: else err says to record to another file, and it is left as it was). The file
+ * is locked: a second writer is refused. Returns 0, or a negative errno with a message in err. */
 int recfile_create(struct recfile **out, const char *path, const char *host, char *err, size_t errlen);
 /* Appends one record of a reading made at wall_ns, flushed to the file; key: a key record, which
  * starts a new segment. Returns 0, or a negative errno (-ENOSPC: the disk is full) with a message
@@ -44,6 +45,8 @@ uint32_t recfile_segment_samples(const struct recfile *f);
 int recfile_end_segment(struct recfile *f, char *err, size_t errlen);
 /* Ends the segment and closes the file. Returns 0 or a negative errno. */
 int recfile_close(struct recfile *f, char *err, size_t errlen);
+/* The time of the last reading in the file (one a killed writer left included), or 0. */
+int64_t recfile_last_ns(const struct recfile *f);
 /* Bytes written to the file so far. */
 uint64_t recfile_size(const struct recfile *f);
 

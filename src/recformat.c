@@ -12,6 +12,7 @@
 #include "acctfield.h"
 #include "delaykind.h"
 #include "recformat.h"
+#include "i18n.h"
 #include "xalloc.h"
 
 #define MAX_FIELDS 320
@@ -48,17 +49,19 @@ static void name3(char *buf, size_t size, const char *a, const char *b, const ch
 	snprintf(buf, size, "%s.%s.%s", a, b, c);
 }
 
-/* A task's reading (base or last) under prefix. */
+/* A task's reading (base or last) under prefix; the base reading, predicted from the last one,
+ * comes second. */
 static void add_sample(const char *prefix, size_t at)
 {
+	int phase = strcmp(prefix, "base") == 0 ? 2 : 1;
 	static const struct {
 		const char *name;
 		size_t offset, size;
 		int type;
 	} plain[] = {
-		{ "when_ns", offsetof(struct sample, when_ns), 8, RF_NUM },
-		{ "run_ns", offsetof(struct sample, run_ns), 8, RF_NUM },
-		{ "age_ns", offsetof(struct sample, age_ns), 8, RF_NUM },
+		{ "when_ns", offsetof(struct sample, when_ns), 8, RF_US },
+		{ "run_ns", offsetof(struct sample, run_ns), 8, RF_US },
+		{ "age_ns", offsetof(struct sample, age_ns), 8, RF_US },
 		{ "threads", offsetof(struct sample, threads), 4, RF_NUM },
 		{ "kind_total", offsetof(struct sample, kind_total), sizeof(kind_mask), RF_KINDS },
 		{ "kind_count", offsetof(struct sample, kind_count), sizeof(kind_mask), RF_KINDS },
@@ -69,17 +72,17 @@ static void add_sample(const char *prefix, size_t at)
 
 	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++) {
 		name2(name, sizeof(name), prefix, plain[i].name);
-		add(RO_TASK, name, at + plain[i].offset, plain[i].size, plain[i].type, 1);
+		add(RO_TASK, name, at + plain[i].offset, plain[i].size, plain[i].type, phase);
 	}
 	for (int k = 0; k < DK_COUNT; k++) {
 		name3(name, sizeof(name), prefix, "count", delay_kinds[k].key);
-		add(RO_TASK, name, at + offsetof(struct sample, count) + k * 8, 8, RF_NUM, 1);
+		add(RO_TASK, name, at + offsetof(struct sample, count) + k * 8, 8, RF_NUM, phase);
 		name3(name, sizeof(name), prefix, "total", delay_kinds[k].key);
-		add(RO_TASK, name, at + offsetof(struct sample, total) + k * 8, 8, RF_NUM, 1);
+		add(RO_TASK, name, at + offsetof(struct sample, total) + k * 8, 8, RF_US, phase);
 	}
 	for (int f = 0; f < AF_COUNT; f++) {
 		name3(name, sizeof(name), prefix, "acct", acct_fields[f].key);
-		add(RO_TASK, name, at + offsetof(struct sample, acct) + f * 8, 8, RF_NUM, 1);
+		add(RO_TASK, name, at + offsetof(struct sample, acct) + f * 8, 8, RF_NUM, phase);
 	}
 }
 
@@ -112,7 +115,7 @@ static void add_task_fields(void)
 	at = offsetof(struct rec_task, peak);
 	for (int k = 0; k < DK_COUNT; k++) {
 		name3(name, sizeof(name), "peak", "max", delay_kinds[k].key);
-		add(RO_TASK, name, at + offsetof(struct peaks, max) + k * 8, 8, RF_NUM, 1);
+		add(RO_TASK, name, at + offsetof(struct peaks, max) + k * 8, 8, RF_US, 1);
 		name3(name, sizeof(name), "peak", "max_at", delay_kinds[k].key);
 		add(RO_TASK, name, at + offsetof(struct peaks, max_at_ns) + k * 8, 8, RF_NUM, 1);
 	}
@@ -124,29 +127,30 @@ static void add_task_fields(void)
 		static const struct {
 			const char *name;
 			size_t offset;
+			int type;
 		} arr[] = {
-			{ "total", offsetof(struct kind_totals, total_ns) },
-			{ "count", offsetof(struct kind_totals, count) },
-			{ "counted", offsetof(struct kind_totals, counted_ns) },
-			{ "max", offsetof(struct kind_totals, max_ns) },
-			{ "max_at", offsetof(struct kind_totals, max_at_ns) },
+			{ "total", offsetof(struct kind_totals, total_ns), RF_US },
+			{ "count", offsetof(struct kind_totals, count), RF_NUM },
+			{ "counted", offsetof(struct kind_totals, counted_ns), RF_US },
+			{ "max", offsetof(struct kind_totals, max_ns), RF_US },
+			{ "max_at", offsetof(struct kind_totals, max_at_ns), RF_NUM },
 		};
 
 		for (size_t i = 0; i < sizeof(arr) / sizeof(arr[0]); i++) {
 			name3(name, sizeof(name), "acc", arr[i].name, delay_kinds[k].key);
-			add(RO_TASK, name, at + arr[i].offset + k * 8, 8, RF_NUM, 2);
+			add(RO_TASK, name, at + arr[i].offset + k * 8, 8, arr[i].type, 3);
 		}
 	}
-	add(RO_TASK, "acc.run_ns", at + offsetof(struct kind_totals, run_ns), 8, RF_NUM, 2);
-	add(RO_TASK, "acc.kinds", at + offsetof(struct kind_totals, kinds), sizeof(kind_mask), RF_KINDS, 2);
+	add(RO_TASK, "acc.run_ns", at + offsetof(struct kind_totals, run_ns), 8, RF_US, 3);
+	add(RO_TASK, "acc.kinds", at + offsetof(struct kind_totals, kinds), sizeof(kind_mask), RF_KINDS, 3);
 	add(RO_TASK, "acc.kinds_count", at + offsetof(struct kind_totals, kinds_count), sizeof(kind_mask), RF_KINDS,
-	    2);
-	add(RO_TASK, "acc.kinds_max", at + offsetof(struct kind_totals, kinds_max), sizeof(kind_mask), RF_KINDS, 2);
+	    3);
+	add(RO_TASK, "acc.kinds_max", at + offsetof(struct kind_totals, kinds_max), sizeof(kind_mask), RF_KINDS, 3);
 	for (int f = 0; f < AF_COUNT; f++) {
 		name3(name, sizeof(name), "acc", "acct", acct_fields[f].key);
-		add(RO_TASK, name, at + offsetof(struct kind_totals, acct) + f * 8, 8, RF_NUM, 2);
+		add(RO_TASK, name, at + offsetof(struct kind_totals, acct) + f * 8, 8, RF_NUM, 3);
 	}
-	add(RO_TASK, "acc.acct_have", at + offsetof(struct kind_totals, acct_have), sizeof(acct_mask), RF_ACCTS, 2);
+	add(RO_TASK, "acc.acct_have", at + offsetof(struct kind_totals, acct_have), sizeof(acct_mask), RF_ACCTS, 3);
 }
 
 /* A pressure reading's fields at `at` in obj; the shares second. */
@@ -220,7 +224,7 @@ static void order_by_phase(int obj)
 	struct rec_field tmp[MAX_FIELDS];
 	size_t n = 0;
 
-	for (int phase = 1; phase <= 2; phase++)
+	for (int phase = 1; phase <= REC_PHASES; phase++)
 		for (size_t i = 0; i < table.n[obj]; i++)
 			if (table.f[obj][i].phase == phase)
 				tmp[n++] = table.f[obj][i];
@@ -292,10 +296,12 @@ void rec_set(const struct rec_field *f, void *obj, uint64_t v)
 /* ---- the header ---- */
 
 static const char *const object_names[RO_COUNT] = { "head", "task", "cgroup" };
-static const char type_letters[] = { 'n', 'k', 'a' };
+static const char type_letters[] = "nkau"; /* enum rec_ftype */
 
 void rec_header_format(struct outbuf *o, const char *host, int64_t started_ns)
 {
+	size_t start = o->len;
+
 	out_str(o, REC_MAGIC);
 	out_printf(o, "format %d.%d\n", REC_MAJOR, REC_MINOR);
 	out_printf(o, "writer %s %s\n", PACKAGE, VERSION);
@@ -314,7 +320,13 @@ void rec_header_format(struct outbuf *o, const char *host, int64_t started_ns)
 		size_t n;
 		const struct rec_field *f = rec_fields(obj, &n);
 
-		for (int phase = 1; phase <= 2; phase++) {
+		for (int phase = 1; phase <= REC_PHASES; phase++) {
+			int any = 0;
+
+			for (size_t i = 0; i < n; i++)
+				any |= f[i].phase == phase;
+			if (!any)
+				continue;
 			out_printf(o, "fields %s %d", object_names[obj], phase);
 			for (size_t i = 0; i < n; i++)
 				if (f[i].phase == phase)
@@ -322,7 +334,12 @@ void rec_header_format(struct outbuf *o, const char *host, int64_t started_ns)
 			out_char(o, '\n');
 		}
 	}
-	out_char(o, '\n');
+	rec_header_seal(o, start);
+}
+
+void rec_header_seal(struct outbuf *o, size_t start)
+{
+	out_printf(o, "crc %08x\n\n", rec_crc32(0, o->data + start, o->len - start));
 }
 
 static int find_field(int obj, const char *name, size_t len)
@@ -350,27 +367,42 @@ static void parse_keys(int *map, const char *line, int (*find)(const char *))
 static int parse_fields(struct rec_schema *s, char *line)
 {
 	char *save = NULL, *word = strtok_r(line, " ", &save), *ph = strtok_r(NULL, " ", &save);
-	int obj = -1;
+	int obj = -1, phase = ph ? atoi(ph) : 0;
 
 	for (int o = 0; o < RO_COUNT; o++)
 		if (word && strcmp(word, object_names[o]) == 0)
 			obj = o;
-	if (obj < 0 || !ph)
+	if (obj < 0 || phase < 1)
 		return 0; /* an object this reader does not know: skipped */
+	if (phase > REC_PHASES)
+		phase = REC_PHASES; /* a later phase: predicted with the last this reader knows */
 	while ((word = strtok_r(NULL, " ", &save))) {
 		char *colon = strchr(word, ':');
 		size_t len = colon ? (size_t)(colon - word) : strlen(word);
+		const char *letter = colon && colon[1] && !colon[2] ? strchr(type_letters, colon[1]) : NULL;
+		int type = letter ? (int)(letter - type_letters) : RF_UNKNOWN, ours = find_field(obj, word, len);
+		size_t n;
+		const struct rec_field *f = rec_fields(obj, &n);
 
+		if (ours >= 0 && f[ours].type != type)
+			ours = -1; /* the same name read another way: not ours */
 		s->map[obj] = xrealloc(s->map[obj], (s->nfields[obj] + 1) * sizeof(int));
-		s->map[obj][s->nfields[obj]++] = find_field(obj, word, len);
+		s->types[obj] = xrealloc(s->types[obj], s->nfields[obj] + 1);
+		s->types[obj][s->nfields[obj]] = (uint8_t)type;
+		s->phases[obj] = xrealloc(s->phases[obj], s->nfields[obj] + 1);
+		s->phases[obj][s->nfields[obj]] = (uint8_t)phase;
+		s->map[obj][s->nfields[obj]++] = ours;
 	}
 	return 0;
 }
 
 void rec_schema_free(struct rec_schema *s)
 {
-	for (int o = 0; o < RO_COUNT; o++)
+	for (int o = 0; o < RO_COUNT; o++) {
 		free(s->map[o]);
+		free(s->types[o]);
+		free(s->phases[o]);
+	}
 	memset(s, 0, sizeof(*s));
 }
 
@@ -378,6 +410,7 @@ int rec_header_parse(struct rec_schema *s, const char *text, size_t len, char *e
 {
 	size_t magic = strlen(REC_MAGIC), pos;
 	const char *end;
+	int sealed = 0;
 
 	memset(s, 0, sizeof(*s));
 	for (int i = 0; i < 16; i++)
@@ -387,20 +420,23 @@ int rec_header_parse(struct rec_schema *s, const char *text, size_t len, char *e
 	if (len < magic && memcmp(text, REC_MAGIC, len) == 0)
 		return -EAGAIN;
 	if (len < magic || memcmp(text, REC_MAGIC, magic) != 0) {
-		snprintf(err, errlen, "%s", "not a delaytop recording");
+		snprintf(err, errlen, "%s", _("not a delaytop recording"));
 		return -EPROTO;
 	}
 	end = memmem(text, len, "\n\n", 2);
 	if (!end)
-		return len > (1u << 20) ? (snprintf(err, errlen, "%s", "the header does not end"), -EINVAL) : -EAGAIN;
+		return len > (1u << 20) ? (snprintf(err, errlen, "%s", _("the header does not end")), -EINVAL) : -EAGAIN;
 	s->header_len = (size_t)(end - text) + 2;
 	for (pos = magic; pos < s->header_len - 1;) {
 		const char *nl = memchr(text + pos, '\n', s->header_len - pos);
 		size_t n = (size_t)(nl - (text + pos));
 		char *line = xmalloc(n + 1);
+		unsigned crc;
 
 		memcpy(line, text + pos, n);
 		line[n] = '\0';
+		if (sscanf(line, "crc %8x", &crc) == 1 && n == 12)
+			sealed = crc == rec_crc32(0, text, pos) ? 1 : -1;
 		pos += n + 1;
 		if (sscanf(line, "format %d.%d", &s->major, &s->minor) == 2) {
 		} else if (strncmp(line, "host ", 5) == 0) {
@@ -417,19 +453,24 @@ int rec_header_parse(struct rec_schema *s, const char *text, size_t len, char *e
 		free(line);
 	}
 	if (s->major <= 0) {
-		snprintf(err, errlen, "%s", "the header has no format version");
+		snprintf(err, errlen, "%s", _("the header has no format version"));
 		rec_schema_free(s);
 		return -EINVAL;
 	}
 	if (s->major > REC_MAJOR) {
-		snprintf(err, errlen, "written in format %d.%d, which this delaytop (%s, format %d.%d) cannot read",
+		snprintf(err, errlen, F_(N_("written in format %d.%d, which this delaytop (%s, format %d.%d) cannot read")),
 			 s->major, s->minor, VERSION, REC_MAJOR, REC_MINOR);
 		rec_schema_free(s);
 		return -ENOTSUP;
 	}
+	if (sealed <= 0) {
+		snprintf(err, errlen, "%s", _("the header is damaged: its checksum does not match"));
+		rec_schema_free(s);
+		return -EINVAL;
+	}
 	for (int o = 0; o < RO_COUNT; o++)
 		if (!s->nfields[o]) {
-			snprintf(err, errlen, "the header lists no %s fields", object_names[o]);
+			snprintf(err, errlen, F_(N_("the header lists no %s fields")), object_names[o]);
 			rec_schema_free(s);
 			return -EINVAL;
 		}
@@ -445,7 +486,7 @@ int rec_schema_native(const struct rec_schema *s)
 		if (s->nfields[o] != n)
 			return 0;
 		for (size_t i = 0; i < n; i++)
-			if (s->map[o][i] != (int)i)
+			if (s->map[o][i] != (int)i || s->phases[o][i] != rec_fields(o, &n)[i].phase)
 				return 0;
 	}
 	for (int i = 0; i < 16; i++)
@@ -458,11 +499,26 @@ int rec_schema_native(const struct rec_schema *s)
 
 void rec_predict_task(struct rec_task *t, uint64_t dmono)
 {
+	dmono = sample_unit(dmono); /* the readings' times are whole microseconds */
 	t->base = t->last;
 	t->last.when_ns += dmono;
 	if (t->last.age_ns)
 		t->last.age_ns += dmono;
 	t->fresh = 0;
+}
+
+void rec_predict_base(struct rec_task *t, uint64_t dmono)
+{
+	dmono = sample_unit(dmono);
+	if (t->fresh)
+		return; /* it has no reading before */
+	if (!t->base.threads) {
+		/* new to the reader (a reading counts one thread at least): its reading before is
+		 * expected to be like this one */
+		t->base = t->last;
+		t->base.age_ns = t->last.age_ns > dmono ? t->last.age_ns - dmono : 0;
+	}
+	t->base.when_ns = t->last.when_ns > dmono ? t->last.when_ns - dmono : 0;
 }
 
 void rec_predict_totals(struct rec_task *t, struct task_rates *r)

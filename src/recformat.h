@@ -61,7 +61,8 @@ struct rec_cgroup {
 struct rec_head {
 	int64_t wall_ns;
 	uint64_t interval, elapsed, reading; /* the doubles' bits */
-	uint8_t threads, delayacct, limited, listening, cgroups, states_from_tasks;
+	int32_t delayacct; /* DELAYACCT_*, which may be negative */
+	uint8_t threads, limited, listening, cgroups, states_from_tasks;
 	uint32_t nprocs, nthreads;
 	uint64_t exits, exits_lost;
 	struct rec_psi psi;
@@ -69,16 +70,23 @@ struct rec_head {
 
 enum rec_object { RO_HEAD, RO_TASK, RO_CGROUP, RO_COUNT };
 
-/* How a field's bits are read: a plain number, or a set of delay kinds or accounting fields (whose
- * bits a reader maps from the file's order of kinds and fields to its own). */
-enum rec_ftype { RF_NUM, RF_KINDS, RF_ACCTS };
+/* How a field's bits are read: a plain number, a number of nanoseconds that is nearly always whole
+ * microseconds (rates.h: its differences are written in microseconds), or a set of delay kinds or
+ * accounting fields (whose bits a reader maps from the file's order of kinds and fields to its
+ * own). */
+enum rec_ftype { RF_NUM, RF_KINDS, RF_ACCTS, RF_US, RF_UNKNOWN };
+
+/* An object's fields come in phases: a reader predicts the fields of a phase from those of the
+ * phases before (tasks: 2, the reading before, from this one; 3, the totals since the start, from
+ * the readings; pressure: 2, the shares, from the totals). */
+#define REC_PHASES 3
 
 struct rec_field {
 	char name[40];
 	uint16_t offset;
 	uint8_t size;  /* 1, 2, 4 or 8 bytes */
 	uint8_t type;  /* enum rec_ftype */
-	uint8_t phase; /* tasks: 2 for the totals since the start, which follow from the rest */
+	uint8_t phase; /* 1 to REC_PHASES */
 };
 
 /* The fields of each object, in the order this delaytop writes them. */
@@ -88,8 +96,11 @@ uint64_t rec_get(const struct rec_field *f, const void *obj);
 void rec_set(const struct rec_field *f, void *obj, uint64_t v);
 
 /* The header of a file: the magic, the version, who wrote it when, and the names of the kinds,
- * the accounting fields and every object's fields. Ends with an empty line. */
+ * the accounting fields and every object's fields; then a line "crc XXXXXXXX", the CRC-32 of the
+ * header before it, and an empty line. */
 void rec_header_format(struct outbuf *o, const char *host, int64_t started_ns);
+/* Ends a header that starts at o->data[start] with its CRC line and the empty line. */
+void rec_header_seal(struct outbuf *o, size_t start);
 
 /* A file's header as a reader maps it: for each object, each of the file's fields to one of ours
  * (-1: unknown, skipped), and the file's kind and accounting-field bits to ours. */
@@ -98,6 +109,9 @@ struct rec_schema {
 	char host[256];
 	int64_t started_ns;
 	int *map[RO_COUNT];
+	uint8_t *types[RO_COUNT]; /* each of the file's fields' enum rec_ftype; RF_UNKNOWN: a type
+				     this reader does not know (the field is skipped) */
+	uint8_t *phases[RO_COUNT]; /* and its phase */
 	size_t nfields[RO_COUNT];
 	int kind_map[16], acct_map[16]; /* file bit -> our bit, -1: unknown */
 	size_t header_len;
@@ -113,8 +127,11 @@ int rec_schema_native(const struct rec_schema *s);
 /* What a task's next reading is expected to be, from its last one (prev) dmono ns later: its last
  * reading becomes its base and is repeated a little later; nothing else changes. */
 void rec_predict_task(struct rec_task *t, uint64_t dmono);
-/* The second step: its rates over the interval (into r) and its totals since the start grown by
- * them, as the sampler grows them. */
+/* The second, its last reading known: its reading before (unless it is new in this interval:
+ * then there is none) made dmono ns before this one; for a task new to the reader, like this one. */
+void rec_predict_base(struct rec_task *t, uint64_t dmono);
+/* The third: its rates over the interval (into r) and its totals since the start grown by them,
+ * as the sampler grows them. */
 void rec_predict_totals(struct rec_task *t, struct task_rates *r);
 /* A pressure reading expected dmono ns after p: the same, a little later. */
 void rec_predict_psi(struct rec_psi *p, uint64_t dmono);

@@ -10,7 +10,8 @@
 #include <unistd.h>
 
 #include "i18n.h"
-#include "reccodec.h"
+#include "recdecode.h"
+#include "recencode.h"
 #include "recfile.h"
 #include "recorder.h"
 #include "xalloc.h"
@@ -33,8 +34,12 @@ struct recorder {
 	struct kept *ring;   /* --capture: from a key reading on, oldest first */
 	size_t nring, capring;
 	int64_t last_key_ns; /* --capture: when the last key reading was made */
+	uint32_t since_key;  /* --capture: readings since then, it included */
 	int64_t until_ns;    /* --capture: readings are written until then */
+	int64_t written_ns;  /* when the last reading written to the file was made */
 	struct rec_schema schema; /* --capture: ours, to decode the ring */
+	struct row *kept;    /* the rows of the reading that -u and -c choose */
+	size_t capkept;
 	int failed;
 };
 
@@ -90,6 +95,10 @@ int recorder_open(struct recorder **out, const struct recorder_opts *o, char *er
 		free(r);
 		return rc;
 	}
+	/* a file a run of an earlier period left: renamed after it at the first reading */
+	r->last_ns = recfile_last_ns(r->f);
+	if (o->rotate && r->last_ns)
+		r->period = recorder_period(o->rotate, r->last_ns / 1000000000);
 	if (o->capture_s > 0) {
 		char why[128];
 
@@ -191,6 +200,8 @@ static int append(struct recorder *r, const struct outbuf *rec, int key, int64_t
 
 	if (rc < 0)
 		snprintf(err, errlen, F_(N_("recording to %s stopped: %s")), r->o.path, why);
+	else
+		r->written_ns = wall_ns;
 	return rc;
 }
 
@@ -237,7 +248,8 @@ static int capture(struct recorder *r, const struct snapshot *snap, int fired, i
 		   size_t errlen)
 {
 	int64_t window = (int64_t)(r->o.capture_s * 1e9);
-	int key = !r->nring || wall - r->last_key_ns >= window;
+	/* a key reading every window, and at least every RECSEG_MAX_SAMPLES (a seek's bound) */
+	int key = !r->nring || wall - r->last_key_ns >= window || r->since_key >= RECSEG_MAX_SAMPLES;
 	struct kept *k;
 	int writing = wall <= r->until_ns, rc = 0;
 
@@ -247,13 +259,16 @@ static int capture(struct recorder *r, const struct snapshot *snap, int fired, i
 	rec_encode(&r->enc, snap, key, &k->rec);
 	k->key = key;
 	k->wall_ns = wall;
+	r->since_key = key ? 1 : r->since_key + 1;
 	if (key)
 		r->last_key_ns = wall;
 	if (writing) {
 		rc = append(r, &k->rec, key, wall, err, errlen);
 	} else if (fired) {
+		/* the kept readings of the last window, but none written already (a firing soon
+		 * after the window of the one before) */
 		r->until_ns = wall + window;
-		rc = write_kept(r, wall - window, err, errlen);
+		rc = write_kept(r, wall - window > r->written_ns ? wall - window : r->written_ns + 1, err, errlen);
 	} else if (r->until_ns) {
 		r->until_ns = 0; /* the window after the last firing is over */
 		rc = recfile_end_segment(r->f, err, errlen);
@@ -262,9 +277,29 @@ static int capture(struct recorder *r, const struct snapshot *snap, int fired, i
 	return rc;
 }
 
-int recorder_write(struct recorder *r, const struct snapshot *snap, int fired, char *err, size_t errlen)
+/* snap with only the rows o.rows chooses (departed ones included), in r->kept. */
+static const struct snapshot *chosen(struct recorder *r, const struct snapshot *snap, struct snapshot *out)
 {
-	int64_t wall = (int64_t)snap->wall.tv_sec * 1000000000 + snap->wall.tv_nsec;
+	struct display d = { .threads = snap->threads, .accumulate = 1 };
+	size_t n = 0;
+
+	if (!r->o.rows.by_uid && !r->o.rows.cgroup)
+		return snap;
+	r->kept = xgrow(r->kept, &r->capkept, snap->nrows ? snap->nrows : 1, sizeof(*r->kept));
+	for (size_t i = 0; i < snap->nrows; i++)
+		if (filter_match(&r->o.rows, &snap->rows[i], &d))
+			r->kept[n++] = snap->rows[i];
+	*out = *snap;
+	out->rows = r->kept;
+	out->nrows = n;
+	return out;
+}
+
+int recorder_write(struct recorder *r, const struct snapshot *all, int fired, char *err, size_t errlen)
+{
+	int64_t wall = (int64_t)all->wall.tv_sec * 1000000000 + all->wall.tv_nsec;
+	struct snapshot some;
+	const struct snapshot *snap = chosen(r, all, &some);
 	int rc, key;
 
 	if (r->failed)
@@ -307,6 +342,7 @@ int recorder_close(struct recorder *r, char *err, size_t errlen)
 	rec_encoder_free(&r->enc);
 	out_free(&r->rec);
 	rec_schema_free(&r->schema);
+	free(r->kept);
 	free(r);
 	return rc;
 }

@@ -1,4 +1,4 @@
-/* recorder.h — -w: every reading written to a recording (reccodec.h, recfile.h), a key reading
+/* recorder.h — -w: every reading written to a recording (recencode.h, recfile.h), a key reading
  * starting each segment; --rotate: a new file every hour or day, the last one renamed after its
  * period, and --keep: the oldest of those removed; --capture: the readings kept in memory for a
  * while and written only around the moments a PSI trigger fires. */
@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "filter.h"
 #include "model.h"
 
 /* --rotate: hour, day, or a number of seconds (ROTATE_SECONDS + the number). */
@@ -18,6 +19,7 @@ struct recorder_opts {
 	long rotate;      /* enum rotate, or ROTATE_SECONDS + seconds */
 	unsigned keep;    /* renamed files kept; 0: all */
 	double capture_s; /* 0: write every reading */
+	struct filter rows; /* the rows recorded (-u, -c); its strings must outlive the recorder */
 };
 
 struct recorder;

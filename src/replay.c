@@ -7,9 +7,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "reccodec.h"
+#include "recdecode.h"
 #include "recfile.h"
 #include "replay.h"
+#include "i18n.h"
 #include "xalloc.h"
 
 struct replay {
@@ -33,8 +34,8 @@ static void clock_text(char *buf, size_t size, int64_t ns)
 	time_t t = (time_t)(ns / 1000000000);
 	struct tm tm;
 
-	if (!ns || !localtime_r(&t, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm))
-		snprintf(buf, size, "%s", "the start");
+	if (!localtime_r(&t, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(buf, size, "%s", "?");
 }
 
 static void load(struct replay *r, size_t i)
@@ -69,8 +70,12 @@ static int decode_one(struct replay *r, char *err, size_t errlen)
 		r->pos = r->len; /* a record cut short ends the segment: the reading being written */
 		if (used < 0) {
 			clock_text(when, sizeof(when), r->cur);
-			snprintf(err, errlen, "damaged in the segment at byte %lld, after the reading of %s (%s)",
-				 (long long)r->segs[r->seg].offset, when, why);
+			if (r->index)
+				snprintf(err, errlen, F_(N_("damaged in the segment at byte %lld, after the reading of %s (%s)")),
+					 (long long)r->segs[r->seg].offset, when, why);
+			else
+				snprintf(err, errlen, F_(N_("damaged in the segment at byte %lld, before its first reading (%s)")),
+					 (long long)r->segs[r->seg].offset, why);
 			r->told = 1; /* one message for the segment */
 			return -1;
 		}
@@ -78,8 +83,12 @@ static int decode_one(struct replay *r, char *err, size_t errlen)
 	if (r->damage >= 0 && !r->told) {
 		r->told = 1;
 		clock_text(when, sizeof(when), r->cur);
-		snprintf(err, errlen, "damaged at byte %lld, after the reading of %s: the rest of its segment is lost",
-			 (long long)r->damage, when);
+		if (r->index)
+			snprintf(err, errlen,
+				 F_(N_("damaged at byte %lld, after the reading of %s: the rest of its segment is lost")),
+				 (long long)r->damage, when);
+		else
+			snprintf(err, errlen, F_(N_("damaged at byte %lld: its segment is lost")), (long long)r->damage);
 		return -1;
 	}
 	return 0;
@@ -93,11 +102,10 @@ static int advance(struct replay *r, char *err, size_t errlen)
 
 		if (rc != 0)
 			return rc;
-		if (r->seg + 1 >= r->nsegs && r->seg < r->nsegs)
+		/* no segment at all (a file with a header only): nothing to load */
+		if (r->nsegs == 0 || (r->seg + 1 >= r->nsegs && r->seg < r->nsegs))
 			return 0;
 		load(r, r->seg < r->nsegs ? r->seg + 1 : 0);
-		if (r->nsegs == 0)
-			return 0;
 	}
 }
 
@@ -128,7 +136,11 @@ int replay_open(struct replay **out, const char *path, char *err, size_t errlen)
 	r->damage = -1;
 	if (r->nsegs) {
 		r->first = r->segs[0].first_ns;
-		/* the last segment may still be written: its end is where its readings end */
+		r->last = r->segs[r->nsegs - 1].last_ns;
+	}
+	if (r->nsegs && r->segs[r->nsegs - 1].open) {
+		/* the last segment is being written (or its writer was killed): it ends where its
+		 * readings do */
 		load(r, r->nsegs - 1);
 		while (decode_one(r, skip, sizeof(skip)) > 0)
 			r->last = r->cur;
@@ -175,7 +187,7 @@ int replay_next(struct replay *r, struct snapshot *snap, char *err, size_t errle
 	}
 	if (r->index_damage >= 0 && r->seg == r->nsegs) {
 		/* said once, before the first reading */
-		snprintf(err, errlen, "damaged at byte %lld: a segment's header is unreadable",
+		snprintf(err, errlen, F_(N_("damaged at byte %lld: a segment's header is unreadable")),
 			 (long long)r->index_damage);
 		r->index_damage = -1;
 		return -1;

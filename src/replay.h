@@ -1,6 +1,6 @@
 /* replay.h — a recording read back as snapshots: in order, from a time (through the index of
  * segments: a seek decodes one segment at most), a reading back, with the damage it meets said
- * where it is and passed. The snapshots are made as a live reading's are (reccodec.h), so that
+ * where it is and passed. The snapshots are made as a live reading's are (recdecode.h), so that
  * every front end shows them the same way. */
 #ifndef DELAYTOP_REPLAY_H
 #define DELAYTOP_REPLAY_H

@@ -254,6 +254,7 @@ void task_read(struct task *t, const struct task_counters *c, uint64_t when, uin
 void task_carry(struct task *t, uint64_t when, int boot, const struct tick_times *tt,
 		const struct reading_rules *rules)
 {
+	when = sample_unit(when);
 	if (t->last.age_ns && when > t->last.when_ns)
 		t->last.age_ns += when - t->last.when_ns;
 	t->last.when_ns = when;

@@ -118,7 +118,8 @@ int time_parse(const char *s, int64_t now_ns, int64_t *out_ns, char *err, size_t
 		*out_ns = now_ns;
 		return 0;
 	}
-	if (relative(s, now_ns, out_ns) == 0 || absolute(s, now_ns, out_ns) == 0)
+	/* not empty: absolute() would take it as today's midnight */
+	if (*s && (relative(s, now_ns, out_ns) == 0 || absolute(s, now_ns, out_ns) == 0))
 		return 0;
 	snprintf(err, errlen, "%s",
 		 _("a time is YYYY-MM-DD HH:MM[:SS], HH:MM[:SS] (today), @SECONDS, 'now' or like '10 minutes ago'"));

@@ -1,5 +1,6 @@
 /* view.c — the screen's state and event loop: readings on a deadline, keys at once (the prompts'
- * keys in prompt.c).
+ * keys in prompt.c). The readings come from a source (view.h): the reading thread here, or a
+ * recording (viewreplay.c), under the same loop.
  *
  * Keys never wait for a reading: readings run on the reading thread (reader.c), and sorting,
  * filtering and drawing work on the screen's copy of the last one. While paused (z) no readings
@@ -100,8 +101,7 @@ void view_rebuild(struct view *v)
 	remember_selection(v);
 }
 
-/* The row filter's pids: the selection as the sampler made it, the screen's own copy. */
-static void set_selection(struct view *v, const uint32_t *pids, size_t n)
+void view_set_selection(struct view *v, const uint32_t *pids, size_t n)
 {
 	free(v->selection);
 	v->selection = NULL;
@@ -119,7 +119,7 @@ static void selection_arrived(struct view *v)
 	size_t n;
 	const uint32_t *pids = reader_pids(v->reader, &n);
 
-	set_selection(v, pids, n);
+	view_set_selection(v, pids, n);
 	if (reader_pids_notice(v->reader))
 		view_say(v, "%s", reader_pids_notice(v->reader));
 	else if (n)
@@ -133,29 +133,22 @@ static int needs_totals(const struct view *v)
 	return v->spec.display.accumulate || listing_uses_column(&v->spec, COL_MAX_AT);
 }
 
-/* Takes the reading the reading thread has ready, if any; returns 1 when it did. */
+/* Takes the reading the source has ready, if any; returns 1 when it did. */
 static int take_reading(struct view *v)
 {
 	char err[512];
 	enum reader_result res;
-	int totals = needs_totals(v);
 
 	remember_selection(v);
-	/* the totals since the start are copied only while they are needed */
-	res = reader_take(v->reader, &v->copy, totals, err, sizeof(err));
+	res = v->src->take(v, err, sizeof(err));
 	if (res == READER_NONE)
 		return 0;
-	v->copy_totals = totals;
 	v->started = 1;
 	v->have_snap = res == READER_SNAPSHOT;
 	if (v->have_snap)
 		v->snap = v->copy.snap;
 	else
 		view_say(v, "%s", err);
-	if (reader_recording_error(v->reader, err, sizeof(err)))
-		view_say(v, "%s", err);
-	if (reader_pids_changed(v->reader))
-		selection_arrived(v);
 	view_rebuild(v);
 	return 1;
 }
@@ -221,16 +214,12 @@ static void sort_step(struct view *v, int step)
 	view_rebuild(v);
 }
 
-/* Rows per process, thread or cgroup, from the reading asked for now (the rows shown until then
- * stay those of the last reading, under their own titles). Between processes and threads new
- * baselines start, so the next reading is a whole interval later; the cgroup view sums process
- * rows. A sort column the new view lacks gives way to TOTAL. */
-static void set_group(struct view *v, int threads, int cgroups, uint64_t *deadline)
+/* A sort column the new view lacks gives way to TOTAL; the selection goes back to the top. */
+void view_set_rows(struct view *v, int threads, int cgroups, uint64_t *deadline)
 {
 	struct display wanted = v->spec.display;
-	int rebase = threads != v->want_threads;
 
-	reader_set_group(v->reader, threads, cgroups);
+	v->src->group(v, threads, cgroups, deadline);
 	v->want_threads = threads;
 	v->want_cgroups = cgroups;
 	wanted.threads = threads;
@@ -239,28 +228,23 @@ static void set_group(struct view *v, int threads, int cgroups, uint64_t *deadli
 		v->spec.sort_col = COL_TOTAL;
 	v->sel_tid = 0;
 	v->follow = 0;
-	*deadline = timing_mono_ns() + (uint64_t)(v->delay_s * 1e9);
-	if (rebase)
-		view_say(v, "%s", _("rates from the next reading"));
-	else if (cgroups)
-		view_say(v, "%s", _("cgroup pressure from the next reading"));
 	view_rebuild(v);
 }
 
 static void switch_threads(struct view *v, uint64_t *deadline)
 {
-	set_group(v, !v->want_threads, 0, deadline);
+	view_set_rows(v, !v->want_threads, 0, deadline);
 }
 
 /* g: processes, then threads, then cgroups. */
 static void next_group(struct view *v, uint64_t *deadline)
 {
 	if (v->want_cgroups)
-		set_group(v, 0, 0, deadline);
+		view_set_rows(v, 0, 0, deadline);
 	else if (v->want_threads)
-		set_group(v, 0, 1, deadline);
+		view_set_rows(v, 0, 1, deadline);
 	else
-		set_group(v, 1, 0, deadline);
+		view_set_rows(v, 1, 0, deadline);
 }
 
 /* The selected row when it is a cgroup, else NULL after saying what the key is for. */
@@ -280,7 +264,7 @@ static void open_cgroup(struct view *v, uint64_t *deadline)
 	if (!r)
 		return;
 	str_copy(v->cgroup_filter, sizeof(v->cgroup_filter), r->cgroup);
-	set_group(v, 0, 0, deadline);
+	view_set_rows(v, 0, 0, deadline);
 }
 
 static long folded_index(const struct view *v, const char *path)
@@ -338,7 +322,7 @@ static void switch_tree(struct view *v, int sums)
 static void switch_totals(struct view *v)
 {
 	toggle(v, &v->spec.display.accumulate);
-	if (v->spec.display.accumulate && !v->copy_totals && v->have_snap) {
+	if (v->spec.display.accumulate && !v->copy_totals && v->have_snap && v->reader) {
 		reader_ask(v->reader);
 		view_say(v, "%s", _("totals since the start from the next reading"));
 	}
@@ -393,6 +377,8 @@ static void paging(struct view *v, enum action a)
 
 static void act(struct view *v, enum action a, uint64_t *deadline)
 {
+	if (v->src->act(v, a, deadline))
+		return;
 	switch (a) {
 	case ACT_UP: case ACT_DOWN: case ACT_PAGE_UP: case ACT_PAGE_DOWN: case ACT_HOME: case ACT_END:
 		paging(v, a);
@@ -425,10 +411,6 @@ static void act(struct view *v, enum action a, uint64_t *deadline)
 	case ACT_METRIC:
 		v->spec.display.metric = (enum metric)((v->spec.display.metric + 1) % METRIC_COUNT);
 		view_rebuild(v);
-		break;
-	case ACT_REFRESH:
-		reader_ask(v->reader);
-		*deadline = timing_mono_ns() + (uint64_t)(v->delay_s * 1e9);
 		break;
 	case ACT_PAUSE: v->paused = !v->paused; break;
 	case ACT_DELAY: {
@@ -503,13 +485,88 @@ static int handle_keys(struct view *v, uint64_t *deadline)
 	return changed;
 }
 
+/* ---- a live run's source: the reading thread ---- */
+
+static void live_start(struct view *v, uint64_t *deadline)
+{
+	(void)deadline;
+	reader_ask(v->reader);
+}
+
+static int live_fd(const struct view *v)
+{
+	return reader_fd(v->reader);
+}
+
+/* The totals since the start are copied only while they are needed. */
+static enum reader_result live_take(struct view *v, char *err, size_t errlen)
+{
+	int totals = needs_totals(v);
+	enum reader_result res = reader_take(v->reader, &v->copy, totals, err, errlen);
+	char why[512];
+
+	if (res == READER_NONE)
+		return res;
+	v->copy_totals = totals;
+	if (reader_recording_error(v->reader, why, sizeof(why)))
+		view_say(v, "%s", why);
+	if (reader_pids_changed(v->reader))
+		selection_arrived(v);
+	return res;
+}
+
+/* -n counts the readings asked for at a deadline (not the first, nor those a key asked for). */
+static int live_due(struct view *v, uint64_t now, uint64_t *deadline)
+{
+	reader_ask(v->reader);
+	v->counted = 1;
+	*deadline = timing_next_deadline(*deadline, (uint64_t)(v->delay_s * 1e9), now);
+	return 0;
+}
+
+/* The rows shown until the reading asked for now stay those of the last reading, under their
+ * own titles. Between processes and threads new baselines start, so the next reading is a whole
+ * interval later; the cgroup view sums process rows. */
+static void live_group(struct view *v, int threads, int cgroups, uint64_t *deadline)
+{
+	reader_set_group(v->reader, threads, cgroups);
+	*deadline = timing_mono_ns() + (uint64_t)(v->delay_s * 1e9);
+	if (threads != v->want_threads)
+		view_say(v, "%s", _("rates from the next reading"));
+	else if (cgroups)
+		view_say(v, "%s", _("cgroup pressure from the next reading"));
+}
+
+/* The rows follow with the reading that applies the selection (selection_arrived). */
+static void live_pids(struct view *v, const uint32_t *pids, size_t n)
+{
+	reader_set_pids(v->reader, pids, n);
+}
+
+static int live_act(struct view *v, enum action a, uint64_t *deadline)
+{
+	switch (a) {
+	case ACT_REFRESH:
+		reader_ask(v->reader);
+		*deadline = timing_mono_ns() + (uint64_t)(v->delay_s * 1e9);
+		return 1;
+	case ACT_NEXT_READING: case ACT_PREV_READING: case ACT_JUMP: case ACT_FASTER: case ACT_SLOWER:
+		view_say(v, "%s", _("this key steps through a recording (delaytop -r FILE); this screen is live"));
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static const struct view_source live_source = {
+	.start = live_start, .fd = live_fd, .take = live_take, .due = live_due,
+	.group = live_group, .pids = live_pids, .act = live_act,
+};
+
 /* ---- set-up and loop ---- */
 
-static void init_view(struct view *v, const struct options *o, struct sampler *s)
+void view_init(struct view *v, const struct options *o)
 {
-	const uint32_t *pids;
-	size_t npids;
-
 	memset(v, 0, sizeof(*v));
 	snapcopy_init(&v->copy);
 	v->spec.display.threads = v->want_threads = o->threads;
@@ -531,18 +588,40 @@ static void init_view(struct view *v, const struct options *o, struct sampler *s
 	v->spec.filter.uid = o->uid;
 	v->spec.filter.active = o->active;
 	if (o->by_uid)
-		str_copy(v->user_text, sizeof(v->user_text), sampler_user_name(s, o->uid));
+		snprintf(v->user_text, sizeof(v->user_text), "%u", o->uid);
 	if (o->npids) {
 		v->pids = xmalloc(o->npids * sizeof(*v->pids));
 		memcpy(v->pids, o->pids, o->npids * sizeof(*v->pids));
 		v->npids = o->npids;
 	}
-	pids = sampler_pids(s, &npids);
-	set_selection(v, pids, npids);
 	v->spec.sort_col = o->sort_col;
 	v->spec.reverse = o->reverse;
 	v->delay_s = o->delay_s;
 	v->iterations = o->iterations;
+}
+
+void view_free(struct view *v)
+{
+	listing_free(&v->list);
+	snapcopy_free(&v->copy);
+	free(v->pids);
+	free(v->selection);
+	for (size_t i = 0; i < v->nfolded; i++)
+		free(v->folded[i]);
+	free(v->folded);
+}
+
+/* What the sampler knows at the start: the user's name, the selection, exits listened to. */
+static void init_live(struct view *v, const struct options *o, struct sampler *s)
+{
+	const uint32_t *pids;
+	size_t npids;
+
+	v->src = &live_source;
+	if (o->by_uid)
+		str_copy(v->user_text, sizeof(v->user_text), sampler_user_name(s, o->uid));
+	pids = sampler_pids(s, &npids);
+	view_set_selection(v, pids, npids);
 	v->listening = sampler_listen_fd(s) >= 0;
 	if (sampler_notice(s))
 		view_say(v, "%s", sampler_notice(s));
@@ -560,9 +639,7 @@ static int wait_ms(const struct view *v, uint64_t deadline)
 	return until > now ? (int)((until - now + 999999) / 1000000) : 0;
 }
 
-/* A reading is taken when the reading thread has it ready; -n counts those asked for at a
- * deadline (not the first, nor those a key asked for). */
-static int reading_arrived(struct view *v)
+int view_take(struct view *v)
 {
 	if (!take_reading(v))
 		return 0;
@@ -576,35 +653,31 @@ static int reading_arrived(struct view *v)
 	return 1;
 }
 
-static void loop(struct view *v, volatile sig_atomic_t *stop)
+void view_loop(struct view *v, volatile sig_atomic_t *stop)
 {
-	uint64_t step, deadline;
+	uint64_t deadline;
 	int dirty = 1;
 
 	deadline = timing_mono_ns() + (uint64_t)(v->delay_s * 1e9);
-	reader_ask(v->reader);
+	v->src->start(v, &deadline);
 	while (!v->quit && !*stop) {
-		struct pollfd fds[2] = { { STDIN_FILENO, POLLIN, 0 }, { reader_fd(v->reader), POLLIN, 0 } };
+		struct pollfd fds[2] = { { STDIN_FILENO, POLLIN, 0 }, { v->src->fd(v), POLLIN, 0 } };
 		uint64_t now;
 
 		if (dirty && v->started) /* the first screen shows the first reading */
 			view_draw(v);
 		dirty = 0;
-		poll(fds, 2, wait_ms(v, deadline));
+		poll(fds, 2, wait_ms(v, deadline)); /* a negative fd is left out */
 		dirty |= handle_keys(v, &deadline);
 		if (!v->quit && (fds[1].revents & POLLIN))
-			dirty |= reading_arrived(v);
+			dirty |= view_take(v);
 		now = timing_mono_ns();
 		if (v->message[0] && now >= v->message_until) {
 			v->message[0] = '\0';
 			dirty = 1;
 		}
-		step = (uint64_t)(v->delay_s * 1e9);
-		if (!v->paused && now >= deadline) {
-			reader_ask(v->reader);
-			v->counted = 1;
-			deadline = timing_next_deadline(deadline, step, now);
-		}
+		if (!v->quit && !v->paused && now >= deadline)
+			dirty |= v->src->due(v, now, &deadline);
 	}
 }
 
@@ -616,23 +689,18 @@ int view_run(const struct options *o, struct sampler *s, const int *trigger_fds,
 
 	if (terminal_start() < 0)
 		return EXIT_FAILURE;
-	init_view(&v, o, s);
+	view_init(&v, o);
+	init_live(&v, o, s);
 	v.colors = terminal_colors();
 	v.mouse = terminal_mouse(1);
 	rc = reader_start(&v.reader, s, trigger_fds, o->ntriggers, rec);
 	if (rc == 0) {
-		loop(&v, stop);
+		view_loop(&v, stop);
 		reader_stop(v.reader); /* after the reading under way, if any */
 	}
 	terminal_stop();
 	if (rc < 0)
 		fprintf(stderr, "%s: %s: %s\n", PACKAGE, _("cannot start the reading thread"), strerror(-rc));
-	listing_free(&v.list);
-	snapcopy_free(&v.copy);
-	free(v.pids);
-	free(v.selection);
-	for (size_t i = 0; i < v.nfolded; i++)
-		free(v.folded[i]);
-	free(v.folded);
+	view_free(&v);
 	return rc < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

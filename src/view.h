@@ -10,6 +10,7 @@
 #include "colset.h"
 #include "columns.h"
 #include "filter.h"
+#include "keys.h"
 #include "listing.h"
 #include "model.h"
 #include "options.h"
@@ -25,7 +26,8 @@ int view_run(const struct options *o, struct sampler *s, const int *trigger_fds,
 
 struct replay;
 /* The screen on a recording (-r): its readings in turn at the recorded pace, or stepped, or from
- * a time typed in. Returns the exit status, as view_run. */
+ * a time typed in (viewreplay.c). Returns the exit status, as view_run; 1 also when damage was
+ * met (said on the message line as it was). */
 int view_replay(const struct options *o, struct replay *r, volatile sig_atomic_t *stop);
 
 /* ---- shared by view.c, viewdraw.c and prompt.c ---- */
@@ -39,10 +41,38 @@ enum prompt_kind {
 	PROMPT_DELAYACCT,
 	PROMPT_SORT,
 	PROMPT_COLUMNS, /* the column setup (F2) */
+	PROMPT_TIME,    /* a recording: the time to go to (J) */
 };
 
+struct view;
+
+/* Where the screen's readings come from: a live run's reading thread (view.c) or a recording
+ * (viewreplay.c), under one loop. A source with an fd makes readings ready to take there; one
+ * without takes them itself, at once, through view_take(). */
+struct view_source {
+	/* The first reading; may move the first deadline. */
+	void (*start)(struct view *v, uint64_t *deadline);
+	/* Readable when a reading is ready to take; -1 for none. */
+	int (*fd)(const struct view *v);
+	/* The reading that is ready into v->copy (setting v->copy_totals), as reader_take(). */
+	enum reader_result (*take)(struct view *v, char *err, size_t errlen);
+	/* The deadline passed while not paused: the next reading, and the deadline after it.
+	 * Returns 1 when the screen changed. */
+	int (*due)(struct view *v, uint64_t now, uint64_t *deadline);
+	/* The rows asked for are to change (before v->want_threads and want_cgroups do). */
+	void (*group)(struct view *v, int threads, int cgroups, uint64_t *deadline);
+	/* The pid prompt's answer, pids[0..n) (the caller's). */
+	void (*pids)(struct view *v, const uint32_t *pids, size_t n);
+	/* A key's action the source has its own way with: 1; 0 leaves it to the screen. */
+	int (*act)(struct view *v, enum action a, uint64_t *deadline);
+};
+
+struct view_replay;
+
 struct view {
-	struct reader *reader;     /* takes the readings, on its own thread */
+	const struct view_source *src; /* where the readings come from */
+	struct reader *reader;     /* a live run's: takes the readings, on its own thread */
+	struct view_replay *replay; /* a recording's (viewreplay.c); NULL in a live run */
 	const struct trigger_spec *triggers; /* --trigger, watched by the reader */
 	int ntriggers;
 	struct snapcopy copy;      /* the reading shown, the screen's own */
@@ -66,7 +96,7 @@ struct view {
 	size_t npids;
 	uint32_t *selection;       /* and as the sampler made it (threads resolved): the row filter */
 	double delay_s;
-	int paused;
+	int paused;                /* a recording: not playing */
 	int listening;
 
 	size_t selected, top;     /* index of the selected row, of the first row shown */
@@ -106,6 +136,28 @@ void view_say(struct view *v, const char *fmt, ...) __attribute__((format(printf
 void view_write_settings(struct view *v);
 /* Filters and sorts the snapshot's rows again, after a change of filter or sort. */
 void view_rebuild(struct view *v);
+/* Takes the reading the source has ready (src->take) and shows it from now on; -n counts it when
+ * v->counted. Returns 1 when it took one. */
+int view_take(struct view *v);
+/* Rows of processes, threads or cgroups, from now (the source says when they come). */
+void view_set_rows(struct view *v, int threads, int cgroups, uint64_t *deadline);
+/* The row filter's pids (copied): the selection as the source made it. */
+void view_set_selection(struct view *v, const uint32_t *pids, size_t n);
+
+/* The screen's state from the options, the part every source shares; view_free frees it. */
+void view_init(struct view *v, const struct options *o);
+void view_free(struct view *v);
+/* The key loop, until q, -n or *stop. */
+void view_loop(struct view *v, volatile sig_atomic_t *stop);
+
+/* A recording's header and prompt (viewreplay.c): the header's first parts, the time of the
+ * reading shown, the state of play ("PAUSED 1x", "PLAYING 4x"), the file and host; the answer
+ * to the time prompt. */
+struct outbuf;
+void viewreplay_when(const struct view *v, struct outbuf *o);
+void viewreplay_origin(const struct view *v, struct outbuf *o);
+void viewreplay_state(const struct view *v, struct outbuf *o);
+void viewreplay_jump(struct view *v, const char *text, uint64_t *deadline);
 
 /* The prompts (prompt.c): open one with the text to edit; a key while one is open. */
 void prompt_open(struct view *v, enum prompt_kind kind, const char *initial);

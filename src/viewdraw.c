@@ -135,18 +135,34 @@ static void trigger_parts(const struct view *v, struct header *h)
 	}
 }
 
-static void system_parts(const struct view *v, struct header *h)
+/* The time of the reading and the uptime; a recording's time, state of play, file and host. */
+static void clock_parts(const struct view *v, struct header *h)
 {
 	char up[32], when[16];
 	struct tm tm;
 	time_t t = v->snap.wall.tv_sec;
-	struct outbuf *o = &h->text;
 
+	if (v->replay) {
+		viewreplay_when(v, &h->text);
+		part_done(h);
+		viewreplay_state(v, &h->text);
+		part_done(h);
+		viewreplay_origin(v, &h->text);
+		part_done(h);
+		return;
+	}
 	localtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
 	uptime(up, sizeof(up));
-	out_printf(o, "%s %s", when, up);
+	out_printf(&h->text, "%s %s", when, up);
 	part_done(h);
+}
+
+static void system_parts(const struct view *v, struct header *h)
+{
+	struct outbuf *o = &h->text;
+
+	clock_parts(v, h);
 	out_printf(o, F_(N_("%u proc %u thr")), v->snap.nprocs, v->snap.nthreads);
 	part_done(h);
 	out_printf(o, F_(N_("delayacct %s")),
@@ -170,7 +186,7 @@ static void view_parts(const struct view *v, struct header *h)
 	struct outbuf *o = &h->text;
 
 	h->view = h->n;
-	if (v->paused)
+	if (v->paused && !v->replay)
 		out_str(o, _("PAUSED "));
 	out_str(o, v->spec.display.cgroups ? _("cgroups") : v->spec.display.threads ? _("threads") : _("processes"));
 	if (v->spec.display.tree && !v->spec.display.cgroups && !v->spec.display.threads)
@@ -180,8 +196,15 @@ static void view_parts(const struct view *v, struct header *h)
 		out_printf(o, F_(N_("cgroup %s")), v->cgroup_filter);
 		part_done(h);
 	}
-	out_str(o, _("every "));
-	interval_text(o, v->delay_s);
+	if (!v->replay) {
+		out_str(o, _("every "));
+		interval_text(o, v->delay_s);
+	} else if (v->snap.interval_s > 0) { /* a recording's: the reading's own */
+		out_str(o, _("interval "));
+		interval_text(o, v->snap.interval_s);
+	} else {
+		out_str(o, _("a first reading: no rates"));
+	}
 	part_done(h);
 	out_printf(o, "%s%s", v->spec.display.accumulate ? _("since start, ") : "",
 		   metric_short(v->spec.display.metric, v->spec.display.accumulate));
@@ -380,6 +403,7 @@ static void draw_footer(const struct view *v, int y)
 		[PROMPT_USER] = N_("Only the tasks of user (empty: all): "),
 		[PROMPT_PID] = N_("Only processes PID[,PID...] (empty: all): "),
 		[PROMPT_DELAY] = N_("Seconds between readings: "),
+		[PROMPT_TIME] = N_("Go to (YYYY-MM-DD HH:MM[:SS], HH:MM[:SS], @SECONDS, 10m ago): "),
 	};
 	char line[512];
 
@@ -405,7 +429,9 @@ static void draw_footer(const struct view *v, int y)
 		put_line(y, v->message, A_BOLD);
 		return;
 	}
-	put_line(y, _("h help  q quit  </> sort  r reverse  / filter  H threads  m cells  z pause"), A_REVERSE);
+	put_line(y, v->replay ? _("h help  q quit  n/N step  J go to  z play  [/] speed  </> sort  / filter")
+			      : _("h help  q quit  </> sort  r reverse  / filter  H threads  m cells  z pause"),
+		 A_REVERSE);
 }
 
 static void draw_sort_menu(const struct view *v, int top, int rows)
@@ -476,6 +502,8 @@ static const char *const help_notes[] = {
 	N_("yellow below 40%, red above; without colour drawn with '-', '=' and '#'."),
 	N_("Pause (z) freezes the screen; exits are still collected, and the"),
 	N_("next reading covers the whole pause."),
+	N_("A recording (-r) shows its readings as they were taken: n and N step, J goes"),
+	N_("to a time, z plays at the recorded pace, [ and ] change the speed."),
 	"",
 	N_("Press any key to return."),
 };

@@ -37,5 +37,6 @@ missing() {
 missing ncursesw libncurses-dev "$TMPDIR_TEST/empty"
 missing libnl-genl-3.0 libnl-genl-3-dev "$(pc_dir nl ncursesw tinfo)"
 missing libproc2 libproc2-dev "$(pc_dir proc ncursesw tinfo libnl-3.0 libnl-genl-3.0)"
+missing libzstd libzstd-dev "$(pc_dir zstd ncursesw tinfo libnl-3.0 libnl-genl-3.0 libproc2)"
 
 done_testing

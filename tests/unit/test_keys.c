@@ -1,5 +1,6 @@
 /* test_keys.c — the key table has no clashes, covers every action, and every key is in the man
- * page's KEYS section (the help screen is made from the same table). */
+ * page's KEYS section (the help screen is made from the same table); the keys only a recording
+ * (-r) uses say so in their help. */
 #include "config.h"
 
 #include <stdio.h>
@@ -53,6 +54,17 @@ static int documented(const char *section, const char *label)
 	return 1;
 }
 
+/* Whether action a applies only to a recording. */
+static int replay_only(enum action a)
+{
+	static const enum action list[] = { ACT_NEXT_READING, ACT_PREV_READING, ACT_JUMP, ACT_FASTER, ACT_SLOWER };
+
+	for (size_t i = 0; i < sizeof(list) / sizeof(list[0]); i++)
+		if (list[i] == a)
+			return 1;
+	return 0;
+}
+
 int main(void)
 {
 	char *section = keys_section();
@@ -67,6 +79,8 @@ int main(void)
 			is_int(keys_action(k->codes[j]), k->action, k->label);
 		ok(section && documented(section, k->label), "the man page documents key '%s'", k->label);
 		ok(k->help && *k->help, "key '%s' has a help line", k->label);
+		if (replay_only(k->action))
+			ok(strncmp(k->help, "replay (-r): ", 13) == 0, "key '%s' says it is for a recording", k->label);
 	}
 	for (int a = ACT_NONE + 1; a < ACT_COUNT; a++)
 		ok(seen[a], "action %d has a key", a);

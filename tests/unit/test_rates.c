@@ -236,24 +236,24 @@ static void test_from_counters(void)
 	memset(&c, 0, sizeof(c));
 	for (int k = 0; k < DK_COUNT; k++) {
 		c.delay[k].count = 100 + (uint64_t)k;
-		c.delay[k].total_ns = 1000 + (uint64_t)k;
-		c.delay[k].max_ns = 10000 + (uint64_t)k;
+		c.delay[k].total_ns = 1000000 + (uint64_t)k * 1000 + 7;
+		c.delay[k].max_ns = 10000000 + (uint64_t)k * 1000 + 999;
 		c.delay[k].min_ns = 1;
 	}
 	c.kind_total = 0x0f;
 	c.kind_count = 0x07;
 	c.kind_max = 0x03;
 	c.run_real_ns = 111;
-	c.run_virtual_ns = 222;
+	c.run_virtual_ns = 222222;
 	c.have = HAVE_RUN | HAVE_IDS;
-	sample_from_counters(&s, &c, 777, 1, ACCT_ALL);
+	sample_from_counters(&s, &c, 777777, 1, ACCT_ALL);
 	peaks_from_counters(&p, &c);
-	ok(s.when_ns == 777 && s.kind_total == 0x0f && s.kind_count == 0x07 && p.kinds == 0x03,
-	   "sample_from_counters keeps the time and the availability bits, peaks_from_counters the longest waits'");
-	ok(s.count[DK_IRQ] == 107 && s.total[DK_IRQ] == 1007 && p.max[DK_IRQ] == 10007 &&
-		   s.count[DK_CPU] == 100 && s.total[DK_CPU] == 1000 && p.max[DK_CPU] == 10000,
-	   "they copy count, total and max of every kind");
-	ok(s.have_run == 1 && s.run_ns == 222, "sample_from_counters: run time is run_virtual_ns (the scheduler's)");
+	ok(s.when_ns == 777000 && s.kind_total == 0x0f && s.kind_count == 0x07 && p.kinds == 0x03,
+	   "sample_from_counters keeps the time (to the microsecond) and the availability bits, peaks_from_counters the longest waits'");
+	ok(s.count[DK_IRQ] == 107 && s.total[DK_IRQ] == 1007000 && p.max[DK_IRQ] == 10007000 &&
+		   s.count[DK_CPU] == 100 && s.total[DK_CPU] == 1000000 && p.max[DK_CPU] == 10000000,
+	   "they copy count, total and max of every kind, times in whole microseconds (rounded down)");
+	ok(s.have_run == 1 && s.run_ns == 222000, "sample_from_counters: run time is run_virtual_ns (the scheduler's), in whole microseconds");
 	c.have = HAVE_IDS;
 	sample_from_counters(&s, &c, 777, 1, ACCT_ALL);
 	is_int(s.have_run, 0, "sample_from_counters: no HAVE_RUN, no have_run");
