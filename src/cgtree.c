@@ -185,6 +185,32 @@ static void init_node(struct cgtree *t, size_t i, const char *path, const struct
 	r->acc = &n->acc;
 }
 
+/* The task rows in an order of their own, not of the table they came from, so that the sums of
+ * rates (floats, whose sums depend on their order) come out the same from a live reading and
+ * from its recording. */
+static int by_identity(const void *a, const void *b)
+{
+	const struct row *x = *(const struct row *const *)a, *y = *(const struct row *const *)b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	if (x->departed != y->departed)
+		return x->departed < y->departed ? -1 : 1;
+	return strcmp(x->comm ? x->comm : "", y->comm ? y->comm : "");
+}
+
+static void sum_order(struct cgtree *tree, const struct row *rows, size_t nrows)
+{
+	tree->order = xgrow(tree->order, &tree->caporder, nrows ? nrows : 1, sizeof(*tree->order));
+	for (size_t i = 0; i < nrows; i++)
+		tree->order[i] = &rows[i];
+	qsort(tree->order, nrows, sizeof(*tree->order), by_identity);
+}
+
 size_t cgtree_build(struct cgtree *tree, const struct cgroup_facts *facts, size_t nfacts, const struct row *rows,
 		    size_t nrows, int states_from_tasks)
 {
@@ -220,11 +246,13 @@ size_t cgtree_build(struct cgtree *tree, const struct cgroup_facts *facts, size_
 		tree->rows[i].depth = tree->nodes[i].depth;
 		tree->rows[i].parent = tree->nodes[i].parent;
 	}
-	for (size_t i = 0; i < nrows; i++) {
-		long at = rows[i].cgroup && cgroupfs_within(rows[i].cgroup, root) ? find(s.p, n, rows[i].cgroup) : -1;
+	sum_order(tree, rows, nrows);
+	for (size_t k = 0; k < nrows; k++) {
+		const struct row *r = tree->order[k];
+		long at = r->cgroup && cgroupfs_within(r->cgroup, root) ? find(s.p, n, r->cgroup) : -1;
 
 		if (at >= 0)
-			add_task(&tree->nodes[at], &tree->rows[at], &rows[i], states_from_tasks);
+			add_task(&tree->nodes[at], &tree->rows[at], r, states_from_tasks);
 	}
 	for (size_t i = n; i-- > 1;) { /* children sort after their parents: sums go up */
 		long p = tree->nodes[i].parent;
@@ -259,5 +287,6 @@ void cgtree_free(struct cgtree *tree)
 	free(tree->made);
 	free(tree->nodes);
 	free(tree->rows);
+	free(tree->order);
 	memset(tree, 0, sizeof(*tree));
 }

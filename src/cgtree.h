@@ -43,6 +43,8 @@ struct cgtree {
 	size_t caprows;
 	char **made;      /* paths of cgroups the walk did not see, made up for their tasks */
 	size_t nmade;
+	const struct row **order; /* the task rows in the order they are summed */
+	size_t caporder;
 };
 
 /* Builds the tree of the cgroups in facts[0..nfacts) (sorted by path, the first the root shown)
