@@ -1,30 +1,23 @@
-/* options.c — parsing and validating the command line. Every bad value gets a message that
- * names it; the caller prints it and exits with status 2. */
+/* options.c — the command line: the table of options, getopt's arrays and --help made from it,
+ * and the rules between options. Every bad value gets a message that names it (the values
+ * themselves are parsed by optvalue.c); the caller prints it and exits with status 2. */
 #include "config.h"
 
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
-#include <math.h>
-#include <pwd.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "format.h"
 #include "i18n.h"
 #include "options.h"
+#include "optvalue.h"
 #include "exporter.h"
 #include "metrics.h"
 #include "order.h"
 #include "timeparse.h"
 #include "xalloc.h"
 
-#define MIN_DELAY 0.1
-#define MAX_DELAY 86400.0
-#define DEFAULT_DELAY 1.0
-#define MIN_EXIT_BUFFER 4096.0
-#define MAX_EXIT_BUFFER (1024.0 * 1024 * 1024)
 /* Where --help's texts start, and its width. */
 #define HELP_INDENT 27
 #define HELP_WIDTH 79
@@ -265,125 +258,6 @@ static void version(void)
 		"There is NO WARRANTY, to the extent permitted by law.\n"), stdout);
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-/* Whether strto*() read s up to end from plain decimal digits (and points): they would also take
- * leading spaces, a sign, hex and exponents. */
-static int plain_number(const char *s, const char *end, int point_ok)
-{
-	return end > s && (size_t)(end - s) == strspn(s, point_ok ? "0123456789." : "0123456789");
-}
-
-static int parse_iterations(const char *s, long *out, char *err, size_t errlen)
-{
-	char val[SHOWN_SIZE], *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (!plain_number(s, end, 0) || *end || errno || v < 1)
-		return fail(err, errlen,
-		            F_(N_("invalid number of iterations '%s': expected a whole number of at least 1")),
-		            text_shown(s, val));
-	*out = v;
-	return 0;
-}
-
-int options_parse_delay(const char *s, double *out, char *err, size_t errlen)
-{
-	char val[SHOWN_SIZE], *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (!plain_number(s, end, 1) || *end || errno || !isfinite(v))
-		return fail(err, errlen, F_(N_("invalid delay '%s': expected seconds, such as 1 or 0.5")),
-		            text_shown(s, val));
-	if (v < MIN_DELAY - 1e-9)
-		return fail(err, errlen, F_(N_("invalid delay '%s': the minimum is %g seconds")), text_shown(s, val),
-			    MIN_DELAY);
-	if (v > MAX_DELAY)
-		return fail(err, errlen, F_(N_("invalid delay '%s': the maximum is %g seconds")), text_shown(s, val),
-			    MAX_DELAY);
-	*out = v;
-	return 0;
-}
-
-/* Parses one pid of a list: digits only, 1 to INT_MAX. */
-static int parse_pid(const char *s, size_t len, uint32_t *out)
-{
-	unsigned long v = 0;
-
-	if (len == 0 || len > 10)
-		return -1;
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (unsigned long)(s[i] - '0');
-	}
-	if (v < 1 || v > INT_MAX)
-		return -1;
-	*out = (uint32_t)v;
-	return 0;
-}
-
-int options_parse_pids(const char *s, uint32_t **pids, size_t *n, char *err, size_t errlen)
-{
-	size_t cap = *n;
-	const char *p = s;
-
-	for (;;) {
-		size_t len = strcspn(p, ",");
-		uint32_t pid;
-
-		if (parse_pid(p, len, &pid) < 0) {
-			char bad[SHOWN_SIZE], val[SHOWN_SIZE], list[SHOWN_SIZE];
-
-			snprintf(bad, sizeof(bad), "%.*s", (int)(len < 40 ? len : 40), p);
-			if (strchr(s, ','))
-				return fail(err, errlen,
-				            F_(N_("invalid pid '%s' in '%s': expected positive numbers")),
-				            text_shown(bad, val), text_shown(s, list));
-			return fail(err, errlen, F_(N_("invalid pid '%s': expected a positive number")),
-			            text_shown(bad, val));
-		}
-		*pids = xgrow(*pids, &cap, *n + 1, sizeof(**pids));
-		(*pids)[(*n)++] = pid;
-		if (!p[len])
-			return 0;
-		p += len + 1;
-	}
-}
-
-int options_parse_user(const char *s, uint32_t *uid, char *err, size_t errlen)
-{
-	struct passwd *pw = getpwnam(s);
-	char val[SHOWN_SIZE], *end;
-	unsigned long v;
-
-	if (pw) {
-		*uid = pw->pw_uid;
-		return 0;
-	}
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (plain_number(s, end, 0) && !*end && !errno && v <= UINT32_MAX - 1) {
-		*uid = (uint32_t)v;
-		return 0;
-	}
-	return fail(err, errlen, F_(N_("unknown user '%s'")), text_shown(s, val));
-}
-
 static int parse_sort(const char *s, int *col, char *err, size_t errlen)
 {
 	char val[SHOWN_SIZE];
@@ -391,7 +265,7 @@ static int parse_sort(const char *s, int *col, char *err, size_t errlen)
 	*col = order_find(s);
 	if (*col >= 0)
 		return 0;
-	return fail(err, errlen, F_(N_("unknown sort key '%s' (choose from: %s)")), text_shown(s, val), order_keys());
+	return optvalue_fail(err, errlen, F_(N_("unknown sort key '%s' (choose from: %s)")), text_shown(s, val), order_keys());
 }
 
 /* --columns: column names (those of the sort keys) separated by commas, each once. */
@@ -406,15 +280,15 @@ static int parse_columns(const char *s, struct options *o, char *err, size_t err
 		int col;
 
 		if (len == 0)
-			return fail(err, errlen, F_(N_("empty column name in '%s'")), text_shown(s, list));
+			return optvalue_fail(err, errlen, F_(N_("empty column name in '%s'")), text_shown(s, list));
 		snprintf(name, sizeof(name), "%.*s", (int)(len < 40 ? len : 40), p);
 		col = len < 40 ? order_find(name) : -1;
 		if (col < 0)
-			return fail(err, errlen, F_(N_("unknown column '%s' (choose from: %s)")), text_shown(name, val),
+			return optvalue_fail(err, errlen, F_(N_("unknown column '%s' (choose from: %s)")), text_shown(name, val),
 			            order_keys());
 		for (int i = 0; i < o->nchosen; i++)
 			if (o->chosen[i] == col)
-				return fail(err, errlen, F_(N_("column '%s' is listed twice in '%s'")), text_shown(name, val),
+				return optvalue_fail(err, errlen, F_(N_("column '%s' is listed twice in '%s'")), text_shown(name, val),
 				            text_shown(s, list));
 		o->chosen[o->nchosen++] = col;
 		if (!p[len])
@@ -424,42 +298,6 @@ static int parse_columns(const char *s, struct options *o, char *err, size_t err
 }
 
 /* Parses a byte count with an optional K, M or G (powers of 1024). */
-static int parse_size(const char *s, int *out, char *err, size_t errlen)
-{
-	char val[SHOWN_SIZE], *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (!plain_number(s, end, 1))
-		end = (char *)s; /* refused below */
-	if (end != s && (*end == 'K' || *end == 'k'))
-		v *= 1024, end++;
-	else if (end != s && (*end == 'M' || *end == 'm'))
-		v *= 1024 * 1024, end++;
-	else if (end != s && (*end == 'G' || *end == 'g'))
-		v *= 1024.0 * 1024 * 1024, end++;
-	if (end == s || *end || errno || !isfinite(v) || v < MIN_EXIT_BUFFER || v > MAX_EXIT_BUFFER)
-		return fail(err, errlen, F_(N_("invalid exit buffer size '%s': expected %gK to %gG, such as 16M")),
-		            text_shown(s, val), MIN_EXIT_BUFFER / 1024, MAX_EXIT_BUFFER / (1024.0 * 1024 * 1024));
-	*out = (int)v;
-	return 0;
-}
-
-static int parse_top_commands(const char *s, long *out, char *err, size_t errlen)
-{
-	char val[SHOWN_SIZE], *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (!plain_number(s, end, 0) || *end || errno || v < 0 || v > 100000)
-		return fail(err, errlen, F_(N_("invalid number of command names '%s': expected 0 to 100000")),
-		            text_shown(s, val));
-	*out = v;
-	return 0;
-}
-
 static int parse_group(const char *s, struct options *o, char *err, size_t errlen)
 {
 	char val[SHOWN_SIZE];
@@ -469,7 +307,7 @@ static int parse_group(const char *s, struct options *o, char *err, size_t errle
 		o->cgroups = strcmp(s, "cgroup") == 0;
 		return 0;
 	}
-	return fail(err, errlen, F_(N_("unknown group '%s' (choose from: process, thread, cgroup)")), text_shown(s, val));
+	return optvalue_fail(err, errlen, F_(N_("unknown group '%s' (choose from: process, thread, cgroup)")), text_shown(s, val));
 }
 
 static int parse_format(const char *s, enum output_format *f, char *err, size_t errlen)
@@ -485,7 +323,7 @@ static int parse_format(const char *s, enum output_format *f, char *err, size_t 
 	else if (strcmp(s, "openmetrics") == 0)
 		*f = FORMAT_OPENMETRICS;
 	else
-		return fail(err, errlen, F_(N_("unknown format '%s' (choose from: text, csv, json, openmetrics)")),
+		return optvalue_fail(err, errlen, F_(N_("unknown format '%s' (choose from: text, csv, json, openmetrics)")),
 		            text_shown(s, val));
 	return 0;
 }
@@ -554,70 +392,11 @@ static void note_task_option(int id, int c, const char *word, struct options *o)
 }
 
 /* Takes option id's value into o. */
-static int parse_rotate(const char *s, long *out, char *err, size_t errlen)
-{
-	char val[SHOWN_SIZE], *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (strcmp(s, "hour") == 0)
-		*out = ROTATE_HOUR;
-	else if (strcmp(s, "day") == 0)
-		*out = ROTATE_DAY;
-	else if (plain_number(s, end, 0) && !*end && !errno && v >= 1 && v <= 86400)
-		*out = ROTATE_SECONDS + v;
-	else
-		return fail(err, errlen, F_(N_("invalid --rotate '%s': expected hour, day or seconds from 1 to 86400")),
-			    text_shown(s, val));
-	return 0;
-}
-
-static int parse_keep(const char *s, unsigned *out, char *err, size_t errlen)
-{
-	char val[SHOWN_SIZE], *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (!plain_number(s, end, 0) || *end || errno || v < 1 || v > 100000)
-		return fail(err, errlen, F_(N_("invalid --keep '%s': expected a number of files from 1 to 100000")),
-			    text_shown(s, val));
-	*out = (unsigned)v;
-	return 0;
-}
-
-static int parse_capture(const char *s, double *out, char *err, size_t errlen)
-{
-	char val[SHOWN_SIZE], *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (!plain_number(s, end, 1) || *end || errno || !isfinite(v) || v < 1 || v > 3600)
-		return fail(err, errlen, F_(N_("invalid --capture '%s': expected seconds from 1 to 3600")),
-			    text_shown(s, val));
-	*out = v;
-	return 0;
-}
-
-static int parse_time(const char *s, const char *name, int64_t *out, int *given, char *err, size_t errlen)
-{
-	char val[SHOWN_SIZE], why[256];
-	struct timespec now;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	if (time_parse(s, (int64_t)now.tv_sec * 1000000000 + now.tv_nsec, out, why, sizeof(why)) < 0)
-		return fail(err, errlen, F_(N_("invalid %s '%s': %s")), name, text_shown(s, val), why);
-	*given = 1;
-	return 0;
-}
-
 static int take_option(enum option_id id, struct options *o, char *err, size_t errlen)
 {
 	switch (id) {
 	case OPT_BATCH: o->batch = 1; return 0;
-	case OPT_ITERATIONS: return parse_iterations(optarg, &o->iterations, err, errlen);
+	case OPT_ITERATIONS: return optvalue_iterations(optarg, &o->iterations, err, errlen);
 	case OPT_DELAY: return options_parse_delay(optarg, &o->delay_s, err, errlen);
 	case OPT_PID: return options_parse_pids(optarg, &o->pids, &o->npids, err, errlen);
 	case OPT_USER:
@@ -630,7 +409,7 @@ static int take_option(enum option_id id, struct options *o, char *err, size_t e
 	case OPT_GROUP: return parse_group(optarg, o, err, errlen);
 	case OPT_CGROUP:
 		o->cgroup = optarg;
-		return optarg[0] ? 0 : fail(err, errlen, "%s", _("an empty cgroup path: give one such as /system.slice"));
+		return optarg[0] ? 0 : optvalue_fail(err, errlen, "%s", _("an empty cgroup path: give one such as /system.slice"));
 	case OPT_SORT: return parse_sort(optarg, &o->sort_col, err, errlen);
 	case OPT_REVERSE: o->reverse = 1; return 0;
 	case OPT_COLUMNS: return parse_columns(optarg, o, err, errlen);
@@ -639,23 +418,23 @@ static int take_option(enum option_id id, struct options *o, char *err, size_t e
 	case OPT_TREE_SUMS: o->tree = o->tree_sums = 1; return 0;
 	case OPT_TRIGGER:
 		if (o->ntriggers == TRIGGER_MAX)
-			return fail(err, errlen, F_(N_("at most %d --trigger options")), TRIGGER_MAX);
+			return optvalue_fail(err, errlen, F_(N_("at most %d --trigger options")), TRIGGER_MAX);
 		return trigger_parse(optarg, &o->triggers[o->ntriggers++], err, errlen);
 	case OPT_FORMAT:
 		o->batch = 1;
 		return parse_format(optarg, &o->format, err, errlen);
 	case OPT_ACCUMULATE: o->accumulate = 1; return 0;
-	case OPT_EXIT_BUFFER: return parse_size(optarg, &o->exit_buffer, err, errlen);
+	case OPT_EXIT_BUFFER: return optvalue_size(optarg, &o->exit_buffer, err, errlen);
 	case OPT_OUTPUT: o->output = optarg; return 0;
 	case OPT_LISTEN: o->listen = optarg; return 0;
-	case OPT_TOP_COMMANDS: return parse_top_commands(optarg, &o->top_commands, err, errlen);
+	case OPT_TOP_COMMANDS: return optvalue_top_commands(optarg, &o->top_commands, err, errlen);
 	case OPT_WRITE: o->write = optarg; return 0;
-	case OPT_ROTATE: return parse_rotate(optarg, &o->rotate, err, errlen);
-	case OPT_KEEP: return parse_keep(optarg, &o->keep, err, errlen);
-	case OPT_CAPTURE: return parse_capture(optarg, &o->capture_s, err, errlen);
+	case OPT_ROTATE: return optvalue_rotate(optarg, &o->rotate, err, errlen);
+	case OPT_KEEP: return optvalue_keep(optarg, &o->keep, err, errlen);
+	case OPT_CAPTURE: return optvalue_capture(optarg, &o->capture_s, err, errlen);
 	case OPT_READ: o->read = optarg; return 0;
-	case OPT_BEGIN: return parse_time(optarg, "--begin", &o->begin_ns, &o->has_begin, err, errlen);
-	case OPT_END: return parse_time(optarg, "--end", &o->end_ns, &o->has_end, err, errlen);
+	case OPT_BEGIN: return optvalue_time(optarg, "--begin", &o->begin_ns, &o->has_begin, err, errlen);
+	case OPT_END: return optvalue_time(optarg, "--end", &o->end_ns, &o->has_end, err, errlen);
 	default: return 0; /* --help and --version are handled by the caller */
 	}
 }
@@ -671,15 +450,15 @@ static int parse_one(int c, const char *word, struct options *o, char *err, size
 	}
 	switch (c) {
 	case ':':
-		return fail(err, errlen, F_(N_("option '%s' needs a value")), bad_option(word, optopt, opt, sizeof(opt)));
+		return optvalue_fail(err, errlen, F_(N_("option '%s' needs a value")), bad_option(word, optopt, opt, sizeof(opt)));
 	default:
 		bad_option(word, optopt, opt, sizeof(opt));
 		if (strncmp(word, "--", 2) == 0 && strchr(word, '=') && known_long(opt + 2))
-			return fail(err, errlen, F_(N_("option '%s' takes no value")), opt);
+			return optvalue_fail(err, errlen, F_(N_("option '%s' takes no value")), opt);
 		if (strncmp(word, "--", 2) == 0 && strcspn(word + 2, "=") > 0 &&
 		    long_matches(word + 2, strcspn(word + 2, "="), possible, sizeof(possible)) > 1)
-			return fail(err, errlen, F_(N_("option '%s' is ambiguous (possible: %s)")), opt, possible);
-		return fail(err, errlen, F_(N_("unknown option '%s'")), opt);
+			return optvalue_fail(err, errlen, F_(N_("option '%s' is ambiguous (possible: %s)")), opt, possible);
+		return optvalue_fail(err, errlen, F_(N_("unknown option '%s'")), opt);
 	}
 }
 
@@ -710,7 +489,7 @@ static int check_recording(const struct options *o, char *err, size_t errlen)
 
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
 		if (bad[i])
-			return fail(err, errlen, "%s", _(rules[i].text));
+			return optvalue_fail(err, errlen, "%s", _(rules[i].text));
 	return 0;
 }
 
@@ -743,17 +522,17 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		if (optind == 1 || strcmp(argv[optind - 1], "--") != 0) {
 			char val[SHOWN_SIZE];
 
-			fail(err, errlen, F_(N_("unexpected argument '%s' (a command to run goes after --)")),
+			optvalue_fail(err, errlen, F_(N_("unexpected argument '%s' (a command to run goes after --)")),
 			     text_shown(argv[optind], val));
 			return OPTIONS_ERROR;
 		}
 		o->command = argv + optind;
 	} else if (optind > 1 && strcmp(argv[optind - 1], "--") == 0) {
-		fail(err, errlen, "%s", _("a command to run is missing after --"));
+		optvalue_fail(err, errlen, "%s", _("a command to run is missing after --"));
 		return OPTIONS_ERROR;
 	}
 	if (o->command && o->task_option[0]) {
-		fail(err, errlen, F_(N_("option '%s' does not apply to command mode")), o->task_option);
+		optvalue_fail(err, errlen, F_(N_("option '%s' does not apply to command mode")), o->task_option);
 		return OPTIONS_ERROR;
 	}
 	if (o->listen) {
@@ -764,29 +543,29 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			return OPTIONS_ERROR;
 	}
 	if (o->listen && (o->threads || o->cgroups)) {
-		fail(err, errlen, "%s", _("--listen reads processes: -H and --group do not apply to it"));
+		optvalue_fail(err, errlen, "%s", _("--listen reads processes: -H and --group do not apply to it"));
 		return OPTIONS_ERROR;
 	}
 	if (o->command && o->format == FORMAT_OPENMETRICS) {
-		fail(err, errlen, "%s", _("command mode's report has no openmetrics format"));
+		optvalue_fail(err, errlen, "%s", _("command mode's report has no openmetrics format"));
 		return OPTIONS_ERROR;
 	}
 	if (o->ntriggers && (o->format == FORMAT_CSV || o->format == FORMAT_OPENMETRICS || (o->listen && !o->batch))) {
-		fail(err, errlen, "%s", _("--trigger says what stalled on the screen or in a text or JSON report"));
+		optvalue_fail(err, errlen, "%s", _("--trigger says what stalled on the screen or in a text or JSON report"));
 		return OPTIONS_ERROR;
 	}
 	if (o->tree && (o->threads || o->cgroups)) {
-		fail(err, errlen, "%s", _("--tree arranges processes: -H and --group do not apply to it"));
+		optvalue_fail(err, errlen, "%s", _("--tree arranges processes: -H and --group do not apply to it"));
 		return OPTIONS_ERROR;
 	}
 	if (o->cgroups && (o->npids || o->by_uid)) {
-		fail(err, errlen, "%s", _("--group=cgroup sums every task of each cgroup: -p and -u do not apply to it"));
+		optvalue_fail(err, errlen, "%s", _("--group=cgroup sums every task of each cgroup: -p and -u do not apply to it"));
 		return OPTIONS_ERROR;
 	}
 	if (check_recording(o, err, errlen) < 0)
 		return OPTIONS_ERROR;
 	if (o->output && !o->command) {
-		fail(err, errlen, "%s", _("--output is for command mode: add -- COMMAND"));
+		optvalue_fail(err, errlen, "%s", _("--output is for command mode: add -- COMMAND"));
 		return OPTIONS_ERROR;
 	}
 	return OPTIONS_OK;

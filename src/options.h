@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "columns.h"
+#include "optvalue.h"
 #include "recorder.h"
 #include "trigger.h"
 
@@ -67,16 +68,7 @@ enum { OPTIONS_OK = 0, OPTIONS_EXIT = 1, OPTIONS_ERROR = -1 };
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen);
 void options_free(struct options *o);
 
-/* Parses a delay in seconds as -d takes it (also for the screen's prompt). Returns 0, or -1 with
- * a message naming the value in err. */
-int options_parse_delay(const char *s, double *out, char *err, size_t errlen);
-
-/* Parses a comma-separated pid list as -p takes it, appending to *pids. Returns 0 or -1 with a
- * message in err. */
-int options_parse_pids(const char *s, uint32_t **pids, size_t *n, char *err, size_t errlen);
-
-/* Parses a user name or uid as -u takes it. Returns 0 or -1 with a message in err. */
-int options_parse_user(const char *s, uint32_t *uid, char *err, size_t errlen);
+/* The values of -d, -p and -u (also for the screen's prompts) are parsed by optvalue.h. */
 
 void options_usage(FILE *f);
 

@@ -27,7 +27,7 @@ tap_ok $? "po/de.po covers the template" "$(head -5 "$TMPDIR_TEST/cmp3")"
 # printf reads. Lists every call of a printf-like function whose format is a bare _().
 python3 - "$top_srcdir"/src/*.c >"$TMPDIR_TEST/bare" 2>&1 <<'PY'
 import re, sys
-fmt_arg = {"printf": 0, "fprintf": 1, "snprintf": 2, "out_printf": 1, "fail": 2, "say": 1}
+fmt_arg = {"printf": 0, "fprintf": 1, "snprintf": 2, "out_printf": 1, "fail": 2, "optvalue_fail": 2, "say": 1}
 call = re.compile(r"\b(" + "|".join(fmt_arg) + r")\s*\(")
 def args(text, start):
     depth, cur, out, i, quote = 0, "", [], start, None
