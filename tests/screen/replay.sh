@@ -86,15 +86,19 @@ wait_time() {
 	wait_for_screen_fn at_want_time "$2"
 }
 
+cells_are() { [ "$(cell "$SPIN1" CPU)" = "$want1" ] && [ "$(cell "$SPIN2" CPU)" = "$want2" ]; }
+
 # step KEY N: KEY shows reading N (1-based, after the first), with the spinners' CPU cells of
 # the batch replay's Nth text report
 step() {
-	local key=$1 n=$2 want got1 got2 want1 want2
+	local key=$1 n=$2 want got1 got2
 	want=$(shown "${TIMES[$((n - 1))]}")
+	want1=$(text_cpu "$n" "$SPIN1") want2=$(text_cpu "$n" "$SPIN2")
 	keys "$key"
 	wait_time "$want" 3
 	screen_ok $? "$key shows reading $n: the header's time is $want" "shown: $(shown_time)"
-	want1=$(text_cpu "$n" "$SPIN1") want2=$(text_cpu "$n" "$SPIN2")
+	# the header and the table are drawn one after the other: a capture may fall between them
+	wait_for_screen_fn cells_are 2
 	got1=$(cell "$SPIN1" CPU) got2=$(cell "$SPIN2" CPU)
 	[ -n "$want1" ] && [ "$got1" = "$want1" ] && [ "$got2" = "$want2" ] && within "$want1" 5 200
 	screen_ok $? "$key: the spinners' CPU delay is the batch replay's for reading $n ($want1, $want2)" \
