@@ -121,7 +121,7 @@ int main(int argc, char **argv)
 		}
 		snap.rows = rows;
 		snap.nrows = n;
-		if (recorder_write(rec, &snap, 0, err, sizeof(err)) < 0) {
+		if (recorder_write(rec, &snap, NULL, err, sizeof(err)) < 0) {
 			fprintf(stderr, "recsynth: %s\n", err);
 			return 1;
 		}

@@ -186,9 +186,10 @@ static int wait_until(uint64_t deadline, struct sampler *s, struct triggers *tr)
  * output delaytop then has nothing left to do (-1). */
 static int record(const struct options *o, struct recorder *rec, const struct snapshot *snap, int fired)
 {
-	char err[1024];
+	char err[1024], events[TRIGGER_MAX * 1100];
 
-	if (!rec || recorder_write(rec, snap, fired, err, sizeof(err)) == 0)
+	trigger_events(o->triggers, o->ntriggers, (unsigned)fired, events, sizeof(events));
+	if (!rec || recorder_write(rec, snap, events, err, sizeof(err)) == 0)
 		return 0;
 	fprintf(stderr, "%s: %s\n", PACKAGE, err);
 	return o->batch || o->listen ? 0 : -1;
@@ -206,7 +207,7 @@ static int report_events(const struct options *o, struct sampler *s, struct batc
 		fprintf(stderr, "%s: %s\n", PACKAGE, err);
 		return -1;
 	}
-	if (record(o, rec, &snap, 1) < 0)
+	if (record(o, rec, &snap, fired) < 0)
 		return -1;
 	for (int i = 0; i < o->ntriggers; i++)
 		if ((fired & (1 << i)) && o->batch && batch_event(bp, &snap, &o->triggers[i], stdout) < 0)
@@ -522,8 +523,13 @@ int main(int argc, char **argv)
 	}
 	if (check_std_fds(&o, closed) < 0)
 		rc = EXIT_FAILURE;
-	else if (o.read)
+	else if (o.read) {
+		if (o.cgroup) { /* as recorded: the cgroup need not be there any more */
+			cgroupfs_normalize(o.cgroup, cgroup, sizeof(cgroup));
+			o.cgroup = cgroup;
+		}
 		rc = playback_run(&o, &stop_requested);
+	}
 	else if (check_cgroup(&o, cgroup, sizeof(cgroup)) < 0)
 		rc = EXIT_USAGE;
 	else

@@ -67,6 +67,8 @@ struct snapshot {
 	uint64_t exits;       /* exit records received, since start */
 	uint64_t exits_lost;  /* exit records the kernel dropped, since start */
 	struct psi_snapshot psi;
+	const char *events;   /* the PSI triggers that fired just before this reading, one spec a line
+				 (as --trigger takes it); NULL: none. Only a recording carries them */
 	struct row *rows;
 	size_t nrows;
 	int cgroups;          /* the cgroup view: cgroup_rows hold a tree of cgroups */

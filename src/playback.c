@@ -46,6 +46,25 @@ static struct replay *open_replay(const struct options *o)
 	return r;
 }
 
+/* A reading made when triggers fired: their events, as a live run printed them (-n does not count
+ * them, nor does it there). Returns as batch_print. */
+static int print_events(struct batch_printer *bp, const struct snapshot *snap)
+{
+	const char *line = snap->events;
+
+	while (*line) {
+		size_t len = strcspn(line, "\n");
+		char text[1100], why[256];
+		struct trigger_spec t;
+
+		snprintf(text, sizeof(text), "%.*s", (int)len, line);
+		if (trigger_parse(text, &t, why, sizeof(why)) == 0 && batch_event(bp, snap, &t, stdout) < 0)
+			return -1;
+		line += len + (line[len] == '\n');
+	}
+	return 0;
+}
+
 /* Reports of every reading from --begin to --end (or -n of them). */
 static int print_all(const struct options *o, struct replay *r, volatile sig_atomic_t *stop)
 {
@@ -71,14 +90,16 @@ static int print_all(const struct options *o, struct replay *r, volatile sig_ato
 		if (snap.interval_s <= 0)
 			continue; /* a run's first reading has no rates: a live run prints none for it */
 		bp.spec.display.threads = snap.threads; /* the rows as recorded */
-		if (batch_print(&bp, &snap, stdout) < 0) {
+		if (snap.events && (o->format == FORMAT_CSV || o->format == FORMAT_OPENMETRICS))
+			continue; /* events are text or JSON (a live run refuses --trigger with these) */
+		if ((snap.events ? print_events(&bp, &snap) : batch_print(&bp, &snap, stdout)) < 0) {
 			if (errno != EPIPE) { /* a closed pipe (| head) is the reader's choice, as live */
 				fprintf(stderr, "%s: %s: %s\n", PACKAGE, _("cannot write the report"), strerror(errno));
 				status = EXIT_FAILURE;
 			}
 			break;
 		}
-		printed++;
+		printed += !snap.events;
 	}
 	batch_free(&bp);
 	return status;

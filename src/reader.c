@@ -37,7 +37,8 @@ struct reader {
 	int trigger_fd[TRIGGER_MAX]; /* PSI triggers, watched between readings */
 	int ntriggers;
 	struct recorder *rec; /* -w: each reading is recorded, on the thread */
-	unsigned recorded_fired; /* triggers fired when the last reading was recorded */
+	const struct trigger_spec *specs; /* the triggers, for the recording's events */
+	unsigned recorded[TRIGGER_MAX]; /* how often each had fired at the last reading recorded */
 
 	/* under the lock */
 	int quit, want, ready;
@@ -124,20 +125,23 @@ static void publish_selection(struct reader *r)
 static void record(struct reader *r, const struct snapshot *snap)
 {
 	unsigned fired = 0;
-	char err[sizeof(r->rec_err)];
+	char err[sizeof(r->rec_err)], events[TRIGGER_MAX * 1100];
 
 	if (!r->rec)
 		return;
 	pthread_mutex_lock(&r->lock);
-	for (int i = 0; i < r->ntriggers; i++)
-		fired += r->fired[i];
+	for (int i = 0; i < r->ntriggers; i++) {
+		if (r->fired[i] != r->recorded[i])
+			fired |= 1u << i;
+		r->recorded[i] = r->fired[i];
+	}
 	pthread_mutex_unlock(&r->lock);
-	if (recorder_write(r->rec, snap, fired != r->recorded_fired, err, sizeof(err)) < 0) {
+	trigger_events(r->specs, r->ntriggers, fired, events, sizeof(events));
+	if (recorder_write(r->rec, snap, events, err, sizeof(err)) < 0) {
 		pthread_mutex_lock(&r->lock);
 		str_copy(r->rec_err, sizeof(r->rec_err), err);
 		pthread_mutex_unlock(&r->lock);
 	}
-	r->recorded_fired = fired;
 }
 
 /* One reading with the requests made before it; returns with the lock held and the reading
@@ -208,7 +212,8 @@ static void reader_free(struct reader *r)
 	free(r);
 }
 
-int reader_start(struct reader **out, struct sampler *s, const int *fds, int n, struct recorder *rec)
+int reader_start(struct reader **out, struct sampler *s, const int *fds, const struct trigger_spec *specs, int n,
+		 struct recorder *rec)
 {
 	struct reader *r = xcalloc(1, sizeof(*r));
 	sigset_t all, old;
@@ -219,6 +224,7 @@ int reader_start(struct reader **out, struct sampler *s, const int *fds, int n, 
 	r->wants = rec ? WANT_ACCT | WANT_PEAKS : -1;
 	r->s = s;
 	r->rec = rec;
+	r->specs = specs;
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->taken, NULL);
 	r->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);

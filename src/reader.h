@@ -17,10 +17,11 @@
 struct reader;
 
 /* Starts the thread, which owns s from now until reader_stop(), and watches the PSI triggers
- * registered on fds[0..n) (trigger.h; at most TRIGGER_MAX): one that fires is counted and asks
- * for a reading at once. rec (-w, or NULL): each reading is recorded there, on the thread, with
+ * specs[0..n) registered on fds[0..n) (trigger.h; at most TRIGGER_MAX): one that fires is counted
+ * and asks for a reading at once. rec (-w, or NULL): each reading is recorded there, on the thread, with
  * every field. Returns 0 or a negative errno. */
-int reader_start(struct reader **out, struct sampler *s, const int *fds, int n, struct recorder *rec);
+int reader_start(struct reader **out, struct sampler *s, const int *fds, const struct trigger_spec *specs, int n,
+		 struct recorder *rec);
 /* Why the recording stopped (a full disk), once: 1 with the message in err, else 0. */
 int reader_recording_error(struct reader *r, char *err, size_t errlen);
 /* Stops the thread after the reading under way, if any; s is the caller's again. */

@@ -411,6 +411,7 @@ void rec_decoder_snapshot(struct rec_decoder *d, struct snapshot *snap)
 	snap->exits = h->exits;
 	snap->exits_lost = h->exits_lost;
 	rec_psi_to(&h->psi, &snap->psi);
+	snap->events = str_of(d, h->events, NULL);
 	d->rows = xgrow(d->rows, &d->caprows, d->st.ntasks ? d->st.ntasks : 1, sizeof(*d->rows));
 	rates_of(d);
 	for (size_t i = 0; i < d->st.ntasks; i++)

@@ -518,6 +518,7 @@ void rec_encode(struct rec_encoder *e, const struct snapshot *snap, int key, str
 		encoder_forget(e);
 	e->nsample++;
 	head_truth(&truth, snap);
+	truth.events = intern(e, snap->events, &x.defs, &x.ndefs);
 	old = e->st.head;
 	put_object(&x.head, RO_HEAD, &e->st.head, &truth, sizeof(truth), rec_phase_head, &old.psi);
 	dmono = rec_head_dmono(&old, &truth);

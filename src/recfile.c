@@ -134,7 +134,9 @@ static int read_header(int fd, off_t size, struct rec_schema *s, char *err, size
 		snprintf(err, errlen, "%s", strerror(-rc));
 	if (rc == -EAGAIN) {
 		snprintf(err, errlen, "%s", len ? _("the header is cut short") : _("the file is empty"));
-		rc = -EINVAL;
+		/* ours (the magic is whole), from a writer killed while it wrote the header: it holds
+		 * no reading, and a writer may begin it again */
+		rc = len >= strlen(REC_MAGIC) ? -ENODATA : -EINVAL;
 	}
 	free(buf);
 	return rc;
@@ -182,7 +184,7 @@ static void build_index(struct recread *r)
 			at = next;
 			continue;
 		}
-		if (s.length == 0 || at + RECSEG_HEADER + (off_t)s.length > r->size) {
+		if (s.length == 0 || s.length > (uint64_t)(r->size - at - RECSEG_HEADER)) {
 			s.length = 0; /* being written, or cut short: read to the end */
 			s.open = 1;
 		}
@@ -352,33 +354,6 @@ static int patch_segment(struct recfile *f)
 	return 0;
 }
 
-/* The whole records at the start of data[0..n): how many, the time of the last, and where they
- * end. */
-static size_t whole_records(const struct rec_schema *schema, const uint8_t *data, size_t n, int64_t *last_ns,
-			    size_t *end)
-{
-	struct rec_decoder d;
-	size_t count = 0, pos = 0;
-	char err[128];
-
-	rec_decoder_init(&d, schema);
-	for (;;) {
-		int type;
-		long used = rec_decode(&d, data + pos, n - pos, &type, err, sizeof(err));
-
-		if (used <= 0)
-			break;
-		pos += (size_t)used;
-		if (type) {
-			count++;
-			*last_ns = rec_decoder_wall(&d);
-		}
-	}
-	rec_decoder_free(&d);
-	*end = pos;
-	return count;
-}
-
 /* The size of a zstd frame's header (RFC 8878, 3.1.1.1): magic, descriptor, window, dictionary
  * id, content size; 0 when n does not hold it. */
 static size_t frame_header_size(const uint8_t *frame, size_t n)
@@ -396,57 +371,103 @@ static size_t frame_header_size(const uint8_t *frame, size_t n)
 	return size <= n ? size : 0;
 }
 
+/* The block of frame[0..n) at *pos (each a 3-byte header: last, type, size, then its body):
+ * 1 with *pos moved past it and *last set when it is the frame's last; 0 when there is none
+ * whole there (the frame was cut short) or it is not a block. */
+static int next_block(const uint8_t *frame, size_t n, size_t *pos, int *last)
+{
+	uint32_t bh;
+	size_t body;
+
+	if (*pos + 3 > n)
+		return 0;
+	bh = frame[*pos] | frame[*pos + 1] << 8 | (uint32_t)frame[*pos + 2] << 16;
+	body = (bh >> 1 & 3) == 1 ? 1 : bh >> 3; /* RLE: one byte, repeated */
+	if ((bh >> 1 & 3) == 3 || body > n - *pos - 3)
+		return 0;
+	*pos += 3 + body;
+	*last = bh & 1;
+	return 1;
+}
+
 /* Where a frame cut short in frame[0..n) stops making sense: the header of its first block that
  * runs past the end, or n. */
 static size_t frame_short_at(const uint8_t *frame, size_t n)
 {
 	size_t pos = frame_header_size(frame, n);
+	int last;
 
-	while (pos && pos + 3 <= n) {
-		uint32_t bh = frame[pos] | frame[pos + 1] << 8 | (uint32_t)frame[pos + 2] << 16;
-		size_t body = (bh >> 1 & 3) == 1 ? 1 : bh >> 3;
-
-		if (pos + 3 + body > n)
-			return pos;
-		pos += 3 + body;
-	}
+	while (pos && next_block(frame, n, &pos, &last))
+		;
 	return pos;
 }
 
+/* Decompresses in[0..n) on from what r->dctx had, appending to r->out at *len. Returns 0, or
+ * -EIO at damage. */
+static int inflate_more(struct recread *r, const uint8_t *in, size_t n, size_t *len)
+{
+	ZSTD_inBuffer ib = { in, n, 0 };
+
+	while (ib.pos < ib.size) {
+		ZSTD_outBuffer ob;
+		size_t rc;
+
+		r->out = xgrow(r->out, &r->capout, *len + ZSTD_DStreamOutSize(), 1);
+		ob = (ZSTD_outBuffer){ r->out + *len, r->capout - *len, 0 };
+		rc = ZSTD_decompressStream(r->dctx, &ob, &ib);
+		*len += ob.pos;
+		if (ZSTD_isError(rc))
+			return -EIO;
+		if (rc == 0 || (ob.pos == 0 && ib.pos == ib.size))
+			break;
+	}
+	return 0;
+}
+
 /* The end of the last block of frame[0..n) after which the records decompressed are whole, and
- * whether the frame ended there. Walks the blocks (each a 3-byte header: last, type, size). */
+ * whether the frame ended there: the blocks are decompressed one after the other, and the
+ * records decoded as they become whole (once each). */
 static size_t good_blocks(struct recread *r, const uint8_t *frame, size_t n, int *ended, uint32_t *samples,
 			  int64_t *last_ns)
 {
-	size_t pos = frame_header_size(frame, n), good = 0;
+	size_t pos = frame_header_size(frame, n), from = 0, good = 0, len = 0, parsed = 0;
+	struct rec_decoder d;
+	uint32_t count = 0;
+	int64_t wall = *last_ns;
+	char err[128];
+	int last = 0;
 
 	*ended = 0;
 	*samples = 0;
 	if (!pos)
 		return 0;
-	while (pos + 3 <= n) {
-		uint32_t bh = frame[pos] | frame[pos + 1] << 8 | (uint32_t)frame[pos + 2] << 16;
-		size_t size = bh >> 3, body = (bh >> 1 & 3) == 1 ? 1 : size, len, bad, end;
-		int64_t last = *last_ns;
-		uint32_t count;
-		int frame_end;
+	rec_decoder_init(&d, &r->schema);
+	ZSTD_DCtx_reset(r->dctx, ZSTD_reset_session_only);
+	while (next_block(frame, n, &pos, &last) && inflate_more(r, frame + from, pos - from, &len) == 0) {
+		long used;
+		int type;
 
-		if ((bh >> 1 & 3) == 3 || pos + 3 + body > n)
-			break;
-		pos += 3 + body;
-		if (inflate_frame(r, frame, pos, &len, &bad, &frame_end) < 0)
-			break;
-		count = (uint32_t)whole_records(&r->schema, r->out, len, &last, &end);
-		if (end == len) {
+		from = pos;
+		while ((used = rec_decode(&d, r->out + parsed, len - parsed, &type, err, sizeof(err))) > 0) {
+			parsed += (size_t)used;
+			if (type) {
+				count++;
+				wall = rec_decoder_wall(&d);
+			}
+		}
+		if (used < 0)
+			break; /* damage: the file goes on after the records before it */
+		if (parsed == len) {
 			good = pos;
 			*samples = count;
-			*last_ns = last;
+			*last_ns = wall;
 		}
-		if (bh & 1) {
-			*ended = end == len;
+		if (last) {
+			*ended = parsed == len;
 			break;
 		}
 	}
+	rec_decoder_free(&d);
 	return good;
 }
 
@@ -472,12 +493,16 @@ static int recover(struct recfile *f, const char *path, char *err, size_t errlen
 		return -EPROTO;
 	}
 	segs = recread_segments(r, &n);
-	if (recread_damage(r) >= 0) {
+	if (recread_damage(r) >= 0 && recread_damage(r) != (off_t)(n ? segs[n - 1].offset + RECSEG_HEADER +
+									  (off_t)segs[n - 1].length
+									: (off_t)r->schema.header_len)) {
 		snprintf(err, errlen, F_(N_("it is damaged at byte %lld: record to a new file")),
 			 (long long)recread_damage(r));
 		recread_close(r);
 		return -EPROTO;
 	}
+	/* damage right after the last whole segment: a segment's header cut short by a killed
+	 * writer, before any of its readings; the file goes on from there */
 	if (n)
 		f->seg = segs[n - 1]; /* for recfile_last_ns */
 	if (n == 0 || segs[n - 1].length != 0) {
@@ -537,9 +562,13 @@ int recfile_create(struct recfile **out, const char *path, const char *host, cha
 	} else if (flock(f->fd, LOCK_EX | LOCK_NB) < 0) {
 		rc = -errno;
 		snprintf(err, errlen, "%s", rc == -EWOULDBLOCK ? _("another delaytop is recording to it") : strerror(-rc));
-	} else if (st.st_size > 0) {
-		rc = recover(f, path, err, errlen);
+	} else if (st.st_size > 0 && (rc = recover(f, path, err, errlen)) != -ENODATA) {
+		/* gone on with, or refused */
+	} else if (ftruncate(f->fd, 0) < 0) { /* empty, or a header cut short: begun again */
+		rc = -errno;
 	} else {
+		rc = 0;
+		err[0] = '\0';
 		clock_gettime(CLOCK_REALTIME, &now);
 		rec_header_format(&f->buf, host, (int64_t)now.tv_sec * 1000000000 + now.tv_nsec);
 		rc = full_write(f->fd, f->buf.data, f->buf.len);

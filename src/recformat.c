@@ -201,6 +201,7 @@ static void add_head_fields(void)
 	ADD(RO_HEAD, struct rec_head, nthreads, "nthreads", RF_NUM, 1);
 	ADD(RO_HEAD, struct rec_head, exits, "exits", RF_NUM, 1);
 	ADD(RO_HEAD, struct rec_head, exits_lost, "exits_lost", RF_NUM, 1);
+	ADD(RO_HEAD, struct rec_head, events, "events", RF_NUM, 1);
 	add_psi(RO_HEAD, offsetof(struct rec_head, psi));
 }
 
@@ -435,8 +436,8 @@ int rec_header_parse(struct rec_schema *s, const char *text, size_t len, char *e
 
 		memcpy(line, text + pos, n);
 		line[n] = '\0';
-		if (sscanf(line, "crc %8x", &crc) == 1 && n == 12)
-			sealed = crc == rec_crc32(0, text, pos) ? 1 : -1;
+		if (sscanf(line, "crc %8x", &crc) == 1 && n == 12) /* the last line: it covers all before it */
+			sealed = crc == rec_crc32(0, text, pos) && pos + n + 2 == s->header_len ? 1 : -1;
 		pos += n + 1;
 		if (sscanf(line, "format %d.%d", &s->major, &s->minor) == 2) {
 		} else if (strncmp(line, "host ", 5) == 0) {

@@ -65,6 +65,7 @@ struct rec_head {
 	uint8_t threads, limited, listening, cgroups, states_from_tasks;
 	uint32_t nprocs, nthreads;
 	uint64_t exits, exits_lost;
+	uint32_t events; /* string id: the triggers that fired, or 0 */
 	struct rec_psi psi;
 };
 

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,13 +31,12 @@ struct recorder {
 	struct outbuf rec;
 	char host[256];
 	long period;         /* --rotate: the period of the file being written */
-	int64_t last_ns;     /* when the last reading written was made */
 	struct kept *ring;   /* --capture: from a key reading on, oldest first */
 	size_t nring, capring;
 	int64_t last_key_ns; /* --capture: when the last key reading was made */
 	uint32_t since_key;  /* --capture: readings since then, it included */
 	int64_t until_ns;    /* --capture: readings are written until then */
-	int64_t written_ns;  /* when the last reading written to the file was made */
+	int64_t written_ns;  /* when the last reading written to the file was made; 0: none yet */
 	struct rec_schema schema; /* --capture: ours, to decode the ring */
 	struct row *kept;    /* the rows of the reading that -u and -c choose */
 	size_t capkept;
@@ -96,9 +96,9 @@ int recorder_open(struct recorder **out, const struct recorder_opts *o, char *er
 		return rc;
 	}
 	/* a file a run of an earlier period left: renamed after it at the first reading */
-	r->last_ns = recfile_last_ns(r->f);
-	if (o->rotate && r->last_ns)
-		r->period = recorder_period(o->rotate, r->last_ns / 1000000000);
+	r->written_ns = recfile_last_ns(r->f);
+	if (o->rotate && r->written_ns)
+		r->period = recorder_period(o->rotate, r->written_ns / 1000000000);
 	if (o->capture_s > 0) {
 		char why[128];
 
@@ -136,11 +136,12 @@ static void prune(const struct recorder *r)
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
-		/* base.YYYY-MM-DD, base.YYYY-MM-DD-HH or base.YYYY-MM-DD-HHMMSS, nothing else */
+		/* base.YYYY-MM-DD, base.YYYY-MM-DD-HH or base.YYYY-MM-DD-HHMMSS, maybe with -N after
+		 * (rename_new), nothing else */
 		size_t len = strlen(e->d_name), tail = len - blen - 1;
 
-		if (len <= blen + 1 || strncmp(e->d_name, base, blen) != 0 || e->d_name[blen] != '.' ||
-		    (tail != 10 && tail != 13 && tail != 17) || strspn(e->d_name + blen + 1, "0123456789-") != tail)
+		if (len <= blen + 1 || strncmp(e->d_name, base, blen) != 0 || e->d_name[blen] != '.' || tail < 10 ||
+		    tail > 24 || strspn(e->d_name + blen + 1, "0123456789-") != tail)
 			continue;
 		names = xgrow(names, &cap, n + 1, sizeof(*names));
 		names[n++] = xstrdup(e->d_name);
@@ -159,6 +160,23 @@ static void prune(const struct recorder *r)
 	free(names);
 }
 
+/* Renames from to name (of size bytes), never over a file there (a period's name can come twice:
+ * the hour repeated when summer time ends, a clock set back): then to name-1, name-2, ... */
+static int rename_new(const char *from, char *name, size_t size)
+{
+	size_t len = strlen(name);
+
+	for (int i = 0; i < 100; i++) {
+		if (i)
+			snprintf(name + len, size - len, "-%d", i);
+		if (renameat2(AT_FDCWD, from, AT_FDCWD, name, RENAME_NOREPLACE) == 0)
+			return 0;
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;
+}
+
 /* --rotate: the file of the last period renamed after it, a new one opened. */
 static int rotate(struct recorder *r, int64_t wall_ns, char *err, size_t errlen)
 {
@@ -168,14 +186,14 @@ static int rotate(struct recorder *r, int64_t wall_ns, char *err, size_t errlen)
 
 	if (r->o.rotate == ROTATE_NONE || period == r->period)
 		return 0;
-	if (!r->period || !r->last_ns) {
-		r->period = period;
+	if (!r->period || !r->written_ns) {
+		r->period = period; /* nothing written to the file yet: it goes on */
 		return 0;
 	}
-	recorder_rotated_name(name, sizeof(name), r->o.path, r->o.rotate, r->last_ns / 1000000000);
+	recorder_rotated_name(name, sizeof(name), r->o.path, r->o.rotate, r->written_ns / 1000000000);
 	rc = recfile_close(r->f, why, sizeof(why));
 	r->f = NULL;
-	if (rc == 0 && rename(r->o.path, name) < 0)
+	if (rc == 0 && rename_new(r->o.path, name, sizeof(name)) < 0)
 		rc = -errno, snprintf(why, sizeof(why), "%s", strerror(errno));
 	if (rc < 0) {
 		snprintf(err, errlen, F_(N_("cannot rotate %s: %s")), r->o.path, why);
@@ -188,8 +206,8 @@ static int rotate(struct recorder *r, int64_t wall_ns, char *err, size_t errlen)
 	rec_encoder_init(&r->enc);
 	for (size_t i = 0; i < r->nring; i++) /* --capture: the kept readings went with the file */
 		out_free(&r->ring[i].rec);
-	r->nring = 0;
-	r->until_ns = 0;
+	r->nring = 0; /* a --capture window goes on in the new file, from a key reading */
+	r->written_ns = 0;
 	return open_file(r, err, errlen);
 }
 
@@ -277,30 +295,32 @@ static int capture(struct recorder *r, const struct snapshot *snap, int fired, i
 	return rc;
 }
 
-/* snap with only the rows o.rows chooses (departed ones included), in r->kept. */
-static const struct snapshot *chosen(struct recorder *r, const struct snapshot *snap, struct snapshot *out)
+/* snap with its events and only the rows o.rows chooses (departed ones included, in r->kept). */
+static const struct snapshot *chosen(struct recorder *r, const struct snapshot *snap, struct snapshot *out,
+				     const char *events)
 {
 	struct display d = { .threads = snap->threads, .accumulate = 1 };
 	size_t n = 0;
 
+	*out = *snap;
+	out->events = events && events[0] ? events : NULL;
 	if (!r->o.rows.by_uid && !r->o.rows.cgroup)
-		return snap;
+		return out;
 	r->kept = xgrow(r->kept, &r->capkept, snap->nrows ? snap->nrows : 1, sizeof(*r->kept));
 	for (size_t i = 0; i < snap->nrows; i++)
 		if (filter_match(&r->o.rows, &snap->rows[i], &d))
 			r->kept[n++] = snap->rows[i];
-	*out = *snap;
 	out->rows = r->kept;
 	out->nrows = n;
 	return out;
 }
 
-int recorder_write(struct recorder *r, const struct snapshot *all, int fired, char *err, size_t errlen)
+int recorder_write(struct recorder *r, const struct snapshot *all, const char *events, char *err, size_t errlen)
 {
 	int64_t wall = (int64_t)all->wall.tv_sec * 1000000000 + all->wall.tv_nsec;
 	struct snapshot some;
-	const struct snapshot *snap = chosen(r, all, &some);
-	int rc, key;
+	const struct snapshot *snap = chosen(r, all, &some, events);
+	int rc, key, fired = events && events[0];
 
 	if (r->failed)
 		return 0;
@@ -315,8 +335,6 @@ int recorder_write(struct recorder *r, const struct snapshot *all, int fired, ch
 		rec_encode(&r->enc, snap, key, &r->rec);
 		rc = append(r, &r->rec, key, wall, err, errlen);
 	}
-	if (rc == 0)
-		r->last_ns = wall;
 	if (rc < 0) {
 		char why[256];
 

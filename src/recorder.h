@@ -27,10 +27,10 @@ struct recorder;
 /* Opens (creates, or goes on with) the recording. Returns 0, or a negative errno with a message
  * that names the file in err. */
 int recorder_open(struct recorder **out, const struct recorder_opts *o, char *err, size_t errlen);
-/* Records a reading; fired: a trigger fired just before it. Returns 0, or a negative errno with a
- * message in err (-ENOSPC: the disk is full), after which the recording is closed, readable, and
- * takes no more. */
-int recorder_write(struct recorder *r, const struct snapshot *snap, int fired, char *err, size_t errlen);
+/* Records a reading; events: the triggers that fired just before it (trigger_events), recorded
+ * with it, or NULL. Returns 0, or a negative errno with a message in err (-ENOSPC: the disk is
+ * full), after which the recording is closed, readable, and takes no more. */
+int recorder_write(struct recorder *r, const struct snapshot *snap, const char *events, char *err, size_t errlen);
 /* Ends the recording. Returns 0, or a negative errno with a message in err. */
 int recorder_close(struct recorder *r, char *err, size_t errlen);
 

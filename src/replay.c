@@ -27,6 +27,7 @@ struct replay {
 	int pending;      /* a seek stopped at a reading that replay_next has yet to give */
 	int64_t cur, first, last;
 	off_t index_damage; /* the index passed damage there; -1: none */
+	char seek_err[512];  /* the first damage a seek passed, to say */
 };
 
 static void clock_text(char *buf, size_t size, int64_t ns)
@@ -180,17 +181,22 @@ int replay_next(struct replay *r, struct snapshot *snap, char *err, size_t errle
 {
 	int rc;
 
-	if (r->pending) {
-		r->pending = 0;
-		rec_decoder_snapshot(&r->dec, snap);
-		return 1;
+	if (r->seek_err[0]) { /* damage a seek passed: said before the reading it went to */
+		snprintf(err, errlen, "%s", r->seek_err);
+		r->seek_err[0] = '\0';
+		return -1;
 	}
-	if (r->index_damage >= 0 && r->seg == r->nsegs) {
-		/* said once, before the first reading */
+	if (r->index_damage >= 0) {
+		/* said once, before the first reading given */
 		snprintf(err, errlen, F_(N_("damaged at byte %lld: a segment's header is unreadable")),
 			 (long long)r->index_damage);
 		r->index_damage = -1;
 		return -1;
+	}
+	if (r->pending) {
+		r->pending = 0;
+		rec_decoder_snapshot(&r->dec, snap);
+		return 1;
 	}
 	rc = advance(r, err, errlen);
 	if (rc > 0)
@@ -219,8 +225,11 @@ int replay_seek(struct replay *r, int64_t t)
 
 		if (rc == 0)
 			break;
-		if (rc < 0)
+		if (rc < 0) {
+			if (!r->seek_err[0])
+				snprintf(r->seek_err, sizeof(r->seek_err), "%s", err);
 			continue;
+		}
 		last_seg = r->seg;
 		last_index = r->index;
 		if (r->cur >= t) {

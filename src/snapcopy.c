@@ -189,6 +189,7 @@ void snapcopy_take(struct snapcopy *c, const struct snapshot *src, int totals)
 {
 	strings_reset(c->strings);
 	c->snap = *src;
+	c->snap.events = src->events ? copy_string(c->strings, src->events) : NULL;
 	copy_task_rows(c, src, totals);
 	copy_cgroup_rows(c, src);
 }

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,7 +76,7 @@ static int absolute(const char *s, int64_t now_ns, int64_t *out)
 
 	if (*s == '@') {
 		epoch = strtod(s + 1, &end);
-		if (end == s + 1 || *end)
+		if (end == s + 1 || *end || !isfinite(epoch) || epoch < 0 || epoch > 9e9) /* before year 2255 */
 			return -1;
 		*out = (int64_t)(epoch * 1e9);
 		return 0;
@@ -106,8 +107,8 @@ static int absolute(const char *s, int64_t now_ns, int64_t *out)
 	tm.tm_sec = sec;
 	tm.tm_isdst = -1;
 	t = mktime(&tm);
-	if (t == (time_t)-1)
-		return -1;
+	if (t == (time_t)-1 || tm.tm_mday != d || tm.tm_mon != mo - 1)
+		return -1; /* a day the month does not have (mktime would move it on) */
 	*out = (int64_t)t * 1000000000;
 	return 0;
 }

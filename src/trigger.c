@@ -221,3 +221,18 @@ double trigger_row_pct(const struct row *r, kind_mask kinds)
 	}
 	return sum;
 }
+
+void trigger_events(const struct trigger_spec *specs, int n, unsigned fired, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n && len + 1 < size; i++) {
+		if (!(fired & (1u << i)))
+			continue;
+		len += (size_t)snprintf(buf + len, size - len, "%s%s%s%s", len ? "\n" : "", specs[i].text,
+					specs[i].cgroup[0] ? " " : "", specs[i].cgroup);
+		if (len >= size)
+			len = size - 1;
+	}
+}

@@ -32,6 +32,9 @@ struct trigger_spec {
  * CGROUP a path as /proc/PID/cgroup shows it. Returns 0, or -1 with a message naming the bad
  * value in err. Pure. */
 int trigger_parse(const char *s, struct trigger_spec *out, char *err, size_t errlen);
+/* The triggers of specs[0..n) whose bit is set in fired, as --trigger takes them, one a line,
+ * into buf of size bytes ("" for none). */
+void trigger_events(const struct trigger_spec *specs, int n, unsigned fired, char *buf, size_t size);
 
 /* Registers the trigger on its pressure file in h (the system's when no cgroup is given): the
  * returned descriptor polls POLLPRI when it fires, and closing it removes the trigger. Returns

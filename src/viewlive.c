@@ -138,7 +138,7 @@ int view_run(const struct options *o, struct sampler *s, const int *trigger_fds,
 	init_live(&v, o, s);
 	v.colors = terminal_colors();
 	v.mouse = terminal_mouse(1);
-	rc = reader_start(&v.reader, s, trigger_fds, o->ntriggers, rec);
+	rc = reader_start(&v.reader, s, trigger_fds, o->triggers, o->ntriggers, rec);
 	if (rc == 0) {
 		view_loop(&v, stop);
 		reader_stop(v.reader); /* after the reading under way, if any */

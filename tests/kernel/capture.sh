@@ -105,6 +105,10 @@ done
 tap_ok $? "every reading the live run printed within the window is in the file" "missing:$missing"
 [ -z "$differ" ]
 tap_ok $? "and replays as the live run printed it" "differ:$differ"
+# the readings made at the firings replay as the live run printed them: as events
+cmp -s <(jq -c 'select(.type == "event")' "$T/live.json") <(jq -c 'select(.type == "event")' "$T/rep.json")
+tap_ok $? "the firings replay as the live run's events, who stalled included" \
+	"live $(jq -c 'select(.type == "event") | .time' "$T/live.json" | tr '\n' ' '); replayed $(jq -c 'select(.type == "event") | .time' "$T/rep.json" | tr '\n' ' ')"
 # readings made at a firing are kept too: the replay's other readings are the events'
 others=$(printf '%s\n' "${rt[@]}" | grep -v -F -x -f <(printf '%s\n' "${lt[@]}") | grep -v -F -x -f <(echo "$events"))
 [ -z "$others" ]

@@ -915,7 +915,7 @@ static void test_capture(void)
 			tick(run);
 		grow(run, &run->t[0], i ? 1000000 : 0, 0, i ? 1000000 : 0);
 		make_snapshot(run);
-		if (recorder_write(rec, &run->snap, i == 8 || i == 13, err, sizeof(err)) < 0)
+		if (recorder_write(rec, &run->snap, i == 8 || i == 13 ? "cpu some 100ms 2s" : NULL, err, sizeof(err)) < 0)
 			bad++;
 	}
 	ok(rc == 0 && !bad && recorder_close(rec, err, sizeof(err)) == 0, "--capture: 25 readings written, closed");
