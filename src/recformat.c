@@ -638,15 +638,27 @@ int rec_get_int(const uint8_t **p, const uint8_t *end, int64_t *v)
 	return 0;
 }
 
+static uint32_t crc_table[256];
+static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
+
+static void crc_init(void)
+{
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t c = i;
+
+		for (int k = 0; k < 8; k++)
+			c = (c >> 1) ^ (0xEDB88320u & (~(c & 1) + 1));
+		crc_table[i] = c;
+	}
+}
+
 uint32_t rec_crc32(uint32_t crc, const void *data, size_t n)
 {
 	const unsigned char *p = data;
 
+	pthread_once(&crc_once, crc_init);
 	crc = ~crc;
-	while (n--) {
-		crc ^= *p++;
-		for (int k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0xEDB88320u & (~(crc & 1) + 1));
-	}
+	while (n--)
+		crc = (crc >> 8) ^ crc_table[(crc ^ *p++) & 0xff];
 	return ~crc;
 }
