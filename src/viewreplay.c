@@ -66,15 +66,23 @@ static int fetch(struct view *v, replay_step step)
 	return 0;
 }
 
-/* Shows the reading in rv->snap, now. */
+/* Shows the reading in rv->snap, now; one made when triggers fired says which. */
 static void show(struct view *v)
 {
 	struct view_replay *rv = v->replay;
+	const char *events = rv->snap.events;
 
 	rv->ready = 1;
 	rv->shown_ns = replay_time(rv->r);
 	rv->shown_at = timing_mono_ns();
 	view_take(v);
+	if (events) {
+		char first[256];
+
+		snprintf(first, sizeof(first), "%.*s", (int)strcspn(events, "\n"), events);
+		view_say(v, F_(N_("this reading was made when a trigger fired: %s%s")), first,
+			 strchr(events, '\n') ? _(" (and others)") : "");
+	}
 }
 
 /* When play shows the reading ahead: the recorded time between the two, at the speed. */
