@@ -1,10 +1,8 @@
-/* recfile.h — a recording's file: the header (recformat.h), then segments, each a fixed header
- * and one zstd frame of records (recencode.h, recdecode.h) that starts with a key reading. Every record is
- * flushed to the file as it is written, so that a writer killed at any moment loses at most the
- * record it was writing; a segment's header gets its length and time range when it ends, and a
- * reader walks the segment headers (an index of times and offsets) rather than the data. A writer
- * that opens a file left by one that was killed ends its last segment after its last whole
- * record and goes on after it. */
+/* recfile.h — writing a recording's file (recread.h describes it). Every record is flushed to the
+ * file as it is written, so that a writer killed at any moment loses at most the record it was
+ * writing; a segment's header gets its length and time range when it ends. A writer that opens a
+ * file left by one that was killed ends its last segment after its last whole record and goes on
+ * after it. */
 #ifndef DELAYTOP_RECFILE_H
 #define DELAYTOP_RECFILE_H
 
@@ -12,21 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "recformat.h"
-
-#define RECSEG_MAGIC "DTSEG01\n"
-#define RECSEG_HEADER 48
-#define RECSEG_MAX_SAMPLES 256 /* a key reading at least this often: a seek reads no more */
-
-struct rec_segment {
-	off_t offset;      /* of its header */
-	int64_t first_ns, last_ns; /* its first and last reading, ns since the epoch */
-	uint64_t length;   /* of its frame; 0 while it is being written (or its writer was killed) */
-	uint32_t samples;
-	int open;          /* its header was not ended: last_ns and samples are not known */
-};
-
-/* ---- writing ---- */
+#include "recread.h"
 
 struct recfile;
 
@@ -49,23 +33,5 @@ int recfile_close(struct recfile *f, char *err, size_t errlen);
 int64_t recfile_last_ns(const struct recfile *f);
 /* Bytes written to the file so far. */
 uint64_t recfile_size(const struct recfile *f);
-
-/* ---- reading ---- */
-
-struct recread;
-
-/* Opens a recording: its header and the index of its segments. Returns 0, or a negative errno
- * with a message in err (not a recording, a newer format, unreadable). */
-int recread_open(struct recread **out, const char *path, char *err, size_t errlen);
-void recread_close(struct recread *r);
-const struct rec_schema *recread_schema(const struct recread *r);
-/* The segments; a damaged header ends the index (recread_damage says where). */
-const struct rec_segment *recread_segments(const struct recread *r, size_t *n);
-/* Where the index stopped at damage (the byte offset), or -1. */
-off_t recread_damage(const struct recread *r);
-/* The records of segment i, decompressed, into *data (owned by r, valid until the next call);
- * *len bytes. Returns 0, or -EIO when the frame is damaged: *len then holds what came before
- * the damage and *at the file offset where it was found. */
-int recread_segment(struct recread *r, size_t i, const uint8_t **data, size_t *len, off_t *at);
 
 #endif
