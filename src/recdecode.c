@@ -179,6 +179,7 @@ static struct task_rates *rates_of(struct rec_decoder *d)
 
 static void read_tasks(struct rec_decoder *d, struct reader *r, uint64_t dmono)
 {
+	struct rec_task_phase tp = { dmono, NULL };
 	size_t n;
 	uint64_t h = 0;
 	uint8_t *done;
@@ -203,23 +204,14 @@ static void read_tasks(struct rec_decoder *d, struct reader *r, uint64_t dmono)
 			memset(&d->st.tasks[h], 0, sizeof(d->st.tasks[h]));
 			d->st.live[h] = 1;
 		}
-		get_object(d, r, RO_TASK, &d->st.tasks[h], rec_phase_task, &dmono);
+		tp.rates = &rates_of(d)[h]; /* made as the totals are predicted */
+		get_object(d, r, RO_TASK, &d->st.tasks[h], rec_phase_task, &tp);
 		done = mark(done, &capdone, h);
 	}
 	rates_of(d);
-	for (size_t i = 0; i < d->st.ntasks; i++) {
-		if (!d->st.live[i])
-			continue;
-		if (done[i]) {
-			/* rates again, from the applied reading (rec_predict_totals grew the totals by them) */
-			struct rec_task t = d->st.tasks[i];
-
-			memset(&t.acc, 0, sizeof(t.acc));
-			rec_predict_totals(&t, &d->rates[i]);
-		} else {
+	for (size_t i = 0; i < d->st.ntasks; i++) /* the tasks not listed: predicted whole */
+		if (d->st.live[i] && !done[i])
 			rec_predict_totals(&d->st.tasks[i], &d->rates[i]);
-		}
-	}
 	free(done);
 }
 

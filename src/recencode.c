@@ -336,6 +336,7 @@ static int only_later(struct rec_task *pred, const struct rec_task *truth)
 /* Changed and new tasks, slot order; the slots not seen are gone. */
 static void encode_tasks(struct rec_encoder *e, const struct snapshot *snap, uint64_t dmono, struct encoding *x)
 {
+	struct rec_task_phase tp = { dmono, NULL };
 	size_t nslots, *order, norder = 0;
 	uint8_t *changed;
 	struct outbuf *bodies;
@@ -362,7 +363,7 @@ static void encode_tasks(struct rec_encoder *e, const struct snapshot *snap, uin
 		}
 		if (!isnew && only_later(&e->st.tasks[i], &truth))
 			continue; /* a reader predicts it, but for the times of its readings */
-		put_object(&bodies[i], RO_TASK, &e->st.tasks[i], &truth, sizeof(truth), rec_phase_task, &dmono);
+		put_object(&bodies[i], RO_TASK, &e->st.tasks[i], &truth, sizeof(truth), rec_phase_task, &tp);
 		changed[i] = isnew || bodies[i].len > 1;
 	}
 	for (size_t i = 0; i < e->st.ntasks; i++) {
@@ -536,11 +537,11 @@ void rec_encode_state(const struct rec_state *st, struct outbuf *out)
 	struct outbuf body = { 0 };
 	struct rec_head zero_head;
 	uint32_t prev = 0;
-	uint64_t dmono;
+	struct rec_task_phase tp = { 0, NULL };
 
 	memset(&x, 0, sizeof(x));
 	memset(&zero_head, 0, sizeof(zero_head));
-	dmono = rec_head_dmono(&zero_head, &st->head); /* as a reader of a key reading has it */
+	tp.dmono = rec_head_dmono(&zero_head, &st->head); /* as a reader of a key reading has it */
 	{
 		struct rec_psi none;
 
@@ -563,7 +564,7 @@ void rec_encode_state(const struct rec_state *st, struct outbuf *out)
 		memset(&zero, 0, sizeof(zero));
 		rec_put_uint(&x.tasks, (uint32_t)i - prev);
 		prev = (uint32_t)i;
-		put_object(&x.tasks, RO_TASK, &zero, &st->tasks[i], sizeof(zero), rec_phase_task, &dmono);
+		put_object(&x.tasks, RO_TASK, &zero, &st->tasks[i], sizeof(zero), rec_phase_task, &tp);
 		x.ntasks++;
 	}
 	prev = 0;

@@ -81,12 +81,13 @@ int rec_field_is_set(const struct rec_field *f)
 
 void rec_phase_task(void *pred, void *arg, int phase)
 {
+	struct rec_task_phase *tp = arg;
 	struct task_rates r;
 
 	if (phase == 2)
-		rec_predict_base(pred, *(const uint64_t *)arg);
+		rec_predict_base(pred, tp->dmono);
 	else
-		rec_predict_totals(pred, &r);
+		rec_predict_totals(pred, tp->rates ? tp->rates : &r);
 }
 
 void rec_phase_shares(void *pred, void *arg, int phase)

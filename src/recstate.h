@@ -48,7 +48,12 @@ int rec_field_is_set(const struct rec_field *f);
 /* What a reader predicts of an object's fields of a phase (2 or more) from those of the phases
  * before; arg is the predictor's: */
 typedef void rec_phase_fn(void *obj, void *arg, int phase);
-/* a task's (arg: the clock's step, uint64_t ns), */
+/* a task's (arg: the clock's step, and where its rates go, which phase 3 computes: NULL for
+ * nowhere), */
+struct rec_task_phase {
+	uint64_t dmono;
+	struct task_rates *rates;
+};
 void rec_phase_task(void *obj, void *arg, int phase);
 /* a cgroup's and the header's (arg: their pressure at the reading before, struct rec_psi). */
 void rec_phase_shares(void *obj, void *arg, int phase);
