@@ -104,7 +104,8 @@ _delaytop()
 		[ "${#COMPREPLY[@]}" -eq 0 ] || compopt -o nospace 2>/dev/null
 		return 0
 		;;
-	-n | --iterations | -d | --delay | --exit-buffer | --listen | --top-commands | --keep | --capture | \
+	-n | --iterations | -d | --delay | --exit-buffer | --listen | --top-commands | --series-expiry | \
+		--keep | --capture | \
 		--begin | --end)
 		return 0 # a value of the user's own
 		;;

@@ -27,6 +27,7 @@ void batch_init(struct batch_printer *b, const struct options *o)
 	if (o->format == FORMAT_OPENMETRICS) {
 		b->metrics = xmalloc(sizeof(*b->metrics));
 		metrics_init(b->metrics, (int)o->top_commands);
+		b->metrics->expiry_s = o->series_expiry_s;
 	}
 	b->spec.filter.cgroup = o->cgroup;
 	b->spec.filter.by_uid = o->by_uid;
@@ -204,7 +205,8 @@ static void json_psi(struct outbuf *o, const char *when, const struct snapshot *
 		out_char(o, '}');
 	}
 	out_printf(o, ",\"processes\":%u,\"threads\":%u,\"delayacct\":%s,\"limited\":%s", snap->nprocs,
-		   snap->nthreads, snap->delayacct >= 0 ? da[snap->delayacct] : "null",
+		   snap->nthreads,
+		   snap->delayacct >= 0 && snap->delayacct <= 1 ? da[snap->delayacct] : "null", /* else unknown */
 		   snap->limited ? "true" : "false");
 	if (snap->listening)
 		out_printf(o, ",\"exits\":%llu,\"exits_lost\":%llu", (unsigned long long)snap->exits,

@@ -56,7 +56,8 @@ static int parse_mount(const char *line, const char *end, struct cgroup_mount *m
 	const char *sep = line, *root, *dir, *type, *super;
 	size_t rootlen, dirlen, typelen, superlen;
 
-	while ((sep = memchr(sep, '-', (size_t)(end - sep))) && !(sep[-1] == ' ' && sep + 1 < end && sep[1] == ' '))
+	while ((sep = memchr(sep, '-', (size_t)(end - sep))) &&
+	       !(sep > line && sep[-1] == ' ' && sep + 1 < end && sep[1] == ' '))
 		sep++;
 	if (!sep || !(root = field(line, end, 3, &rootlen)) || !(dir = field(line, end, 4, &dirlen)) ||
 	    !(type = field(sep + 2, end, 0, &typelen)) || !(super = field(sep + 2, end, 2, &superlen)))
@@ -193,6 +194,14 @@ void cgroupfs_normalize(const char *in, char *buf, size_t size)
 	if (o > 1 && buf[o - 1] == '/')
 		o--;
 	buf[o] = '\0';
+}
+
+int cgroupfs_climbs(const char *path)
+{
+	for (const char *p = path; (p = strstr(p, "..")) != NULL; p += 2)
+		if ((p == path || p[-1] == '/') && (p[2] == '\0' || p[2] == '/'))
+			return 1;
+	return 0;
 }
 
 int cgroupfs_parse_task(const char *text, const struct cgroup_hier *h, char *buf, size_t size)

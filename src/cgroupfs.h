@@ -60,6 +60,8 @@ int cgroupfs_task_path(uint32_t pid, const struct cgroup_hier *h, char *buf, siz
 
 /* The path as delaytop compares it: a leading '/', no trailing or doubled '/'. Pure. */
 void cgroupfs_normalize(const char *in, char *buf, size_t size);
+/* Nonzero when a path has a component '..', which would reach outside the hierarchy. */
+int cgroupfs_climbs(const char *path);
 
 /* Whether path is at or below top. Pure. */
 int cgroupfs_within(const char *path, const char *top);

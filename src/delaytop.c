@@ -331,6 +331,7 @@ static int run_exporter(const struct options *o, struct sampler *s, int *trigger
 	print_notice(s);
 	fprintf(stderr, F_(N_("%s: serving metrics on http://%s/metrics\n")), PACKAGE, exporter_address(sv.e));
 	metrics_init(&sv.m, (int)o->top_commands);
+	sv.m.expiry_s = o->series_expiry_s;
 	rc = run_batch(o, s, &sv, trigger_fds, rec);
 	exporter_stop(sv.e);
 	metrics_free(&sv.m);

@@ -23,6 +23,7 @@
 
 #include "exitlisten.h"
 #include "i18n.h"
+#include "secure.h"
 #include "tsnl.h"
 #include "xalloc.h"
 
@@ -218,7 +219,9 @@ static int open_sock(struct ts_listener *l, struct listen_sock *ls, const char *
 		return rc;
 	nl_socket_disable_seq_check(ls->sk);
 	ls->fd = nl_socket_get_fd(ls->sk);
-	tsnl_set_rcvbuf(ls->fd, rcvbuf);
+	/* The size is the user's (--exit-buffer): a user raised by the binary's file capabilities
+	 * stays within net.core.rmem_max, since the buffers are kernel memory nobody reclaims. */
+	tsnl_set_rcvbuf(ls->fd, rcvbuf, !secure_raised_user());
 	getsockopt(ls->fd, SOL_SOCKET, SO_RCVBUF, &granted, &len);
 	if (!l->rcvbuf || granted < l->rcvbuf)
 		l->rcvbuf = granted;

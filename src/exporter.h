@@ -2,7 +2,8 @@
  * serves /metrics, the latest completed reading's exposition, in the Prometheus text format or
  * in OpenMetrics when the scraper asks for it. A scrape never waits for a reading or triggers
  * one: the readings publish a finished exposition, and a scrape copies the latest. Connections
- * are bounded in number, memory (so in header size) and time. */
+ * are bounded in number (in all and per address), memory (so in header size) and time (idle, and
+ * a whole request however it trickles). */
 #ifndef DELAYTOP_EXPORTER_H
 #define DELAYTOP_EXPORTER_H
 
@@ -11,8 +12,19 @@
 struct exporter;
 
 /* Parses --listen's value: PORT, ADDRESS:PORT or [IPV6]:PORT (a name is looked up). Without an
- * address, loopback. Returns 0, or -1 with a message naming the value in err. */
+ * address, loopback. Returns 0, or -1 with a message naming the value in err (also when the
+ * address does not fit in hostsize bytes: it is never cut short). */
 int exporter_parse_listen(const char *spec, char *host, size_t hostsize, unsigned *port, char *err, size_t errlen);
+
+/* What a request gets, from its method, path and Accept header (NULL: none). */
+enum exporter_reply {
+	EXPORTER_TEXT,	      /* /metrics in the Prometheus text format */
+	EXPORTER_OPENMETRICS, /* /metrics in OpenMetrics, when Accept names it */
+	EXPORTER_INDEX,	      /* / : a link to /metrics */
+	EXPORTER_NOT_FOUND,   /* 404 */
+	EXPORTER_BAD_METHOD,  /* 405: only GET and HEAD */
+};
+enum exporter_reply exporter_route(const char *method, const char *url, const char *accept);
 
 /* Starts serving on host:port. Returns 0, or -1 with a message in err (no such address, the port
  * is taken, or delaytop was built without libmicrohttpd). */

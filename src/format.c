@@ -190,7 +190,7 @@ void out_field(struct outbuf *o, const char *s, size_t len, int width, int right
  * the code point in *cp, or -1 when the byte at s starts no valid sequence (a stray continuation
  * byte, an overlong form, a surrogate, a code point beyond U+10FFFF or a sequence cut short).
  * By hand, so that the answer does not depend on the locale. */
-static int utf8_decode(const char *s, uint32_t *cp)
+int utf8_decode(const char *s, uint32_t *cp)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	uint32_t c = u[0], min;
@@ -219,9 +219,33 @@ static int utf8_decode(const char *s, uint32_t *cp)
 	return n;
 }
 
+/* Unicode's format controls (general category Cf) and the line and paragraph separators: they
+ * print nothing but reorder or hide what follows (U+202E turns "gpj.exe" into "exe.jpg"), so a
+ * name holding one is shown with it replaced, as a control character is. */
+static const struct {
+	uint32_t first, last;
+} format_controls[] = {
+	{ 0x00ad, 0x00ad },   { 0x0600, 0x0605 },   { 0x061c, 0x061c },   { 0x06dd, 0x06dd },
+	{ 0x070f, 0x070f },   { 0x0890, 0x0891 },   { 0x08e2, 0x08e2 },   { 0x180e, 0x180e },
+	{ 0x200b, 0x200f },   { 0x2028, 0x202e },   { 0x2060, 0x2064 },   { 0x2066, 0x206f },
+	{ 0xfeff, 0xfeff },   { 0xfff9, 0xfffb },   { 0x110bd, 0x110bd }, { 0x110cd, 0x110cd },
+	{ 0x13430, 0x1343f }, { 0x1bca0, 0x1bca3 }, { 0x1d173, 0x1d17a }, { 0xe0001, 0xe0001 },
+	{ 0xe0020, 0xe007f },
+};
+
+/* Whether cp (at least U+00A0) is shown replaced: a format control or separator above. */
+static int format_control(uint32_t cp)
+{
+	for (size_t i = 0; i < sizeof(format_controls) / sizeof(format_controls[0]); i++)
+		if (cp >= format_controls[i].first && cp <= format_controls[i].last)
+			return 1;
+	return 0;
+}
+
 /* One character of display text at s (not at its end): sets *len to its bytes and returns its
- * columns, or -1 when it is shown as TEXT_REPLACEMENT: a control character (C0, DEL, C1) or a
- * byte that is not part of valid UTF-8 (then *len is 1: one replacement per bad byte). */
+ * columns, or -1 when it is shown as TEXT_REPLACEMENT: a control character (C0, DEL, C1), a
+ * format control (format_control) or a byte that is not part of valid UTF-8 (then *len is 1: one
+ * replacement per bad byte). */
 static int display_char(const char *s, int *len)
 {
 	unsigned char c = (unsigned char)*s;
@@ -235,7 +259,7 @@ static int display_char(const char *s, int *len)
 	if (w < 0)
 		return -1;
 	*len = w;
-	if (cp < 0xa0) /* C1: U+0080 to U+009F, such as U+009B, the 8-bit CSI */
+	if (cp < 0xa0 || format_control(cp)) /* C1: U+0080 to U+009F, such as U+009B, the 8-bit CSI */
 		return -1;
 	w = wcwidth((wchar_t)cp);
 	return w < 0 ? 1 : w; /* a locale that does not know it: one column, as a terminal guesses */
@@ -300,7 +324,12 @@ static void out_json_escape(struct outbuf *o, unsigned c)
 	case '\n': out_str(o, "\\n"); break;
 	case '\t': out_str(o, "\\t"); break;
 	case '\r': out_str(o, "\\r"); break;
-	default: out_printf(o, "\\u%04x", c); break;
+	default:
+		if (c > 0xffff) /* a surrogate pair, as JSON writes a character beyond the BMP */
+			out_printf(o, "\\u%04x\\u%04x", 0xd800 + ((c - 0x10000) >> 10), 0xdc00 + ((c - 0x10000) & 0x3ff));
+		else
+			out_printf(o, "\\u%04x", c);
+		break;
 	}
 }
 
@@ -328,52 +357,8 @@ void out_json_string(struct outbuf *o, const char *s)
 			s++;
 			continue;
 		}
-		if (cp < 0xa0) /* C1 escaped like C0, so that no reader's terminal acts on it */
+		if (cp < 0xa0 || format_control(cp)) /* escaped like C0, so that no reader's terminal acts on it */
 			out_json_escape(o, cp);
-		else
-			out_mem(o, s, (size_t)n);
-		s += n;
-	}
-	out_char(o, '"');
-}
-
-void out_label_value(struct outbuf *o, const char *s)
-{
-	out_char(o, '"');
-	while (*s) {
-		unsigned char c = (unsigned char)*s;
-		uint32_t cp;
-		int n;
-
-		if (c == '\\' || c == '"') {
-			out_char(o, '\\');
-			out_char(o, (char)c);
-			s++;
-			continue;
-		}
-		if (c == '\n') {
-			out_str(o, "\\n");
-			s++;
-			continue;
-		}
-		if (c < 0x20 || c == 0x7f) {
-			out_char(o, TEXT_REPLACEMENT);
-			s++;
-			continue;
-		}
-		if (c < 0x80) {
-			out_char(o, (char)c);
-			s++;
-			continue;
-		}
-		n = utf8_decode(s, &cp);
-		if (n < 0) {
-			out_str(o, "\xef\xbf\xbd"); /* U+FFFD for each byte that is not UTF-8 */
-			s++;
-			continue;
-		}
-		if (cp < 0xa0)
-			out_char(o, TEXT_REPLACEMENT);
 		else
 			out_mem(o, s, (size_t)n);
 		s += n;

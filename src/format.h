@@ -4,6 +4,7 @@
 #define DELAYTOP_FORMAT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Writes v with the given decimals ("12.5"), "-" for NAN. Returns the length. buf holds >= 32. */
@@ -34,6 +35,11 @@ void out_printf(struct outbuf *o, const char *fmt, ...) __attribute__((format(pr
  * Decided by hand, the same under every locale. */
 #define TEXT_REPLACEMENT '?'
 
+/* The length (2 to 4) of the UTF-8 sequence of one character from U+0080 at s, its code point in
+ * *cp; -1 when the bytes there are not one (a stray byte, an overlong form, a surrogate, beyond
+ * U+10FFFF, cut short). Independent of the locale. */
+int utf8_decode(const char *s, uint32_t *cp);
+
 /* s as display text, whole: control characters and bad bytes become TEXT_REPLACEMENT. */
 void out_text(struct outbuf *o, const char *s);
 /* s padded with spaces to width columns (right-aligned when right is set), cut to fit; control
@@ -48,9 +54,6 @@ void out_json_string(struct outbuf *o, const char *s);
 /* s as a CSV field: quoted when it holds a comma or quote; control characters (CR and LF too)
  * and bad bytes become TEXT_REPLACEMENT. */
 void out_csv_field(struct outbuf *o, const char *s);
-/* Appends s as a quoted Prometheus label value: backslash, quote and newline escaped, other
- * control characters as TEXT_REPLACEMENT, bytes that are not UTF-8 as U+FFFD. */
-void out_label_value(struct outbuf *o, const char *s);
 /* Writes the buffer to f and empties it; returns 0, or -1 when the write failed (EPIPE). */
 int out_flush(struct outbuf *o, FILE *f);
 void out_free(struct outbuf *o);

@@ -12,6 +12,7 @@ void metrics_init(struct metrics *m, int top_commands)
 {
 	memset(m, 0, sizeof(*m));
 	m->top_commands = top_commands;
+	m->expiry_s = METRICS_SERIES_EXPIRY;
 	m->delayacct = -1;
 }
 
@@ -82,9 +83,11 @@ static void add_to_cgroups(struct metrics *m, const char *path, const struct met
 		return;
 	memcpy(buf, path, len + 1);
 	for (;;) {
+		struct metrics_group *g = group(&m->cgroups, buf, 1);
 		char *slash;
 
-		add_delays(&group(&m->cgroups, buf, 1)->d, d);
+		add_delays(&g->d, d);
+		g->seen_s = m->now_s;
 		if (strcmp(buf, "/") == 0)
 			return;
 		slash = strrchr(buf, '/');
@@ -179,6 +182,35 @@ static void add_tasks(struct metrics *m, const struct snapshot *snap)
 	}
 }
 
+/* ---- expiry ---- */
+
+/* Marks the cgroups of the snapshot's cgroup tree that exist as there, then drops the series of
+ * those gone (no such tree row, no task) for more than expiry_s. */
+static void expire_cgroups(struct metrics *m, const struct snapshot *snap)
+{
+	struct metrics_groups *gs = &m->cgroups;
+	size_t kept = 0;
+
+	for (size_t i = 0; i < snap->ncgroup_rows; i++) {
+		const struct row *r = &snap->cgroup_rows[i];
+		struct metrics_group *g;
+
+		if (!r->cgroup || !r->cg || !r->cg->facts)
+			continue; /* not read from the hierarchy: only named by tasks, maybe departed */
+		g = group(gs, r->cgroup, 0);
+		if (g)
+			g->seen_s = m->now_s;
+	}
+	for (size_t i = 0; i < gs->n; i++) {
+		if (m->now_s - gs->g[i].seen_s > m->expiry_s) {
+			free(gs->g[i].name);
+			continue;
+		}
+		gs->g[kept++] = gs->g[i]; /* the order, so the search, stays */
+	}
+	gs->n = kept;
+}
+
 /* ---- pressure and health ---- */
 
 static void take_psi(struct metrics *m, const struct snapshot *snap)
@@ -211,7 +243,9 @@ static void take_psi(struct metrics *m, const struct snapshot *snap)
 
 void metrics_update(struct metrics *m, const struct snapshot *snap, double reading_s)
 {
+	m->now_s = snap->elapsed_s;
 	add_tasks(m, snap);
+	expire_cgroups(m, snap);
 	take_psi(m, snap);
 	m->readings++;
 	m->reading_s = reading_s;
@@ -256,7 +290,39 @@ static void number(struct outbuf *o, double v)
 		o->len--;
 }
 
-/* name{label="value",kind="k"} value */
+#define MARK "\xef\xbf\xbd" /* U+FFFD */
+
+/* A label value in quotes that keeps every byte of s and tells any two names apart: backslash,
+ * double quote and newline escaped as the format says; a control character or a byte that is not
+ * UTF-8 as U+FFFD and its two hex digits; a U+FFFD of s as two. command: s is a command name,
+ * which gets one more _ in front when it starts with one, so that none reads as METRICS_OTHER. */
+static void label_value(struct outbuf *o, const char *s, int command)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	out_char(o, '"');
+	if (command && u[0] == '_')
+		out_char(o, '_');
+	while (*u) {
+		uint32_t cp;
+		int n = *u >= 0x80 ? utf8_decode((const char *)u, &cp) : 1;
+
+		if (*u == '\\' || *u == '"')
+			out_printf(o, "\\%c", *u);
+		else if (*u == '\n')
+			out_str(o, "\\n");
+		else if (n == 3 && memcmp(u, MARK, 3) == 0)
+			out_str(o, MARK MARK);
+		else if (n < 0 || *u < 0x20 || *u == 0x7f)
+			out_printf(o, MARK "%02X", (unsigned)*u);
+		else
+			out_mem(o, (const char *)u, (size_t)n);
+		u += n > 0 ? n : 1;
+	}
+	out_char(o, '"');
+}
+
+/* name{label="value",kind="k"} value; the value NULL stands for METRICS_OTHER. */
 static void sample(struct outbuf *o, const char *name, const char *label, const char *value, const char *kind,
 		   double v, int whole)
 {
@@ -265,7 +331,10 @@ static void sample(struct outbuf *o, const char *name, const char *label, const 
 		out_char(o, '{');
 		if (label) {
 			out_printf(o, "%s=", label);
-			out_label_value(o, value);
+			if (value == NULL) /* the others' sum */
+				out_str(o, "\"" METRICS_OTHER "\"");
+			else
+				label_value(o, value, strcmp(label, "command") == 0);
 		}
 		if (kind)
 			out_printf(o, "%skind=\"%s\"", label ? "," : "", kind);
@@ -285,7 +354,7 @@ static void delay_samples(struct outbuf *o, const char *name, const char *label,
 {
 	for (size_t i = 0; i <= gs->n; i++) {
 		const struct metrics_delays *d = i < gs->n ? &gs->g[i].d : others;
-		const char *value = i < gs->n ? gs->g[i].name : METRICS_OTHER;
+		const char *value = i < gs->n ? gs->g[i].name : NULL; /* NULL: METRICS_OTHER */
 
 		if (!d)
 			continue;

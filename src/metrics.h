@@ -3,7 +3,11 @@
  * it and below, as the kernel's own cgroup counters do) and per command name (the first
  * top_commands names that waited by name, the rest summed as "_other", so that a host that forks
  * many names keeps a bounded number of series); the kernel's pressure stall time, system-wide
- * and per cgroup; delaytop's own health. Pure code: the text goes to an outbuf. */
+ * and per cgroup; delaytop's own health. A cgroup's delay series stay while it exists or has
+ * tasks, and expiry_s seconds more, so that scrapers see its last counts; then they go, so that
+ * the series count follows the cgroups of the last expiry_s seconds, not every cgroup there
+ * ever was. Label values keep the names' bytes, and two names never share one. Pure code: the
+ * text goes to an outbuf. */
 #ifndef DELAYTOP_METRICS_H
 #define DELAYTOP_METRICS_H
 
@@ -15,6 +19,9 @@
 
 /* Command names exported by name unless --top-commands says otherwise. */
 #define METRICS_TOP_COMMANDS 20
+/* Seconds a removed cgroup's series stay unless --series-expiry says otherwise, and the bounds. */
+#define METRICS_SERIES_EXPIRY 120
+#define METRICS_SERIES_EXPIRY_MAX 86400
 /* The label value of the command names that did not get a series of their own. */
 #define METRICS_OTHER "_other"
 
@@ -27,6 +34,7 @@ struct metrics_delays {
 struct metrics_group {
 	char *name;
 	struct metrics_delays d;
+	double seen_s; /* when it last existed or had a task (snapshot elapsed_s) */
 };
 
 struct metrics_groups {
@@ -50,6 +58,8 @@ struct metrics_psi {
 
 struct metrics {
 	int top_commands;
+	double expiry_s; /* a cgroup's series outlive it by this (METRICS_SERIES_EXPIRY unless set) */
+	double now_s;	 /* the elapsed_s of the snapshot being taken */
 	struct metrics_groups cgroups, commands;
 	struct metrics_delays other; /* the command names beyond top_commands */
 	struct metrics_task *tasks, *next;
@@ -71,7 +81,8 @@ void metrics_free(struct metrics *m);
 
 /* Adds what a snapshot's task rows waited since the last one to the counters, and takes its
  * pressure (system-wide and, when it has a cgroup tree, per cgroup) and health facts. reading_s:
- * how long the reading took. */
+ * how long the reading took. Drops the series of cgroups neither in its cgroup tree nor holding
+ * one of its tasks for more than expiry_s (by the snapshots' elapsed_s). */
 void metrics_update(struct metrics *m, const struct snapshot *snap, double reading_s);
 
 /* The exposition: the Prometheus text format (0.0.4), or OpenMetrics 1.0 (with UNIT and # EOF). */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgroupfs.h"
 #include "format.h"
 #include "i18n.h"
 #include "options.h"
@@ -44,6 +45,7 @@ enum option_id {
 	OPT_OUTPUT,
 	OPT_LISTEN,
 	OPT_TOP_COMMANDS,
+	OPT_SERIES_EXPIRY,
 	OPT_WRITE,
 	OPT_ROTATE,
 	OPT_KEEP,
@@ -113,6 +115,9 @@ static const struct option_def option_table[OPT_COUNT] = {
 	[OPT_TOP_COMMANDS] = { "top-commands", 0, "N", 0,
 			       N_("the metrics show the first N command names that wait by name, the rest as "
 				  "_other (default %g)"), { METRICS_TOP_COMMANDS } },
+	[OPT_SERIES_EXPIRY] = { "series-expiry", 0, "SECS", 0,
+				N_("the metrics of a cgroup that is gone stay SECS seconds more, then go "
+				   "(default %g)"), { METRICS_SERIES_EXPIRY } },
 	[OPT_WRITE] = { "write", 'w', "FILE", 0,
 			N_("record every reading to FILE (appending to a recording there); without -b and "
 			   "without a terminal nothing else is done"), { 0 } },
@@ -381,6 +386,7 @@ static void defaults(struct options *o)
 	o->format = FORMAT_TEXT;
 	o->exit_buffer = DEFAULT_EXIT_BUFFER;
 	o->top_commands = METRICS_TOP_COMMANDS;
+	o->series_expiry_s = METRICS_SERIES_EXPIRY;
 }
 
 /* Notes the first option given that command mode refuses: one that chooses, orders or paces
@@ -389,6 +395,20 @@ static void note_task_option(int id, int c, const char *word, struct options *o)
 {
 	if (!o->task_option[0] && !option_table[id].command_mode)
 		bad_option(word, c, o->task_option, sizeof(o->task_option));
+}
+
+/* -c PATH: a path below the hierarchy's root; '..' would leave it. */
+static int parse_cgroup(const char *s, struct options *o, char *err, size_t errlen)
+{
+	char val[SHOWN_SIZE];
+
+	if (!s[0])
+		return optvalue_fail(err, errlen, "%s", _("an empty cgroup path: give one such as /system.slice"));
+	if (cgroupfs_climbs(s))
+		return optvalue_fail(err, errlen, F_(N_("invalid cgroup path '%s': '..' would leave the hierarchy")),
+				     text_shown(s, val));
+	o->cgroup = s;
+	return 0;
 }
 
 /* Takes option id's value into o. */
@@ -407,9 +427,7 @@ static int take_option(enum option_id id, struct options *o, char *err, size_t e
 		o->cgroups = 0;
 		return 0;
 	case OPT_GROUP: return parse_group(optarg, o, err, errlen);
-	case OPT_CGROUP:
-		o->cgroup = optarg;
-		return optarg[0] ? 0 : optvalue_fail(err, errlen, "%s", _("an empty cgroup path: give one such as /system.slice"));
+	case OPT_CGROUP: return parse_cgroup(optarg, o, err, errlen);
 	case OPT_SORT: return parse_sort(optarg, &o->sort_col, err, errlen);
 	case OPT_REVERSE: o->reverse = 1; return 0;
 	case OPT_COLUMNS: return parse_columns(optarg, o, err, errlen);
@@ -428,6 +446,7 @@ static int take_option(enum option_id id, struct options *o, char *err, size_t e
 	case OPT_OUTPUT: o->output = optarg; return 0;
 	case OPT_LISTEN: o->listen = optarg; return 0;
 	case OPT_TOP_COMMANDS: return optvalue_top_commands(optarg, &o->top_commands, err, errlen);
+	case OPT_SERIES_EXPIRY: return optvalue_series_expiry(optarg, &o->series_expiry_s, err, errlen);
 	case OPT_WRITE: o->write = optarg; return 0;
 	case OPT_ROTATE: return optvalue_rotate(optarg, &o->rotate, err, errlen);
 	case OPT_KEEP: return optvalue_keep(optarg, &o->keep, err, errlen);

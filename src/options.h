@@ -39,6 +39,7 @@ struct options {
 	const char *output; /* command mode: where the report goes (NULL: stderr) */
 	const char *listen; /* --listen: serve Prometheus metrics there (NULL: do not) */
 	long top_commands;  /* command names the metrics show one by one */
+	double series_expiry_s; /* --series-expiry: a removed cgroup's series stay this long */
 	const char *write;  /* -w: the recording (NULL: none) */
 	long rotate;        /* --rotate: enum rotate, or ROTATE_SECONDS + seconds (recorder.h) */
 	unsigned keep;      /* --keep: rotated files kept; 0: all */

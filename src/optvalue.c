@@ -172,6 +172,20 @@ int optvalue_top_commands(const char *s, long *out, char *err, size_t errlen)
 	return 0;
 }
 
+int optvalue_series_expiry(const char *s, double *out, char *err, size_t errlen)
+{
+	char val[SHOWN_SIZE], *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (!plain_number(s, end, 1) || *end || errno || !(v >= 0 && v <= METRICS_SERIES_EXPIRY_MAX))
+		return optvalue_fail(err, errlen, F_(N_("invalid --series-expiry '%s': expected seconds from 0 to %d")),
+				     text_shown(s, val), METRICS_SERIES_EXPIRY_MAX);
+	*out = v;
+	return 0;
+}
+
 int optvalue_rotate(const char *s, long *out, char *err, size_t errlen)
 {
 	char val[SHOWN_SIZE], *end;

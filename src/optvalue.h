@@ -30,6 +30,8 @@ int options_parse_user(const char *s, uint32_t *uid, char *err, size_t errlen);
 int optvalue_size(const char *s, int *out, char *err, size_t errlen);
 /* --top-commands: a count. */
 int optvalue_top_commands(const char *s, long *out, char *err, size_t errlen);
+/* --series-expiry: seconds, 0 to METRICS_SERIES_EXPIRY_MAX. */
+int optvalue_series_expiry(const char *s, double *out, char *err, size_t errlen);
 /* --rotate: hour, day or seconds (recorder.h's encoding). */
 int optvalue_rotate(const char *s, long *out, char *err, size_t errlen);
 /* --keep: a number of files. */

@@ -13,20 +13,42 @@
 #include "timeparse.h"
 #include "view.h"
 
-/* Opens the recording and goes to --begin. Returns NULL after a message. */
-static struct replay *open_replay(const struct options *o)
+/* The damage the replay met and has not said yet, on stderr. Returns 1 when there was some. */
+static int say_pending(const struct options *o, struct replay *r)
+{
+	char err[1024];
+	int any = 0;
+
+	while (replay_pending(r, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s: %s\n", PACKAGE, o->read, err);
+		any = 1;
+	}
+	return any;
+}
+
+static void no_readings(const struct options *o)
+{
+	fprintf(stderr, "%s: %s: %s\n", PACKAGE, o->read, _("the recording has no readings"));
+}
+
+/* Opens the recording and goes to --begin. Returns NULL after a message, with the exit status in
+ * *status: also when the file holds no reading (a header alone: 0; segments none of which could
+ * be read: 1, their damage said first). */
+static struct replay *open_replay(const struct options *o, int *status)
 {
 	struct replay *r;
 	char err[1024], when[64];
 
+	*status = EXIT_FAILURE;
 	if (replay_open(&r, o->read, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: ", PACKAGE);
 		fprintf(stderr, F_(N_("cannot read the recording %s: %s")), o->read, err);
 		fputc('\n', stderr);
 		return NULL;
 	}
-	if (o->has_begin && replay_seek(r, o->begin_ns) < 0) {
-		fprintf(stderr, "%s: %s: %s\n", PACKAGE, o->read, _("the recording has no readings"));
+	if (!replay_segments(r) || (o->has_begin && replay_seek(r, o->begin_ns) < 0)) {
+		*status = say_pending(o, r) ? EXIT_FAILURE : EXIT_SUCCESS;
+		no_readings(o);
 		replay_close(r);
 		return NULL;
 	}
@@ -72,7 +94,7 @@ static int print_all(const struct options *o, struct replay *r, volatile sig_ato
 	struct snapshot snap;
 	char err[1024];
 	int status = EXIT_SUCCESS;
-	long printed = 0;
+	long printed = 0, read = 0;
 
 	batch_init(&bp, o);
 	while (!*stop && (!o->iterations || printed < o->iterations)) {
@@ -85,6 +107,7 @@ static int print_all(const struct options *o, struct replay *r, volatile sig_ato
 			status = EXIT_FAILURE;
 			continue;
 		}
+		read++;
 		if (o->has_end && replay_time(r) > o->end_ns)
 			break;
 		if (snap.interval_s <= 0)
@@ -102,16 +125,18 @@ static int print_all(const struct options *o, struct replay *r, volatile sig_ato
 		printed += !snap.events;
 	}
 	batch_free(&bp);
+	if (!read && !*stop)
+		no_readings(o); /* every segment was damaged (status 1), or held no whole record */
 	return status;
 }
 
 int playback_run(const struct options *o, volatile sig_atomic_t *stop)
 {
-	struct replay *r = open_replay(o);
 	int rc;
+	struct replay *r = open_replay(o, &rc);
 
 	if (!r)
-		return EXIT_FAILURE;
+		return rc;
 	rc = o->batch ? print_all(o, r, stop) : view_replay(o, r, stop);
 	replay_close(r);
 	return rc;

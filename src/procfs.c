@@ -108,26 +108,19 @@ static ssize_t read_file_owner(const char *path, char *buf, size_t size, uid_t *
 int procfs_read_process(uint32_t pid, struct proc_entry *e)
 {
 	char path[64], buf[1024];
-	const char *f, *f20, *f22;
-	unsigned long long began;
+	struct proc_stat st;
 	uid_t owner = 0;
-	int nlwp, ppid;
 
 	snprintf(path, sizeof(path), "/proc/%u/task/%u/stat", pid, pid);
-	if (read_file_owner(path, buf, sizeof(buf), &owner) < 0 || !(f = stat_fields(buf)))
-		return -1;
-	f20 = stat_field(f, 20);
-	f22 = stat_field(f, 22);
-	if (sscanf(f + 1, " %d", &ppid) != 1 || !f20 || !f22 || sscanf(f20, "%d", &nlwp) != 1 ||
-	    sscanf(f22, "%llu", &began) != 1)
+	if (read_file_owner(path, buf, sizeof(buf), &owner) < 0 || procfs_parse_stat(buf, &st) < 0)
 		return -1;
 	e->pid = pid;
-	e->ppid = (uint32_t)ppid;
-	e->state = f[0];
-	e->nlwp = nlwp;
-	e->start_ticks = began;
+	e->ppid = (uint32_t)st.ppid;
+	e->state = st.state;
+	e->nlwp = st.nlwp;
+	e->start_ticks = st.start_ticks;
 	e->euid = owner;
-	get_comm(buf, f, e->comm, sizeof(e->comm));
+	snprintf(e->comm, sizeof(e->comm), "%s", st.comm);
 	return 0;
 }
 
@@ -321,21 +314,39 @@ static const char *stat_field(const char *f, int n)
 	return f;
 }
 
+int procfs_parse_stat(const char *text, struct proc_stat *st)
+{
+	const char *f = stat_fields(text), *f14, *f20, *f22, *f42;
+
+	memset(st, 0, sizeof(*st));
+	if (!f || !f[0]) /* the parent is read after the state */
+		return -EINVAL;
+	f14 = stat_field(f, 14);
+	f20 = stat_field(f, 20);
+	f22 = stat_field(f, 22);
+	f42 = stat_field(f, 42);
+	if (sscanf(f + 1, " %d", &st->ppid) != 1 || !f20 || !f22 || sscanf(f20, "%d", &st->nlwp) != 1 ||
+	    sscanf(f22, "%llu", &st->start_ticks) != 1)
+		return -EINVAL;
+	st->state = f[0];
+	st->have_times = f14 && sscanf(f14, "%llu %llu", &st->utime, &st->stime) == 2;
+	st->have_blkio = f42 && sscanf(f42, "%llu", &st->blkio) == 1;
+	get_comm(text, f, st->comm, sizeof(st->comm));
+	return 0;
+}
+
 static uint64_t ticks_to_us(unsigned long long ticks)
 {
 	return ticks * (1000000ull / (unsigned long long)procfs_hz());
 }
 
-/* User and system CPU time (fields 14 and 15 of a stat line whose fields start at f) into c. */
-static void stat_times(const char *f, struct task_counters *c)
+/* User and system CPU time of a stat line, when it has them, into c. */
+static void stat_times(const struct proc_stat *st, struct task_counters *c)
 {
-	const char *f14 = stat_field(f, 14);
-	unsigned long long utime, stime;
-
-	if (!f14 || sscanf(f14, "%llu %llu", &utime, &stime) != 2)
+	if (!st->have_times)
 		return;
-	c->utime_us = ticks_to_us(utime);
-	c->stime_us = ticks_to_us(stime);
+	c->utime_us = ticks_to_us(st->utime);
+	c->stime_us = ticks_to_us(st->stime);
 	c->have |= HAVE_CPUTIME;
 }
 
@@ -405,15 +416,15 @@ int procfs_thread_io(uint32_t pid, uint32_t tid, struct task_counters *c)
 void procfs_process_acct(uint32_t pid, struct task_counters *c)
 {
 	char path[64], buf[4096];
-	const char *f;
+	struct proc_stat st;
 
 	c->have &= ~(uint32_t)HAVE_THREAD_ONLY;
 	snprintf(path, sizeof(path), "/proc/%u/io", pid);
 	if (procfs_read(path, buf, sizeof(buf)) >= 0)
 		procfs_parse_io(buf, c);
 	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
-	if (procfs_read(path, buf, sizeof(buf)) >= 0 && (f = stat_fields(buf)))
-		stat_times(f, c);
+	if (procfs_read(path, buf, sizeof(buf)) >= 0 && procfs_parse_stat(buf, &st) == 0)
+		stat_times(&st, c);
 	snprintf(path, sizeof(path), "/proc/%u/status", pid);
 	if (procfs_read(path, buf, sizeof(buf)) >= 0)
 		procfs_parse_memory(buf, c);
@@ -423,31 +434,28 @@ int procfs_thread_counters(uint32_t pid, uint32_t tid, struct task_counters *c, 
 			   uint64_t *start_ticks)
 {
 	char path[64], buf[1024];
-	unsigned long long run, wait, slices, blkio, began;
-	const char *f, *f22, *f42;
+	unsigned long long run, wait, slices;
+	struct proc_stat st;
 
 	memset(c, 0, sizeof(*c));
 	snprintf(path, sizeof(path), "/proc/%u/task/%u/schedstat", pid, tid);
 	if (procfs_read(path, buf, sizeof(buf)) < 0 || sscanf(buf, "%llu %llu %llu", &run, &wait, &slices) != 3)
 		return -ESRCH;
 	snprintf(path, sizeof(path), "/proc/%u/task/%u/stat", pid, tid);
-	if (procfs_read(path, buf, sizeof(buf)) < 0 || !(f = stat_fields(buf)))
+	if (procfs_read(path, buf, sizeof(buf)) < 0 || procfs_parse_stat(buf, &st) < 0 || !st.have_blkio)
 		return -ESRCH;
-	f22 = stat_field(f, 22);
-	f42 = stat_field(f, 42);
-	if (!f22 || !f42 || sscanf(f22, "%llu", &began) != 1 || sscanf(f42, "%llu", &blkio) != 1)
-		return -ESRCH;
-	*state = f[0];
-	*start_ticks = began;
-	get_comm(buf, f, c->comm, sizeof(c->comm));
+	*state = st.state;
+	*start_ticks = st.start_ticks;
+	memcpy(c->comm, st.comm, sizeof(c->comm) - 1); /* truncated as the kernel's comm is */
+	c->comm[sizeof(c->comm) - 1] = '\0';
 	c->delay[DK_CPU].total_ns = wait;
 	c->delay[DK_CPU].count = slices;
-	c->delay[DK_IO].total_ns = blkio * (1000000000ull / (unsigned long long)procfs_hz());
+	c->delay[DK_IO].total_ns = st.blkio * (1000000000ull / (unsigned long long)procfs_hz());
 	c->kind_total = (kind_mask)(1u << DK_CPU | 1u << DK_IO);
 	c->kind_count = (kind_mask)(1u << DK_CPU);
 	c->run_virtual_ns = c->run_real_ns = run;
 	c->have = HAVE_RUN | HAVE_COMM;
-	stat_times(f, c);
+	stat_times(&st, c);
 	c->pid = tid;
 	c->tgid = pid;
 	return 0;

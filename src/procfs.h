@@ -93,6 +93,20 @@ int procfs_thread_io(uint32_t pid, uint32_t tid, struct task_counters *c);
 int procfs_parse_io(const char *text, struct task_counters *c);
 int procfs_parse_memory(const char *text, struct task_counters *c);
 
+/* What delaytop takes from a stat file of /proc (proc(5)): the state and the comm, the parent,
+ * the threads, the start (clock ticks after boot); the CPU times and the block-I/O delay (clock
+ * ticks), each where the line is long enough. */
+struct proc_stat {
+	char state;
+	int ppid, nlwp;
+	unsigned long long start_ticks;
+	int have_times, have_blkio;
+	unsigned long long utime, stime, blkio;
+	char comm[64];
+};
+/* Parses the text of a stat file into *st; returns 0, or -EINVAL when it lacks the comm, the
+ * state, the parent, the threads or the start. Pure. */
+int procfs_parse_stat(const char *text, struct proc_stat *st);
 /* Reads a small file of /proc into buf (size bytes), terminated; returns its length or a
  * negative errno. */
 ssize_t procfs_read(const char *path, char *buf, size_t size);

@@ -118,6 +118,10 @@ char *rcfile_read(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	text[got] = '\0';
+	/* A NUL would end the text there: its line is refused as holding a control character. */
+	for (ssize_t i = 0; i < got; i++)
+		if (!text[i])
+			text[i] = '\x01';
 	return text;
 }
 
@@ -141,6 +145,11 @@ static int line_setting(char *line, char **opt, char *why, size_t whylen)
 	char *eq, *name, *value, buf[SHOWN_SIZE];
 
 	*opt = NULL;
+	for (const char *c = line; *c; c++)
+		if (((unsigned char)*c < 0x20 && *c != '\t' && *c != '\r') || *c == 0x7f) {
+			snprintf(why, whylen, "%s", _("the line holds a NUL byte or another control character"));
+			return -2;
+		}
 	line[strcspn(line, "#")] = '\0';
 	line = trim(line);
 	if (!*line)

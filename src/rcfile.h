@@ -17,7 +17,8 @@
  * Returns 0, or -1 when there is no home to look in. */
 int rcfile_path(char *buf, size_t size);
 
-/* The file's text, a new string; NULL with err empty when there is no file. NULL with a message
+/* The file's text, a new string (a NUL byte in it made 0x01, so that its line is refused and the
+ * rest read); NULL with err empty when there is no file. NULL with a message
  * when it cannot be used: a symlink on the way (below the home) or the file itself that belongs
  * to another user than the real one and root, a file that is not regular or is another user's. */
 char *rcfile_read(const char *path, char *err, size_t errlen);

@@ -2,18 +2,42 @@
  * predicts, and the snapshot made from it. */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "delayacct.h"
 #include "i18n.h"
 #include "recdecode.h"
 #include "xalloc.h"
+
+/* The slots and string ids any file may name, and the more a file of n bytes may: sparse slots
+ * (a --capture key reading keeps the slots its tasks had) cost memory that no data pays for, so
+ * a slot far above the rest needs a file that could have held that many tasks. */
+#define BASE_TASKS 65536u
+#define BASE_CGROUPS 16384u
+#define BASE_STRINGS 262144u
+#define MAX_STRING_ID (1u << 24)
 
 void rec_decoder_init(struct rec_decoder *d, const struct rec_schema *schema)
 {
 	memset(d, 0, sizeof(*d));
 	rec_state_init(&d->st);
 	d->schema = schema;
+	d->max_tasks = d->max_cgroups = REC_MAX_SLOTS;
+	d->max_strings = MAX_STRING_ID;
+}
+
+static size_t bounded(uint64_t base, uint64_t more, uint64_t max)
+{
+	return (size_t)(more > max - base ? max : base + more);
+}
+
+void rec_decoder_bound(struct rec_decoder *d, uint64_t file_bytes)
+{
+	d->max_tasks = bounded(BASE_TASKS, file_bytes / 2, REC_MAX_SLOTS);
+	d->max_cgroups = bounded(BASE_CGROUPS, file_bytes / 8, REC_MAX_SLOTS);
+	d->max_strings = bounded(BASE_STRINGS, file_bytes / 2, MAX_STRING_ID);
 }
 
 void rec_decoder_free(struct rec_decoder *d)
@@ -29,6 +53,7 @@ void rec_decoder_free(struct rec_decoder *d)
 struct reader {
 	const uint8_t *p, *end;
 	int bad;
+	const char *field; /* the field whose value is out of range, or NULL */
 };
 
 static uint64_t get_uint(struct reader *r)
@@ -130,6 +155,92 @@ static size_t get_count(struct reader *r)
 	return 0;
 }
 
+/* ---- the values a front end may be given ---- */
+
+static void out_of_range(struct reader *r, const char *field)
+{
+	if (field && !r->bad) {
+		r->bad = 1;
+		r->field = field;
+	}
+}
+
+static int flag(uint64_t v)
+{
+	return v <= 1;
+}
+
+/* A double's bits that are a time in seconds: finite, not negative. */
+static int seconds(uint64_t bits)
+{
+	double v;
+
+	memcpy(&v, &bits, 8);
+	return isfinite(v) && v >= 0;
+}
+
+/* A pressure share: a percent, or NaN for none. */
+static int share(uint64_t bits)
+{
+	double v;
+
+	memcpy(&v, &bits, 8);
+	return isnan(v) || (v >= 0 && v <= 100);
+}
+
+/* The name of the first field of a pressure reading out of range, or NULL. */
+static const char *bad_psi(const struct rec_psi *p)
+{
+	for (int r = 0; r < PSI_COUNT; r++) {
+		if (!flag(p->present[r]))
+			return "psi.present";
+		for (int l = 0; l < 2; l++) {
+			if (!flag(p->line[r][l]))
+				return "psi.line";
+			if (!share(p->pct[r][l]))
+				return "psi.share";
+		}
+	}
+	return NULL;
+}
+
+static const char *bad_head(const struct rec_head *h)
+{
+	if (h->wall_ns < 0)
+		return "wall_ns";
+	if (!seconds(h->interval) || !seconds(h->elapsed) || !seconds(h->reading))
+		return "interval";
+	if (h->delayacct < DELAYACCT_UNKNOWN || h->delayacct > DELAYACCT_ON)
+		return "delayacct";
+	if (!flag(h->threads) || !flag(h->limited) || !flag(h->listening) || !flag(h->cgroups) ||
+	    !flag(h->states_from_tasks))
+		return "threads";
+	return bad_psi(&h->psi);
+}
+
+static const char *bad_task(const struct rec_task *t)
+{
+	if (t->state && (t->state < ' ' || t->state > '~'))
+		return "state"; /* a ps letter, '?', or none */
+	if (!flag(t->exited) || !flag(t->fresh) || !flag(t->partial) || !flag(t->departed))
+		return "departed";
+	if (!flag(t->have_states))
+		return "have_states";
+	if (!flag(t->last.have_run) || !flag(t->base.have_run))
+		return "have_run";
+	for (int k = 0; k < DK_COUNT; k++)
+		if ((int64_t)t->peak.max_at_ns[k] < 0 || (int64_t)t->acc.max_at_ns[k] < 0)
+			return "max_at";
+	return NULL;
+}
+
+static const char *bad_cgroup(const struct rec_cgroup *c)
+{
+	if (!flag(c->have_states) || !flag(c->busy))
+		return "busy";
+	return bad_psi(&c->psi);
+}
+
 static void read_strings(struct rec_decoder *d, struct reader *r)
 {
 	size_t n = get_count(r);
@@ -137,7 +248,7 @@ static void read_strings(struct rec_decoder *d, struct reader *r)
 	for (size_t k = 0; k < n && !r->bad; k++) {
 		uint64_t id = get_uint(r), len = get_uint(r);
 
-		if (r->bad || id == 0 || id > (1u << 24) || len > (size_t)(r->end - r->p)) {
+		if (r->bad || id == 0 || id > d->max_strings || len > (size_t)(r->end - r->p)) {
 			r->bad = 1;
 			return;
 		}
@@ -195,7 +306,7 @@ static void read_tasks(struct rec_decoder *d, struct reader *r, uint64_t dmono)
 	capdone = d->st.ntasks + 1;
 	for (size_t k = 0; k < n && !r->bad; k++) {
 		h += get_uint(r);
-		if (h >= REC_MAX_SLOTS) { /* slots may be sparse (a key reading of a state), not endless */
+		if (h >= d->max_tasks) { /* slots may be sparse (a key reading of a state), not endless */
 			r->bad = 1;
 			break;
 		}
@@ -206,6 +317,7 @@ static void read_tasks(struct rec_decoder *d, struct reader *r, uint64_t dmono)
 		}
 		tp.rates = &rates_of(d)[h]; /* made as the totals are predicted */
 		get_object(d, r, RO_TASK, &d->st.tasks[h], rec_phase_task, &tp);
+		out_of_range(r, bad_task(&d->st.tasks[h]));
 		done = mark(done, &capdone, h);
 	}
 	rates_of(d);
@@ -233,7 +345,7 @@ static void read_cgroups(struct rec_decoder *d, struct reader *r, uint64_t dmono
 		struct rec_cgroup old;
 
 		h += get_uint(r);
-		if (h >= REC_MAX_SLOTS) {
+		if (h >= d->max_cgroups) {
 			r->bad = 1;
 			break;
 		}
@@ -245,6 +357,7 @@ static void read_cgroups(struct rec_decoder *d, struct reader *r, uint64_t dmono
 		old = d->st.cgs[h];
 		old.psi.when_ns -= dmono; /* the reading before, as it was */
 		get_object(d, r, RO_CGROUP, &d->st.cgs[h], rec_phase_shares, &old.psi);
+		out_of_range(r, bad_cgroup(&d->st.cgs[h]));
 		done = mark(done, &capdone, h);
 	}
 	/* an unchanged cgroup's shares follow from unchanged totals */
@@ -293,16 +406,23 @@ long rec_decode(struct rec_decoder *d, const uint8_t *p, size_t n, int *type, ch
 		*type = 0; /* no key reading before it: it cannot be read */
 		return (long)(q - p + len + 4);
 	}
-	r = (struct reader){ q, q + len, 0 };
+	r = (struct reader){ q, q + len, 0, NULL };
 	old = d->st.head;
 	get_object(d, &r, RO_HEAD, &d->st.head, rec_phase_head, &old.psi);
+	out_of_range(&r, bad_head(&d->st.head));
 	dmono = rec_head_dmono(&old, &d->st.head);
 	d->st.have_head = 1;
 	read_strings(d, &r);
 	read_tasks(d, &r, dmono);
 	read_cgroups(d, &r, dmono);
-	if (r.bad)
-		return damaged(err, errlen, _("malformed record"));
+	if (r.bad) {
+		rec_state_clear(&d->st); /* what it left is no reading: nothing of it is shown, and the
+					    records after it are skipped */
+		if (!r.field)
+			return damaged(err, errlen, _("malformed record"));
+		snprintf(err, errlen, F_(N_("malformed record: %s out of range")), r.field);
+		return -1;
+	}
 	d->samples++;
 	return (long)(q - p + len + 4);
 }

@@ -23,13 +23,18 @@ struct rec_decoder {
 	struct cgtree tree;
 	uint64_t samples; /* readings decoded since the last key */
 	size_t listed;    /* tasks the last record carried (new or changed) */
+	size_t max_tasks, max_cgroups, max_strings; /* slots and string ids a record may name */
 };
 
 void rec_decoder_init(struct rec_decoder *d, const struct rec_schema *schema);
+/* Bounds the slots and string ids the records may name (and so what a reader allocates) by what a
+ * file of file_bytes bytes could honestly hold; a larger one is damage. */
+void rec_decoder_bound(struct rec_decoder *d, uint64_t file_bytes);
 void rec_decoder_free(struct rec_decoder *d);
 
 /* Reads one record at p[0..n). Returns the bytes it took (>0), 0 when the bytes end before the
- * record does (more may come), or -1 when the record is damaged (err says how). type gets the
+ * record does (more may come), or -1 when the record is damaged (err says how: a malformed
+ * payload, or a value out of its field's range, which no front end then sees). type gets the
  * record's type, or 0 for a record skipped because no key record came before it. */
 long rec_decode(struct rec_decoder *d, const uint8_t *p, size_t n, int *type, char *err, size_t errlen);
 /* The snapshot of the reading decoded last; it lives until the next rec_decode. */

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,24 @@ static int patch_segment(struct recfile *f)
 	return 0;
 }
 
+/* Where a file to go on with is damaged in a way a killed writer does not leave, or -1: a
+ * segment header that is unreadable, or more than one cut short after the last whole segment;
+ * an ended segment the file ends inside (a copy cut short). */
+static off_t refused_damage(struct recread *r)
+{
+	size_t n;
+	const struct rec_segment *segs = recread_segments(r, &n);
+	off_t damage = recread_damage(r), end;
+
+	if (n && segs[n - 1].cut)
+		return recread_size(r);
+	end = n ? segs[n - 1].offset + RECSEG_HEADER + (off_t)segs[n - 1].length
+		: (off_t)recread_schema(r)->header_len;
+	if (damage == end && recread_size(r) - damage < RECSEG_HEADER)
+		return -1; /* a segment header cut short: the file goes on from there */
+	return damage;
+}
+
 /* A file whose last segment was left open by a writer that was killed: the segment ends after
  * its last whole record (or goes, with none), and the file after it. */
 static int recover(struct recfile *f, const char *path, char *err, size_t errlen)
@@ -81,7 +100,8 @@ static int recover(struct recfile *f, const char *path, char *err, size_t errlen
 	struct rec_segment s;
 	size_t n, good;
 	uint32_t samples = 0;
-	int ended = 0, rc = recread_open(&r, path, err, errlen);
+	off_t damage;
+	int ended = 0, clean = 0, rc = recread_open(&r, path, err, errlen);
 
 	if (rc < 0)
 		return rc;
@@ -94,16 +114,15 @@ static int recover(struct recfile *f, const char *path, char *err, size_t errlen
 		return -EPROTO;
 	}
 	segs = recread_segments(r, &n);
-	if (recread_damage(r) >= 0 && recread_damage(r) != (off_t)(n ? segs[n - 1].offset + RECSEG_HEADER +
-									  (off_t)segs[n - 1].length
-									: (off_t)schema->header_len)) {
+	damage = refused_damage(r);
+	if (damage >= 0) {
 		snprintf(err, errlen, F_(N_("it is damaged at byte %lld: record to a new file")),
-			 (long long)recread_damage(r));
+			 (long long)damage);
 		recread_close(r);
 		return -EPROTO;
 	}
-	/* damage right after the last whole segment: a segment's header cut short by a killed
-	 * writer, before any of its readings; the file goes on from there */
+	/* a segment's header cut short right after the last whole segment (by a killed writer,
+	 * before any of its readings): the file goes on from there */
 	if (n)
 		f->seg = segs[n - 1]; /* for recfile_last_ns */
 	if (n == 0 || segs[n - 1].length != 0) {
@@ -118,8 +137,15 @@ static int recover(struct recfile *f, const char *path, char *err, size_t errlen
 	else
 		memset(&f->seg, 0, sizeof(f->seg));
 	s.last_ns = s.first_ns;
-	good = recread_whole(r, n - 1, &ended, &samples, &s.last_ns);
+	good = recread_whole(r, n - 1, &ended, &samples, &s.last_ns, &clean);
 	recread_close(r);
+	if (!clean) {
+		/* not what a killed writer leaves: damage, or something else after a recording */
+		snprintf(err, errlen,
+			 F_(N_("it is damaged in the segment at byte %lld: record to a new file")),
+			 (long long)s.offset);
+		return -EPROTO;
+	}
 	if (!samples) {
 		f->size = (uint64_t)s.offset;
 		return ftruncate(f->fd, s.offset) < 0 ? fail(err, errlen, -errno, _("cannot truncate")) : 0;
@@ -143,19 +169,41 @@ static int recover(struct recfile *f, const char *path, char *err, size_t errlen
 	return rc < 0 ? fail(err, errlen, rc, _("cannot write")) : 0;
 }
 
+/* The message for a file that belongs to another user. */
+static void not_owner(char *err, size_t errlen, uid_t uid)
+{
+	struct passwd pw, *found = NULL;
+	char buf[1024], name[64];
+
+	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &found) == 0 && found)
+		snprintf(name, sizeof(name), "%s", found->pw_name);
+	else
+		snprintf(name, sizeof(name), "%u", (unsigned)uid);
+	snprintf(err, errlen,
+		 F_(N_("it belongs to %s, who could read what is recorded: record to a file of your own")), name);
+}
+
 int recfile_create(struct recfile **out, const char *path, const char *host, char *err, size_t errlen)
 {
 	struct recfile *f = xcalloc(1, sizeof(*f));
 	struct stat st;
 	struct timespec now;
-	int rc = 0;
+	int rc = 0, existing = 0;
 
-	f->fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0640);
+	err[0] = '\0';
+	f->fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0640);
+	if (f->fd < 0 && errno == EEXIST) { /* going on with a file: it must be the caller's */
+		f->fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+		existing = 1;
+	}
 	if (f->fd < 0 || fstat(f->fd, &st) < 0) {
 		rc = -errno;
 	} else if (!S_ISREG(st.st_mode)) {
 		rc = -EINVAL;
 		snprintf(err, errlen, "%s", _("not a regular file"));
+	} else if (existing && st.st_uid != geteuid()) {
+		rc = -EPERM; /* its owner would read what is recorded (every command line) */
+		not_owner(err, errlen, st.st_uid);
 	} else if (flock(f->fd, LOCK_EX | LOCK_NB) < 0) {
 		rc = -errno;
 		snprintf(err, errlen, "%s", rc == -EWOULDBLOCK ? _("another delaytop is recording to it") : strerror(-rc));

@@ -17,6 +17,14 @@
 #include "recread.h"
 #include "xalloc.h"
 
+/* What a frame may decompress to: the writer's records compress by a few times (a key reading of
+ * idle tasks, at level 19, by some tens), so a frame of n bytes holds at most INFLATE_SLACK +
+ * INFLATE_RATIO * n bytes; and the window it may ask for (the writer's is 1 or 2 MiB). */
+#define INFLATE_SLACK ((size_t)16 << 20)
+#define INFLATE_RATIO 64
+#define WINDOW_LOG_MAX 24
+#define HEADER_WRITTEN_MAX (64u << 10) /* a header this delaytop writes is well under this */
+
 /* ---- segment headers ---- */
 
 static void put64(unsigned char *p, uint64_t v)
@@ -58,6 +66,7 @@ static int seg_unpack(const unsigned char *h, struct rec_segment *s, off_t offse
 	s->length = get64(h + 24);
 	s->samples = (uint32_t)get64(h + 32);
 	s->open = 0;
+	s->cut = 0;
 	return 0;
 }
 
@@ -91,6 +100,18 @@ struct recread {
 	ZSTD_DCtx *dctx;
 };
 
+/* Whether buf[0..len) could be the start of a header a writer wrote (its header is some
+ * kilobytes of printable ASCII lines). */
+static int header_text(const char *buf, size_t len)
+{
+	if (len > HEADER_WRITTEN_MAX)
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		if (buf[i] != '\n' && (buf[i] < ' ' || buf[i] > '~'))
+			return 0;
+	return 1;
+}
+
 /* The header, up to 1 MiB. */
 static int read_header(int fd, off_t size, struct rec_schema *s, char *err, size_t errlen)
 {
@@ -104,9 +125,10 @@ static int read_header(int fd, off_t size, struct rec_schema *s, char *err, size
 		snprintf(err, errlen, "%s", strerror(-rc));
 	if (rc == -EAGAIN) {
 		snprintf(err, errlen, "%s", len ? _("the header is cut short") : _("the file is empty"));
-		/* ours (the magic is whole), from a writer killed while it wrote the header: it holds
-		 * no reading, and a writer may begin it again */
-		rc = len >= strlen(REC_MAGIC) ? -ENODATA : -EINVAL;
+		/* ours (the magic is whole, the rest a header's text, no longer than a header), from a
+		 * writer killed while it wrote the header: it holds no reading, and a writer may begin
+		 * it again */
+		rc = len >= strlen(REC_MAGIC) && header_text(buf, len) ? -ENODATA : -EINVAL;
 	}
 	free(buf);
 	return rc;
@@ -155,7 +177,10 @@ static void build_index(struct recread *r)
 			continue;
 		}
 		if (s.length == 0 || s.length > (uint64_t)(r->size - at - RECSEG_HEADER)) {
-			s.length = 0; /* being written, or cut short: read to the end */
+			/* being written (or its writer was killed: its header says length 0), or an
+			 * ended segment the file ends inside: read to the end */
+			s.cut = s.length != 0;
+			s.length = 0;
 			s.open = 1;
 		}
 		r->segs = xgrow(r->segs, &r->capsegs, r->nsegs + 1, sizeof(*r->segs));
@@ -172,6 +197,8 @@ static void build_index(struct recread *r)
 		}
 		at += RECSEG_HEADER + (off_t)s.length;
 	}
+	if (at < r->size && at + RECSEG_HEADER > r->size && r->damage < 0)
+		r->damage = at; /* a segment header cut short */
 }
 
 int recread_open(struct recread **out, const char *path, char *err, size_t errlen)
@@ -180,10 +207,16 @@ int recread_open(struct recread **out, const char *path, char *err, size_t errle
 	struct stat st;
 	int rc;
 
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (r->fd < 0 || fstat(r->fd, &st) < 0) {
+	/* O_NONBLOCK: a FIFO is refused, not waited on */
+	r->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (r->fd < 0 || fstat(r->fd, &st) < 0)
 		rc = -errno;
-		snprintf(err, errlen, "%s", strerror(-rc));
+	else if (!S_ISREG(st.st_mode))
+		rc = -EINVAL;
+	else
+		rc = 0;
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", rc == -EINVAL ? _("not a regular file") : strerror(-rc));
 		if (r->fd >= 0)
 			close(r->fd);
 		free(r);
@@ -197,6 +230,9 @@ int recread_open(struct recread **out, const char *path, char *err, size_t errle
 		return rc;
 	}
 	r->dctx = ZSTD_createDCtx();
+	/* the writer's windows are 1 or 2 MiB: a frame that asks for a larger one is refused
+	 * rather than given the memory */
+	ZSTD_DCtx_setParameter(r->dctx, ZSTD_d_windowLogMax, WINDOW_LOG_MAX);
 	build_index(r);
 	*out = r;
 	return 0;
@@ -213,6 +249,16 @@ void recread_close(struct recread *r)
 	free(r->in);
 	free(r->out);
 	free(r);
+}
+
+off_t recread_size(const struct recread *r)
+{
+	return r->size;
+}
+
+size_t recread_inflate_limit(size_t n)
+{
+	return n > (SIZE_MAX - INFLATE_SLACK) / INFLATE_RATIO ? SIZE_MAX : INFLATE_SLACK + INFLATE_RATIO * n;
 }
 
 const struct rec_schema *recread_schema(const struct recread *r)
@@ -235,7 +281,8 @@ off_t recread_damage(const struct recread *r)
  * of the input at a time: zstd keeps nothing of a call that meets damage, so what comes before
  * the damaged block is kept this way. Stops at the frame's end (*ended set) or at damage (-EIO,
  * *bad: about where in the input). */
-static int inflate(struct recread *r, const uint8_t *in, size_t n, size_t *len, size_t *bad, int *ended)
+static int inflate(struct recread *r, const uint8_t *in, size_t n, size_t limit, size_t *len, size_t *bad,
+		   int *ended)
 {
 	size_t fed = 0;
 
@@ -245,11 +292,16 @@ static int inflate(struct recread *r, const uint8_t *in, size_t n, size_t *len, 
 
 		for (;;) {
 			ZSTD_outBuffer ob;
-			size_t rc, was = ib.pos;
+			size_t rc, was = ib.pos, room;
 
-			if (r->capout - *len < ZSTD_DStreamOutSize())
+			if (r->capout - *len < ZSTD_DStreamOutSize() && r->capout < limit)
 				r->out = xgrow(r->out, &r->capout, *len + ZSTD_DStreamOutSize(), 1);
-			ob = (ZSTD_outBuffer){ r->out + *len, r->capout - *len, 0 };
+			room = (r->capout < limit ? r->capout : limit) - *len;
+			if (!room) { /* more than the frame can honestly hold */
+				*bad = fed + ib.pos;
+				return -EIO;
+			}
+			ob = (ZSTD_outBuffer){ r->out + *len, room, 0 };
 			rc = ZSTD_decompressStream(r->dctx, &ob, &ib);
 			*len += ob.pos;
 			if (ZSTD_isError(rc)) {
@@ -321,6 +373,7 @@ int recread_segment(struct recread *r, size_t i, const uint8_t **data, size_t *l
 	const struct rec_segment *s = &r->segs[i];
 	off_t from = s->offset + RECSEG_HEADER;
 	size_t n = s->length ? s->length : (size_t)(r->size - from), bad = 0;
+	unsigned long long fcs;
 	int rc, ended;
 
 	r->in = xgrow(r->in, &r->capin, n ? n : 1, 1);
@@ -332,8 +385,16 @@ int recread_segment(struct recread *r, size_t i, const uint8_t **data, size_t *l
 	}
 	*len = 0;
 	ZSTD_DCtx_reset(r->dctx, ZSTD_reset_session_only);
-	rc = inflate(r, r->in, n, len, &bad, &ended);
-	if (rc == 0 && !ended && !s->open) {
+	fcs = ZSTD_getFrameContentSize(r->in, n);
+	if (fcs != ZSTD_CONTENTSIZE_UNKNOWN && fcs != ZSTD_CONTENTSIZE_ERROR &&
+	    fcs > recread_inflate_limit(n))
+		rc = -EIO; /* it says so itself: damage at its start */
+	else
+		rc = inflate(r, r->in, n, recread_inflate_limit(n), len, &bad, &ended);
+	if (rc == 0 && !ended && s->cut) {
+		rc = -EIO; /* the file ends where the frame should go on: damage at the end */
+		bad = n;
+	} else if (rc == 0 && !ended && !s->open) {
 		/* its header was ended, but its frame does not end: damage, which zstd alone does
 		 * not see (a block's size grown past the end makes it wait for more) */
 		rc = -EIO;
@@ -344,10 +405,22 @@ int recread_segment(struct recread *r, size_t i, const uint8_t **data, size_t *l
 	return rc;
 }
 
+/* Whether what is at frame[pos..n) is a block cut short by the end (or nothing): what a writer
+ * killed while it wrote leaves, unlike a block header that is not one. */
+static int block_cut_short(const uint8_t *frame, size_t n, size_t pos)
+{
+	uint32_t bh;
+
+	if (pos + 3 > n)
+		return 1;
+	bh = frame[pos] | frame[pos + 1] << 8 | (uint32_t)frame[pos + 2] << 16;
+	return (bh >> 1 & 3) != 3;
+}
+
 /* The blocks are decompressed one after the other, and the records decoded as they become whole
  * (once each). */
 static size_t whole_blocks(struct recread *r, const uint8_t *frame, size_t n, int *ended, uint32_t *samples,
-			   int64_t *last_ns)
+			   int64_t *last_ns, int *clean)
 {
 	size_t pos = frame_header_size(frame, n), from = 0, good = 0, len = 0, parsed = 0, bad;
 	struct rec_decoder d;
@@ -358,11 +431,15 @@ static size_t whole_blocks(struct recread *r, const uint8_t *frame, size_t n, in
 
 	*ended = 0;
 	*samples = 0;
+	*clean = n < 18; /* a frame's header cut short (it takes up to 18 bytes), or no frame */
 	if (!pos)
 		return 0;
 	rec_decoder_init(&d, &r->schema);
+	rec_decoder_bound(&d, (uint64_t)r->size);
 	ZSTD_DCtx_reset(r->dctx, ZSTD_reset_session_only);
-	while (next_block(frame, n, &pos, &last) && inflate(r, frame + from, pos - from, &len, &bad, &frame_end) == 0) {
+	*clean = 0;
+	while (next_block(frame, n, &pos, &last) &&
+	       inflate(r, frame + from, pos - from, recread_inflate_limit(n), &len, &bad, &frame_end) == 0) {
 		long used;
 		int type;
 
@@ -374,8 +451,10 @@ static size_t whole_blocks(struct recread *r, const uint8_t *frame, size_t n, in
 				wall = rec_decoder_wall(&d);
 			}
 		}
-		if (used < 0)
-			break; /* damage: the file goes on after the records before it */
+		if (used < 0) {
+			from = n + 1; /* damage, not a cut: the file goes on after the records before it */
+			break;
+		}
 		if (parsed == len) {
 			good = pos;
 			*samples = count;
@@ -383,14 +462,17 @@ static size_t whole_blocks(struct recread *r, const uint8_t *frame, size_t n, in
 		}
 		if (last) {
 			*ended = parsed == len;
+			*clean = *ended && pos == n;
 			break;
 		}
 	}
+	if (!last && pos == from) /* the walk stopped at a block, not at damage */
+		*clean = block_cut_short(frame, n, pos);
 	rec_decoder_free(&d);
 	return good;
 }
 
-size_t recread_whole(struct recread *r, size_t i, int *ended, uint32_t *samples, int64_t *last_ns)
+size_t recread_whole(struct recread *r, size_t i, int *ended, uint32_t *samples, int64_t *last_ns, int *clean)
 {
 	const struct rec_segment *s = &r->segs[i];
 	off_t from = s->offset + RECSEG_HEADER;
@@ -398,8 +480,9 @@ size_t recread_whole(struct recread *r, size_t i, int *ended, uint32_t *samples,
 
 	*ended = 0;
 	*samples = 0;
+	*clean = 0;
 	r->in = xgrow(r->in, &r->capin, n ? n : 1, 1);
 	if (full_pread(r->fd, r->in, n, from) < 0)
 		return 0;
-	return whole_blocks(r, r->in, n, ended, samples, last_ns);
+	return whole_blocks(r, r->in, n, ended, samples, last_ns, clean);
 }

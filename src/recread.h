@@ -22,6 +22,8 @@ struct rec_segment {
 	uint64_t length;   /* of its frame; 0 while it is being written (or its writer was killed) */
 	uint32_t samples;
 	int open;          /* its header was not ended: last_ns and samples are not known */
+	int cut;           /* its header was ended, but the file ends before its frame does: the
+			      file was cut short (a copy's), not left by a killed writer */
 };
 
 /* A segment's header as the file holds it (RECSEG_HEADER bytes). */
@@ -29,8 +31,9 @@ void recseg_pack(unsigned char *h, const struct rec_segment *s);
 
 struct recread;
 
-/* Opens a recording: its header and the index of its segments. Returns 0, or a negative errno
- * with a message in err (not a recording, a newer format, unreadable). */
+/* Opens a recording (a regular file: a FIFO or a device is refused without waiting on it): its
+ * header and the index of its segments. Returns 0, or a negative errno with a message in err (not
+ * a recording, a newer format, unreadable, not a regular file). */
 int recread_open(struct recread **out, const char *path, char *err, size_t errlen);
 void recread_close(struct recread *r);
 const struct rec_schema *recread_schema(const struct recread *r);
@@ -39,13 +42,23 @@ const struct rec_segment *recread_segments(const struct recread *r, size_t *n);
 /* Where the index stopped at damage (the byte offset), or -1. */
 off_t recread_damage(const struct recread *r);
 /* The records of segment i, decompressed, into *data (owned by r, valid until the next call);
- * *len bytes. Returns 0, or -EIO when the frame is damaged: *len then holds what came before
- * the damage and *at the file offset where it was found. */
+ * *len bytes. Returns 0, or -EIO when the frame is damaged, decompresses to more than a segment
+ * can hold (recread_inflate_limit), or was cut short (the segment's cut): *len then holds what
+ * came before the damage and *at the file offset where it was found (for a cut, the file's end). */
 int recread_segment(struct recread *r, size_t i, const uint8_t **data, size_t *len, off_t *at);
+
+/* The most a frame of n bytes may decompress to: what the writer's records compress to, with
+ * room to spare; more is damage (a crafted frame), and a reader allocates no more. */
+size_t recread_inflate_limit(size_t n);
+/* The file's size in bytes. */
+off_t recread_size(const struct recread *r);
 
 /* Of segment i, left open by a writer that was killed: the bytes of its frame up to the end of
  * the last block after which its records decompress whole (0: none is), how many readings those
- * hold and the time of the last (into *samples, *last_ns), and whether the frame ended there. */
-size_t recread_whole(struct recread *r, size_t i, int *ended, uint32_t *samples, int64_t *last_ns);
+ * hold and the time of the last (into *samples, *last_ns), and whether the frame ended there;
+ * *clean: what follows is what a killed writer leaves (blocks that decompress, the last cut short
+ * by the file's end), not damage or the bytes of something else. */
+size_t recread_whole(struct recread *r, size_t i, int *ended, uint32_t *samples, int64_t *last_ns,
+		     int *clean);
 
 #endif

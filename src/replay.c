@@ -69,6 +69,11 @@ static int decode_one(struct replay *r, char *err, size_t errlen)
 			return 1;
 		}
 		r->pos = r->len; /* a record cut short ends the segment: the reading being written */
+		if (used == 0 && !r->segs[r->seg].open && r->damage < 0) {
+			/* but a segment that was ended holds whole records only */
+			used = -1;
+			snprintf(why, sizeof(why), "%s", _("a record runs past the end of its segment"));
+		}
 		if (used < 0) {
 			clock_text(when, sizeof(when), r->cur);
 			if (r->index)
@@ -84,7 +89,12 @@ static int decode_one(struct replay *r, char *err, size_t errlen)
 	if (r->damage >= 0 && !r->told) {
 		r->told = 1;
 		clock_text(when, sizeof(when), r->cur);
-		if (r->index)
+		if (r->segs[r->seg].cut)
+			snprintf(err, errlen,
+				 F_(N_("cut short at byte %lld, in the segment at byte %lld: the rest of its readings "
+				       "are lost")),
+				 (long long)r->damage, (long long)r->segs[r->seg].offset);
+		else if (r->index)
 			snprintf(err, errlen,
 				 F_(N_("damaged at byte %lld, after the reading of %s: the rest of its segment is lost")),
 				 (long long)r->damage, when);
@@ -133,6 +143,7 @@ int replay_open(struct replay **out, const char *path, char *err, size_t errlen)
 	r->segs = recread_segments(r->rr, &r->nsegs);
 	r->index_damage = recread_damage(r->rr);
 	rec_decoder_init(&r->dec, recread_schema(r->rr));
+	rec_decoder_bound(&r->dec, (uint64_t)recread_size(r->rr));
 	r->seg = r->nsegs;
 	r->damage = -1;
 	if (r->nsegs) {
@@ -177,22 +188,34 @@ int64_t replay_time(const struct replay *r)
 	return r->cur;
 }
 
-int replay_next(struct replay *r, struct snapshot *snap, char *err, size_t errlen)
+size_t replay_segments(const struct replay *r)
 {
-	int rc;
+	return r->nsegs;
+}
 
+int replay_pending(struct replay *r, char *err, size_t errlen)
+{
 	if (r->seek_err[0]) { /* damage a seek passed: said before the reading it went to */
 		snprintf(err, errlen, "%s", r->seek_err);
 		r->seek_err[0] = '\0';
-		return -1;
+		return 1;
 	}
 	if (r->index_damage >= 0) {
 		/* said once, before the first reading given */
 		snprintf(err, errlen, F_(N_("damaged at byte %lld: a segment's header is unreadable")),
 			 (long long)r->index_damage);
 		r->index_damage = -1;
-		return -1;
+		return 1;
 	}
+	return 0;
+}
+
+int replay_next(struct replay *r, struct snapshot *snap, char *err, size_t errlen)
+{
+	int rc;
+
+	if (replay_pending(r, err, errlen))
+		return -1;
 	if (r->pending) {
 		r->pending = 0;
 		rec_decoder_snapshot(&r->dec, snap);

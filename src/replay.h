@@ -21,6 +21,12 @@ void replay_range(const struct replay *r, int64_t *first_ns, int64_t *last_ns);
 /* The host the recording was made on. */
 const char *replay_host(const struct replay *r);
 
+/* How many segments the file has (0: no reading at all). */
+size_t replay_segments(const struct replay *r);
+/* Damage met but not said yet (a segment header the index passed, a frame a seek passed): 1
+ * with the message in err (each said once), else 0. replay_next says it first. */
+int replay_pending(struct replay *r, char *err, size_t errlen);
+
 /* The next reading into snap (valid until the next call), 1; 0 at the end; -1 at damage, with
  * where it is in err (the next call goes on after it). */
 int replay_next(struct replay *r, struct snapshot *snap, char *err, size_t errlen);

@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <sys/auxv.h>
+#include <unistd.h>
 
 #include "secure.h"
 
@@ -17,6 +18,11 @@ static int secure_run(void)
 const char *secure_env(const char *name)
 {
 	return secure_run() ? NULL : getenv(name);
+}
+
+int secure_raised_user(void)
+{
+	return secure_run() && getuid() != 0;
 }
 
 /* ncurses refuses TERMINFO and the like only when uid and euid (or gid and egid) differ; a run

@@ -77,7 +77,7 @@ int ts_open(struct ts_client **out, char *err, size_t errlen)
 		return rc;
 	}
 	c->fd = nl_socket_get_fd(c->sk);
-	tsnl_set_rcvbuf(c->fd, QUERY_RCVBUF);
+	tsnl_set_rcvbuf(c->fd, QUERY_RCVBUF, 1);
 	if (build_template(&c->tmpl[TS_BY_PID], c->family, TS_ATTR_PID) < 0 ||
 	    build_template(&c->tmpl[TS_BY_TGID], c->family, TS_ATTR_TGID) < 0) {
 		snprintf(err, errlen, "%s", _("cannot build a taskstats request"));

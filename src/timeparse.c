@@ -11,6 +11,15 @@
 #include "i18n.h"
 #include "timeparse.h"
 
+/* The times a recording can hold: from the epoch to before the year 2255 (an int64_t of
+ * nanoseconds ends in 2262). A time outside them is refused, never wrapped. */
+#define TIME_MAX_S 9e9
+#define YEAR_MIN 1970
+#define YEAR_MAX 2254
+
+/* What relative() and absolute() return for a time that parses but cannot be held. */
+#define OUT_OF_RANGE (-2)
+
 static const struct {
 	const char *name;
 	int64_t seconds;
@@ -29,7 +38,8 @@ static int64_t unit_seconds(const char *u, size_t len)
 	return -1;
 }
 
-/* "10m ago", "10 minutes ago", "-10m", "1.5h ago". */
+/* "10m ago", "10 minutes ago", "-10m", "1.5h ago". Returns 0, -1 (not such a time) or
+ * OUT_OF_RANGE (before the epoch). */
 static int relative(const char *s, int64_t now_ns, int64_t *out)
 {
 	int minus = *s == '-';
@@ -43,7 +53,7 @@ static int relative(const char *s, int64_t now_ns, int64_t *out)
 		return -1;
 	errno = 0;
 	n = strtod(p, &end);
-	if (errno || n < 0 || n > 1e7)
+	if (errno || n < 0)
 		return -1;
 	while (*end == ' ')
 		end++;
@@ -62,22 +72,27 @@ static int relative(const char *s, int64_t now_ns, int64_t *out)
 		return -1;
 	if (!minus)
 		return -1; /* a time in the future is not in a recording */
+	if (n * (double)unit * 1e9 > (double)now_ns)
+		return OUT_OF_RANGE;
 	*out = now_ns - (int64_t)(n * (double)unit * 1e9);
 	return 0;
 }
 
+/* "@SECONDS", "YYYY-MM-DD[ HH:MM[:SS]]", "HH:MM[:SS]" (today). Returns as relative() does. */
 static int absolute(const char *s, int64_t now_ns, int64_t *out)
 {
 	struct tm tm;
 	time_t now = (time_t)(now_ns / 1000000000), t;
-	int y, mo, d, h = 0, mi = 0, sec = 0, used = 0;
+	int y, mo, d, dy, dmo, dd, h = 0, mi = 0, sec = 0, used = 0;
 	double epoch;
 	char *end;
 
 	if (*s == '@') {
 		epoch = strtod(s + 1, &end);
-		if (end == s + 1 || *end || !isfinite(epoch) || epoch < 0 || epoch > 9e9) /* before year 2255 */
+		if (end == s + 1 || *end || !isfinite(epoch))
 			return -1;
+		if (epoch < 0 || epoch > TIME_MAX_S)
+			return OUT_OF_RANGE;
 		*out = (int64_t)(epoch * 1e9);
 		return 0;
 	}
@@ -85,7 +100,10 @@ static int absolute(const char *s, int64_t now_ns, int64_t *out)
 	y = tm.tm_year + 1900;
 	mo = tm.tm_mon + 1;
 	d = tm.tm_mday;
-	if (sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &used) == 3) {
+	if (sscanf(s, "%4d-%2d-%2d%n", &dy, &dmo, &dd, &used) == 3) { /* not into y: "14:05" sets it */
+		y = dy;
+		mo = dmo;
+		d = dd;
 		tm.tm_year = y - 1900;
 		tm.tm_mon = mo - 1;
 		tm.tm_mday = d;
@@ -102,6 +120,8 @@ static int absolute(const char *s, int64_t now_ns, int64_t *out)
 	}
 	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60 || h < 0 || mi < 0 || sec < 0)
 		return -1;
+	if (y < YEAR_MIN || y > YEAR_MAX)
+		return OUT_OF_RANGE;
 	tm.tm_hour = h;
 	tm.tm_min = mi;
 	tm.tm_sec = sec;
@@ -109,21 +129,33 @@ static int absolute(const char *s, int64_t now_ns, int64_t *out)
 	t = mktime(&tm);
 	if (t == (time_t)-1 || tm.tm_mday != d || tm.tm_mon != mo - 1)
 		return -1; /* a day the month does not have (mktime would move it on) */
+	if (t < 0 || (double)t > TIME_MAX_S)
+		return OUT_OF_RANGE; /* 1970-01-01 before midnight UTC, east of Greenwich */
 	*out = (int64_t)t * 1000000000;
 	return 0;
 }
 
 int time_parse(const char *s, int64_t now_ns, int64_t *out_ns, char *err, size_t errlen)
 {
+	int rc = -1;
+
 	if (strcmp(s, "now") == 0) {
 		*out_ns = now_ns;
 		return 0;
 	}
 	/* not empty: absolute() would take it as today's midnight */
-	if (*s && (relative(s, now_ns, out_ns) == 0 || absolute(s, now_ns, out_ns) == 0))
+	if (*s) {
+		rc = relative(s, now_ns, out_ns);
+		if (rc == -1)
+			rc = absolute(s, now_ns, out_ns);
+	}
+	if (rc == 0)
 		return 0;
-	snprintf(err, errlen, "%s",
-		 _("a time is YYYY-MM-DD HH:MM[:SS], HH:MM[:SS] (today), @SECONDS, 'now' or like '10 minutes ago'"));
+	if (rc == OUT_OF_RANGE)
+		snprintf(err, errlen, "%s", _("out of range: a time is from 1970-01-01 to the end of 2254"));
+	else
+		snprintf(err, errlen, "%s",
+			 _("a time is YYYY-MM-DD HH:MM[:SS], HH:MM[:SS] (today), @SECONDS, 'now' or like '10 minutes ago'"));
 	return -1;
 }
 

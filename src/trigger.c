@@ -74,6 +74,8 @@ int trigger_parse(const char *s, struct trigger_spec *out, char *err, size_t err
 	if (n == 5) {
 		if (word[4][0] != '/')
 			return FAIL(N_("invalid trigger '%s': the cgroup is a path starting with /"));
+		if (cgroupfs_climbs(word[4]))
+			return FAIL(N_("invalid trigger '%s': '..' in the cgroup path would leave the hierarchy"));
 		cgroupfs_normalize(word[4], out->cgroup, sizeof(out->cgroup));
 	}
 	snprintf(out->text, sizeof(out->text), "%s %s %s %s", word[0], word[1], word[2], word[3]);

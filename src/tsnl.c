@@ -45,10 +45,10 @@ int tsnl_receiver_take(struct receiver *rx, int fd)
 	return n;
 }
 
-void tsnl_set_rcvbuf(int fd, int size)
+void tsnl_set_rcvbuf(int fd, int size, int force)
 {
 	/* SO_RCVBUFFORCE passes net.core.rmem_max with CAP_NET_ADMIN; otherwise take what we get. */
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0)
+	if (!force || setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
 }
 

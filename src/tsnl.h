@@ -48,8 +48,9 @@ void tsnl_receiver_free(struct receiver *rx);
  * or a negative errno (-ENOBUFS: the kernel dropped messages). */
 int tsnl_receiver_take(struct receiver *rx, int fd);
 
-/* Asks for a receive buffer of size bytes (beyond net.core.rmem_max with CAP_NET_ADMIN). */
-void tsnl_set_rcvbuf(int fd, int size);
+/* Asks for a receive buffer of size bytes; with force, beyond net.core.rmem_max where the run
+ * has CAP_NET_ADMIN. */
+void tsnl_set_rcvbuf(int fd, int size, int force);
 
 /* Opens a generic-netlink socket and resolves the family. Returns 0, or a negative errno with a
  * message in err: -ENOENT when the kernel has no taskstats. */

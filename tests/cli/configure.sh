@@ -1,4 +1,5 @@
-# configure.sh — configure stops with the Debian package to install when a library is missing.
+# configure.sh — configure stops with the Debian package to install when a library is missing, and
+# says which to install for the optional fuzz harnesses.
 . "$top_srcdir/tests/lib.sh"
 
 require_cmd pkg-config tar
@@ -38,5 +39,17 @@ missing ncursesw libncurses-dev "$TMPDIR_TEST/empty"
 missing libnl-genl-3.0 libnl-genl-3-dev "$(pc_dir nl ncursesw tinfo)"
 missing libproc2 libproc2-dev "$(pc_dir proc ncursesw tinfo libnl-3.0 libnl-genl-3.0)"
 missing libzstd libzstd-dev "$(pc_dir zstd ncursesw tinfo libnl-3.0 libnl-genl-3.0 libproc2)"
+
+# The fuzz harnesses are optional: configure's summary says whether they are built, and when the
+# compiler cannot link libFuzzer, which package to install.
+if command -v clang >/dev/null; then
+	grep -q "^FUZZ_SUMMARY='yes" "$top_builddir/config.log"
+	tap_ok $? "with clang installed, this build has the fuzz harnesses" "$(grep '^FUZZ_SUMMARY=' "$top_builddir/config.log")"
+fi
+mkdir -p "$TMPDIR_TEST/build.nofuzz"
+(cd "$TMPDIR_TEST/build.nofuzz" && FUZZ_CC=/bin/false "$srcdir/configure" >"$TMPDIR_TEST/configure.nofuzz" 2>&1)
+grep -q '^  fuzz harnesses: *no (/bin/false cannot link .*apt-get install libclang-rt-14-dev)$' "$TMPDIR_TEST/configure.nofuzz"
+tap_ok $? "with a compiler that cannot link libFuzzer, the summary says no and names libclang-rt-14-dev" \
+	"$(grep 'fuzz harnesses' "$TMPDIR_TEST/configure.nofuzz")"
 
 done_testing

@@ -38,8 +38,20 @@ bad_input "no_such_user_xyz" -b -u no_such_user_xyz
 bad_input "extra" -b extra
 bad_input "' 0'" -b -n 1 -u ' 0'
 bad_input "'+0'" -b -n 1 -u +0
+bad_input "'86401'" -b --series-expiry 86401
+bad_input "'-1'" -b --series-expiry -1
+bad_input "'1e3'" -b --series-expiry 1e3
+bad_input "'nan'" -b --series-expiry nan
 bad_input "is ambiguous (possible: --active, --accumulate)" -b --a
 bad_input "'--ac' is ambiguous" -b --ac=1
+# Untrusted values: a cgroup path that climbs out of the hierarchy, times that would wrap.
+bad_input "'/../etc'" -b -c /../etc
+bad_input "'/a/../..'" -b -c /a/../..
+bad_input "'cpu some 100ms 2s /../..'" -b --trigger 'cpu some 100ms 2s /../..'
+bad_input "'10000000 days ago'" -r /dev/null --begin '10000000 days ago'
+bad_input "'0000-01-01'" -r /dev/null --begin 0000-01-01
+bad_input "'1000-01-01 00:00'" -r /dev/null --end '1000-01-01 00:00'
+bad_input "'@99999999999'" -r /dev/null --end @99999999999
 
 # A value that echoes back is display text: escapes, C1 controls and bad bytes become '?'.
 inert_echo() {

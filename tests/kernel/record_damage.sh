@@ -4,7 +4,8 @@
 # reading the killed run printed, and that the next -w appends to without losing a byte of what
 # was there. Cut at 30 places (some inside the header) and with a byte flipped at 30 places,
 # the replay never crashes: a cut header is refused with a message; a cut file shows the readings
-# before the cut; a flipped byte is said ("damaged ... byte N", status 1), and every reading shown
+# before the cut, and a cut inside a segment says where (status 1); a flipped byte is said
+# ("damaged ... byte N", status 1), and every reading shown
 # is the intact one, readings in the other segments included. A full disk (a small tmpfs) stops
 # delaytop with a message naming the file and the full disk, and the file replays. A file of
 # another kind and one of a newer major format are refused by -r and by -w, which leaves them
@@ -88,7 +89,7 @@ def fuzz(dt, path, tmp, seed):
     hlen, segs = segments(data)
     rc, full, err = replay(dt, path)
     fullr = reports(full)
-    fails = {k: [] for k in ('crash', 'header', 'cut', 'said', 'intact', 'skipped', 'block')}
+    fails = {k: [] for k in ('crash', 'header', 'cut', 'lost', 'said', 'intact', 'skipped', 'block')}
     notes = {'harmless': 0, 'damaged': 0}
     rnd = random.Random(seed)
     # cuts: 10 inside the header, 20 spread over the data, segment boundaries among them
@@ -113,6 +114,10 @@ def fuzz(dt, path, tmp, seed):
         if not full.startswith(out) or got != fullr[:len(got)] or len(got) < prev_n or len(got) < whole:
             fails['cut'].append('cut at %d: %d readings (%d before, %d in whole segments), prefix %s, %r' %
                                 (off, len(got), prev_n, whole, full.startswith(out), err[:200]))
+        # every segment of the file was ended: a cut inside one lost readings, and says so
+        if any(s[0] < off < s[1] for s in segs) and \
+           (rc != 1 or not re.search(rb'(cut short|damaged) at byte [0-9]+', err)):
+            fails['lost'].append('cut at %d: status %d, %r' % (off, rc, err[:200]))
         prev_n = len(got)
     # flips: 30 random bytes of the data, and in each segment's header its magic and its length
     flips = sorted(set([rnd.randrange(hlen, len(data)) for _ in range(30)] +
@@ -221,6 +226,8 @@ tap_ok $? "cuts and flipped bytes: the replay never crashes (status 0 or 1)" "$(
 tap_ok $? "a cut header: status 1, nothing shown, and a message (cut short, empty, not a recording)" "$(detail header)"
 [ "$(result cut)" = 0 ]
 tap_ok $? "a cut file: the readings before the cut, as intact, every whole segment's" "$(detail cut)"
+[ "$(result lost)" = 0 ]
+tap_ok $? "a cut inside a segment that was ended: status 1 and where ('cut short at byte N')" "$(detail lost)"
 [ "$(result said)" = 0 ]
 tap_ok $? "a flipped byte that changes anything: status 1 and 'damaged ... byte N' on stderr" "$(detail said)"
 [ "$(result intact)" = 0 ]

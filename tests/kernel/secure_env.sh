@@ -5,7 +5,8 @@
 # XDG_CONFIG_HOME. The same commands from the same user
 # without the capability use the crafted files, which shows that they work, except for a
 # translation that would read other arguments than its msgid ("%p %p %p" for "%s"): every run
-# refuses that one.
+# refuses that one. Nor does its --exit-buffer pass net.core.rmem_max, as root's does: the
+# buffers are kernel memory that nobody reclaims while the process sleeps.
 . "$top_srcdir/tests/lib.sh"
 
 require_taskstats
@@ -70,6 +71,46 @@ tap_ok $? "without the capability, a translation reading '%p %p %p' for '%s' fal
 nobody env LC_ALL=C "$raised" -b -n 1 -d 0.1 -p 1 >"$TMPDIR_TEST/raised.out" 2>&1
 grep -q 'privileges full' "$TMPDIR_TEST/raised.out"
 tap_ok $? "the setcap'd copy run by nobody has CAP_NET_ADMIN (full privileges)" "$(head -2 "$TMPDIR_TEST/raised.out")"
+
+# exit_rcvbufs PID: the receive buffers (ss's rb, bytes) of PID's generic netlink sockets, one a
+# line: its sockets' inodes, their port ids in /proc/net/netlink (family 16), their lines in ss.
+exit_rcvbufs() {
+	local inodes ports port
+	inodes=" $(ls -l "/proc/$1/fd" 2>/dev/null | sed -n 's/.*socket:\[\([0-9]*\)\]$/\1/p' | tr '\n' ' ') "
+	ports=$(awk -v inodes="$inodes" '$2 == 16 && index(inodes, " " $10 " ") { print $3 }' /proc/net/netlink)
+	ss -f netlink -a -m 2>/dev/null | tr '\n' ' ' | sed 's/UNCONN/\n&/g' >"$TMPDIR_TEST/ss.out"
+	for port in $ports; do
+		[ "$port" -gt 2147483647 ] && port=$((port - 4294967296))
+		sed -n "s/.* genl:$port .*skmem:(r[0-9]*,rb\([0-9]*\),.*/\1/p" "$TMPDIR_TEST/ss.out"
+	done
+}
+# buffers_of WHO PROGRAM: the exit sockets' buffers of a 2-reading run with --exit-buffer 1G.
+buffers_of() {
+	local pid
+	if [ "$1" = nobody ]; then # not through nobody(): $! must be delaytop itself
+		setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
+			"$2" -b -n 2 -d 2 --exit-buffer 1G >/dev/null 2>&1 &
+	else
+		"$2" -b -n 2 -d 2 --exit-buffer 1G >/dev/null 2>&1 &
+	fi
+	pid=$!
+	sleep 1
+	exit_rcvbufs "$pid" | sort -n | tr '\n' ' ' | sed 's/ $//'
+	wait "$pid"
+}
+rmem_max=$(cat /proc/sys/net/core/rmem_max)
+# The control: root's run passes rmem_max (the kernel doubles what it grants).
+root_bufs=$(buffers_of root "$plain")
+[ -n "$root_bufs" ] && [ "${root_bufs##* }" -gt $((2 * rmem_max)) ] 2>/dev/null
+tap_ok $? "control: root's --exit-buffer 1G passes net.core.rmem_max ($rmem_max)" "buffers: $root_bufs"
+raised_bufs=$(buffers_of nobody "$raised")
+biggest=${raised_bufs##* }
+# The query socket's own 1 MiB (2 MiB granted) is delaytop's choice, not the user's: the bound is
+# the larger of the two.
+bound=$((2 * rmem_max > 2 * 1048576 ? 2 * rmem_max : 2 * 1048576))
+[ -n "$raised_bufs" ] && [ "$biggest" -le "$bound" ] 2>/dev/null
+tap_ok $? "the setcap'd copy run by nobody keeps --exit-buffer 1G within net.core.rmem_max ($rmem_max)" \
+	"buffers: $raised_bufs"
 
 as_nobody "$raised" --help >"$TMPDIR_TEST/raised.help" 2>&1
 grep -q '^Usage: delaytop ' "$TMPDIR_TEST/raised.help" && ! grep -q CRAFTED "$TMPDIR_TEST/raised.help"

@@ -154,6 +154,28 @@ static void test_parsers(void)
 	       "a kernel thread's status has no memory lines");
 }
 
+/* A stat line of /proc: the comm may hold spaces and parentheses; a line cut short is refused. */
+static void test_stat(void)
+{
+	static const char cut[] = "1 (a) \0 7 1 1 0 -1 0 0 0 0 0 1 2 0 0 20 0 1 0 5\n";
+	struct proc_stat st;
+
+	is_int(procfs_parse_stat("4242 (my (odd) name) S 1 4242 4242 0 -1 4194560 100 0 0 0 12 34 0 0 20 0 3 0 98765 "
+				 "1 1 1 1 1 0 0 0 0 0 0 0 0 0 17 1 0 0 0 56 0 0\n",
+				 &st),
+	       0, "a stat line parses");
+	ok(st.state == 'S' && st.ppid == 1 && st.nlwp == 3 && st.start_ticks == 98765 && st.have_times &&
+		   st.utime == 12 && st.stime == 34 && st.have_blkio && st.blkio == 56,
+	   "state, parent, threads, start, CPU times and block-I/O delay");
+	is_str(st.comm, "my (odd) name", "the comm up to the last ')'");
+	is_int(procfs_parse_stat("1 (init) S 0 1 1 0 -1 4194560 100 0 0 0 12 34 0 0 20 0 1 0 5\n", &st), 0,
+	       "a line without the block-I/O delay parses");
+	ok(st.have_times && !st.have_blkio, "and says it lacks it");
+	is_int(procfs_parse_stat(cut, &st), -EINVAL, "a line that ends after the comm is refused, nothing past it read");
+	is_int(procfs_parse_stat("1 (a)", &st), -EINVAL, "as is one without fields");
+	is_int(procfs_parse_stat("1 (a) S 0 1", &st), -EINVAL, "or without the start");
+}
+
 static void test_cells(void)
 {
 	struct display d;
@@ -182,6 +204,7 @@ int main(void)
 	test_rates();
 	test_totals();
 	test_parsers();
+	test_stat();
 	test_cells();
 	return tap_done();
 }

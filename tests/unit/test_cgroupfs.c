@@ -206,8 +206,22 @@ static void test_walk(void)
 	}
 }
 
+/* Inputs the fuzz harness (tests/fuzz/fuzz_cgroupfs.c) found wrong. */
+static void test_fuzzed(void)
+{
+	/* A line that starts with "- " has no separator there: the byte before it is not the line's
+	 * (it was read, past the start of the text, and taken for the space before the separator). */
+	static const char before[] = " - cgroup2 a b c d\n";
+	struct cgroup_mount m[CGROUP_MOUNTS_MAX];
+
+	is_int(cgroupfs_parse_mountinfo(before + 1, m, CGROUP_MOUNTS_MAX), 0,
+	       "a mountinfo line starting \"- \" is no mount (nothing before the text is read)");
+	is_int(cgroupfs_parse_mountinfo("->", m, CGROUP_MOUNTS_MAX), 0, "nor is \"->\"");
+}
+
 int main(void)
 {
+	test_fuzzed();
 	test_detect();
 	test_paths();
 	test_walk();

@@ -2,13 +2,16 @@
  * added to its cgroup and every ancestor and to its command name (the first N names by name, the
  * rest as _other); a reused pid is a new task; a departed row adds nothing again; counters never
  * go down; kinds never available get no series; the exposition in both formats against golden
- * files, label values escaped. */
+ * files, label values escaped; a cgroup's series stay while it exists or has tasks and expiry_s
+ * more, then go; label values of names that differ always differ (control characters, bytes that
+ * are not UTF-8, a command named _other) and the exposition stays UTF-8. */
 #include "config.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgtree.h"
 #include "golden.h"
 #include "metrics.h"
 #include "tap.h"
@@ -55,6 +58,147 @@ static char *exposition(const struct metrics *m, int om)
 	text = strndup(o.data ? o.data : "", o.len);
 	out_free(&o);
 	return text;
+}
+
+/* Snapshot rows for the cgroups paths[0..n) as read from the hierarchy (facts: they exist),
+ * or only named by tasks when facts is 0. */
+static struct cgroup_facts cg_facts;
+static struct cgroup_node cg_nodes[4];
+static struct row cg_rows[4];
+
+static void cgroup_rows(struct snapshot *snap, const char *const *paths, size_t n, int facts)
+{
+	for (size_t i = 0; i < n; i++) {
+		memset(&cg_nodes[i], 0, sizeof(cg_nodes[i]));
+		memset(&cg_rows[i], 0, sizeof(cg_rows[i]));
+		cg_nodes[i].facts = facts ? &cg_facts : NULL;
+		cg_rows[i].cgroup = paths[i];
+		cg_rows[i].cg = &cg_nodes[i];
+	}
+	snap->cgroup_rows = cg_rows;
+	snap->ncgroup_rows = n;
+}
+
+static void test_expiry(void)
+{
+	static const char *const there[] = { "/", "/s", "/s/b" }, *const named[] = { "/s/a" };
+	struct metrics m;
+	struct snapshot snap;
+
+	memset(&snap, 0, sizeof(snap));
+	snap.rows = rows;
+	metrics_init(&m, 5);
+	ok(m.expiry_s == METRICS_SERIES_EXPIRY, "a removed cgroup's series stay %d s by default", METRICS_SERIES_EXPIRY);
+	m.expiry_s = 10;
+	task(0, 30, 1, "/s/a", "x", 1.0, 1);
+	task(1, 31, 1, "/s/b", "y", 1.0, 1);
+	snap.nrows = 2;
+	cgroup_rows(&snap, there, 3, 1);
+	metrics_update(&m, &snap, 0.001);
+	snap.nrows = 0;
+	snap.elapsed_s = 10;
+	cgroup_rows(&snap, named, 1, 0); /* /s/a only named by departed tasks: it is gone */
+	metrics_update(&m, &snap, 0.001);
+	ok(find(&m.cgroups, "/s/a") && find(&m.cgroups, "/s/b"), "gone cgroups' series stay for expiry_s");
+	snap.elapsed_s = 10.5;
+	cgroup_rows(&snap, there, 3, 1);
+	metrics_update(&m, &snap, 0.001);
+	ok(!find(&m.cgroups, "/s/a"), "and then go");
+	snap.elapsed_s = 30;
+	metrics_update(&m, &snap, 0.001);
+	ok(find(&m.cgroups, "/s/b") && find(&m.cgroups, "/s") && find(&m.cgroups, "/"),
+	   "a cgroup that exists keeps its series without tasks, and so do its ancestors");
+	ok(m.cgroups.n == 3, "the groups left are sorted and whole (%zu)", m.cgroups.n);
+	task(0, 32, 2, "/s/a", "x", 0.5, 1);
+	snap.nrows = 1;
+	cgroup_rows(&snap, there, 0, 1);
+	metrics_update(&m, &snap, 0.001);
+	is_num(cpu_s(&m.cgroups, "/s/a"), 0.5, 1e-9, "a cgroup made again starts a new series");
+	snap.elapsed_s = 41;
+	snap.nrows = 0;
+	metrics_update(&m, &snap, 0.001);
+	ok(m.cgroups.n == 0, "with no cgroup tree, cgroups without tasks go after expiry_s");
+	metrics_free(&m);
+}
+
+/* s is UTF-8 throughout. */
+static int utf8_valid(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	while (*u) {
+		int n = *u < 0x80 ? 1 : *u >= 0xc2 && *u <= 0xdf ? 2 : *u >= 0xe0 && *u <= 0xef ? 3 : 0;
+
+		if (*u >= 0xf0 && *u <= 0xf4)
+			n = 4;
+
+		if (!n)
+			return 0;
+		for (int i = 1; i < n; i++)
+			if ((u[i] & 0xc0) != 0x80)
+				return 0;
+		u += n;
+	}
+	return 1;
+}
+
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The first series (name and labels) that the exposition has twice, or NULL. */
+static char *duplicate_series(char *text)
+{
+	char *keys[256], *line, *save = NULL, *dup = NULL;
+	size_t n = 0;
+
+	for (line = strtok_r(text, "\n", &save); line && n < 256; line = strtok_r(NULL, "\n", &save)) {
+		char *space = strrchr(line, ' ');
+
+		if (line[0] == '#' || !space)
+			continue;
+		*space = '\0';
+		keys[n++] = line;
+	}
+	qsort(keys, n, sizeof(*keys), by_string);
+	for (size_t i = 1; i < n && !dup; i++)
+		if (strcmp(keys[i - 1], keys[i]) == 0)
+			dup = keys[i];
+	return dup;
+}
+
+static void test_labels(void)
+{
+	static const char *const cgroups[] = { "/tab\tx", "/tab?x", "/b\xff",
+					       "/b\xef\xbf\xbd" "FF", "/q\"\\", "/n\nl" };
+	static const char *const comms[] = { "x\ty", "x?y", "_other", "z\xffz", "z\xef\xbf\xbd" "FFz", "n\nl" };
+	struct metrics m;
+	struct snapshot snap;
+	char *text, *dup;
+
+	memset(&snap, 0, sizeof(snap));
+	snap.rows = rows;
+	metrics_init(&m, 5);
+	for (int i = 0; i < 6; i++)
+		task(i, (uint32_t)(40 + i), 1, cgroups[i], comms[i], 1.0, 1);
+	snap.nrows = 6;
+	metrics_update(&m, &snap, 0.001);
+	text = exposition(&m, 0);
+	ok(utf8_valid(text), "names that are not UTF-8 leave the exposition UTF-8");
+	ok(strstr(text, "{cgroup=\"/tab\xef\xbf\xbd" "09x\",") && strstr(text, "{cgroup=\"/tab?x\","),
+	   "a tab is U+FFFD and its hex code, unlike a ?");
+	ok(strstr(text, "{cgroup=\"/b\xef\xbf\xbd" "FF\",") &&
+		   strstr(text, "{cgroup=\"/b\xef\xbf\xbd\xef\xbf\xbd" "FF\","),
+	   "a byte that is not UTF-8 is U+FFFD and its hex code, a U+FFFD of the name two");
+	ok(strstr(text, "{cgroup=\"/q\\\"\\\\\",") && strstr(text, "{cgroup=\"/n\\nl\","),
+	   "quote, backslash and newline escaped as the format says");
+	ok(strstr(text, "{command=\"__other\",") && strstr(text, "{command=\"_other\","),
+	   "a command named _other is __other, the rest _other");
+	dup = duplicate_series(text);
+	ok(!dup, "no two series alike: %s", dup ? dup : "none");
+	free(text);
+	metrics_free(&m);
 }
 
 int main(void)
@@ -117,5 +261,7 @@ int main(void)
 	golden("metrics.om", exposition(&m, 1));
 	is_str(metrics_content_type(0), "text/plain; version=0.0.4; charset=utf-8", "the text format's type");
 	metrics_free(&m);
+	test_expiry();
+	test_labels();
 	return tap_done();
 }

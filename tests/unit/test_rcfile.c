@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "columns.h"
 #include "delaykind.h"
@@ -147,9 +148,37 @@ static void test_round_trip(void)
 	free(text);
 }
 
+/* A NUL byte in the file: its line is reported and skipped, and the lines after it still apply. */
+static void test_nul_byte(void)
+{
+	static const char file[] = "sort=pid\nde\0lay=0.5\nreverse=yes\n";
+	char path[] = "/tmp/test_rcfile.XXXXXX", err[512], *text;
+	struct options o;
+	struct rcfile_args keep;
+	int fd = mkstemp(path);
+
+	ok(fd >= 0 && write(fd, file, sizeof(file) - 1) == (ssize_t)sizeof(file) - 1, "a settings file with a NUL byte is written");
+	if (fd >= 0)
+		close(fd);
+	text = rcfile_read(path, err, sizeof(err));
+	unlink(path);
+	ok(text != NULL, "it is read (%s)", text ? "" : err);
+	if (!text)
+		return;
+	settle(&o, &keep, text, (char *)NULL);
+	ok(o.sort_col == COL_ID && o.reverse && o.delay_s != 0.5 && nwarned == 1 && strstr(warned, "2: ") &&
+		   strstr(warned, "NUL"),
+	   "line 2 is reported for its NUL byte and skipped; lines 1 and 3 apply");
+	if (nwarned != 1)
+		printf("#   %s\n", warned);
+	done(&o, &keep);
+	free(text);
+}
+
 int main(void)
 {
 	test_apply();
 	test_round_trip();
+	test_nul_byte();
 	return tap_done();
 }

@@ -1,0 +1,61 @@
+#!/bin/bash
+# exporter_labels.sh — names that sanitising would make alike stay apart in /metrics: cgroups
+# named tab<TAB>x, tab?x and b<0xff>c, processes named x<TAB>y, x?y, z<0xff>z and _other (the
+# others' label value). No series appears twice, the names are told apart, and promtool check
+# metrics passes.
+. "$top_srcdir/tests/lib.sh"
+
+require_root
+require_cmd curl python3 promtool awk
+require_taskstats
+
+V2=$(awk '{ for (i = 7; $i != "-"; i++); if ($(i + 1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo)
+[ -n "$V2" ] || skip_all "no cgroup v2 hierarchy is mounted"
+P=delaytop-labels.$$
+NAMES=($'tab\tx' 'tab?x' $'b\xffc')
+mkdir "$V2/$P" || skip_all "cannot create a cgroup under $V2"
+for n in "${NAMES[@]}"; do mkdir "$V2/$P/$n" || skip_all "cannot create a cgroup named $(printf %q "$n")"; done
+finish() {
+	cleanup
+	for n in "${NAMES[@]}"; do rmdir "$V2/$P/$n"; done 2>/dev/null
+	rmdir "$V2/$P" 2>/dev/null
+}
+trap finish EXIT
+T=$TMPDIR_TEST
+
+# name CGROUP COMM: a process in CGROUP named COMM for 20 s.
+name() {
+	python3 -c 'import sys, time
+open(sys.argv[1] + "/cgroup.procs", "w").write("0")
+open("/proc/self/comm", "wb").write(sys.argv[2].encode("utf-8", "surrogateescape"))
+time.sleep(20)' "$1" "$2" 9>&- &
+	track_pid $!
+}
+name "$V2/$P/${NAMES[0]}" $'x\ty'
+name "$V2/$P/${NAMES[1]}" 'x?y'
+name "$V2/$P/${NAMES[2]}" $'z\xffz'
+name "$V2/$P/${NAMES[2]}" '_other'
+
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+URL=http://127.0.0.1:$port/metrics
+"$DELAYTOP" --listen "127.0.0.1:$port" --top-commands 100000 -d 0.5 >/dev/null 2>"$T/err" 9>&- &
+track_pid $!
+for _ in $(seq 50); do
+	curl -sf -m 2 -o "$T/m" "$URL" && grep -q "^delaytop_readings_total [3-9]" "$T/m" && break
+	sleep 0.2
+done
+
+dups=$(grep -v '^#' "$T/m" | awk '{ $NF = ""; print }' | sort | uniq -d | head -3)
+[ -s "$T/m" ] && [ -z "$dups" ]
+tap_ok $? "no series appears twice" "$dups" "$(head -2 "$T/err")"
+n=$(grep -c "^delaytop_cgroup_delays_total{cgroup=\"/$P/" "$T/m")
+[ "$n" -ge 3 ]
+tap_ok $? "the three cgroups have a series each" "$n: $(grep "cgroup=\"/$P/" "$T/m" | head -5)"
+grep -q '^delaytop_command_delays_total{command="__other",' "$T/m" &&
+	[ "$(grep -c '^delaytop_command_delays_total{command="x.*y",kind="cpu"}' "$T/m")" -eq 2 ] &&
+	grep -q $'^delaytop_command_delays_total{command="x\xef\xbf\xbd09y",kind="cpu"}' "$T/m"
+tap_ok $? "a process named _other is __other; x<TAB>y and x?y apart" \
+	"$(grep '^delaytop_command_delays_total{command="\(x\|_\)' "$T/m" | head -5)"
+promtool check metrics <"$T/m" >"$T/lint" 2>&1
+tap_ok $? "promtool check metrics passes" "$(head -5 "$T/lint")"
+done_testing
