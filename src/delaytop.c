@@ -19,6 +19,7 @@
 #include "format.h"
 #include "i18n.h"
 #include "listing.h"
+#include "liveloop.h"
 #include "metrics.h"
 #include "options.h"
 #include "playback.h"
@@ -26,17 +27,19 @@
 #include "recorder.h"
 #include "sampler.h"
 #include "secure.h"
+#include "stopsig.h"
 #include "timing.h"
 #include "trigger.h"
 #include "view.h"
 
 
+/* The stop signal that came before they were blocked (stopsig.h), if any; once they are, a
+ * front end reads them through stopsig's descriptor and the handler no longer runs. */
 static volatile sig_atomic_t stop_requested;
 
 static void on_stop(int sig)
 {
-	(void)sig;
-	stop_requested = 1;
+	stop_requested = sig;
 }
 
 static void setup_signals(void)
@@ -50,6 +53,24 @@ static void setup_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 	/* A closed pipe shows up as EPIPE from the write, and delaytop ends quietly. */
 	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Every front end but command mode (which reads SIGTERM and SIGHUP its own way) takes the stop
+ * signals through a descriptor its waits watch (stopsig.h); before any thread starts, so that
+ * every thread has them blocked. One that came before is made pending again. Returns the
+ * descriptor, or -1 after a message. */
+static int block_stop_signals(void)
+{
+	int fd = stopsig_open();
+
+	if (fd < 0) {
+		/* as perror does: a failing system call (out of descriptors or memory), no new message */
+		fprintf(stderr, "%s: signalfd: %s\n", PACKAGE, strerror(-fd));
+		return -1;
+	}
+	if (stop_requested)
+		raise(stop_requested);
+	return fd;
 }
 
 /* Opens /dev/null on whichever of fds 0-2 is closed, so that nothing delaytop opens later (a
@@ -124,95 +145,28 @@ static void setup_locale(void)
 	textdomain(PACKAGE);
 }
 
-/* The PSI triggers of --trigger, as registered for the front end; a trigger whose file went
- * away has fd -1. */
-struct triggers {
-	int *fd;
-	const struct trigger_spec *spec;
-	int n;
-};
-
 /* A trigger whose pressure file went away (its cgroup was removed: poll says POLLERR for good) is
  * no longer watched, and the user is told once. */
-static void trigger_gone(struct triggers *tr, int i)
+static void trigger_gone(const struct options *o, int *fds, int i)
 {
 	char file[CGROUP_PATH_MAX + 64], shown[256];
 
-	trigger_file(&tr->spec[i], file, sizeof(file));
+	trigger_file(&o->triggers[i], file, sizeof(file));
 	text_clean(shown, sizeof(shown), file);
-	fprintf(stderr, F_(N_("%s: trigger '%s' on %s ended: its cgroup is gone\n")), PACKAGE, tr->spec[i].text,
+	fprintf(stderr, F_(N_("%s: trigger '%s' on %s ended: its cgroup is gone\n")), PACKAGE, o->triggers[i].text,
 		shown);
-	close(tr->fd[i]);
-	tr->fd[i] = -1;
+	close(fds[i]);
+	fds[i] = -1;
 }
 
-/* Sleeps until the CLOCK_MONOTONIC deadline, reading exit records whenever they arrive. Returns
- * 0 at the deadline, the triggers that fired (bit i: the i-th) as soon as one does, or -1 when
- * a signal asked delaytop to stop. */
-static int wait_until(uint64_t deadline, struct sampler *s, struct triggers *tr)
+/* -w: a recording that stopped (a full disk) is said once; without other output delaytop then has
+ * nothing left to do (-1). */
+static int record_failed(const struct options *o, const char *rec_err)
 {
-	struct pollfd pfd[1 + TRIGGER_MAX] = { { sampler_listen_fd(s), POLLIN, 0 } };
-	int fired = 0;
-
-	for (int i = 0; i < tr->n; i++)
-		pfd[1 + i] = (struct pollfd){ tr->fd[i], POLLPRI, 0 };
-	while (!stop_requested) {
-		uint64_t now = timing_mono_ns();
-		struct timespec ts;
-
-		if (now >= deadline)
-			return 0;
-		ts.tv_sec = (time_t)((deadline - now) / 1000000000u);
-		ts.tv_nsec = (long)((deadline - now) % 1000000000u);
-		if (ppoll(pfd, 1 + (nfds_t)tr->n, &ts, NULL) <= 0)
-			continue;
-		if (pfd[0].revents & POLLIN)
-			sampler_drain(s);
-		for (int i = 0; i < tr->n; i++) {
-			if (pfd[1 + i].revents & (POLLERR | POLLHUP | POLLNVAL)) {
-				trigger_gone(tr, i);
-				pfd[1 + i].fd = -1;
-			} else if (pfd[1 + i].revents & POLLPRI) {
-				fired |= 1 << i;
-			}
-		}
-		if (fired)
-			return fired;
-	}
-	return -1;
-}
-
-/* -w: records a reading. A recording that stopped (a full disk) is said once; without other
- * output delaytop then has nothing left to do (-1). */
-static int record(const struct options *o, struct recorder *rec, const struct snapshot *snap, int fired)
-{
-	char err[1024], events[TRIGGER_MAX * 1100];
-
-	trigger_events(o->triggers, o->ntriggers, (unsigned)fired, events, sizeof(events));
-	if (!rec || recorder_write(rec, snap, events, err, sizeof(err)) == 0)
+	if (!rec_err)
 		return 0;
-	fprintf(stderr, "%s: %s\n", PACKAGE, err);
+	fprintf(stderr, "%s: %s\n", PACKAGE, rec_err);
 	return o->batch || o->listen ? 0 : -1;
-}
-
-/* A reading made when triggers fired, and their events. Returns 0; -1 when the reading failed
- * (after a message); -2 when the events could not be written (errno says why). */
-static int report_events(const struct options *o, struct sampler *s, struct batch_printer *bp, int fired,
-			 struct recorder *rec)
-{
-	struct snapshot snap;
-	char err[512];
-
-	if (sampler_tick(s, &snap, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s: %s\n", PACKAGE, err);
-		return -1;
-	}
-	if (record(o, rec, &snap, fired) < 0)
-		return -1;
-	for (int i = 0; i < o->ntriggers; i++)
-		if ((fired & (1 << i)) && o->batch && batch_event(bp, &snap, &o->triggers[i], stdout) < 0)
-			return -2;
-	return 0;
 }
 
 static void warn_delayacct(int state, int *warned)
@@ -243,67 +197,90 @@ static void serve(struct serving *sv, const struct snapshot *snap)
 	exporter_publish(sv->e, sv->text.data, sv->text.len, sv->om.data, sv->om.len);
 }
 
-/* Readings on the deadline until -n or a signal: each printed as a report with -b, published
- * with --listen (sv) and recorded with -w (rec). */
-static int run_batch(const struct options *o, struct sampler *s, struct serving *sv, int *trigger_fds,
-		     struct recorder *rec)
-{
+/* A batch run's front end, as the live loop's hooks (liveloop.h) see it. */
+struct batch_run {
+	const struct options *o;
 	struct batch_printer bp;
-	struct snapshot snap;
-	char err[512];
-	uint64_t step = (uint64_t)(o->delay_s * 1e9);
-	uint64_t deadline;
-	int warned = 0, status = EXIT_SUCCESS;
-	struct triggers tr = { trigger_fds, o->triggers, o->ntriggers };
+	struct serving *sv;
+	int *trigger_fds;
+	int warned, status;
+};
 
-	batch_init(&bp, o);
-	deadline = timing_mono_ns() + step; /* from the start of the first reading, however long it takes */
-	if (sampler_tick(s, &snap, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s: %s\n", PACKAGE, err);
-		batch_free(&bp);
-		return EXIT_FAILURE;
+/* "cannot write the report" unless the reader went away (EPIPE, | head: its choice); -1. */
+static int write_failed(struct batch_run *b)
+{
+	if (errno != EPIPE) {
+		fprintf(stderr, "%s: %s: %s\n", PACKAGE, _("cannot write the report"), strerror(errno));
+		b->status = EXIT_FAILURE;
 	}
-	warn_delayacct(snap.delayacct, &warned);
-	serve(sv, &snap);
-	if (record(o, rec, &snap, 0) < 0) {
-		batch_free(&bp);
-		return EXIT_FAILURE;
-	}
-	for (long i = 0; !o->iterations || i < o->iterations; i++) {
-		uint64_t now;
-		int fired = 0, failed = 0;
+	return -1;
+}
 
-		while (!failed && (fired = wait_until(deadline, s, &tr)) > 0)
-			failed = report_events(o, s, &bp, fired, rec);
-		if (failed == -2 && errno != EPIPE)
-			fprintf(stderr, "%s: %s: %s\n", PACKAGE, _("cannot write the report"), strerror(errno));
-		if (failed == -1 || (failed == -2 && errno != EPIPE))
-			status = EXIT_FAILURE;
-		if (failed || fired < 0)
-			break;
-		now = timing_mono_ns();
-		if (sampler_tick(s, &snap, err, sizeof(err)) < 0) {
-			fprintf(stderr, "%s: %s\n", PACKAGE, err);
-			status = EXIT_FAILURE;
-			break;
-		}
-		warn_delayacct(snap.delayacct, &warned);
-		serve(sv, &snap);
-		if (record(o, rec, &snap, 0) < 0) {
-			status = EXIT_FAILURE;
-			break;
-		}
-		if (o->batch && batch_print(&bp, &snap, stdout) < 0) {
-			if (errno != EPIPE) {
-				fprintf(stderr, "%s: %s: %s\n", PACKAGE, _("cannot write the report"), strerror(errno));
-				status = EXIT_FAILURE;
-			}
-			break;
-		}
-		deadline = timing_next_deadline(deadline, step, now);
+/* A reading made when triggers fired: their events, with -b. */
+static int report_events(struct batch_run *b, const struct live_reading *r)
+{
+	for (int i = 0; i < b->o->ntriggers; i++)
+		if ((r->fired & (1u << i)) && b->o->batch && batch_event(&b->bp, r->snap, &b->o->triggers[i], stdout) < 0)
+			return write_failed(b);
+	return 0;
+}
+
+/* A reading: published with --listen and printed as a report with -b (not the first, which has no
+ * rates); or, made when triggers fired, their events. */
+static int batch_reading(void *arg, const struct live_reading *r)
+{
+	struct batch_run *b = arg;
+
+	if (!r->snap) {
+		fprintf(stderr, "%s: %s\n", PACKAGE, r->err);
+		b->status = EXIT_FAILURE;
+		return -1;
 	}
-	batch_free(&bp);
-	return status;
+	if (!r->fired) {
+		warn_delayacct(r->snap->delayacct, &b->warned);
+		serve(b->sv, r->snap);
+	}
+	if (record_failed(b->o, r->rec_err) < 0) {
+		b->status = EXIT_FAILURE;
+		return -1;
+	}
+	if (r->fired)
+		return report_events(b, r);
+	if (!r->first && b->o->batch && batch_print(&b->bp, r->snap, stdout) < 0)
+		return write_failed(b);
+	return 0;
+}
+
+/* The wake descriptor is the stop signals' (stopsig.h): readable, a stop signal came. */
+static enum live_wake batch_woken(void *arg)
+{
+	(void)arg;
+	return LIVE_STOP;
+}
+
+static void batch_trigger(void *arg, int i, int gone)
+{
+	struct batch_run *b = arg;
+
+	if (gone)
+		trigger_gone(b->o, b->trigger_fds, i);
+}
+
+/* Readings on the deadline until -n or a stop signal (stop_fd, stopsig.h): each printed as a
+ * report with -b, published with --listen (sv) and recorded with -w (rec). */
+static int run_batch(const struct options *o, struct sampler *s, struct serving *sv, int *trigger_fds,
+		     struct recorder *rec, int stop_fd)
+{
+	static const struct live_hooks hooks = { .reading = batch_reading, .woken = batch_woken,
+						 .trigger = batch_trigger };
+	struct live_opts lo = { .s = s, .trigger_fds = trigger_fds, .triggers = o->triggers, .ntriggers = o->ntriggers,
+				.rec = rec, .wake_fd = stop_fd, .delay_s = o->delay_s, .iterations = o->iterations };
+	struct batch_run b = { .o = o, .sv = sv, .trigger_fds = trigger_fds, .status = EXIT_SUCCESS };
+
+	batch_init(&b.bp, o);
+	liveloop_run(&lo, &hooks, &b);
+	batch_free(&b.bp);
+	return b.status;
 }
 
 static void print_notice(struct sampler *s)
@@ -315,7 +292,8 @@ static void print_notice(struct sampler *s)
 }
 
 /* --listen: serves the metrics of every reading, and with -b prints the reports too. */
-static int run_exporter(const struct options *o, struct sampler *s, int *trigger_fds, struct recorder *rec)
+static int run_exporter(const struct options *o, struct sampler *s, int *trigger_fds, struct recorder *rec,
+			int stop_fd)
 {
 	struct serving sv;
 	char host[256], err[512];
@@ -332,7 +310,7 @@ static int run_exporter(const struct options *o, struct sampler *s, int *trigger
 	fprintf(stderr, F_(N_("%s: serving metrics on http://%s/metrics\n")), PACKAGE, exporter_address(sv.e));
 	metrics_init(&sv.m, (int)o->top_commands);
 	sv.m.expiry_s = o->series_expiry_s;
-	rc = run_batch(o, s, &sv, trigger_fds, rec);
+	rc = run_batch(o, s, &sv, trigger_fds, rec, stop_fd);
 	exporter_stop(sv.e);
 	metrics_free(&sv.m);
 	out_free(&sv.text);
@@ -431,8 +409,8 @@ static int records_alone(const struct options *o)
 
 /* The sampler, the --trigger registrations (before the screen, so that a refusal is a plain
  * message), the recording and the front end the options ask for: the exporter, batch reports,
- * the recording alone or the screen. */
-static int run_front_end(const struct options *o)
+ * the recording alone or the screen, until a stop signal (stop_fd, stopsig.h) if nothing else. */
+static int run_front_end(const struct options *o, int stop_fd)
 {
 	struct sampler *s = open_sampler(o);
 	struct recorder *rec;
@@ -449,13 +427,13 @@ static int run_front_end(const struct options *o)
 	if (open_recorder(o, &rec) < 0) {
 		rc = EXIT_FAILURE;
 	} else if (o->listen) {
-		rc = run_exporter(o, s, fds, rec);
+		rc = run_exporter(o, s, fds, rec, stop_fd);
 	} else if (o->batch || records_alone(o)) {
 		print_notice(s);
-		rc = run_batch(o, s, NULL, fds, rec);
+		rc = run_batch(o, s, NULL, fds, rec, stop_fd);
 	} else {
 		/* after the screen, which would wipe it (the screen says it in its footer) */
-		rc = view_run(o, s, fds, rec, &stop_requested);
+		rc = view_run(o, s, fds, rec, stop_fd);
 		print_notice(s);
 	}
 	if (rec && recorder_close(rec, err, sizeof(err)) < 0) {
@@ -500,7 +478,7 @@ int main(int argc, char **argv)
 	struct options o;
 	char err[512], cgroup[CGROUP_PATH_MAX];
 	struct rcfile_args settings;
-	int rc, closed = open_std_fds();
+	int rc, stop_fd, closed = open_std_fds();
 
 	if (closed < 0)
 		return EXIT_FAILURE; /* without /dev/null there is nowhere to say it */
@@ -522,19 +500,24 @@ int main(int argc, char **argv)
 		options_free(&o);
 		return rc;
 	}
-	if (check_std_fds(&o, closed) < 0)
+	stop_fd = block_stop_signals();
+	if (stop_fd < 0)
+		rc = EXIT_FAILURE;
+	else if (check_std_fds(&o, closed) < 0)
 		rc = EXIT_FAILURE;
 	else if (o.read) {
 		if (o.cgroup) { /* as recorded: the cgroup need not be there any more */
 			cgroupfs_normalize(o.cgroup, cgroup, sizeof(cgroup));
 			o.cgroup = cgroup;
 		}
-		rc = playback_run(&o, &stop_requested);
+		rc = playback_run(&o, stop_fd);
 	}
 	else if (check_cgroup(&o, cgroup, sizeof(cgroup)) < 0)
 		rc = EXIT_USAGE;
 	else
-		rc = run_front_end(&o);
+		rc = run_front_end(&o, stop_fd);
+	if (stop_fd >= 0)
+		close(stop_fd);
 	options_free(&o);
 	rcfile_free_args(&settings);
 	return rc;

@@ -99,6 +99,7 @@ enum exporter_reply exporter_route(const char *method, const char *url, const ch
 #ifdef HAVE_MICROHTTPD
 
 #include <pthread.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -344,7 +345,8 @@ int exporter_start(struct exporter **out, const char *host, unsigned port, char 
 	struct addrinfo hints, *ai = NULL;
 	struct exporter *e;
 	char service[8];
-	int rc;
+	sigset_t all, old;
+	int rc, e_start;
 
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_socktype = SOCK_STREAM;
@@ -363,8 +365,15 @@ int exporter_start(struct exporter **out, const char *host, unsigned port, char 
 	pthread_mutex_init(&e->lock, NULL);
 	snprintf(e->address, sizeof(e->address), ai->ai_family == AF_INET6 ? "[%s]:%u" : "%s:%u", host, port);
 	errno = 0;
+	/* the reaper's and the library's threads inherit the mask: every signal blocked, as on every
+	 * thread but main's */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	if (reaper_start(e) == 0)
 		e->daemon = daemon_start(e, ai, port);
+	e_start = errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = e_start;
 	freeaddrinfo(ai);
 	if (!e->daemon) {
 		snprintf(err, errlen, F_(N_("cannot listen on %s: %s")), e->address,

@@ -10,6 +10,7 @@
 #include "i18n.h"
 #include "playback.h"
 #include "replay.h"
+#include "stopsig.h"
 #include "timeparse.h"
 #include "view.h"
 
@@ -88,7 +89,7 @@ static int print_events(struct batch_printer *bp, const struct snapshot *snap)
 }
 
 /* Reports of every reading from --begin to --end (or -n of them). */
-static int print_all(const struct options *o, struct replay *r, volatile sig_atomic_t *stop)
+static int print_all(const struct options *o, struct replay *r, int stop_fd)
 {
 	struct batch_printer bp;
 	struct snapshot snap;
@@ -97,7 +98,7 @@ static int print_all(const struct options *o, struct replay *r, volatile sig_ato
 	long printed = 0, read = 0;
 
 	batch_init(&bp, o);
-	while (!*stop && (!o->iterations || printed < o->iterations)) {
+	while (!stopsig_requested(stop_fd) && (!o->iterations || printed < o->iterations)) {
 		int rc = replay_next(r, &snap, err, sizeof(err));
 
 		if (rc == 0)
@@ -125,19 +126,19 @@ static int print_all(const struct options *o, struct replay *r, volatile sig_ato
 		printed += !snap.events;
 	}
 	batch_free(&bp);
-	if (!read && !*stop)
+	if (!read && !stopsig_requested(stop_fd))
 		no_readings(o); /* every segment was damaged (status 1), or held no whole record */
 	return status;
 }
 
-int playback_run(const struct options *o, volatile sig_atomic_t *stop)
+int playback_run(const struct options *o, int stop_fd)
 {
 	int rc;
 	struct replay *r = open_replay(o, &rc);
 
 	if (!r)
 		return rc;
-	rc = o->batch ? print_all(o, r, stop) : view_replay(o, r, stop);
+	rc = o->batch ? print_all(o, r, stop_fd) : view_replay(o, r, stop_fd);
 	replay_close(r);
 	return rc;
 }

@@ -3,12 +3,11 @@
 #ifndef DELAYTOP_PLAYBACK_H
 #define DELAYTOP_PLAYBACK_H
 
-#include <signal.h>
-
 #include "options.h"
 
-/* Returns the exit status: 1 when the recording cannot be read, or when damage was met (what
- * could be read is shown, and where the damage is said on stderr). */
-int playback_run(const struct options *o, volatile sig_atomic_t *stop);
+/* Runs until the end, q or a stop signal (stop_fd, stopsig.h). Returns the exit status: 1 when
+ * the recording cannot be read, or when damage was met (what could be read is shown, and where
+ * the damage is said on stderr). */
+int playback_run(const struct options *o, int stop_fd);
 
 #endif

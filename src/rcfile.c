@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include "i18n.h"
 #include "rcfile.h"
 #include "secure.h"
+#include "users.h"
 #include "xalloc.h"
 
 /* The largest file read: a few lines are expected. */
@@ -33,6 +33,7 @@ static const struct setting {
 int rcfile_path(char *buf, size_t size)
 {
 	const char *xdg = secure_env("XDG_CONFIG_HOME"), *home = secure_env("HOME");
+	char pwdir[4096];
 	int len;
 
 	if (xdg && xdg[0] == '/') {
@@ -40,11 +41,10 @@ int rcfile_path(char *buf, size_t size)
 		return len > 0 && (size_t)len < size ? 0 : -1;
 	}
 	if (!home || home[0] != '/') {
-		struct passwd *pw = getpwuid(getuid());
-
-		if (!pw || !pw->pw_dir || pw->pw_dir[0] != '/')
+		/* getpwuid_r: the screen's W runs this beside its reading thread's lookups (users.h) */
+		if (users_lookup((uint32_t)getuid(), NULL, 0, pwdir, sizeof(pwdir)) < 0 || pwdir[0] != '/')
 			return -1;
-		home = pw->pw_dir;
+		home = pwdir;
 	}
 	len = snprintf(buf, size, "%s/.config/delaytop/delaytoprc", home);
 	return len > 0 && (size_t)len < size ? 0 : -1;

@@ -1,12 +1,11 @@
 /* reader.c — the screen's reading thread (see reader.h). The screen and the thread share only
  * what is under the lock: the requests, and one reading ready to take. A reading is ready until
  * the screen has copied it; the thread waits for that before it touches the sampler again, since
- * the sampler's snapshot points into its tables. The thread blocks every signal: the screen's
- * thread takes them. */
+ * the sampler's snapshot points into its tables. The thread runs the live loop (liveloop.h),
+ * woken by the screen's asks. It blocks every signal: the screen's thread takes them. */
 #include "config.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 #include <unistd.h>
 
 #include "format.h"
+#include "liveloop.h"
 #include "reader.h"
 #include "recorder.h"
 #include "xalloc.h"
@@ -38,7 +38,7 @@ struct reader {
 	int ntriggers;
 	struct recorder *rec; /* -w: each reading is recorded, on the thread */
 	const struct trigger_spec *specs; /* the triggers, for the recording's events */
-	unsigned recorded[TRIGGER_MAX]; /* how often each had fired at the last reading recorded */
+	int applying_pids; /* the thread's: the reading under way applies a new selection */
 
 	/* under the lock */
 	int quit, want, ready;
@@ -61,39 +61,6 @@ struct reader {
 	struct selection_out shown;
 	int shown_changed;
 };
-
-/* Between readings: reads exit records as they arrive until the screen asks for something or a
- * trigger fires (which asks for a reading: the one that shows who stalled). */
-static void wait_for_ask(struct reader *r)
-{
-	struct pollfd fds[2 + TRIGGER_MAX] = { { r->wake_fd, POLLIN, 0 }, { sampler_listen_fd(r->s), POLLIN, 0 } };
-	eventfd_t ignored;
-
-	for (int i = 0; i < r->ntriggers; i++)
-		fds[2 + i] = (struct pollfd){ r->trigger_fd[i], POLLPRI, 0 };
-	if (poll(fds, 2 + (nfds_t)r->ntriggers, -1) <= 0)
-		return;
-	if (fds[1].revents & POLLIN)
-		sampler_drain(r->s);
-	if (fds[0].revents & POLLIN)
-		(void)!eventfd_read(r->wake_fd, &ignored);
-	for (int i = 0; i < r->ntriggers; i++) {
-		short ev = fds[2 + i].revents;
-
-		if (!(ev & (POLLPRI | POLLERR | POLLHUP | POLLNVAL)))
-			continue;
-		pthread_mutex_lock(&r->lock);
-		if (ev & (POLLERR | POLLHUP | POLLNVAL)) { /* its cgroup is gone: no longer watched */
-			r->trigger_fd[i] = -1;
-			r->gone[i] = 1;
-		} else {
-			r->fired[i]++;
-			r->fired_at[i] = time(NULL);
-			r->want = 1;
-		}
-		pthread_mutex_unlock(&r->lock);
-	}
-}
 
 /* Applies the requests taken from under the lock; on the thread, with the lock released. */
 static void apply(struct reader *r, const int *group, const uint32_t *pids, size_t npids, int set_pids)
@@ -120,81 +87,99 @@ static void publish_selection(struct reader *r)
 	str_copy(r->sel.notice, sizeof(r->sel.notice), notice ? notice : "");
 }
 
-/* -w: records a reading (fired: a trigger fired since the last); a recording that stops says
- * why once, through reader_recording_error. */
-static void record(struct reader *r, const struct snapshot *snap)
+/* Before a reading: the requests made since the one before, taken from under the lock and
+ * applied. */
+static void reader_prepare(void *arg, struct sampler *s)
 {
-	unsigned fired = 0;
-	char err[sizeof(r->rec_err)], events[TRIGGER_MAX * 1100];
+	struct reader *r = arg;
+	int group[2], set_group, set_pids, wants;
+	uint32_t *pids;
+	size_t npids;
 
-	if (!r->rec)
-		return;
 	pthread_mutex_lock(&r->lock);
-	for (int i = 0; i < r->ntriggers; i++) {
-		if (r->fired[i] != r->recorded[i])
-			fired |= 1u << i;
-		r->recorded[i] = r->fired[i];
-	}
-	pthread_mutex_unlock(&r->lock);
-	trigger_events(r->specs, r->ntriggers, fired, events, sizeof(events));
-	if (recorder_write(r->rec, snap, events, err, sizeof(err)) < 0) {
-		pthread_mutex_lock(&r->lock);
-		str_copy(r->rec_err, sizeof(r->rec_err), err);
-		pthread_mutex_unlock(&r->lock);
-	}
-}
-
-/* One reading with the requests made before it; returns with the lock held and the reading
- * ready. */
-static void read_once(struct reader *r)
-{
-	int group[2] = { r->threads, r->cgroups }, set_group = r->set_group, set_pids = r->set_pids;
-	int wants = r->wants;
-	uint32_t *pids = r->pids;
-	size_t npids = r->npids;
-	struct snapshot snap;
-	char err[sizeof(r->err)];
-	int rc;
-
+	group[0] = r->threads;
+	group[1] = r->cgroups;
+	set_group = r->set_group;
+	set_pids = r->set_pids;
+	wants = r->wants;
+	pids = r->pids;
+	npids = r->npids;
 	r->want = r->set_group = r->set_pids = 0;
 	r->pids = NULL;
 	pthread_mutex_unlock(&r->lock);
+	r->applying_pids = set_pids;
 	apply(r, set_group ? group : NULL, pids, npids, set_pids);
 	if (wants >= 0) /* a recording keeps every field */
-		sampler_set_wants(r->s, (unsigned)wants | (r->rec ? WANT_ACCT | WANT_PEAKS : 0));
+		sampler_set_wants(s, (unsigned)wants | (r->rec ? WANT_ACCT | WANT_PEAKS : 0));
 	free(pids);
-	err[0] = '\0';
-	rc = sampler_tick(r->s, &snap, err, sizeof(err));
-	if (rc == 0)
-		record(r, &snap);
+}
+
+/* A reading, made ready for the screen; the thread waits until the screen has copied it before it
+ * touches the sampler again, since the snapshot points into its tables. -1: reader_stop(). */
+static int reader_reading(void *arg, const struct live_reading *lr)
+{
+	struct reader *r = arg;
+	int quit;
+
 	pthread_mutex_lock(&r->lock);
-	r->rc = rc;
-	r->snap = snap;
-	str_copy(r->err, sizeof(r->err), err);
-	r->pids_applied = set_pids;
-	if (set_pids)
+	r->rc = lr->snap ? 0 : -1;
+	if (lr->snap)
+		r->snap = *lr->snap;
+	str_copy(r->err, sizeof(r->err), lr->err);
+	if (lr->rec_err) /* said once, through reader_recording_error */
+		str_copy(r->rec_err, sizeof(r->rec_err), lr->rec_err);
+	r->pids_applied = r->applying_pids;
+	if (r->applying_pids)
 		publish_selection(r);
 	r->ready = 1;
 	(void)!eventfd_write(r->ready_fd, 1);
+	while (r->ready && !r->quit)
+		pthread_cond_wait(&r->taken, &r->lock);
+	quit = r->quit;
+	pthread_mutex_unlock(&r->lock);
+	return quit ? -1 : 0;
 }
 
-static void *run(void *arg)
+/* The screen asked for something (wake_fd): a reading, or the end. */
+static enum live_wake reader_woken(void *arg)
+{
+	struct reader *r = arg;
+	enum live_wake w;
+	eventfd_t ignored;
+
+	(void)!eventfd_read(r->wake_fd, &ignored);
+	pthread_mutex_lock(&r->lock);
+	w = r->quit ? LIVE_STOP : r->want ? LIVE_READ : LIVE_WAIT;
+	pthread_mutex_unlock(&r->lock);
+	return w;
+}
+
+/* A trigger fired (counted: the live loop reads at once, the reading that shows who stalled), or
+ * its pressure file went away (its cgroup is gone: no longer watched). */
+static void reader_trigger(void *arg, int i, int gone)
 {
 	struct reader *r = arg;
 
 	pthread_mutex_lock(&r->lock);
-	while (!r->quit) {
-		if (!r->want) {
-			pthread_mutex_unlock(&r->lock);
-			wait_for_ask(r);
-			pthread_mutex_lock(&r->lock);
-			continue;
-		}
-		read_once(r);
-		while (r->ready && !r->quit) /* the snapshot points into the sampler until copied */
-			pthread_cond_wait(&r->taken, &r->lock);
+	if (gone) {
+		r->gone[i] = 1;
+	} else {
+		r->fired[i]++;
+		r->fired_at[i] = time(NULL);
 	}
 	pthread_mutex_unlock(&r->lock);
+}
+
+/* The thread: the live loop, reading when the screen asks or a trigger fires. */
+static void *run(void *arg)
+{
+	static const struct live_hooks hooks = { .prepare = reader_prepare, .reading = reader_reading,
+						 .woken = reader_woken, .trigger = reader_trigger };
+	struct reader *r = arg;
+	struct live_opts lo = { .s = r->s, .trigger_fds = r->trigger_fd, .triggers = r->specs,
+				.ntriggers = r->ntriggers, .rec = r->rec, .wake_fd = r->wake_fd };
+
+	liveloop_run(&lo, &hooks, r);
 	return NULL;
 }
 

@@ -537,21 +537,23 @@ int view_take(struct view *v)
 	return 1;
 }
 
-void view_loop(struct view *v, volatile sig_atomic_t *stop)
+void view_loop(struct view *v, int stop_fd)
 {
 	uint64_t deadline;
 	int dirty = 1;
 
 	deadline = timing_mono_ns() + (uint64_t)(v->delay_s * 1e9);
 	v->src->start(v, &deadline);
-	while (!v->quit && !*stop) {
-		struct pollfd fds[2] = { { STDIN_FILENO, POLLIN, 0 }, { v->src->fd(v), POLLIN, 0 } };
+	while (!v->quit) {
+		struct pollfd fds[3] = { { STDIN_FILENO, POLLIN, 0 }, { v->src->fd(v), POLLIN, 0 }, { stop_fd, POLLIN, 0 } };
 		uint64_t now;
 
 		if (dirty && v->started) /* the first screen shows the first reading */
 			view_draw(v);
 		dirty = 0;
-		poll(fds, 2, wait_ms(v, deadline)); /* a negative fd is left out */
+		poll(fds, 3, wait_ms(v, deadline)); /* a negative fd is left out */
+		if (fds[2].revents & POLLIN)
+			break; /* a stop signal (left pending: stopsig.h) */
 		dirty |= handle_keys(v, &deadline);
 		if (!v->quit && (fds[1].revents & POLLIN))
 			dirty |= view_take(v);

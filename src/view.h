@@ -18,17 +18,17 @@
 #include "sampler.h"
 #include "snapcopy.h"
 
-/* Runs the screen until q or a signal sets *stop, watching the PSI triggers registered on
+/* Runs the screen until q or a stop signal (stop_fd, stopsig.h), watching the PSI triggers registered on
  * trigger_fds (o->ntriggers of them). Returns the exit status; prints a message suggesting -b and
  * returns 1 when there is no usable terminal. */
 int view_run(const struct options *o, struct sampler *s, const int *trigger_fds, struct recorder *rec,
-	     volatile sig_atomic_t *stop);
+	     int stop_fd);
 
 struct replay;
 /* The screen on a recording (-r): its readings in turn at the recorded pace, or stepped, or from
  * a time typed in (viewreplay.c). Returns the exit status, as view_run; 1 also when damage was
  * met (said on the message line as it was). */
-int view_replay(const struct options *o, struct replay *r, volatile sig_atomic_t *stop);
+int view_replay(const struct options *o, struct replay *r, int stop_fd);
 
 /* ---- shared by view.c, viewdraw.c and prompt.c ---- */
 
@@ -147,8 +147,9 @@ void view_set_selection(struct view *v, const uint32_t *pids, size_t n);
 /* The screen's state from the options, the part every source shares; view_free frees it. */
 void view_init(struct view *v, const struct options *o);
 void view_free(struct view *v);
-/* The key loop, until q, -n or *stop. */
-void view_loop(struct view *v, volatile sig_atomic_t *stop);
+/* The key loop, until q, -n or a stop signal: stop_fd (stopsig.h) is watched with the keys, so
+ * that one ends the loop at once. */
+void view_loop(struct view *v, int stop_fd);
 
 /* A recording's header and prompt (viewreplay.c): the header's first parts, the time of the
  * reading shown, the state of play ("PAUSED 1x", "PLAYING 4x"), the file and host; the answer

@@ -127,7 +127,7 @@ static void init_live(struct view *v, const struct options *o, struct sampler *s
 }
 
 int view_run(const struct options *o, struct sampler *s, const int *trigger_fds, struct recorder *rec,
-	     volatile sig_atomic_t *stop)
+	     int stop_fd)
 {
 	struct view v;
 	int rc;
@@ -140,7 +140,7 @@ int view_run(const struct options *o, struct sampler *s, const int *trigger_fds,
 	v.mouse = terminal_mouse(1);
 	rc = reader_start(&v.reader, s, trigger_fds, o->triggers, o->ntriggers, rec);
 	if (rc == 0) {
-		view_loop(&v, stop);
+		view_loop(&v, stop_fd);
 		reader_stop(v.reader); /* after the reading under way, if any */
 	}
 	terminal_stop();

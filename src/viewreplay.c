@@ -399,7 +399,7 @@ static void init_replay(struct view *v, struct view_replay *rv, const struct opt
 		str_copy(v->user_text, sizeof(v->user_text), users_name(&rv->users, o->uid));
 }
 
-int view_replay(const struct options *o, struct replay *r, volatile sig_atomic_t *stop)
+int view_replay(const struct options *o, struct replay *r, int stop_fd)
 {
 	struct view v;
 	struct view_replay rv;
@@ -410,7 +410,7 @@ int view_replay(const struct options *o, struct replay *r, volatile sig_atomic_t
 	init_replay(&v, &rv, o, r);
 	v.colors = terminal_colors();
 	v.mouse = terminal_mouse(1);
-	view_loop(&v, stop);
+	view_loop(&v, stop_fd);
 	terminal_stop();
 	view_free(&v);
 	users_free(&rv.users);
