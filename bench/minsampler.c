@@ -8,7 +8,7 @@
  * and prints only that count, one line per refresh. Between refreshes it sleeps, so its CPU time
  * is the work alone.
  *
- * The transport is delaytop's (src/taskstats.c): the family is resolved once; requests go out 64
+ * The transport is delaytop's (src/kernel/taskstats.c): the family is resolved once; requests go out 64
  * per sendto(); the kernel answers them while sendto() runs, so recvmmsg(MSG_DONTWAIT) then
  * collects the answers without blocking or waking up.
  *

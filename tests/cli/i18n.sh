@@ -25,7 +25,7 @@ tap_ok $? "po/de.po covers the template" "$(head -5 "$TMPDIR_TEST/cmp3")"
 # A translation used as a printf format goes through F_() (src/i18n.h), which falls back to the
 # English text when a catalog's conversions differ: a crafted catalog must never choose what
 # printf reads. Lists every call of a printf-like function whose format is a bare _().
-python3 - "$top_srcdir"/src/*.c >"$TMPDIR_TEST/bare" 2>&1 <<'PY'
+python3 - "$top_srcdir"/src/*/*.c >"$TMPDIR_TEST/bare" 2>&1 <<'PY'
 import re, sys
 fmt_arg = {"printf": 0, "fprintf": 1, "snprintf": 2, "out_printf": 1, "fail": 2, "optvalue_fail": 2, "say": 1}
 call = re.compile(r"\b(" + "|".join(fmt_arg) + r")\s*\(")

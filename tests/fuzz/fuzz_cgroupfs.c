@@ -30,14 +30,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (cgroupfs_parse_task(fuzz_second(text, size), &h, path, sizeof(path)) == 0) {
 		if (path[0] != '/' || strlen(path) >= sizeof(path))
 			abort();
-		cgroupfs_normalize(path, norm, sizeof(norm));
+		cgpath_normalize(path, norm, sizeof(norm));
 		if (strcmp(path, norm) != 0) /* the parser's path is normalized already */
 			abort();
-		if (!cgroupfs_within(path, "/"))
+		if (!cgpath_within(path, "/"))
 			abort();
 		cgroupfs_dir(&h, path, dir, sizeof(dir));
 	}
-	(void)cgroupfs_climbs(fuzz_second(text, size)); /* -c's and a trigger's check of a path */
+	(void)cgpath_climbs(fuzz_second(text, size)); /* -c's and a trigger's check of a path */
 	free(m);
 	free(text);
 	return 0;

@@ -1,4 +1,4 @@
-/* fuzz_listen.c — --listen's value (exporter_parse_listen in exporter.c): the first byte chooses
+/* fuzz_listen.c — --listen's value (listenaddr_parse in show/listenaddr.c): the first byte chooses
  * the size of the host buffer (1 to 256, allocated to exactly that, so that a write past it is
  * caught), the rest is the value. Taken: a port of 1 to 65535 and a host that fits; refused: a
  * message. */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exporter.h"
+#include "listenaddr.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!host)
 		abort();
 	err[0] = '\0';
-	if (exporter_parse_listen(spec, host, hostsize, &port, err, sizeof(err)) == 0) {
+	if (listenaddr_parse(spec, host, hostsize, &port, err, sizeof(err)) == 0) {
 		if (port < 1 || port > 65535 || strnlen(host, hostsize) >= hostsize || !host[0] || err[0])
 			abort();
 	} else if (!err[0]) {

@@ -100,12 +100,12 @@ static void test_paths(void)
 	   "name=systemd: its line");
 	ok(cgroupfs_parse_task("0::/\n", &h, buf, sizeof(buf)) < 0, "a v1 hierarchy the task text lacks: no path");
 
-	cgroupfs_normalize("system.slice//a/", buf, sizeof(buf));
+	cgpath_normalize("system.slice//a/", buf, sizeof(buf));
 	is_str(buf, "/system.slice/a", "normalized: a leading slash, no doubled or trailing one");
-	cgroupfs_normalize("/", buf, sizeof(buf));
+	cgpath_normalize("/", buf, sizeof(buf));
 	is_str(buf, "/", "the root stays /");
-	ok(cgroupfs_within("/a/b", "/a") && cgroupfs_within("/a", "/a") && !cgroupfs_within("/ab", "/a") &&
-		   cgroupfs_within("/x", "/"),
+	ok(cgpath_within("/a/b", "/a") && cgpath_within("/a", "/a") && !cgpath_within("/ab", "/a") &&
+		   cgpath_within("/x", "/"),
 	   "within: at or below, not a name that merely starts the same");
 	is_int(cgroupfs_state_of('R'), CG_RUNNING, "R is running");
 	is_int(cgroupfs_state_of('D'), CG_UNINTERRUPTIBLE, "D is uninterruptible");

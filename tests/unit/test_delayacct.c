@@ -1,4 +1,4 @@
-/* test_delayacct.c — the pure parts of src/delayacct.h: the text of the
+/* test_delayacct.c — the pure parts of src/kernel/delayacct.h: the text of the
  * kernel.task_delayacct sysctl, and the kernel command line's boot parameter that switches delay
  * accounting on. */
 #include "config.h"

@@ -1,15 +1,16 @@
 /* test_exporter.c — what the exporter makes of a request (exporter_route: only GET and HEAD,
  * /metrics in the format the Accept header names, / a link, the rest 404) and of --listen's
- * value (exporter_parse_listen: PORT, ADDRESS:PORT, [IPV6]:PORT; bad ports and addresses that
+ * value (listenaddr_parse: PORT, ADDRESS:PORT, [IPV6]:PORT; bad ports and addresses that
  * do not fit refused, never cut short). */
 #include "config.h"
 
 #include <string.h>
 
 #include "exporter.h"
+#include "listenaddr.h"
 #include "tap.h"
 
-/* exporter_parse_listen into a host buffer of hostsize bytes: 0 and "HOST PORT", or -1 and err. */
+/* listenaddr_parse into a host buffer of hostsize bytes: 0 and "HOST PORT", or -1 and err. */
 static int parse(const char *spec, size_t hostsize, char *got, size_t gotsize)
 {
 	char host[300], err[512];
@@ -18,7 +19,7 @@ static int parse(const char *spec, size_t hostsize, char *got, size_t gotsize)
 
 	memset(host, 'x', sizeof(host));
 	err[0] = '\0';
-	rc = exporter_parse_listen(spec, host, hostsize, &port, err, sizeof(err));
+	rc = listenaddr_parse(spec, host, hostsize, &port, err, sizeof(err));
 	if (rc == 0)
 		snprintf(got, gotsize, "%s %u", host, port);
 	else

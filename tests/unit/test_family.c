@@ -1,4 +1,4 @@
-/* test_family.c — deciding which exit records descend from the command (src/family.h), with a
+/* test_family.c — deciding which exit records descend from the command (src/command/family.h), with a
  * fake table of live processes: parent[pid] is the parent of a live pid, -1 when it is gone. */
 #include "config.h"
 

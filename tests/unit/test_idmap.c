@@ -1,5 +1,5 @@
 /* test_idmap.c — the id map: basic operations, growth, deletion with backward shift against a
- * reference, iteration, and deletion during iteration as src/sampler.c's retire() does it. */
+ * reference, iteration, and deletion during iteration as src/sample/sampler.c's retire() does it. */
 #include "config.h"
 
 #include <stdint.h>

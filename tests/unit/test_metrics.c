@@ -14,6 +14,7 @@
 #include "cgtree.h"
 #include "golden.h"
 #include "metrics.h"
+#include "options.h"
 #include "tap.h"
 
 static struct kind_totals acc[6];
@@ -88,7 +89,7 @@ static void test_expiry(void)
 	memset(&snap, 0, sizeof(snap));
 	snap.rows = rows;
 	metrics_init(&m, 5);
-	ok(m.expiry_s == METRICS_SERIES_EXPIRY, "a removed cgroup's series stay %d s by default", METRICS_SERIES_EXPIRY);
+	ok(m.expiry_s == DEFAULT_SERIES_EXPIRY, "a removed cgroup's series stay %d s by default", DEFAULT_SERIES_EXPIRY);
 	m.expiry_s = 10;
 	task(0, 30, 1, "/s/a", "x", 1.0, 1);
 	task(1, 31, 1, "/s/b", "y", 1.0, 1);

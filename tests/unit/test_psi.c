@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "psi.h"
+#include "psifile.h"
 #include "tap.h"
 
 #define SEC 1000000000ull
@@ -121,8 +122,8 @@ static void test_read(void)
 	write_file(dir, "irq", "not a pressure file\n");
 
 	memset(&s, 0xff, sizeof(s));
-	psi_read(dir, "", 1, 5 * SEC, &s);
-	is_int(s.when_ns, 5 * SEC, "psi_read stamps the snapshot");
+	psifile_read(dir, "", 1, 5 * SEC, &s);
+	is_int(s.when_ns, 5 * SEC, "psifile_read stamps the snapshot");
 	ok(s.res[PSI_CPU].present && s.res[PSI_CPU].some.present && s.res[PSI_CPU].some.total_us == 123456,
 	   "cpu: some read from the file");
 	ok(!s.res[PSI_CPU].full.present, "system=1: CPU full is dropped (the kernel reports it as always 0)");
@@ -134,7 +135,7 @@ static void test_read(void)
 	   "memory file missing: its pct is NAN, not 0");
 	ok(!s.res[PSI_IRQ].present && !s.res[PSI_IRQ].some.present, "irq file of garbage: not present");
 
-	psi_read(dir, "", 0, 6 * SEC, &s);
+	psifile_read(dir, "", 0, 6 * SEC, &s);
 	ok(s.res[PSI_CPU].full.present && s.res[PSI_CPU].full.total_us == 65432,
 	   "system=0 (a cgroup): CPU full is kept");
 
@@ -143,7 +144,7 @@ static void test_read(void)
 	remove_file(dir, "io");
 	remove_file(dir, "irq");
 	write_file(dir, "memory", full_text);
-	psi_read(dir, "", 1, 7 * SEC, &s);
+	psifile_read(dir, "", 1, 7 * SEC, &s);
 	ok(!s.res[PSI_CPU].present && !s.res[PSI_IO].present && !s.res[PSI_IRQ].present,
 	   "only memory: cpu, io, irq absent (stale values from the last read are cleared)");
 	ok(s.res[PSI_MEMORY].present && s.res[PSI_MEMORY].full.present && s.res[PSI_MEMORY].full.total_us == 65432,
@@ -153,19 +154,19 @@ static void test_read(void)
 	remove_file(dir, "memory");
 	snprintf(sub, sizeof(sub), "%s/cpu", dir);
 	mkdir(sub, 0700); /* a directory where a file should be: read fails */
-	psi_read(dir, "", 1, 8 * SEC, &s);
+	psifile_read(dir, "", 1, 8 * SEC, &s);
 	ok(s.res[PSI_IRQ].present && s.res[PSI_IRQ].full.total_us == 99 && !s.res[PSI_IRQ].some.present,
 	   "only irq, with only a full line: present");
 	ok(!s.res[PSI_CPU].present && !s.res[PSI_MEMORY].present, "a directory named cpu: cpu not present");
 	rmdir(sub);
 
 	remove_file(dir, "irq");
-	psi_read(dir, "", 1, 9 * SEC, &s);
+	psifile_read(dir, "", 1, 9 * SEC, &s);
 	ok(!s.res[PSI_CPU].present && !s.res[PSI_MEMORY].present && !s.res[PSI_IO].present && !s.res[PSI_IRQ].present,
 	   "an empty directory: nothing present");
 	rmdir(dir);
 
-	psi_read("/nonexistent/delaytop/pressure", "", 1, 1, &s);
+	psifile_read("/nonexistent/delaytop/pressure", "", 1, 1, &s);
 	ok(!s.res[PSI_CPU].present && !s.res[PSI_MEMORY].present && !s.res[PSI_IO].present && !s.res[PSI_IRQ].present,
 	   "a directory that does not exist: nothing present, no crash");
 }

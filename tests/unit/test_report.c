@@ -1,4 +1,4 @@
-/* test_report.c — the command report (src/report.h): how it counts processes and threads, and
+/* test_report.c — the command report (src/command/report.h): how it counts processes and threads, and
  * its text, JSON and CSV against golden output in tests/unit/golden/. */
 #include "config.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cgroupfs.h"
+#include "cgpath.h"
 #include "tap.h"
 #include "timeparse.h"
 #include "trigger.h"
@@ -52,9 +52,9 @@ static void test_cgroup_climbs(void)
 	static const char *const stays[] = { "/", "/a..b", "/..a", "/a..", "/...", "/a/b", "/.hidden", "/a./.b" };
 
 	for (size_t i = 0; i < sizeof(climbs) / sizeof(climbs[0]); i++)
-		ok(cgroupfs_climbs(climbs[i]), "'%s' climbs out of the hierarchy", climbs[i]);
+		ok(cgpath_climbs(climbs[i]), "'%s' climbs out of the hierarchy", climbs[i]);
 	for (size_t i = 0; i < sizeof(stays) / sizeof(stays[0]); i++)
-		ok(!cgroupfs_climbs(stays[i]), "'%s' stays in it (a name may hold dots)", stays[i]);
+		ok(!cgpath_climbs(stays[i]), "'%s' stays in it (a name may hold dots)", stays[i]);
 }
 
 static void test_trigger_climbs(void)

@@ -1,0 +1,356 @@
+/* command.c — command mode.
+ *
+ * delaytop registers for exit records first, makes itself the subreaper of what it starts (so an
+ * orphan's parent becomes delaytop, not init), then forks and execs the command. Every exit record
+ * whose process descends from the command counts, however short it lived; processes still alive
+ * when the command ends are counted as far as they got. The report goes to stderr, like time(1),
+ * unless --output names a file; a regular file is written as a temporary file beside it and
+ * renamed when complete, so that a failed write leaves no truncated report behind. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "command.h"
+#include "delaykind.h"
+#include "family.h"
+#include "follow.h"
+#include "format.h"
+#include "i18n.h"
+#include "report.h"
+#include "reportfile.h"
+#include "sampler.h"
+#include "timing.h"
+#include "xalloc.h"
+
+/* How often the command's processes are looked at to learn their cgroups. */
+#define CGROUP_SCAN_NS 250000000ull
+
+/* The cgroups of the command's processes, as seen alive: tgid -> index + 1 into paths, each path
+ * kept once for the whole run. A process seen only in its exit record was in its parent's
+ * cgroup, where a fork puts a child (unless it moved before the next look). */
+struct run_cgroups {
+	struct cgroup_hier hier;
+	struct idmap of;
+	char **paths;
+	size_t npaths, cap;
+	const char *start; /* delaytop's own cgroup: the command's when it starts */
+	uint64_t next_scan;
+};
+
+struct run {
+	kind_mask kinds; /* the delay kinds the kernel accounts now (bits of 1 << DK_*) */
+	struct family *family;
+	struct report report;
+	uint64_t lost;
+	struct run_cgroups cg;
+};
+
+/* The path, kept once for the run. */
+static const char *intern(struct run_cgroups *c, const char *path, size_t *index)
+{
+	size_t i = 0;
+
+	while (i < c->npaths && strcmp(c->paths[i], path) != 0)
+		i++;
+	if (i == c->npaths) {
+		c->paths = xgrow(c->paths, &c->cap, c->npaths + 1, sizeof(*c->paths));
+		c->paths[c->npaths++] = xstrdup(path);
+	}
+	*index = i;
+	return c->paths[i];
+}
+
+static void remember_cgroup(void *arg, uint32_t pid, const char *path)
+{
+	struct run_cgroups *c = arg;
+	size_t i;
+
+	intern(c, path, &i);
+	idmap_put(&c->of, pid, (void *)(uintptr_t)(i + 1));
+}
+
+/* The cgroup of a process: as last seen, else its parent's, else the command's at its start. */
+static const char *cgroup_of(const struct run_cgroups *c, uint32_t tgid, uint32_t ppid)
+{
+	uintptr_t i = (uintptr_t)idmap_get(&c->of, tgid);
+
+	if (!i)
+		i = (uintptr_t)idmap_get(&c->of, ppid);
+	return i ? c->paths[i - 1] : c->start;
+}
+
+/* The hierarchy, and delaytop's own cgroup, which the command inherits. */
+static void start_cgroups(struct run_cgroups *c)
+{
+	char path[CGROUP_PATH_MAX];
+	size_t i;
+
+	idmap_init(&c->of);
+	if (follow_own_cgroup(&c->hier, path, sizeof(path)) == 0)
+		c->start = intern(c, path, &i);
+}
+
+static void run_cgroups_free(struct run_cgroups *c)
+{
+	for (size_t i = 0; i < c->npaths; i++)
+		free(c->paths[i]);
+	free(c->paths);
+	idmap_free(&c->of);
+}
+
+static void to_exit_task(const struct ts_record *rec, const struct run *r, struct exit_task *t)
+{
+	const struct task_counters *c = &rec->c;
+	kind_mask kinds = r->kinds;
+
+	memset(t, 0, sizeof(*t));
+	t->tid = rec->id;
+	t->tgid = (c->have & HAVE_TGID) ? c->tgid : rec->id;
+	t->ppid = c->ppid;
+	t->start_s = c->btime;
+	t->group_dead = (c->flag & TS_AGROUP) != 0;
+	str_copy(t->comm, sizeof(t->comm), (c->have & HAVE_COMM) ? c->comm : "?");
+	totals_from_counters(&t->delays, c, kinds);
+	if (c->have & HAVE_IDS)
+		totals_drop_impossible(&t->delays, c->etime_us * 1000);
+	t->cgroup = cgroup_of(&r->cg, t->tgid, t->ppid);
+}
+
+static uint64_t now_s(void)
+{
+	return (uint64_t)time(NULL);
+}
+
+static int64_t parent_of(void *arg, uint32_t pid)
+{
+	(void)arg;
+	return follow_parent(pid);
+}
+
+static void on_member(void *arg, const struct exit_task *t)
+{
+	struct run *r = arg;
+
+	report_add(&r->report, t, 0);
+}
+
+/* Only thread records count: a process aggregate repeats what its threads' records said. */
+static void command_on_exit(void *arg, const struct ts_record *thread, const struct ts_record *process)
+{
+	struct run *r = arg;
+	struct exit_task t;
+
+	(void)process;
+	if (!thread)
+		return;
+	to_exit_task(thread, r, &t);
+	family_exit(r->family, &t, now_s());
+}
+
+static void on_survivor(void *arg, size_t index, const struct ts_record *rec, uint64_t when)
+{
+	struct run *r = arg;
+	struct exit_task t;
+
+	(void)index;
+	(void)when;
+	to_exit_task(rec, r, &t);
+	report_add(&r->report, &t, 1);
+}
+
+/* Whether a live process descends from the command (delaytop itself does not count). */
+static int command_member(void *arg, uint32_t pid)
+{
+	struct run *r = arg;
+
+	return pid != (uint32_t)getpid() && family_includes(r->family, pid);
+}
+
+/* Counts the processes that descend from the command and still run, as far as they got. */
+static void count_survivors(struct run *r, struct follow *f)
+{
+	follow_survivors(f, command_member, r, on_survivor, r);
+}
+
+/* Starts the command with the signal mask and standard descriptors delaytop was given: closed_fds
+ * (bits 1 << fd) were closed, and main put /dev/null there only for delaytop's sake. */
+static pid_t start(char **argv, const sigset_t *old_mask, unsigned closed_fds)
+{
+	pid_t pid = fork();
+	char name[256];
+	int e;
+
+	if (pid != 0)
+		return pid;
+	for (int fd = 0; fd <= 2; fd++)
+		if (closed_fds & 1u << fd)
+			close(fd);
+	sigprocmask(SIG_SETMASK, old_mask, NULL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	execvp(argv[0], argv);
+	e = errno;
+	text_clean(name, sizeof(name), argv[0]);
+	fprintf(stderr, F_(N_("%s: cannot run '%s': %s\n")), PACKAGE, name, strerror(e));
+	_exit(e == ENOENT ? 127 : 126);
+}
+
+/* A task forked while kernel.task_delayacct is 0 never gets the other delays: once the switch is
+ * found off, the records read after count CPU delay only, as any of their tasks may be such. */
+static void check_switch(struct run *r)
+{
+	if (sampler_delayacct_state() == DELAYACCT_OFF)
+		r->kinds = 1u << DK_CPU;
+}
+
+/* Learns where the command's live processes run, at most every CGROUP_SCAN_NS. */
+static void scan_cgroups(struct run *r)
+{
+	uint64_t now = timing_mono_ns();
+
+	if (now < r->cg.next_scan || r->cg.hier.layout == CGROUP_NONE)
+		return;
+	r->cg.next_scan = now + CGROUP_SCAN_NS;
+	follow_cgroups_of(&r->cg.hier, command_member, r, remember_cgroup, &r->cg);
+}
+
+/* Waits for the command, reading exit records as they come and reaping adopted orphans. sigfd
+ * reads SIGCHLD, so that the end of the command is seen at once, and SIGTERM and SIGHUP, which are
+ * passed on to the command: delaytop stays to write the report when it ends. */
+static int follow(struct run *r, struct follow *f, pid_t child, int sigfd)
+{
+	int status = 0, done = 0;
+
+	while (!done) {
+		struct pollfd pfd[2] = { { follow_fd(f), POLLIN, 0 }, { sigfd, POLLIN, 0 } };
+		struct signalfd_siginfo si;
+		pid_t pid;
+		int st;
+
+		poll(pfd, 2, (int)(CGROUP_SCAN_NS / 1000000));
+		if (pfd[1].revents & POLLIN)
+			while (read(sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+				if (si.ssi_signo != SIGCHLD)
+					kill(child, (int)si.ssi_signo);
+		check_switch(r);
+		scan_cgroups(r); /* before the exit records: what is alive now is seen */
+		follow_drain(f, command_on_exit, r, &r->lost);
+		while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+			if (pid == child) {
+				status = st;
+				done = 1;
+			}
+		if (pid < 0 && errno == ECHILD && !done)
+			done = 1; /* cannot happen while the child lives */
+	}
+	/* the records of the last exits are queued before the parent hears of them */
+	check_switch(r);
+	follow_drain(f, command_on_exit, r, &r->lost);
+	return status;
+}
+
+/* Prints the report and completes the output. The command has run, so a report that could not
+ * be written ends delaytop with EXIT_CANNOT_FOLLOW, not with the command's status, and the
+ * message gives that status. A reader that went away (EPIPE) is not an error. */
+static int write_report(struct run *r, const struct options *o, struct output *out, int status)
+{
+	int written = report_print(&r->report, o->format, out->f) == 0;
+	int e = errno;
+
+	if (reportfile_close(out, written) == 0 || (!written && e == EPIPE))
+		return status;
+	if (!written)
+		errno = e;
+	if (out->path) {
+		char name[256];
+
+		e = errno;
+		text_clean(name, sizeof(name), out->path);
+		fprintf(stderr,
+			F_(N_("%s: cannot write the report to '%s': %s; the command ran and exited with status %d\n")),
+			PACKAGE, name, strerror(e), status);
+	} else
+		fprintf(stderr,
+			F_(N_("%s: cannot write the report to standard error: %s; "
+			  "the command ran and exited with status %d\n")),
+			PACKAGE, strerror(errno), status);
+	return EXIT_CANNOT_FOLLOW;
+}
+
+int command_run(const struct options *o, int delayacct_off, unsigned closed_fds)
+{
+	struct follow *f = NULL;
+	struct run r;
+	char err[512];
+	uint64_t t0;
+	pid_t child;
+	struct output out;
+	sigset_t chld, old_mask; /* chld: the signals read through sigfd */
+	int rc, sigfd;
+
+	memset(&r, 0, sizeof(r));
+	/* with kernel.task_delayacct at 0 the kernel sends zeros for all but CPU delay: unavailable */
+	r.kinds = delayacct_off ? 1u << DK_CPU : (kind_mask)~0u;
+	if (follow_open(&f, o->exit_buffer, err, sizeof(err)) < 0) {
+		fprintf(stderr, F_(N_("%s: command mode needs the kernel's exit records: %s\n")), PACKAGE, err);
+		return EXIT_CANNOT_FOLLOW;
+	}
+	if (follow_check_proc(err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", PACKAGE, err);
+		follow_close(f);
+		return EXIT_CANNOT_FOLLOW;
+	}
+	if (reportfile_open(&out, o->output, closed_fds) < 0) {
+		follow_close(f);
+		return EXIT_CANNOT_FOLLOW;
+	}
+	start_cgroups(&r.cg);
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	/* like time(1): Ctrl-C is for the command; delaytop stays to report */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigaddset(&chld, SIGTERM);
+	sigaddset(&chld, SIGHUP);
+	sigprocmask(SIG_BLOCK, &chld, &old_mask);
+	sigfd = signalfd(-1, &chld, SFD_NONBLOCK | SFD_CLOEXEC);
+	report_init(&r.report, o->command);
+	t0 = timing_mono_ns();
+	child = start(o->command, &old_mask, closed_fds);
+	if (child < 0) {
+		fprintf(stderr, F_(N_("%s: cannot start the command: %s\n")), PACKAGE, strerror(errno));
+		reportfile_close(&out, 0);
+		rc = EXIT_CANNOT_FOLLOW;
+		goto out;
+	}
+	r.family = family_new((uint32_t)child, (uint32_t)getpid(), now_s(), parent_of, on_member, &r);
+	scan_cgroups(&r);
+	r.report.wait_status = follow(&r, f, child, sigfd);
+	r.report.wall_s = (timing_mono_ns() - t0) / 1e9;
+	count_survivors(&r, f);
+	r.report.lost = r.lost;
+	r.report.undecided = family_undecided(r.family);
+	rc = write_report(&r, o, &out, report_exit_status(&r.report));
+out:
+	if (sigfd >= 0)
+		close(sigfd);
+	family_free(r.family);
+	report_free(&r.report);
+	run_cgroups_free(&r.cg);
+	follow_close(f);
+	return rc;
+}

@@ -1,0 +1,133 @@
+/* cgtable.c — the cgroups of the cgroup view, read each tick. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgtable.h"
+#include "xalloc.h"
+
+void cgtable_init(struct cgtable *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+static void clear(struct cgroup_facts *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(f[i].path);
+}
+
+void cgtable_free(struct cgtable *t)
+{
+	clear(t->f, t->n);
+	clear(t->prev, t->nprev);
+	free(t->f);
+	free(t->prev);
+	cgtable_init(t);
+}
+
+static void collect_path(void *arg, const char *path)
+{
+	struct cgtable *t = arg;
+
+	t->f = xgrow(t->f, &t->cap, t->n + 1, sizeof(*t->f));
+	memset(&t->f[t->n], 0, sizeof(t->f[t->n]));
+	t->f[t->n++].path = xstrdup(path);
+}
+
+static int by_path(const void *a, const void *b)
+{
+	return strcmp(((const struct cgroup_facts *)a)->path, ((const struct cgroup_facts *)b)->path);
+}
+
+/* The last tick's facts of path, or NULL. */
+static const struct cgroup_facts *previous(const struct cgtable *t, const char *path)
+{
+	struct cgroup_facts key = { 0 };
+
+	key.path = (char *)path;
+	return t->nprev ? bsearch(&key, t->prev, t->nprev, sizeof(*t->prev), by_path) : NULL;
+}
+
+/* The distinct cgroups of the interval's tasks (departed ones do not count): busy[0..n). */
+static size_t busy_paths(const struct row *rows, size_t nrows, const char ***out)
+{
+	const char **busy = NULL;
+	size_t n = 0, cap = 0;
+
+	for (size_t i = 0; i < nrows; i++) {
+		size_t k = 0;
+
+		if (!rows[i].cgroup || rows[i].departed)
+			continue;
+		while (k < n && strcmp(busy[k], rows[i].cgroup) != 0)
+			k++;
+		if (k == n) {
+			busy = xgrow(busy, &cap, n + 1, sizeof(*busy));
+			busy[n++] = rows[i].cgroup;
+		}
+	}
+	*out = busy;
+	return n;
+}
+
+static int is_busy(const char *path, const char *const *busy, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (cgpath_within(busy[i], path))
+			return 1;
+	return 0;
+}
+
+/* Fills one cgroup's facts: read, or, idle since the last reading, carried over with 0 shares. */
+static void fill(struct cgroup_facts *f, const struct cgroup_facts *old, const struct cgroup_hier *h,
+		 struct ts_client *ts, uint64_t now_ns)
+{
+	if (!f->busy && old && !old->busy) {
+		f->psi = old->psi; /* no task, no stall: the totals have not moved */
+		f->psi.when_ns = now_ns;
+		for (int r = 0; r < PSI_COUNT; r++) {
+			struct psi_resource *res = &f->psi.res[r];
+
+			res->some.pct = res->some.present ? 0 : NAN;
+			res->full.pct = res->full.present ? 0 : NAN;
+		}
+		memset(f->states, 0, sizeof(f->states));
+		f->have_states = old->have_states;
+		return;
+	}
+	cgroupfs_pressure(h, f->path, now_ns, &f->psi);
+	if (old)
+		psi_interval(&old->psi, &f->psi);
+	f->have_states = ts && cgroupfs_states(ts, h, f->path, f->states) == 0;
+}
+
+int cgtable_read(struct cgtable *t, const struct cgroup_hier *h, const char *root, struct ts_client *ts,
+		 uint64_t now_ns, const struct row *rows, size_t nrows)
+{
+	struct cgroup_facts *swap = t->prev;
+	size_t capswap = t->capprev, nbusy;
+	const char **busy;
+	int rc;
+
+	clear(t->prev, t->nprev);
+	t->prev = t->f;
+	t->nprev = t->n;
+	t->capprev = t->cap;
+	t->f = swap;
+	t->cap = capswap;
+	t->n = 0;
+	rc = cgroupfs_walk(h, root, collect_path, t);
+	if (rc < 0)
+		return rc;
+	qsort(t->f, t->n, sizeof(*t->f), by_path);
+	nbusy = busy_paths(rows, nrows, &busy);
+	for (size_t i = 0; i < t->n; i++) {
+		t->f[i].busy = is_busy(t->f[i].path, busy, nbusy);
+		fill(&t->f[i], previous(t, t->f[i].path), h, ts, now_ns);
+	}
+	free(busy);
+	return 0;
+}

@@ -1,0 +1,661 @@
+/* collect.c — the collectors.
+ *
+ * Process metadata (user, command line) is read once per process; thread names and identities
+ * come free with each taskstats reply, and a thread's state is re-read only when the thread ran
+ * since the last look (a task that did not run cannot have changed state, except for being
+ * woken, which shows one tick later). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "collect.h"
+#include "format.h"
+#include "i18n.h"
+#include "steady.h"
+#include "timing.h"
+#include "xalloc.h"
+
+void collector_free(struct collector *c)
+{
+	free(c->ids);
+	free(c->owner);
+	free(c->replies);
+	free(c->answered);
+	free(c->answered_at);
+	free(c->peak_ids);
+	free(c->peak_owner);
+	c->peak_ids = NULL;
+	c->peak_owner = NULL;
+	c->npeak = c->cappeak_ids = c->cappeak_owner = 0;
+	c->ids = NULL;
+	c->owner = NULL;
+	c->replies = NULL;
+	c->answered = NULL;
+	c->answered_at = NULL;
+	c->nids = c->capids = c->capowner = c->capreplies = 0;
+}
+
+uint32_t collect_tgid(uint32_t id)
+{
+	return procfs_tgid(id);
+}
+
+static uint64_t ticks_to_ns(uint64_t ticks)
+{
+	return ticks * (1000000000ull / (uint64_t)procfs_hz());
+}
+
+static uint64_t activity_of(const struct task_counters *cnt)
+{
+	return cnt->run_virtual_ns + cnt->delay[DK_CPU].count;
+}
+
+static int walk_failed(int rc, char *err, size_t errlen)
+{
+	snprintf(err, errlen, F_(N_("cannot walk /proc: %s")), strerror(-rc));
+	return rc;
+}
+
+/* Makes the process of the owner array's next slot p, growing it. */
+static void set_owner(struct collector *c, size_t i, struct proc *p)
+{
+	c->owner = xgrow(c->owner, &c->capowner, i + 1, sizeof(*c->owner));
+	c->owner[i] = p;
+}
+
+/* The walk of every selected process, with its stat read: ids and owner hold them. */
+static int walk(struct collector *c)
+{
+	struct proc_entry *e;
+	size_t n;
+	int rc = procfs_walk(c->procfs, c->sel->pids, c->sel->npids, &e, &n);
+
+	if (rc < 0)
+		return rc;
+	c->nids = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct proc *p = proctable_update(c->procs, &e[i], c->tt->tick, c->users);
+
+		c->ids = xgrow(c->ids, &c->capids, c->nids + 1, sizeof(*c->ids));
+		set_owner(c, c->nids, p);
+		c->ids[c->nids++] = p->pid;
+	}
+	proctable_describe(c->procs, c->procfs, c->hier);
+	return 0;
+}
+
+/* Keeps of the n thread ids of process pid those in the selection; returns how many. */
+static size_t select_threads(const struct collector *c, uint32_t pid, uint32_t *ids, size_t n)
+{
+	size_t kept = 0;
+
+	for (size_t k = 0; k < n; k++)
+		if (selection_has(c->sel, pid, ids[k], 1))
+			ids[kept++] = ids[k];
+	return kept;
+}
+
+/* Replaces the process list in ids/owner by the list of their threads. A process whose thread
+ * count is not what its stat said is read again after the queries. */
+static void list_threads(struct collector *c)
+{
+	size_t nprocs = c->nids;
+	struct proc **procs = xmalloc((nprocs ? nprocs : 1) * sizeof(*procs));
+
+	memcpy(procs, c->owner, nprocs * sizeof(*procs));
+	c->nids = 0;
+	for (size_t i = 0; i < nprocs; i++) {
+		size_t before = c->nids;
+		size_t added = procfs_threads(procs[i]->pid, &c->ids, &c->nids, &c->capids);
+
+		if (added != (size_t)procs[i]->nlwp)
+			procs[i]->reread = 1;
+		if (c->rules->threads) /* only the threads selected on their own, when so listed */
+			c->nids = before + select_threads(c, procs[i]->pid, c->ids + before, added);
+		for (size_t k = before; k < c->nids; k++)
+			set_owner(c, k, procs[i]);
+	}
+	free(procs);
+}
+
+/* Thread mode: a process that was there at the last tick keeps what its stat said; its stat is
+ * read again after the queries when its main thread ran or is new (a reused pid). The others
+ * are read now. Rows of threads need of their process only the user and command line. */
+static int walk_threads(struct collector *c)
+{
+	uint32_t tick = c->tt->tick;
+	size_t nprocs = 0;
+	int rc;
+
+	c->nids = 0;
+	rc = procfs_list(c->sel->pids, c->sel->npids, &c->ids, &c->nids, &c->capids);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < c->nids; i++) {
+		struct proc *p = proctable_get(c->procs, c->ids[i]);
+		struct proc_entry e;
+
+		if (p && p->seen == tick - 1) {
+			p->seen = p->walked = tick;
+		} else {
+			if (procfs_read_process(c->ids[i], &e) < 0)
+				continue;
+			p = proctable_update(c->procs, &e, tick, c->users);
+		}
+		p->reread = 0;
+		set_owner(c, nprocs, p);
+		c->ids[nprocs++] = p->pid;
+	}
+	c->nids = nprocs;
+	return 0;
+}
+
+/* Thread rows, with want_acct: the I/O counters from /proc/PID/task/TID/io, exact where taskstats
+ * rounds each down to a multiple of 1024 (which leaves the counts of system calls useless), read
+ * again only when the thread ran since its last reading, else kept from it. Returns the counters
+ * to read: cnt itself without want_acct, else buf. */
+static const struct task_counters *thread_io(const struct collector *c, const struct task *t, uint32_t pid,
+					     const struct task_counters *cnt, struct task_counters *buf)
+{
+	const uint32_t io = HAVE_IO_BYTES | HAVE_IO_CHARS;
+
+	if (!c->want_acct)
+		return cnt;
+	*buf = *cnt;
+	buf->have &= ~io;
+	if (t->seen + 1 != c->tt->tick || activity_of(cnt) != t->activity) {
+		procfs_thread_io(pid, t->id, buf);
+		return buf;
+	}
+	for (int f = 0; f < AF_COUNT; f++)
+		if ((acct_fields[f].have & io) && (t->last.acct_have & (1u << f))) {
+			acct_set(buf, f, t->last.acct[f]);
+			buf->have |= acct_fields[f].have;
+		}
+	return buf;
+}
+
+static void on_thread_reply(void *arg, size_t i, const struct ts_record *rec, uint64_t when)
+{
+	struct collector *c = arg;
+	struct task_counters io;
+	uint64_t age = rec->c.etime_us * 1000;
+	uint64_t start = when > age ? when - age : 0;
+	struct proc *p = c->owner[i];
+	struct task *t;
+
+	if (tasktable_gone(c->tasks, rec->id, start, c->tt->tick))
+		return;
+	t = tasktable_lookup(c->tasks, rec->id, start);
+	if (rec->id == p->pid && (t->seen != c->tt->tick - 1 || activity_of(&rec->c) != t->activity))
+		p->reread = 1; /* the main thread is new or ran: the process may have changed */
+	proc_repoint(&t->proc, p);
+	if (rec->c.have & HAVE_COMM)
+		str_copy(t->comm, sizeof(t->comm), rec->c.comm);
+	task_read(t, thread_io(c, t, p->pid, &rec->c, &io), when, 1, start >= c->tt->prev_mono, 0, c->tt,
+		  c->rules);
+}
+
+/* Reads again the processes marked so. One whose pid now holds a newer process gets a new
+ * entry, and this tick's threads are pointed at it. */
+static void reread_processes(struct collector *c)
+{
+	for (size_t i = 0; i < c->nids; i++) {
+		struct proc *p = c->owner[i], *np;
+		struct proc_entry e;
+
+		if (!p->reread)
+			continue;
+		p->reread = 0;
+		if (procfs_read_process(p->pid, &e) < 0)
+			continue;
+		np = proctable_update(c->procs, &e, c->tt->tick, c->users);
+		for (size_t k = i; np != p && k < c->nids; k++) {
+			struct task *t;
+
+			if (c->owner[k] != p)
+				continue;
+			c->owner[k] = np;
+			t = tasktable_get(c->tasks, c->ids[k]);
+			if (t && t->proc == p)
+				proc_repoint(&t->proc, np);
+		}
+	}
+	proctable_describe(c->procs, c->procfs, c->hier);
+}
+
+/* The state of the threads read this tick that ran since their state was read; ids are grouped
+ * by process, so each process's directory of threads is opened once. */
+static void read_states(struct collector *c)
+{
+	uint32_t pid = 0;
+	int dirfd = -1;
+
+	for (size_t k = 0; k < c->nids; k++) {
+		struct task *t = tasktable_get(c->tasks, c->ids[k]);
+		char st;
+
+		if (!t || t->seen != c->tt->tick || !t->need_state || t->exited || !t->proc)
+			continue;
+		if (dirfd < 0 || t->proc->pid != pid) {
+			if (dirfd >= 0)
+				close(dirfd);
+			pid = t->proc->pid;
+			dirfd = procfs_open_tasks(pid);
+		}
+		st = dirfd >= 0 ? procfs_thread_state_at(dirfd, t->id) : 0;
+		t->state = st ? st : '?';
+		t->need_state = 0;
+	}
+	if (dirfd >= 0)
+		close(dirfd);
+}
+
+/* Process mode keeps each answer until the process's identity is known. */
+static void keep_reply(void *arg, size_t i, const struct ts_record *rec, uint64_t when)
+{
+	struct collector *c = arg;
+
+	c->replies[i] = rec->c;
+	c->answered[i] = 1;
+	c->answered_at[i] = when;
+}
+
+/* Counts a process's threads by state: read when it ran (a process that did not run cannot have
+ * changed the states of its threads, but for a wakeup, which shows one tick later). */
+static void count_states(struct proc *p)
+{
+	uint32_t *tids = NULL;
+	size_t n = 0, cap = 0;
+
+	memset(p->states, 0, sizeof(p->states));
+	procfs_threads(p->pid, &tids, &n, &cap);
+	for (size_t i = 0; i < n; i++) {
+		int s = cgroupfs_state_of(procfs_thread_state(p->pid, tids[i]));
+
+		if (s >= 0)
+			p->states[s]++;
+	}
+	free(tids);
+	p->have_states = 1;
+}
+
+/* The process an answer is about. Its stat is read when it is new, was not there at the last
+ * tick, or ran since: a process that did not run cannot have changed its state, threads, name
+ * or user, and a new process under a reused pid has other counters, so it is read. */
+static struct proc *answered_process(struct collector *c, uint32_t pid, const struct task_counters *cnt)
+{
+	struct proc *p = proctable_get(c->procs, pid);
+	uint32_t tick = c->tt->tick;
+	struct proc_entry e;
+
+	if (p && p->seen == tick - 1 && p->activity == activity_of(cnt)) {
+		p->seen = p->walked = tick;
+		if (c->want_states && !p->have_states)
+			count_states(p);
+		return p;
+	}
+	if (procfs_read_process(pid, &e) < 0)
+		return NULL;
+	p = proctable_update(c->procs, &e, tick, c->users);
+	p->activity = activity_of(cnt);
+	if (c->want_states)
+		count_states(p);
+	return p;
+}
+
+static void apply_process_reply(struct collector *c, struct proc *p, const struct task_counters *cnt, uint64_t when)
+{
+	uint64_t start = ticks_to_ns(p->start_ticks);
+	struct task *t;
+
+	if (tasktable_gone(c->tasks, p->pid, start, c->tt->tick))
+		return;
+	t = tasktable_lookup(c->tasks, p->pid, start);
+	proc_repoint(&t->proc, p);
+	t->state = p->state;
+	t->need_state = 0;
+	task_read(t, cnt, when, (uint32_t)p->nlwp, start >= c->tt->prev_boot, 1, c->tt, c->rules);
+}
+
+/* Makes room for an answer per id. */
+static void grow_replies(struct collector *c)
+{
+	if (c->nids <= c->capreplies)
+		return;
+	c->capreplies = c->nids;
+	free(c->replies);
+	free(c->answered_at);
+	c->replies = xmalloc(c->capreplies * sizeof(*c->replies));
+	c->answered_at = xmalloc(c->capreplies * sizeof(*c->answered_at));
+	c->answered = xrealloc(c->answered, c->capreplies);
+}
+
+/* One per-process (TGID) answer for each id, kept in replies until its process is read. */
+static int ask_processes(struct collector *c)
+{
+	grow_replies(c);
+	memset(c->answered, 0, c->nids);
+	return ts_query(c->ts, TS_BY_TGID, c->ids, c->nids, keep_reply, c);
+}
+
+/* Thread mode's shortcut (steady.h): one per-process answer each, then ids/owner keep only the
+ * processes that moved; the others are marked steady. */
+static int drop_steady(struct collector *c)
+{
+	uint32_t tick = c->tt->tick;
+	int carry = tick > 1 && !c->read_all && c->rules->delayacct == c->last_delayacct;
+	size_t kept = 0;
+	int rc;
+
+	rc = ask_processes(c);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < c->nids; i++) {
+		if (steady_check(c->owner[i], c->answered[i] ? &c->replies[i] : NULL, tick, carry))
+			continue;
+		c->ids[kept] = c->ids[i];
+		c->owner[kept++] = c->owner[i];
+	}
+	c->nids = kept;
+	return 0;
+}
+
+/* The threads of the steady processes keep their last readings. */
+static void carry_steady(struct collector *c, uint64_t when)
+{
+	uint32_t tick = c->tt->tick;
+	size_t pos = 0;
+	struct task *t;
+
+	while (tasktable_next(c->tasks, &pos, &t))
+		if (t->seen + 1 == tick && !t->exited && t->proc && t->proc->steady == tick)
+			task_carry(t, when, 0, c->tt, c->rules);
+}
+
+int collect_threads(struct collector *c, char *err, size_t errlen)
+{
+	int rc = walk_threads(c);
+
+	if (rc < 0)
+		return walk_failed(rc, err, errlen);
+	rc = drop_steady(c);
+	if (rc < 0)
+		return rc;
+	list_threads(c);
+	rc = ts_query(c->ts, TS_BY_PID, c->ids, c->nids, on_thread_reply, c);
+	if (rc < 0)
+		return rc;
+	reread_processes(c);
+	read_states(c);
+	carry_steady(c, timing_mono_ns());
+	c->read_all = 0;
+	c->last_delayacct = c->rules->delayacct;
+	return 0;
+}
+
+/* Process mode: the fields the per-process answer leaves at 0 (tsnl.c drops them) stay
+ * unavailable, or with want_acct come from /proc, read again only when the process ran since
+ * (one that did not run cannot have done I/O, used CPU or grown its memory) or when they were not
+ * read at the last tick. */
+static void process_acct(struct collector *c, struct proc *p, struct task_counters *cnt)
+{
+	uint32_t tick = c->tt->tick;
+	struct task_counters fresh;
+
+	if (!c->want_acct)
+		return;
+	if (p->acct_tick != tick - 1 || p->acct_tick == 0 || p->acct_activity != activity_of(cnt)) {
+		memset(&fresh, 0, sizeof(fresh));
+		procfs_process_acct(p->pid, &fresh);
+		p->acct_groups = fresh.have & HAVE_THREAD_ONLY;
+		for (int f = 0; f < AF_COUNT; f++)
+			if (acct_fields[f].have & HAVE_THREAD_ONLY)
+				p->acct[f] = acct_get(&fresh, f);
+		p->acct_activity = activity_of(cnt);
+	}
+	p->acct_tick = tick;
+	cnt->have |= p->acct_groups;
+	for (int f = 0; f < AF_COUNT; f++)
+		if (acct_fields[f].have & p->acct_groups)
+			acct_set(cnt, f, p->acct[f]);
+}
+
+static void on_peak_reply(void *arg, size_t i, const struct ts_record *rec, uint64_t when)
+{
+	struct collector *c = arg;
+
+	(void)when;
+	proc_peak_add(c->peak_owner[i], &rec->c);
+}
+
+/* Process mode, with want_peaks: the threads of the processes that ran since the last tick (or
+ * were not asked then) are asked for their longest waits, which taskstats keeps per thread only;
+ * a process that did not run cannot have waited longer. The owner array holds the processes. */
+static int ask_peaks(struct collector *c)
+{
+	uint32_t tick = c->tt->tick;
+
+	c->npeak = 0;
+	for (size_t i = 0; i < c->nids; i++) {
+		struct proc *p = c->owner[i];
+		size_t before = c->npeak;
+
+		if (!p)
+			continue;
+		if (p->peak_tick && p->peak_tick + 1 == tick &&
+		    p->peak_activity == activity_of(&c->replies[i])) { /* did not run */
+			p->peak_tick = tick;
+			continue;
+		}
+		p->peak_tick = tick;
+		p->peak_activity = activity_of(&c->replies[i]);
+		procfs_threads(p->pid, &c->peak_ids, &c->npeak, &c->cappeak_ids);
+		c->peak_owner = xgrow(c->peak_owner, &c->cappeak_owner, c->npeak ? c->npeak : 1,
+				      sizeof(*c->peak_owner));
+		for (size_t k = before; k < c->npeak; k++)
+			c->peak_owner[k] = p;
+	}
+	return c->npeak ? ts_query(c->ts, TS_BY_PID, c->peak_ids, c->npeak, on_peak_reply, c) : 0;
+}
+
+int collect_processes(struct collector *c, char *err, size_t errlen)
+{
+	int rc;
+
+	c->nids = 0;
+	rc = procfs_list(c->sel->pids, c->sel->npids, &c->ids, &c->nids, &c->capids);
+	if (rc < 0)
+		return walk_failed(rc, err, errlen);
+	rc = ask_processes(c);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < c->nids; i++)
+		set_owner(c, i, c->answered[i] ? answered_process(c, c->ids[i], &c->replies[i]) : NULL);
+	if (c->want_peaks && (rc = ask_peaks(c)) < 0)
+		return rc;
+	for (size_t i = 0; i < c->nids; i++) {
+		struct proc *p = c->owner[i];
+
+		if (!p)
+			continue;
+		process_acct(c, p, &c->replies[i]);
+		if (c->want_peaks)
+			proc_peak_apply(p, &c->replies[i]);
+		apply_process_reply(c, p, &c->replies[i], c->answered_at[i]);
+	}
+	proctable_describe(c->procs, c->procfs, c->hier);
+	return 0;
+}
+
+/* One thread's share of a process's thread set: the sum over its threads changes when one goes
+ * or comes (a reused tid has another start). */
+static uint64_t thread_hash(uint32_t tid, uint64_t start_ticks)
+{
+	uint64_t x = (tid | start_ticks << 32) * 0x9e3779b97f4a7c15ull;
+
+	return x ^ x >> 29;
+}
+
+/* Limited mode, thread rows: one thread's reading. */
+static void limited_thread(struct collector *c, struct proc *p, uint32_t tid, const struct task_counters *cnt,
+			   char state, uint64_t began, uint64_t when)
+{
+	struct task *t = tasktable_lookup(c->tasks, tid, ticks_to_ns(began));
+	struct task_counters io;
+
+	proc_repoint(&t->proc, p);
+	t->state = state;
+	t->need_state = 0;
+	str_copy(t->comm, sizeof(t->comm), cnt->comm);
+	task_read(t, thread_io(c, t, p->pid, cnt, &io), when, 1, ticks_to_ns(began) >= c->tt->prev_boot, 1,
+		  c->tt, c->rules);
+}
+
+/* Limited mode, process rows: the sum of the threads' readings; the row is partial when its set
+ * of threads (ntids threads, tids_sum of their thread_hash) changed, as a thread that ended took
+ * its delays along. */
+static void limited_process(struct collector *c, struct proc *p, const struct task_counters *sum, uint64_t when,
+			    uint32_t ntids, uint64_t tids_sum)
+{
+	struct task *t = tasktable_lookup(c->tasks, p->pid, ticks_to_ns(p->start_ticks));
+
+	proc_repoint(&t->proc, p);
+	t->state = p->state;
+	t->need_state = 0;
+	task_read(t, sum, when, (uint32_t)p->nlwp, ticks_to_ns(p->start_ticks) >= c->tt->prev_boot, 1, c->tt,
+		  c->rules);
+	t->partial = t->tids_known && (t->ntids != ntids || t->tids_sum != tids_sum);
+	t->tids_known = 1;
+	t->ntids = ntids;
+	t->tids_sum = tids_sum;
+}
+
+/* Adds one thread's /proc counters to a process's sum. */
+static void add_thread(struct task_counters *sum, const struct task_counters *cnt)
+{
+	for (int k = 0; k < DK_COUNT; k++) {
+		sum->delay[k].total_ns += cnt->delay[k].total_ns;
+		sum->delay[k].count += cnt->delay[k].count;
+	}
+	sum->run_virtual_ns += cnt->run_virtual_ns;
+	sum->utime_us += cnt->utime_us;
+	sum->stime_us += cnt->stime_us;
+	sum->kind_total = cnt->kind_total;
+	sum->kind_count = cnt->kind_count;
+	sum->have = cnt->have;
+}
+
+int collect_limited(struct collector *c, char *err, size_t errlen)
+{
+	size_t nprocs;
+	struct proc **procs;
+	int rc = walk(c);
+
+	if (rc < 0)
+		return walk_failed(rc, err, errlen);
+	nprocs = c->nids;
+	procs = xmalloc((nprocs ? nprocs : 1) * sizeof(*procs));
+	memcpy(procs, c->owner, nprocs * sizeof(*procs));
+	list_threads(c);
+	for (size_t i = 0, j = 0; i < nprocs; i++) {
+		struct proc *p = procs[i];
+		struct task_counters sum, cnt;
+		char state;
+		uint64_t began, tids_sum = 0;
+		uint32_t ntids = 0;
+		uint64_t when = timing_mono_ns();
+
+		memset(&sum, 0, sizeof(sum));
+		if (c->want_states) {
+			memset(p->states, 0, sizeof(p->states));
+			p->have_states = 1;
+		}
+		for (; j < c->nids && c->owner[j] == p; j++) {
+			int s;
+
+			if (procfs_thread_counters(p->pid, c->ids[j], &cnt, &state, &began) < 0)
+				continue;
+			if (c->want_states && (s = cgroupfs_state_of(state)) >= 0)
+				p->states[s]++;
+			if (c->rules->threads) {
+				limited_thread(c, p, c->ids[j], &cnt, state, began, when);
+				continue;
+			}
+			tids_sum += thread_hash(c->ids[j], began);
+			ntids++;
+			add_thread(&sum, &cnt);
+		}
+		if (c->rules->threads || !ntids)
+			continue;
+		process_acct(c, p, &sum); /* with want_acct, /proc/PID/stat's CPU times count ended threads */
+		limited_process(c, p, &sum, when, ntids, tids_sum);
+	}
+	free(procs);
+	return 0;
+}
+
+/* A process seen only in its exit record, or that ended before its cgroup could be read, ran in
+ * its parent's cgroup, where a fork puts a child (unless it moved, which delaytop did not see). */
+static void inherit_cgroup(struct collector *c, struct proc *p, uint32_t ppid)
+{
+	const struct proc *parent = ppid ? proctable_get(c->procs, ppid) : NULL;
+
+	if (!p->cgroup && parent && parent->cgroup)
+		p->cgroup = xstrdup(parent->cgroup);
+}
+
+/* Folds one exit record into the tick. */
+static void fold_exit(struct collector *c, const struct pending_exit *x)
+{
+	struct task_counters final = x->c;
+	const struct tick_times *tt = c->tt;
+	int threads = c->rules->threads;
+	struct task *t = tasktable_exiting(c->tasks, x->id);
+	int born_since = x->age_ns != UINT64_MAX ? tt->now_mono - tt->prev_mono > x->age_ns
+						 : !proctable_get(c->procs, x->pid);
+
+	if (x->peak_only) {
+		struct proc *p = proctable_get(c->procs, x->pid);
+
+		if (p)
+			proc_peak_add(p, &x->c);
+		return;
+	}
+	if (t && t->exited)
+		return;
+	if (!t && !born_since)
+		return;
+	if (!t) { /* its start on the clock of the mode's readings: boot time for processes */
+		uint64_t start = x->age_ns != UINT64_MAX && x->recv_mono > x->age_ns ? x->recv_mono - x->age_ns
+										     : tt->now_mono;
+
+		t = tasktable_add(c->tasks, x->id, threads ? start : start + (tt->now_boot - tt->now_mono));
+		t->start_guessed = x->age_ns == UINT64_MAX;
+	}
+	if (!t->proc) /* a task read before keeps its process, even if the pid has a new one now */
+		proc_repoint(&t->proc, proctable_ghost(c->procs, x->pid, &x->c, tt->tick, c->users));
+	inherit_cgroup(c, t->proc, x->ppid); /* also one that ended before its cgroup was read */
+	if (t->comm[0] == '\0')
+		str_copy(t->comm, sizeof(t->comm), (x->c.have & HAVE_COMM) ? x->c.comm : t->proc->comm);
+	if (!threads && c->want_peaks) { /* the process's longest waits, its last thread's too */
+		proc_peak_add(t->proc, &final);
+		proc_peak_apply(t->proc, &final);
+	}
+	task_read(t, &final, tt->now_mono, threads ? 1 : (uint32_t)t->proc->nlwp, born_since, !threads, tt,
+		  c->rules);
+	t->exited = 1;
+	t->state = 'X';
+	t->need_state = 0;
+	t->proc->seen = tt->tick;
+}
+
+void collect_exits(struct collector *c, const struct exitqueue *q)
+{
+	for (size_t i = 0; i < q->n; i++)
+		fold_exit(c, &q->items[i]);
+}

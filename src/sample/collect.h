@@ -1,0 +1,78 @@
+/* collect.h — the collectors: one tick's readings of every selected task into the task table,
+ * from taskstats (a query per process in process mode, per thread in thread mode), from /proc
+ * alone without CAP_NET_ADMIN (limited mode), and from the exit records queued since the last
+ * tick. The kernel edge (procfs, taskstats) is called only from here and from follow.c, command
+ * mode's side of the sampler. */
+#ifndef DELAYTOP_COLLECT_H
+#define DELAYTOP_COLLECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cgroupfs.h"
+#include "exitqueue.h"
+#include "procfs.h"
+#include "proctable.h"
+#include "selection.h"
+#include "taskstats.h"
+#include "tasktable.h"
+#include "users.h"
+
+struct collector {
+	struct procfs *procfs;
+	struct ts_client *ts;
+	struct proctable *procs;
+	struct tasktable *tasks;
+	const struct selection *sel;
+	struct users *users;
+	const struct tick_times *tt;
+	const struct reading_rules *rules;
+	const struct cgroup_hier *hier; /* where tasks' cgroups are read */
+	int want_states;  /* the cgroup view on v2: count every process's threads by state */
+	int read_all;     /* thread mode: ask about every thread at the next tick (the selection or
+			     the mode changed), not only those of the processes that moved */
+	int last_delayacct; /* the switch at the last thread-mode tick */
+	int want_acct;      /* process mode: read from /proc the accounting fields the kernel's
+			       per-process answer lacks (I/O, CPU times, high-water marks) */
+	int want_peaks;     /* process mode: ask the threads of the processes that ran for their
+			       longest waits */
+
+	/* scratch, reused every tick */
+	uint32_t *ids;
+	size_t nids, capids;
+	struct proc **owner; /* the process of each id */
+	size_t capowner;
+	struct task_counters *replies; /* process mode: the answer for each id, until its process is read */
+	uint32_t *peak_ids;            /* process mode: threads asked for their longest waits */
+	struct proc **peak_owner;      /* and their processes */
+	size_t npeak, cappeak_ids, cappeak_owner;
+	uint8_t *answered;
+	uint64_t *answered_at;
+	size_t capreplies;
+};
+
+/* Frees the scratch. */
+void collector_free(struct collector *c);
+
+/* Process mode: the pids from /proc, one query per process, the stat of the processes that ran;
+ * with want_acct, also their accounting fields from /proc.
+ * Returns 0, or a negative errno (-EPERM without the capability) with a message in err. */
+int collect_processes(struct collector *c, char *err, size_t errlen);
+
+/* Thread mode: one query per selected process, then one per thread of the processes whose
+ * answer moved since the last tick; the threads of the others keep their readings (steady.h).
+ * The state of the threads that ran. Returns as collect_processes. */
+int collect_threads(struct collector *c, char *err, size_t errlen);
+
+/* Limited mode: what /proc gives anyone, per thread, summed for process rows, which are marked
+ * partial when their set of threads changed. Returns 0 or a negative errno with a message. */
+int collect_limited(struct collector *c, char *err, size_t errlen);
+
+/* Folds the queued exit records into the tick: a task's final counters replace its last reading.
+ * A task never read before has a baseline only if it was born during the interval. */
+void collect_exits(struct collector *c, const struct exitqueue *q);
+
+/* The tgid of a task id, from /proc; 0 when it is gone. */
+uint32_t collect_tgid(uint32_t id);
+
+#endif

@@ -1,0 +1,422 @@
+/* sampler.c — a tick: prepare (retire the last tick, read the clocks, the delay-accounting switch
+ * and PSI), collect (readings of every selected task, then the exit records queued since), build
+ * (the snapshot's header and rows). The pieces: the process table (proctable.c), the task table
+ * (tasktable.c), the collectors (collect.c), the exit queue (exitqueue.c), the exited tasks kept
+ * for totals (departed.c), the rows (rowbuild.c). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cgroupfs.h"
+#include "cgtable.h"
+#include "cgtree.h"
+#include "collect.h"
+#include "delayacct.h"
+#include "departed.h"
+#include "exitlisten.h"
+#include "exitqueue.h"
+#include "forkedoff.h"
+#include "i18n.h"
+#include "proctable.h"
+#include "psifile.h"
+#include "rowbuild.h"
+#include "sampler.h"
+#include "selection.h"
+#include "taskstats.h"
+#include "tasktable.h"
+#include "timing.h"
+#include "users.h"
+#include "xalloc.h"
+
+struct sampler {
+	struct sampler_opts o;
+	struct selection sel;
+	struct procfs *procfs;
+	struct ts_client *ts;
+	struct ts_listener *listener;
+	int limited;
+	char notice[512];
+
+	struct users users;
+	struct proctable procs;
+	struct tasktable tasks;
+	struct departed_set departed;
+	struct exitqueue exits;
+	struct forkedoff off;
+	struct tick_times tt;
+	struct reading_rules rules;
+	uint64_t first_mono;
+	struct psi_snapshot psi_prev;
+	struct collector collector;
+	struct rowbuf rows;
+	struct cgroup_hier hier;  /* the cgroup hierarchy shown */
+	char cgroup_root[CGROUP_PATH_MAX]; /* the cgroup view's root */
+	struct cgtable cgroups;   /* the cgroup view's cgroups */
+	struct cgtree tree;       /* and its rows */
+};
+
+/* ---- prepare ---- */
+
+/* Turns an exited task that leaves the task table into a departed one, when the front end may
+ * show totals since the start and it has any; else frees it. */
+static void keep_departed(void *arg, struct task *t)
+{
+	struct sampler *s = arg;
+	const struct proc *p = t->proc;
+	struct departed *d;
+
+	if (!t->acc.kinds || !s->o.departed) { /* read only once: nothing to add up; or no totals */
+		task_free(t);
+		return;
+	}
+	d = xcalloc(1, sizeof(*d));
+	d->pid = p ? p->pid : t->id;
+	d->id = t->id;
+	d->uid = p ? p->euid : 0;
+	d->user = p && p->user ? p->user : "?";
+	d->cmdline = p && p->cmdline ? xstrdup(p->cmdline) : NULL;
+	d->cgroup = p && p->cgroup ? xstrdup(p->cgroup) : NULL;
+	snprintf(d->comm, sizeof(d->comm), "%s", (s->o.threads || !p) && t->comm[0] ? t->comm : p ? p->comm : "?");
+	d->acc = t->acc;
+	task_free(t);
+	departed_add(&s->departed, d);
+}
+
+static void read_psi(struct sampler *s, struct snapshot *snap)
+{
+	psifile_read("/proc/pressure", "", 1, s->tt.now_mono, &snap->psi);
+	if (s->tt.tick > 1)
+		psi_interval(&s->psi_prev, &snap->psi);
+	s->psi_prev = snap->psi;
+}
+
+/* Ends the last tick and starts the next: its clocks, the switch, PSI. */
+static void prepare(struct sampler *s, struct snapshot *snap)
+{
+	tasktable_retire(&s->tasks, s->tt.tick, keep_departed, s);
+	proctable_retire(&s->procs, s->tt.tick);
+	s->tt.prev_mono = s->tt.now_mono;
+	s->tt.prev_boot = s->tt.now_boot;
+	s->tt.tick++;
+	clock_gettime(CLOCK_REALTIME, &snap->wall);
+	s->tt.now_mono = timing_mono_ns();
+	s->tt.now_boot = timing_boot_ns();
+	if (s->tt.tick == 1)
+		s->first_mono = s->tt.now_mono;
+	s->rules.delayacct = delayacct_read();
+	forkedoff_track(&s->off, s->rules.delayacct, s->tt.now_mono, s->tt.now_boot);
+	read_psi(s, snap);
+}
+
+/* ---- collect ---- */
+
+/* Keeps the record of an exit message that the mode shows, for the selected tasks. */
+static void on_exit_message(void *arg, const struct ts_record *thread, const struct ts_record *process)
+{
+	struct sampler *s = arg;
+	struct exit_choice x;
+
+	s->exits.exits++;
+	/* a thread's longest waits go first, so that its process's final row has them */
+	if ((s->o.wants & WANT_PEAKS) && exitqueue_choose_peak(thread, process, s->o.threads, &x) == 0 &&
+	    selection_has(&s->sel, x.pid, x.id, 0))
+		exitqueue_push(&s->exits, &x, timing_mono_ns());
+	if (exitqueue_choose(thread, process, s->o.threads, &x) == 0 && selection_has(&s->sel, x.pid, x.id, s->o.threads))
+		exitqueue_push(&s->exits, &x, timing_mono_ns());
+}
+
+void sampler_drain(struct sampler *s)
+{
+	if (s->listener && s->tt.tick > 0)
+		ts_listen_drain(s->listener, on_exit_message, s, &s->exits.lost);
+}
+
+int sampler_listen_fd(const struct sampler *s)
+{
+	return s->listener ? ts_listen_fd(s->listener) : -1;
+}
+
+/* Readings of every selected task: from taskstats, or from /proc when it refuses. */
+static int collect(struct sampler *s, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	if (!s->limited)
+		rc = s->o.threads ? collect_threads(&s->collector, err, errlen)
+				  : collect_processes(&s->collector, err, errlen);
+	if (rc == -EPERM) {
+		/* The capability went away (setpriv, a dropped bounding set): carry on with /proc. */
+		s->limited = 1;
+		snprintf(s->notice, sizeof(s->notice), "%s",
+			 _("taskstats refused the query (no CAP_NET_ADMIN): showing only CPU and I/O delay, from /proc"));
+	}
+	if (s->limited)
+		return collect_limited(&s->collector, err, errlen);
+	if (rc < 0 && !err[0])
+		snprintf(err, errlen, F_(N_("taskstats query failed: %s")), strerror(-rc));
+	if (rc < 0)
+		return rc;
+	sampler_drain(s);
+	collect_exits(&s->collector, &s->exits); /* after the readings: a final record supersedes them */
+	exitqueue_clear(&s->exits);
+	return 0;
+}
+
+/* ---- build ---- */
+
+static void fill_header(struct sampler *s, struct snapshot *snap)
+{
+	snap->interval_s = s->tt.tick > 1 ? (s->tt.now_mono - s->tt.prev_mono) / 1e9 : 0;
+	snap->elapsed_s = (s->tt.now_mono - s->first_mono) / 1e9;
+	snap->threads = s->o.threads;
+	proctable_count(&s->procs, s->tt.tick, &snap->nprocs, &snap->nthreads);
+	snap->delayacct = s->rules.delayacct;
+	snap->limited = s->limited;
+	snap->listening = s->listener != NULL;
+	snap->exits = s->exits.exits;
+	snap->exits_lost = s->exits.lost;
+}
+
+/* Whether the cgroup view counts tasks by state from their threads (v2) rather than asking the
+ * kernel (CGROUPSTATS, v1 only). */
+static int states_from_tasks(const struct sampler *s)
+{
+	return s->hier.m.v2;
+}
+
+/* The cgroup view: the cgroups at and below its root with their pressure and states, and their
+ * rows summing the task rows. A root that was removed gives no rows. */
+static void build_cgroups(struct sampler *s, struct snapshot *snap)
+{
+	snap->cgroups = 1;
+	snap->cgroup_source = states_from_tasks(s) ? "tasks" : "cgroupstats";
+	if (s->hier.layout == CGROUP_NONE ||
+	    cgtable_read(&s->cgroups, &s->hier, s->cgroup_root, states_from_tasks(s) ? NULL : s->ts, s->tt.now_mono,
+			 snap->rows, snap->nrows) < 0) {
+		s->cgroups.n = 0;
+		return;
+	}
+	snap->ncgroup_rows = cgtree_build(&s->tree, s->cgroups.f, s->cgroups.n, snap->rows, snap->nrows,
+					  states_from_tasks(s));
+	snap->cgroup_rows = s->tree.rows;
+}
+
+int sampler_tick(struct sampler *s, struct snapshot *snap, char *err, size_t errlen)
+{
+	uint64_t t0;
+	int rc;
+
+	memset(snap, 0, sizeof(*snap));
+	err[0] = '\0';
+	prepare(s, snap);
+	t0 = s->tt.now_mono;
+	rc = collect(s, err, errlen);
+	if (rc < 0)
+		return rc;
+	fill_header(s, snap);
+	snap->nrows = rowbuild(&s->rows, &s->tasks, &s->departed, s->tt.tick, s->o.threads, _("(other exited)"));
+	snap->rows = s->rows.rows;
+	if (s->o.cgroups)
+		build_cgroups(s, snap);
+	snap->reading_s = (timing_mono_ns() - t0) / 1e9;
+	return 0;
+}
+
+/* ---- set-up ---- */
+
+static void open_taskstats(struct sampler *s)
+{
+	char err[256] = "";
+	int rc;
+
+	rc = ts_open(&s->ts, err, sizeof(err));
+	if (rc == 0)
+		rc = ts_probe(s->ts, (uint32_t)getpid());
+	if (rc == 0)
+		return;
+	s->limited = 1;
+	if (rc == -EPERM)
+		snprintf(s->notice, sizeof(s->notice), "%s",
+			 _("taskstats needs CAP_NET_ADMIN: showing only CPU and I/O delay, from /proc. "
+			   "Run delaytop as root, or allow it once with: setcap cap_net_admin+ep $(command -v delaytop)"));
+	else
+		snprintf(s->notice, sizeof(s->notice), F_(N_("%s: showing only CPU and I/O delay, from /proc")),
+			 rc == -ESRCH ? _("taskstats did not answer") : err[0] ? err : strerror(-rc));
+}
+
+static void open_listener(struct sampler *s)
+{
+	char err[256];
+
+	if (s->limited || !s->o.listen)
+		return;
+	if (ts_listen(&s->listener, s->o.exit_rcvbuf, err, sizeof(err)) < 0)
+		snprintf(s->notice, sizeof(s->notice), F_(N_("%s: tasks that exit between refreshes are not shown")), err);
+}
+
+/* Without the boot parameter delayacct the switch was 0 at boot, and nothing can switch it on
+ * before user space runs (the sysctl itself appears in a late initcall): kthreadd (pid 2, child of
+ * pid 0 in the initial pid namespace) and the tasks that started with it, init among them, were
+ * forked without delay accounting. The first window ends one clock tick (/proc's resolution) and
+ * the start-time slack of a taskstats reading after kthreadd's start; at boot the monotonic and
+ * the boot clock agree. */
+static void boot_window(struct sampler *s)
+{
+	struct proc_entry e;
+
+	if (!delayacct_off_at_boot())
+		return;
+	if (procfs_read_process(2, &e) < 0 || e.ppid != 0 || strcmp(e.comm, "kthreadd") != 0)
+		return;
+	forkedoff_since_boot(&s->off, (e.start_ticks + 1) * (1000000000ull / (uint64_t)procfs_hz()) + SAME_START_NS);
+}
+
+static void wire_collector(struct sampler *s)
+{
+	struct collector *c = &s->collector;
+
+	c->procfs = s->procfs;
+	c->ts = s->ts;
+	c->procs = &s->procs;
+	c->tasks = &s->tasks;
+	c->sel = &s->sel;
+	c->users = &s->users;
+	c->tt = &s->tt;
+	c->rules = &s->rules;
+	c->hier = &s->hier;
+	c->want_states = s->o.cgroups && states_from_tasks(s);
+	c->want_acct = (s->o.wants & WANT_ACCT) != 0;
+	c->want_peaks = (s->o.wants & WANT_PEAKS) != 0;
+	s->rules.acct = c->want_acct;
+	s->rules.off = &s->off;
+	s->rules.threads = s->o.threads;
+}
+
+int sampler_open(struct sampler **out, const struct sampler_opts *o, char *err, size_t errlen)
+{
+	struct sampler *s = xcalloc(1, sizeof(*s));
+	int rc;
+
+	s->o = *o;
+	users_init(&s->users);
+	proctable_init(&s->procs);
+	tasktable_init(&s->tasks);
+	departed_init(&s->departed, o->departed);
+	exitqueue_init(&s->exits);
+	forkedoff_init(&s->off);
+	selection_init(&s->sel);
+	cgtable_init(&s->cgroups);
+	cgroupfs_detect(&s->hier);
+	cgpath_normalize(o->cgroup_root ? o->cgroup_root : "/", s->cgroup_root, sizeof(s->cgroup_root));
+	if (o->cgroups)
+		s->o.threads = 0; /* the cgroup view sums process rows */
+	sampler_set_pids(s, o->pids, o->npids);
+	rc = procfs_open(&s->procfs, err, errlen);
+	if (rc < 0) {
+		sampler_close(s);
+		return rc;
+	}
+	open_taskstats(s);
+	open_listener(s);
+	boot_window(s);
+	wire_collector(s);
+	*out = s;
+	return 0;
+}
+
+const char *sampler_notice(const struct sampler *s)
+{
+	return s->notice[0] ? s->notice : NULL;
+}
+
+void sampler_set_group(struct sampler *s, int threads, int cgroups)
+{
+	s->o.cgroups = !!cgroups;
+	s->collector.want_states = s->o.cgroups && states_from_tasks(s);
+	if (!s->o.cgroups)
+		s->cgroups.n = 0;
+	sampler_set_threads(s, threads && !cgroups);
+}
+
+void sampler_set_wants(struct sampler *s, unsigned wants)
+{
+	s->o.wants = wants;
+	s->collector.want_acct = (wants & WANT_ACCT) != 0;
+	s->collector.want_peaks = (wants & WANT_PEAKS) != 0;
+	s->rules.acct = s->collector.want_acct;
+}
+
+void sampler_set_threads(struct sampler *s, int threads)
+{
+	if (s->o.threads == !!threads)
+		return;
+	s->o.threads = !!threads;
+	s->rules.threads = s->o.threads;
+	s->collector.read_all = 1;
+	tasktable_clear(&s->tasks);
+	departed_clear(&s->departed);
+	exitqueue_clear(&s->exits); /* records of the other mode */
+}
+
+void sampler_set_pids(struct sampler *s, const uint32_t *pids, size_t npids)
+{
+	selection_set(&s->sel, pids, npids, s->o.threads, collect_tgid);
+	s->collector.read_all = 1;
+	s->o.pids = s->sel.pids;
+	s->o.npids = s->sel.npids;
+}
+
+const char *sampler_pids_notice(const struct sampler *s)
+{
+	return s->sel.notice[0] ? s->sel.notice : NULL;
+}
+
+const uint32_t *sampler_pids(const struct sampler *s, size_t *n)
+{
+	*n = s->sel.npids;
+	return s->sel.pids;
+}
+
+const struct cgroup_hier *sampler_cgroup_hier(const struct sampler *s)
+{
+	return &s->hier;
+}
+
+const char *sampler_user_name(struct sampler *s, uint32_t uid)
+{
+	return users_name(&s->users, uid);
+}
+
+void sampler_close(struct sampler *s)
+{
+	if (!s)
+		return;
+	tasktable_free(&s->tasks);
+	departed_clear(&s->departed);
+	proctable_free(&s->procs);
+	users_free(&s->users);
+	exitqueue_free(&s->exits);
+	selection_free(&s->sel);
+	collector_free(&s->collector);
+	rowbuf_free(&s->rows);
+	cgtable_free(&s->cgroups);
+	cgtree_free(&s->tree);
+	ts_listen_close(s->listener);
+	ts_close(s->ts);
+	procfs_close(s->procfs);
+	free(s);
+}
+
+int sampler_delayacct_state(void)
+{
+	return delayacct_read();
+}
+
+int sampler_delayacct_switch(int on)
+{
+	return delayacct_write(on);
+}

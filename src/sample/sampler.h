@@ -1,0 +1,77 @@
+/* sampler.h — one reading per tick: walk /proc, ask taskstats about every task, fold in the tasks
+ * that exited, and turn consecutive readings into a snapshot of per-interval rates. */
+#ifndef DELAYTOP_SAMPLER_H
+#define DELAYTOP_SAMPLER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cgroupfs.h"
+#include "model.h"
+
+struct sampler;
+
+struct sampler_opts {
+	int threads;          /* rows are threads (queries by pid) rather than processes (by tgid) */
+	const uint32_t *pids; /* only these processes, when npids > 0 */
+	size_t npids;
+	int listen;           /* listen for exits between readings, when the kernel allows it */
+	int exit_rcvbuf;      /* receive buffer for exit records, bytes */
+	int departed;         /* keep exited tasks for the totals since the start (the front end may show them) */
+	int cgroups;          /* the cgroup view: snapshots carry cgroup rows (processes are read) */
+	const char *cgroup_root; /* the cgroup view's root; NULL: the hierarchy's root */
+	unsigned wants;       /* WANT_*: what process rows read beyond the kernel's per-process
+				 answer; without it those fields are unavailable */
+};
+
+
+/* Opens the sources. Without CAP_NET_ADMIN the sampler works in limited mode and
+ * sampler_notice() says so. Returns 0 or a negative errno with a message in err. */
+int sampler_open(struct sampler **out, const struct sampler_opts *o, char *err, size_t errlen);
+void sampler_close(struct sampler *s);
+
+/* Takes one reading and fills *snap. The first reading has no rates (interval_s is 0); every
+ * later one has the rates since the previous one. Every row also carries its totals since the
+ * first reading, and the tasks that exited earlier follow as departed rows, so that a front end
+ * can show either. A task that may have been forked while kernel.task_delayacct was 0 (the
+ * sampler keeps the periods in which it found the switch off) has its non-CPU kinds unavailable
+ * for its whole life. The snapshot's rows and strings belong to the sampler and live until the
+ * next tick. Returns 0 or a negative errno with a message in err. */
+int sampler_tick(struct sampler *s, struct snapshot *snap, char *err, size_t errlen);
+
+/* What the user should be told once about missing privileges or exit records, or NULL. */
+const char *sampler_notice(const struct sampler *s);
+
+/* The exit listener's descriptor, to poll between ticks; -1 when there is none. */
+int sampler_listen_fd(const struct sampler *s);
+/* Reads exit records queued now, so that a burst does not overflow the buffer between ticks. */
+void sampler_drain(struct sampler *s);
+
+/* Changes take effect at the next tick. Switching between processes and threads, or changing
+ * the pid selection, starts new baselines: tasks new to the selection get rates one tick later,
+ * and a switch also starts the totals anew. */
+void sampler_set_threads(struct sampler *s, int threads);
+/* The view: threads, or processes, or (cgroups) cgroups summing processes. */
+void sampler_set_group(struct sampler *s, int threads, int cgroups);
+/* What process rows read beyond the kernel's answer (sampler_opts.wants). */
+void sampler_set_wants(struct sampler *s, unsigned wants);
+/* The cgroup hierarchy shown (its layout is CGROUP_NONE when none is mounted). */
+const struct cgroup_hier *sampler_cgroup_hier(const struct sampler *s);
+void sampler_set_pids(struct sampler *s, const uint32_t *pids, size_t npids);
+/* What the selection made of ids that are threads ("4321 is a thread of process 4320: showing
+ * the process"), or NULL; it lives until the next sampler_set_pids(). */
+const char *sampler_pids_notice(const struct sampler *s);
+/* The name of a user, from the sampler's cache of the user database; it lives as long as s. */
+const char *sampler_user_name(struct sampler *s, uint32_t uid);
+
+/* The selected processes (the listed ids, threads resolved to their process, each once); n = 0
+ * when every process is selected. */
+const uint32_t *sampler_pids(const struct sampler *s, size_t *n);
+
+/* The kernel.task_delayacct switch now (DELAYACCT_ON, _OFF or _UNKNOWN), read for a front end
+ * that asks (the screen's Ctrl-T question, command mode), not for a tick. */
+int sampler_delayacct_state(void);
+/* Sets the switch (the screen's Ctrl-T); returns 0 or a negative errno. */
+int sampler_delayacct_switch(int on);
+
+#endif

@@ -1,0 +1,568 @@
+/* viewdraw.c — drawing the screen: the header line, the PSI bars, the table, the footer, prompts
+ * and the help. Everything is cut to the terminal's width; on a tiny terminal the parts of lowest
+ * priority (bars, footer) go first. */
+#include "config.h"
+
+#include <curses.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "format.h"
+#include "i18n.h"
+#include "keys.h"
+#include "order.h"
+#include "timing.h"
+#include "viewdraw.h"
+
+/* Bar colours by the interval's stall share, documented in delaytop(8). */
+#define PSI_WARN 10.0
+#define PSI_BAD 40.0
+
+enum { PAIR_OK = 1, PAIR_WARN, PAIR_BAD, PAIR_TITLE };
+
+/* Writes s at (y, x) as display text (see out_padded: nothing in it reaches the terminal as a
+ * control character), cut to the screen's width. */
+static void put(int y, int x, const char *s)
+{
+	struct outbuf o = { 0 };
+	int room = COLS - x, width;
+
+	if (room <= 0 || y < 0 || y >= LINES)
+		return;
+	width = text_width(s);
+	out_padded(&o, s, width < room ? width : room, 0);
+	mvaddnstr(y, x, o.data ? o.data : "", (int)o.len);
+	out_free(&o);
+}
+
+/* The screen line y filled with s and padded to the full width, in attribute a. */
+static void put_line(int y, const char *s, attr_t a)
+{
+	attron(a);
+	move(y, 0);
+	clrtoeol();
+	put(y, 0, s);
+	if (a & A_REVERSE)
+		for (int x = text_width_n(s, text_fit(s, COLS)); x < COLS; x++)
+			mvaddch(y, x, ' ');
+	attroff(a);
+}
+
+static void uptime(char *buf, size_t size)
+{
+	uint64_t s = timing_boot_ns() / 1000000000u;
+
+	if (s >= 86400)
+		snprintf(buf, size, F_(N_("up %llud %02llu:%02llu")), (unsigned long long)(s / 86400),
+			 (unsigned long long)(s % 86400 / 3600), (unsigned long long)(s % 3600 / 60));
+	else
+		snprintf(buf, size, F_(N_("up %02llu:%02llu")), (unsigned long long)(s / 3600),
+			 (unsigned long long)(s % 3600 / 60));
+}
+
+static void filter_text(const struct view *v, struct outbuf *o)
+{
+	size_t start;
+
+	out_str(o, _("filter"));
+	start = o->len;
+	if (v->command_filter[0])
+		out_printf(o, " /%s", v->command_filter);
+	if (v->spec.filter.by_uid)
+		out_printf(o, F_(N_(" user %s")), v->user_text);
+	if (v->npids)
+		out_printf(o, ngettext(" %zu pid", " %zu pids", v->npids), v->npids);
+	if (v->spec.filter.active)
+		out_str(o, _(" active"));
+	if (o->len == start)
+		out_str(o, _(" none"));
+}
+
+/* The interval as typed: 1, 0.5, 0.25, not rounded to one decimal. */
+static void interval_text(struct outbuf *o, double s)
+{
+	char buf[32];
+	int n = snprintf(buf, sizeof(buf), "%.2f", s);
+
+	while (n > 0 && buf[n - 1] == '0')
+		n--;
+	if (n > 0 && buf[n - 1] == '.')
+		n--;
+	out_mem(o, buf, (size_t)n);
+	out_char(o, 's');
+}
+
+#define HEADER_PARTS 12
+
+/* The header's parts, each ending at end[i] in text, in the order shown: the system's state,
+ * then from part view on what the screen shows. */
+struct header {
+	struct outbuf text;
+	size_t end[HEADER_PARTS];
+	int n, view;
+};
+
+static void part_done(struct header *h)
+{
+	h->end[h->n++] = h->text.len;
+}
+
+/* The mark of each --trigger that fired: its spec, how often, and when it last did. */
+static void trigger_parts(const struct view *v, struct header *h)
+{
+	unsigned counts[TRIGGER_MAX];
+	time_t last[TRIGGER_MAX];
+	uint8_t gone[TRIGGER_MAX];
+
+	if (!v->ntriggers || !v->reader)
+		return;
+	reader_fired(v->reader, counts, last, gone);
+	for (int i = 0; i < v->ntriggers; i++) {
+		char when[16];
+		struct tm tm;
+
+		if (gone[i]) {
+			out_printf(&h->text, F_(N_("TRIGGER %s ended: its cgroup is gone")), v->triggers[i].text);
+			part_done(h);
+			continue;
+		}
+		if (!counts[i] || !localtime_r(&last[i], &tm))
+			continue;
+		strftime(when, sizeof(when), "%H:%M:%S", &tm);
+		out_printf(&h->text, F_(N_("TRIGGER %s fired %ux, last %s")), v->triggers[i].text, counts[i], when);
+		part_done(h);
+	}
+}
+
+/* The time of the reading and the uptime; a recording's time, state of play, file and host. */
+static void clock_parts(const struct view *v, struct header *h)
+{
+	char up[32], when[16];
+	struct tm tm;
+	time_t t = v->snap.wall.tv_sec;
+
+	if (v->replay) {
+		v->src->when(v, &h->text);
+		part_done(h);
+		v->src->state(v, &h->text);
+		part_done(h);
+		v->src->origin(v, &h->text);
+		part_done(h);
+		return;
+	}
+	localtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	uptime(up, sizeof(up));
+	out_printf(&h->text, "%s %s", when, up);
+	part_done(h);
+}
+
+static void system_parts(const struct view *v, struct header *h)
+{
+	struct outbuf *o = &h->text;
+
+	clock_parts(v, h);
+	out_printf(o, F_(N_("%u proc %u thr")), v->snap.nprocs, v->snap.nthreads);
+	part_done(h);
+	out_printf(o, F_(N_("delayacct %s")),
+		   v->snap.delayacct == DELAYACCT_ON ? _("on") : v->snap.delayacct == DELAYACCT_OFF ? _("OFF") : "?");
+	part_done(h);
+	out_printf(o, F_(N_("privileges %s")), v->snap.limited ? _("limited") : _("full"));
+	part_done(h);
+	if (v->snap.limited) {
+		out_str(o, _("exited tasks not seen"));
+		part_done(h);
+	}
+	if (v->listening) {
+		out_printf(o, F_(N_("exits lost %llu")), (unsigned long long)v->snap.exits_lost);
+		part_done(h);
+	}
+	trigger_parts(v, h);
+}
+
+static void view_parts(const struct view *v, struct header *h)
+{
+	struct outbuf *o = &h->text;
+
+	h->view = h->n;
+	if (v->paused && !v->replay)
+		out_str(o, _("PAUSED "));
+	out_str(o, v->spec.display.cgroups ? _("cgroups") : v->spec.display.threads ? _("threads") : _("processes"));
+	if (v->spec.display.tree && !v->spec.display.cgroups && !v->spec.display.threads)
+		out_str(o, v->spec.display.tree_sums ? _(" as a tree, subtrees summed") : _(" as a tree"));
+	part_done(h);
+	if (v->cgroup_filter[0]) {
+		out_printf(o, F_(N_("cgroup %s")), v->cgroup_filter);
+		part_done(h);
+	}
+	if (!v->replay) {
+		out_str(o, _("every "));
+		interval_text(o, v->delay_s);
+	} else if (v->snap.interval_s > 0) { /* a recording's: the reading's own */
+		out_str(o, _("interval "));
+		interval_text(o, v->snap.interval_s);
+	} else {
+		out_str(o, _("a first reading: no rates"));
+	}
+	part_done(h);
+	out_printf(o, "%s%s", v->spec.display.accumulate ? _("since start, ") : "",
+		   metric_short(v->spec.display.metric, v->spec.display.accumulate));
+	part_done(h);
+	out_printf(o, F_(N_("sort %s%s")), column_get(v->spec.sort_col, &v->spec.display).key,
+		   v->spec.reverse ? _(" reversed") : "");
+	part_done(h);
+	filter_text(v, o);
+	part_done(h);
+}
+
+/* Lays the parts out two spaces apart on at most max_lines lines from y: the view's parts start
+ * the second line, and a part that does not fit starts a new one while lines remain (the last
+ * line is cut). Returns the lines used. */
+static int draw_header(const struct view *v, int y, int max_lines)
+{
+	struct header h = { 0 };
+	struct outbuf line = { 0 };
+	int lines = 1, width = 0;
+
+	system_parts(v, &h);
+	view_parts(v, &h);
+	for (int i = 0; i < h.n; i++) {
+		size_t from = i ? h.end[i - 1] : 0;
+		int w = text_width_n(h.text.data + from, h.end[i] - from);
+
+		if (width && lines < max_lines && (i == h.view || width + 2 + w > COLS)) {
+			out_char(&line, '\0');
+			put_line(y++, line.data, A_BOLD);
+			line.len = 0;
+			width = 0;
+			lines++;
+		}
+		if (width) {
+			out_str(&line, "  ");
+			width += 2;
+		}
+		out_mem(&line, h.text.data + from, h.end[i] - from);
+		width += w;
+	}
+	out_char(&line, '\0');
+	put_line(y, line.data, A_BOLD);
+	out_free(&line);
+	out_free(&h.text);
+	return lines;
+}
+
+struct bar {
+	int res;
+	const struct psi_line *line;
+	const char *which;
+};
+
+/* The bars to show: CPU some; memory and I/O some and full; IRQ full where the kernel has it. */
+static int psi_bars(const struct snapshot *s, struct bar *bars)
+{
+	int n = 0;
+
+	for (int r = 0; r < PSI_COUNT; r++) {
+		const struct psi_resource *res = &s->psi.res[r];
+
+		if (!res->present)
+			continue;
+		if (r != PSI_IRQ && res->some.present)
+			bars[n++] = (struct bar){ r, &res->some, "some" };
+		if (r != PSI_CPU && res->full.present)
+			bars[n++] = (struct bar){ r, &res->full, "full" };
+	}
+	return n;
+}
+
+static int severity_pair(double pct)
+{
+	return pct >= PSI_BAD ? PAIR_BAD : pct >= PSI_WARN ? PAIR_WARN : PAIR_OK;
+}
+
+/* Without colour the fill says the severity: '-' low, '=' raised, '#' high. */
+static char severity_fill(double pct)
+{
+	return pct >= PSI_BAD ? '#' : pct >= PSI_WARN ? '=' : '-';
+}
+
+/* The widest resource label, so that every bar starts in the same column. */
+static int label_width(void)
+{
+	int w = 0;
+
+	for (int r = 0; r < PSI_COUNT; r++)
+		if (text_width(_(psi_label(r))) > w)
+			w = text_width(_(psi_label(r)));
+	return w;
+}
+
+static void draw_bar(const struct view *v, int y, const struct bar *b)
+{
+	char numbers[96], c10[16], c60[16], c300[16], cpct[16];
+	double pct = isnan(b->line->pct) ? 0 : b->line->pct;
+	struct outbuf lb = { 0 };
+	const char *label;
+	int width, fill;
+
+	out_padded(&lb, _(psi_label(b->res)), label_width(), 0);
+	out_printf(&lb, " %s ", b->which);
+	out_char(&lb, '\0');
+	label = lb.data;
+	fmt_cell(cpct, b->line->pct, 1, 5);
+	fmt_cell(c10, b->line->avg10, 1, 5);
+	fmt_cell(c60, b->line->avg60, 1, 5);
+	fmt_cell(c300, b->line->avg300, 1, 5);
+	snprintf(numbers, sizeof(numbers), F_(N_(" %5s%%  avg10 %5s avg60 %5s avg300 %5s")), cpct, c10, c60, c300);
+	move(y, 0);
+	clrtoeol();
+	put(y, 0, label);
+	width = COLS - text_width(label) - text_width(numbers) - 2;
+	if (width < 5) { /* no room for a bar: numbers only */
+		put(y, text_width(label), numbers);
+		out_free(&lb);
+		return;
+	}
+	fill = (int)lround(fmin(pct, 100.0) / 100.0 * width);
+	put(y, text_width(label), "[");
+	if (v->colors)
+		attron(COLOR_PAIR(severity_pair(pct)) | A_BOLD);
+	for (int i = 0; i < width; i++)
+		mvaddch(y, text_width(label) + 1 + i, i < fill ? (chtype)severity_fill(pct) : ' ');
+	if (v->colors)
+		attroff(COLOR_PAIR(severity_pair(pct)) | A_BOLD);
+	put(y, text_width(label) + 1 + width, "]");
+	put(y, text_width(label) + 2 + width, numbers);
+	out_free(&lb);
+}
+
+/* The cgroup view's widest name with its indentation and fold mark, at most half the screen. */
+static int tree_width(const struct view *v)
+{
+	int widest = 0;
+
+	for (size_t i = 0; v->spec.display.cgroups && i < v->list.n; i++) {
+		const struct row *r = v->list.rows[i];
+		int w = 2 * r->depth + text_width(r->comm) + (v->list.folded[i] ? 4 : 0);
+
+		if (w > widest)
+			widest = w;
+	}
+	return widest < COLS / 2 ? widest : COLS / 2;
+}
+
+static void draw_table(struct view *v, int y, int rows)
+{
+	struct table t;
+	int descending = column_descending(v->spec.sort_col) != !!v->spec.reverse;
+	struct outbuf o = { 0 };
+
+	table_layout(&t, &v->spec.display, COLS, v->spec.sort_col, tree_width(v));
+	column_line(&o, NULL, &v->spec.display, &t, v->spec.sort_col, descending);
+	o.data[o.len - 1] = '\0';
+	v->title_y = y;
+	v->layout = t;
+	put_line(y++, o.data, A_REVERSE | A_BOLD);
+	rows--;
+	v->page = rows > 0 ? rows : 1;
+	if (v->selected < v->top)
+		v->top = v->selected;
+	if (rows > 0 && v->selected >= v->top + (size_t)rows)
+		v->top = v->selected - (size_t)rows + 1;
+	if (v->top > 0 && v->top + (size_t)rows > v->list.n)
+		v->top = v->list.n > (size_t)rows ? v->list.n - (size_t)rows : 0;
+	for (int i = 0; i < rows; i++) {
+		size_t r = v->top + (size_t)i;
+		attr_t a = A_NORMAL;
+
+		if (r >= v->list.n) {
+			move(y + i, 0);
+			clrtoeol();
+			continue;
+		}
+		o.len = 0;
+		column_line(&o, v->list.rows[r], &v->spec.display, &t, -1, 0);
+		o.len--; /* the newline */
+		if (v->list.folded[r])
+			out_str(&o, _(" [+]"));
+		out_char(&o, '\0');
+		if (r == v->selected)
+			a = A_REVERSE;
+		else if (v->list.rows[r]->exited)
+			a = A_DIM;
+		put_line(y + i, o.data, a);
+	}
+	out_free(&o);
+}
+
+static void draw_footer(const struct view *v, int y)
+{
+	static const char *const prompts[] = {
+		[PROMPT_COMMAND] = N_("Filter by command (Enter keeps, Esc clears): "),
+		[PROMPT_USER] = N_("Only the tasks of user (empty: all): "),
+		[PROMPT_PID] = N_("Only processes PID[,PID...] (empty: all): "),
+		[PROMPT_DELAY] = N_("Seconds between readings: "),
+		[PROMPT_TIME] = N_("Go to (YYYY-MM-DD HH:MM[:SS], HH:MM[:SS], @SECONDS, 10m ago): "),
+	};
+	char line[512];
+
+	if (v->prompt == PROMPT_DELAYACCT) {
+		snprintf(line, sizeof(line), "%s", !v->delayacct_target
+			? _("Switch kernel.task_delayacct off? Non-CPU delays stop being counted. [y/N] ")
+			: _("Switch kernel.task_delayacct on? Only tasks started after this get non-CPU delays. [y/N] "));
+		put_line(y, line, A_BOLD);
+		return;
+	}
+	if (v->prompt == PROMPT_PID && v->input_hides_pids) {
+		snprintf(line, sizeof(line), "%s%s_",
+			 _("Only processes PID[,PID...] (Esc keeps the current list, too long to show): "), v->input);
+		put_line(y, line, A_BOLD);
+		return;
+	}
+	if (v->prompt != PROMPT_NONE && v->prompt != PROMPT_SORT && v->prompt != PROMPT_COLUMNS) {
+		snprintf(line, sizeof(line), "%s%s_", _(prompts[v->prompt]), v->input);
+		put_line(y, line, A_BOLD);
+		return;
+	}
+	if (v->message[0]) {
+		put_line(y, v->message, A_BOLD);
+		return;
+	}
+	put_line(y, v->replay ? _("h help  q quit  n/N step  J go to  z play  [/] speed  </> sort  / filter")
+			      : _("h help  q quit  </> sort  r reverse  / filter  H threads  m cells  z pause"),
+		 A_REVERSE);
+}
+
+static void draw_sort_menu(const struct view *v, int top, int rows)
+{
+	struct display d = v->spec.display;
+
+	put_line(top, _("Sort by (Up/Down, Enter; Esc cancels):"), A_BOLD);
+	for (int c = 0, line = 1; c < COL_COUNT && line < rows; c++) {
+		struct outbuf o = { 0 };
+		struct column col = column_get(c, &d);
+
+		if (!column_in_view(c, &d))
+			continue;
+		out_str(&o, "  ");
+		out_padded(&o, col.title, 8, 0);
+		out_printf(&o, " %s", col.key);
+		out_char(&o, '\0');
+		put_line(top + line++, o.data, c == v->menu ? A_REVERSE : A_NORMAL);
+		out_free(&o);
+	}
+}
+
+/* The column setup (F2) in place of the table: every column of the view, shown ones first in
+ * their order, [x] shown, [ ] hidden, [=] the last column, which stays; the list scrolls to keep
+ * the highlighted one in sight. */
+static void draw_columns_menu(const struct view *v, int top, int rows)
+{
+	struct display d = v->spec.display;
+	int ids[COL_COUNT], n, at = colset_menu(&v->cols, &d, v->menu, ids, &n), first;
+
+	if (rows <= 0)
+		return;
+	put_line(top, _("Columns: Space shows or hides, [ ] move, s sorts, W saves, Enter closes"), A_BOLD);
+	first = at >= rows - 1 ? at - (rows - 2) : 0;
+	for (int i = first, line = 1; i < n && line < rows; i++) {
+		struct outbuf o = { 0 };
+		struct column col = column_get(ids[i], &d);
+		const char *mark = ids[i] == column_last(&d) ? "[=]" : colset_shown(&v->cols, ids[i]) ? "[x]" : "[ ]";
+		const char *label = column_label(ids[i]);
+
+		out_printf(&o, "  %s ", mark);
+		out_padded(&o, col.title, 8, 0);
+		out_printf(&o, " %s", col.key);
+		if (ids[i] == v->spec.sort_col)
+			out_printf(&o, "  %s", _("(sort)"));
+		if (label) /* beneath each other, after the longest key */
+			out_printf(&o, "%*s%s", 17 - (int)strlen(col.key), "", label);
+		out_char(&o, '\0');
+		put_line(top + line++, o.data, ids[i] == v->menu ? A_REVERSE : A_NORMAL);
+		out_free(&o);
+	}
+}
+
+/* The help's lines after the keys. */
+static const char *const help_notes[] = {
+	"",
+	/* xgettext:no-c-format */
+	N_("Delay cells: % of the interval spent waiting (a process can exceed 100%),"),
+	N_("or, with m, ms per wait, waits per second, the longest wait. '-': unavailable."),
+	/* xgettext:no-c-format */
+	N_("'+' after a share: above 100% per thread, as a wait that began in an earlier"),
+	N_("interval ended in this one (waits count when they end)."),
+	N_("<partial> (without privileges): threads ended during the interval, and their"),
+	N_("delays are missing from the process's numbers."),
+	/* xgettext:no-c-format */
+	N_("PSI bars: the share of the interval with stalls; green below 10%,"),
+	/* xgettext:no-c-format */
+	N_("yellow below 40%, red above; without colour drawn with '-', '=' and '#'."),
+	N_("Pause (z) freezes the screen; exits are still collected, and the"),
+	N_("next reading covers the whole pause."),
+	N_("A recording (-r) shows its readings as they were taken: n and N step, J goes"),
+	N_("to a time, z plays at the recorded pace, [ and ] change the speed."),
+	"",
+	N_("Press any key to return."),
+};
+
+static void draw_help(struct view *v)
+{
+	size_t nnotes = sizeof(help_notes) / sizeof(help_notes[0]);
+	size_t total = key_binding_count + nnotes;
+	int y = 1;
+
+	erase();
+	put_line(0, _("delaytop help (Up/Down scroll)"), A_REVERSE | A_BOLD);
+	if (v->help_top > (int)total - 1)
+		v->help_top = (int)total - 1;
+	for (size_t i = (size_t)v->help_top; i < total && y < LINES; i++) {
+		struct outbuf o = { 0 };
+
+		if (i < key_binding_count) {
+			out_str(&o, "  ");
+			out_padded(&o, _(key_bindings[i].label), 10, 0);
+			out_char(&o, ' ');
+			out_str(&o, _(key_bindings[i].help));
+		} else if (help_notes[i - key_binding_count][0]) {
+			out_str(&o, _(help_notes[i - key_binding_count]));
+		}
+		out_char(&o, '\0');
+		put_line(y++, o.data, A_NORMAL);
+		out_free(&o);
+	}
+}
+
+void view_draw(struct view *v)
+{
+	struct bar bars[8];
+	int nbars = v->have_snap ? psi_bars(&v->snap, bars) : 0;
+	int y = 0, footer = LINES >= 3, rows;
+
+	v->title_y = -1;
+	if (v->help) {
+		draw_help(v);
+		refresh();
+		return;
+	}
+	erase();
+	/* a second header line only when the table keeps at least three rows without the bars */
+	y += draw_header(v, y, LINES - 2 - footer - 1 >= 3 ? 2 : 1);
+	/* the bars only when the table keeps at least three rows */
+	if (LINES - y - nbars - footer - 1 < 3)
+		nbars = 0;
+	for (int i = 0; i < nbars; i++)
+		draw_bar(v, y++, &bars[i]);
+	rows = LINES - y - footer;
+	if (v->prompt == PROMPT_SORT)
+		draw_sort_menu(v, y, rows);
+	else if (v->prompt == PROMPT_COLUMNS)
+		draw_columns_menu(v, y, rows);
+	else if (rows > 0)
+		draw_table(v, y, rows);
+	if (footer)
+		draw_footer(v, LINES - 1);
+	refresh();
+}

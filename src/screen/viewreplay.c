@@ -1,0 +1,425 @@
+/* viewreplay.c — the screen on a recording (-r): the source of its readings (view.h), which
+ * takes them from the recording at once rather than from a reading thread; the keys that step
+ * through it (n, N), go to a time (J), play and pause at the recorded pace (z) and change its
+ * speed ([, ]); what the keys that would read or change this machine say instead; the header's
+ * parts that say what is shown. The table, sorting, filters and the other keys are the live
+ * screen's (view.c, viewdraw.c, prompt.c).
+ *
+ * Play reads one reading ahead: the time between the wall clocks of the reading shown and the
+ * next one (divided by the speed) is the wait before showing it. The reading ahead stays in the
+ * decoder (replay.h) until it is shown; stepping back first steps back over it. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "format.h"
+#include "i18n.h"
+#include "prompt.h"
+#include "replay.h"
+#include "terminal.h"
+#include "timeparse.h"
+#include "timing.h"
+#include "users.h"
+#include "view.h"
+
+#define SPEED_MIN (-2) /* log2: 1/4x */
+#define SPEED_MAX 6    /* 64x */
+#define NEW_RUN_WAIT_NS 1000000000ll /* at most, before a run's first reading (the gap was not recorded) */
+#define DAMAGE_SKIPS 1000             /* damaged places passed in one step at most */
+
+struct view_replay {
+	struct replay *r;
+	const char *file;        /* the recording's name, without its directory */
+	struct snapshot snap;    /* the decoder's, of the reading replay gave last: valid until the next call */
+	int ready;               /* snap is to be shown: src->take copies it */
+	int ahead;               /* snap is the reading after the one shown, read for play's pace */
+	int ahead_first;         /* and the first of a run (no rates, after an unrecorded gap) */
+	int64_t shown_ns, ahead_ns;
+	uint64_t shown_at;       /* CLOCK_MONOTONIC: when it was shown, or play started */
+	int cgroup_rows;         /* the reading shown has cgroup rows */
+	int speed;               /* log2 of play's speed */
+	int has_end;             /* --end: play stops at end_ns */
+	int64_t end_ns;
+	int damaged;             /* damage was met: the exit status says so */
+	struct users users;
+};
+
+typedef int (*replay_step)(struct replay *, struct snapshot *, char *, size_t);
+
+/* A reading in the direction of step into rv->snap: 1, or 0 at the end; damage on the way is
+ * said and passed. */
+static int fetch(struct view *v, replay_step step)
+{
+	struct view_replay *rv = v->replay;
+	char err[1024];
+
+	for (int i = 0; i < DAMAGE_SKIPS; i++) {
+		int rc = step(rv->r, &rv->snap, err, sizeof(err));
+
+		if (rc >= 0)
+			return rc;
+		rv->damaged = 1;
+		view_say(v, "%s: %s", rv->file, err);
+	}
+	return 0;
+}
+
+/* Shows the reading in rv->snap, now; one made when triggers fired says which. */
+static void show(struct view *v)
+{
+	struct view_replay *rv = v->replay;
+	const char *events = rv->snap.events;
+
+	rv->ready = 1;
+	rv->shown_ns = replay_time(rv->r);
+	rv->shown_at = timing_mono_ns();
+	view_take(v);
+	if (events) {
+		char first[256];
+
+		snprintf(first, sizeof(first), "%.*s", (int)strcspn(events, "\n"), events);
+		view_say(v, F_(N_("this reading was made when a trigger fired: %s%s")), first,
+			 strchr(events, '\n') ? _(" (and others)") : "");
+	}
+}
+
+/* When play shows the reading ahead: the recorded time between the two, at the speed. */
+static uint64_t pace(const struct view_replay *rv)
+{
+	int64_t gap = rv->ahead_ns - rv->shown_ns;
+
+	if (gap < 0)
+		gap = 0;
+	if (rv->ahead_first && gap > NEW_RUN_WAIT_NS)
+		gap = NEW_RUN_WAIT_NS;
+	return rv->shown_at + (rv->speed >= 0 ? (uint64_t)gap >> rv->speed : (uint64_t)gap << -rv->speed);
+}
+
+static int stop_play(struct view *v, const char *why)
+{
+	v->paused = 1;
+	view_say(v, "%s", why);
+	return 1;
+}
+
+/* Play reads the next reading ahead and waits for its time; at the end, or past --end, it stops. */
+static int read_ahead(struct view *v, uint64_t *deadline)
+{
+	struct view_replay *rv = v->replay;
+
+	if (!fetch(v, replay_next))
+		return stop_play(v, _("the end of the recording: play stopped"));
+	rv->ahead = 1;
+	rv->ahead_ns = replay_time(rv->r);
+	rv->ahead_first = rv->snap.interval_s <= 0;
+	if (rv->has_end && rv->ahead_ns > rv->end_ns && rv->shown_ns <= rv->end_ns)
+		return stop_play(v, _("the time given by --end: play stopped (n shows the next reading)"));
+	*deadline = pace(rv);
+	return 0;
+}
+
+/* ---- the source ---- */
+
+static void replay_start(struct view *v, uint64_t *deadline)
+{
+	(void)deadline;
+	if (fetch(v, replay_next)) {
+		show(v); /* the first reading, or the one at --begin */
+		return;
+	}
+	v->started = 1;
+	view_say(v, "%s", _("the recording has no readings"));
+}
+
+static int replay_fd(const struct view *v)
+{
+	(void)v;
+	return -1;
+}
+
+/* The copy keeps the totals since the start (a reading is copied once, when shown). The cgroup
+ * rows the reading has are shown while the cgroup view is asked for. */
+static enum reader_result replay_take(struct view *v, char *err, size_t errlen)
+{
+	struct view_replay *rv = v->replay;
+
+	(void)err;
+	(void)errlen;
+	if (!rv->ready)
+		return READER_NONE;
+	rv->ready = 0;
+	snapcopy_take(&v->copy, &rv->snap, 1);
+	v->copy_totals = 1;
+	rv->cgroup_rows = v->copy.snap.cgroups;
+	v->copy.snap.cgroups = rv->cgroup_rows && v->want_cgroups;
+	v->listening = v->copy.snap.listening;
+	return READER_SNAPSHOT;
+}
+
+/* Play: the reading ahead is due; then the one after it is read ahead. */
+static int replay_due(struct view *v, uint64_t now, uint64_t *deadline)
+{
+	struct view_replay *rv = v->replay;
+	uint64_t said = v->message_until;
+	int shown = rv->ahead;
+
+	(void)now;
+	if (rv->ahead) {
+		rv->ahead = 0;
+		v->counted = 1; /* -n counts what play shows */
+		show(v);
+		if (v->quit)
+			return 1;
+	}
+	read_ahead(v, deadline);
+	return shown || v->message_until != said;
+}
+
+static void say_no_cgroups(struct view *v)
+{
+	view_say(v, "%s", _("this reading has no cgroup rows: a recording has them with processes, not with threads"));
+}
+
+/* The rows are the recording's: processes or threads as it was made, its cgroup rows when it has
+ * them and the cgroup view is asked for. */
+static void replay_group(struct view *v, int threads, int cgroups, uint64_t *deadline)
+{
+	struct view_replay *rv = v->replay;
+
+	(void)threads;
+	(void)deadline;
+	v->snap.cgroups = v->copy.snap.cgroups = rv->cgroup_rows && cgroups;
+	if (cgroups && !rv->cgroup_rows)
+		say_no_cgroups(v);
+}
+
+/* A recording holds the tasks it read: the pids only filter its rows. */
+static void replay_pids(struct view *v, const uint32_t *pids, size_t n)
+{
+	view_set_selection(v, pids, n);
+	if (n)
+		view_say(v, "%s", _("a recording cannot read other processes: p only filters its rows by process id"));
+}
+
+/* ---- keys ---- */
+
+static void step_next(struct view *v, uint64_t *deadline)
+{
+	struct view_replay *rv = v->replay;
+
+	if (rv->ahead) {
+		rv->ahead = 0;
+	} else if (!fetch(v, replay_next)) {
+		view_say(v, "%s", _("this is the last reading: the recording ends here"));
+		return;
+	}
+	show(v);
+	*deadline = rv->shown_at; /* play goes on from here */
+}
+
+static void step_prev(struct view *v, uint64_t *deadline)
+{
+	struct view_replay *rv = v->replay;
+
+	if (rv->ahead && fetch(v, replay_prev)) /* back over the reading ahead to the one shown */
+		rv->ahead = 0;
+	if (!fetch(v, replay_prev)) {
+		view_say(v, "%s", _("this is the first reading: the recording starts here"));
+		return;
+	}
+	show(v);
+	*deadline = rv->shown_at;
+}
+
+static void speed_text(char *buf, size_t size, int speed)
+{
+	if (speed >= 0)
+		snprintf(buf, size, "%dx", 1 << speed);
+	else
+		snprintf(buf, size, "1/%dx", 1 << -speed);
+}
+
+static void change_speed(struct view *v, int step, uint64_t *deadline)
+{
+	struct view_replay *rv = v->replay;
+	char text[16];
+
+	if (rv->speed + step < SPEED_MIN || rv->speed + step > SPEED_MAX) {
+		view_say(v, "%s", step > 0 ? _("64x is the fastest play") : _("1/4x is the slowest play"));
+		return;
+	}
+	rv->speed += step;
+	if (rv->ahead)
+		*deadline = pace(rv);
+	speed_text(text, sizeof(text), rv->speed);
+	view_say(v, F_(N_("play at %s the recorded pace")), text);
+}
+
+/* z: play from the reading shown, or pause. */
+static void play_or_pause(struct view *v, uint64_t *deadline)
+{
+	struct view_replay *rv = v->replay;
+
+	v->paused = !v->paused;
+	if (v->paused)
+		return;
+	rv->shown_at = timing_mono_ns();
+	*deadline = rv->ahead ? pace(rv) : rv->shown_at;
+}
+
+/* g: the recording's rows, or its cgroup rows when it has them. */
+static void switch_cgroups(struct view *v, uint64_t *deadline)
+{
+	if (!v->replay->cgroup_rows && !v->want_cgroups) {
+		say_no_cgroups(v);
+		return;
+	}
+	view_set_rows(v, v->snap.threads, !v->want_cgroups, deadline);
+}
+
+/* J: the time of the reading shown, to edit. */
+static void open_jump(struct view *v)
+{
+	char when[64];
+
+	time_format(when, sizeof(when), v->replay->shown_ns);
+	prompt_open(v, PROMPT_TIME, v->have_snap ? when : "");
+}
+
+static int replay_act(struct view *v, enum action a, uint64_t *deadline)
+{
+	switch (a) {
+	case ACT_NEXT_READING: step_next(v, deadline); break;
+	case ACT_PREV_READING: step_prev(v, deadline); break;
+	case ACT_JUMP: open_jump(v); break;
+	case ACT_FASTER: change_speed(v, 1, deadline); break;
+	case ACT_SLOWER: change_speed(v, -1, deadline); break;
+	case ACT_PAUSE: play_or_pause(v, deadline); break;
+	case ACT_GROUP: switch_cgroups(v, deadline); break;
+	case ACT_REFRESH:
+		view_say(v, "%s", _("a recording takes no readings: n or Right shows its next one"));
+		break;
+	case ACT_DELAY:
+		view_say(v, "%s", _("a recording's interval is the one it was made with: [ and ] change the speed of play"));
+		break;
+	case ACT_THREADS:
+		view_say(v, "%s", _("a recording shows the rows it was made with: threads only when made with -H"));
+		break;
+	case ACT_DELAYACCT:
+		view_say(v, "%s", _("a recording shows what was read: Ctrl-T would switch this machine's kernel.task_delayacct"));
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+static void viewreplay_jump(struct view *v, const char *text, uint64_t *deadline);
+static void viewreplay_when(const struct view *v, struct outbuf *o);
+static void viewreplay_origin(const struct view *v, struct outbuf *o);
+static void viewreplay_state(const struct view *v, struct outbuf *o);
+
+static const struct view_source replay_source = {
+	.start = replay_start, .fd = replay_fd, .take = replay_take, .due = replay_due,
+	.group = replay_group, .pids = replay_pids, .act = replay_act,
+	.when = viewreplay_when, .state = viewreplay_state, .origin = viewreplay_origin, .jump = viewreplay_jump,
+};
+
+/* ---- the prompt and the header ---- */
+
+static void viewreplay_jump(struct view *v, const char *text, uint64_t *deadline)
+{
+	struct view_replay *rv = v->replay;
+	struct timespec now;
+	int64_t t, first, last;
+	char err[256], shown[SHOWN_SIZE], when[64];
+
+	if (!rv)
+		return;
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (time_parse(text, (int64_t)now.tv_sec * 1000000000 + now.tv_nsec, &t, err, sizeof(err)) < 0) {
+		view_say(v, F_(N_("'%s' is not a time: %s")), text_shown(text, shown), err);
+		return;
+	}
+	rv->ahead = 0; /* a seek forgets it */
+	if (replay_seek(rv->r, t) < 0 || !fetch(v, replay_next)) {
+		view_say(v, "%s", _("the recording has no readings"));
+		return;
+	}
+	show(v);
+	*deadline = rv->shown_at;
+	replay_range(rv->r, &first, &last);
+	if (t < first || t > last)
+		time_format(when, sizeof(when), t < first ? first : last);
+	if (t < first)
+		view_say(v, F_(N_("the recording starts at %s: its first reading")), when);
+	else if (t > last)
+		view_say(v, F_(N_("the recording ends at %s: its last reading")), when);
+}
+
+/* "RECORDING 2026-11-25 14:05:30.4": the reading's time, to a tenth of a second. */
+static void viewreplay_when(const struct view *v, struct outbuf *o)
+{
+	char when[64];
+	int64_t ns = (int64_t)v->snap.wall.tv_sec * 1000000000 + v->snap.wall.tv_nsec;
+
+	if (!v->have_snap) {
+		out_str(o, _("RECORDING"));
+		return;
+	}
+	time_format(when, sizeof(when), ns);
+	out_printf(o, F_(N_("RECORDING %s.%ld")), when, v->snap.wall.tv_nsec / 100000000);
+}
+
+static void viewreplay_origin(const struct view *v, struct outbuf *o)
+{
+	out_printf(o, F_(N_("%s, recorded on %s")), v->replay->file, replay_host(v->replay->r));
+}
+
+static void viewreplay_state(const struct view *v, struct outbuf *o)
+{
+	char speed[16];
+
+	speed_text(speed, sizeof(speed), v->replay->speed);
+	out_printf(o, v->paused ? F_(N_("PAUSED %s")) : F_(N_("PLAYING %s")), speed);
+}
+
+/* ---- set-up ---- */
+
+static void init_replay(struct view *v, struct view_replay *rv, const struct options *o, struct replay *r)
+{
+	const char *slash = strrchr(o->read, '/');
+
+	memset(rv, 0, sizeof(*rv));
+	rv->r = r;
+	rv->file = slash && slash[1] ? slash + 1 : o->read;
+	rv->has_end = o->has_end;
+	rv->end_ns = o->end_ns;
+	users_init(&rv->users);
+	v->src = &replay_source;
+	v->replay = rv;
+	v->paused = 1; /* on the first reading, until z */
+	if (o->by_uid)
+		str_copy(v->user_text, sizeof(v->user_text), users_name(&rv->users, o->uid));
+}
+
+int view_replay(const struct options *o, struct replay *r, int stop_fd)
+{
+	struct view v;
+	struct view_replay rv;
+
+	if (terminal_start() < 0)
+		return EXIT_FAILURE;
+	view_init(&v, o);
+	init_replay(&v, &rv, o, r);
+	v.colors = terminal_colors();
+	v.mouse = terminal_mouse(1);
+	view_loop(&v, stop_fd);
+	terminal_stop();
+	view_free(&v);
+	users_free(&rv.users);
+	return rv.damaged ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,116 @@
+# layers.sh — src/'s folders are layers, and every #include "x.h" keeps to them: a folder
+# includes only its own headers and those of the folders below it that the table allows. The
+# front ends and what they share (show, report, record, live, command, export, screen) never include the
+# kernel edge, a lower layer never includes a higher one, and the front ends include each other
+# only through what they share (show's options and rows, report's metrics, record's recorder and
+# replay). main may include anything.
+. "$top_srcdir/tests/lib.sh"
+
+# folder: the folders it may include besides itself, lowest first (src/README.md says why)
+layer_table() {
+	cat <<'EOF'
+base:
+model: base
+kernel: base model
+sample: base model kernel
+show: base model sample
+report: base model sample show
+record: base model sample show
+live: base model sample show record
+command: base model sample show
+export: base model sample show report
+screen: base model sample show record live
+main: *
+EOF
+}
+
+# layers_check SRC: prints "FILE includes H (FOLDER)" for each include the table forbids, and
+# "FILE: folder F is not in the table" for a folder it does not know, and headers of one name in
+# two folders (a bare include could not tell them apart); fails if it printed any.
+layers_check() {
+	local src=$1 homes
+	homes=$(cd "$src" && find . -mindepth 2 -name '*.h' | sed 's|^\./||' | sort)
+	awk -v src="$src" -v homes="$homes" '
+		BEGIN {
+			n = split(homes, hs, "\n")
+			for (i = 1; i <= n; i++) {
+				d = hs[i]; sub(/\/.*/, "", d); b = hs[i]; sub(/.*\//, "", b)
+				if (b in home) { print "two headers named " b ": " home[b] " and " d; bad = 1 }
+				home[b] = d
+			}
+		}
+		FNR == NR { k = $0; sub(/:.*/, "", k); v = $0; sub(/^[^:]*:/, "", v); allow[k] = " " v " "; next }
+		FNR == 1 {
+			rel = substr(FILENAME, length(src) + 2)
+			folder = rel; sub(/\/.*/, "", folder)
+			if (!(folder in allow)) { print rel ": folder " folder " is not in the table"; bad = 1 }
+		}
+		/^[ \t]*#[ \t]*include[ \t]*"/ {
+			h = $0; sub(/^[^"]*"/, "", h); sub(/".*/, "", h)
+			if (!(h in home)) next
+			to = home[h]
+			if (to == folder || allow[folder] ~ /\*/ || index(allow[folder], " " to " ")) next
+			print rel " includes " h " (" to ")"; bad = 1
+		}
+		END { exit bad }
+	' <(layer_table) $(find "$src" -mindepth 2 -name '*.[ch]' | sort)
+}
+
+src="$top_srcdir/src"
+
+layers_check "$src" >"$TMPDIR_TEST/violations"
+rc=$?
+mapfile -t said <"$TMPDIR_TEST/violations"
+tap_ok $rc "every #include in src/ keeps to the layer table" "${said[@]}"
+
+find "$src" -mindepth 2 -name '*.[ch]' | wc -l >"$TMPDIR_TEST/count"
+[ "$(cat "$TMPDIR_TEST/count")" -gt 50 ] && [ ! -e "$src/delaytop.c" ] && ! ls "$src"/*.c >/dev/null 2>&1
+tap_ok $? "the sources sit in folders, none loose in src/ (found $(cat "$TMPDIR_TEST/count"))" ""
+
+# Inside the screen, calls go one way: the state (viewstate.c) below the drawing and the prompts,
+# those below the key loop (view.c), that below the sources. The lower parts include no header of
+# a higher one, nor each other's.
+screen_check() {
+	local dir=$1 f h own
+	for f in viewstate viewdraw prompt; do
+		own=$f.h
+		[ $f = viewstate ] || own="$f.h viewstate.h"
+		for h in $(sed -n 's/^[ \t]*#[ \t]*include[ \t]*"\(view[a-z]*\.h\|prompt\.h\)".*/\1/p' "$dir/$f.c"); do
+			case " $own " in *" $h "*) ;; *) echo "screen/$f.c includes $h" ;; esac
+		done
+	done
+	grep -l 'viewreplay_\|viewlive_' "$dir/viewstate.c" "$dir/viewdraw.c" "$dir/prompt.c" "$dir/view.c" 2>/dev/null |
+		sed 's|.*/|screen/|; s|$| calls a source by name|'
+}
+
+screen_check "$src/screen" >"$TMPDIR_TEST/screen"
+[ ! -s "$TMPDIR_TEST/screen" ]
+ok=$?
+mapfile -t said <"$TMPDIR_TEST/screen"
+tap_ok $ok "the screen's state, drawing and prompts call nothing above them" "${said[@]}"
+
+# The checker can fail: a copy of the tree in which the screen includes the kernel's procfs.h, and
+# one in which the sampler includes the screen's view.h.
+mkdir -p "$TMPDIR_TEST/copy"
+cp -r "$src"/. "$TMPDIR_TEST/copy/"
+chmod -R u+w "$TMPDIR_TEST/copy" # distcheck's sources are read-only
+printf '#include "procfs.h"\n' >>"$TMPDIR_TEST/copy/screen/viewdraw.c"
+layers_check "$TMPDIR_TEST/copy" >"$TMPDIR_TEST/bad1"
+rc=$?
+[ $rc -ne 0 ] && grep -q '^screen/viewdraw.c includes procfs.h (kernel)$' "$TMPDIR_TEST/bad1"
+ok=$?
+mapfile -t said <"$TMPDIR_TEST/bad1"
+tap_ok $ok "a front end that includes procfs.h fails the check, named" "expected status 1 and" \
+	"'screen/viewdraw.c includes procfs.h (kernel)', got status $rc and:" "${said[@]}"
+
+cp "$src/screen/viewdraw.c" "$TMPDIR_TEST/copy/screen/viewdraw.c"
+printf '#include "view.h"\n' >>"$TMPDIR_TEST/copy/sample/rowbuild.c"
+layers_check "$TMPDIR_TEST/copy" >"$TMPDIR_TEST/bad2"
+rc=$?
+[ $rc -ne 0 ] && [ "$(cat "$TMPDIR_TEST/bad2")" = "sample/rowbuild.c includes view.h (screen)" ]
+ok=$?
+mapfile -t said <"$TMPDIR_TEST/bad2"
+tap_ok $ok "a lower layer that includes a higher one's header fails the check, named alone" \
+	"expected status 1 and only 'sample/rowbuild.c includes view.h (screen)', got status $rc and:" "${said[@]}"
+
+done_testing
