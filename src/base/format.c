@@ -233,8 +233,7 @@ static const struct {
 	{ 0xe0020, 0xe007f },
 };
 
-/* Whether cp (at least U+00A0) is shown replaced: a format control or separator above. */
-static int format_control(uint32_t cp)
+int format_control(uint32_t cp)
 {
 	for (size_t i = 0; i < sizeof(format_controls) / sizeof(format_controls[0]); i++)
 		if (cp >= format_controls[i].first && cp <= format_controls[i].last)

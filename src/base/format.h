@@ -39,6 +39,10 @@ void out_printf(struct outbuf *o, const char *fmt, ...) __attribute__((format(pr
  * *cp; -1 when the bytes there are not one (a stray byte, an overlong form, a surrogate, beyond
  * U+10FFFF, cut short). Independent of the locale. */
 int utf8_decode(const char *s, uint32_t *cp);
+/* Whether a code point from U+00A0 is a format control that prints nothing but reorders or hides
+ * what follows (U+202E, the bidi isolates, zero-width characters, U+2028...): shown as a control
+ * character is. */
+int format_control(uint32_t cp);
 
 /* s as display text, whole: control characters and bad bytes become TEXT_REPLACEMENT. */
 void out_text(struct outbuf *o, const char *s);

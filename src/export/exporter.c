@@ -12,6 +12,7 @@
 #include "format.h"
 #include "i18n.h"
 #include "metrics.h"
+#include "xalloc.h"
 
 /* Connections at once, and from one address: a connection over either limit is closed at once,
  * so that the kernel's listen queue never fills behind held connections. A connection silent for
@@ -193,7 +194,12 @@ static void request_done(void *cls, struct MHD_Connection *c, void **state, enum
 	pthread_mutex_unlock(&e->conns_lock);
 }
 
-/* Once a second, shuts down the connections whose request outlived REQUEST_S: the library then
+static int64_t elapsed_ns(const struct timespec *from, const struct timespec *to)
+{
+	return (int64_t)(to->tv_sec - from->tv_sec) * 1000000000 + (to->tv_nsec - from->tv_nsec);
+}
+
+/* Four times a second, shuts down the connections whose request outlived REQUEST_S: the library then
  * reads the end of the stream and closes them. */
 static void *reap(void *arg)
 {
@@ -205,12 +211,16 @@ static void *reap(void *arg)
 
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		for (struct conn *k = e->first; k; k = k->next)
-			if (!k->cut && now.tv_sec - k->since.tv_sec >= REQUEST_S) {
+			if (!k->cut && elapsed_ns(&k->since, &now) >= (int64_t)REQUEST_S * 1000000000) {
 				shutdown(k->fd, SHUT_RDWR);
 				k->cut = 1;
 			}
-		wake = now;
-		wake.tv_sec++;
+		wake = now; /* a quarter second on: a request is cut within REQUEST_S and 0.25 s */
+		wake.tv_nsec += 250000000;
+		if (wake.tv_nsec >= 1000000000) {
+			wake.tv_sec++;
+			wake.tv_nsec -= 1000000000;
+		}
 		pthread_cond_timedwait(&e->stop_cond, &e->conns_lock, &wake);
 	}
 	pthread_mutex_unlock(&e->conns_lock);
@@ -226,7 +236,8 @@ static int reaper_start(struct exporter *e)
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	pthread_cond_init(&e->stop_cond, &attr);
 	pthread_condattr_destroy(&attr);
-	e->reaping = pthread_create(&e->reaper, NULL, reap, e) == 0;
+	errno = pthread_create(&e->reaper, NULL, reap, e);
+	e->reaping = errno == 0;
 	return e->reaping ? 0 : -1;
 }
 
@@ -296,11 +307,7 @@ int exporter_start(struct exporter **out, const char *host, unsigned port, char 
 		snprintf(err, errlen, F_(N_("cannot listen on '%s': %s")), host, gai_strerror(rc));
 		return -1;
 	}
-	e = calloc(1, sizeof(*e));
-	if (!e) {
-		freeaddrinfo(ai);
-		return -1;
-	}
+	e = xcalloc(1, sizeof(*e));
 	pthread_mutex_init(&e->lock, NULL);
 	snprintf(e->address, sizeof(e->address), ai->ai_family == AF_INET6 ? "[%s]:%u" : "%s:%u", host, port);
 	errno = 0;

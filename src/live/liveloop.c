@@ -2,6 +2,7 @@
  * handed over, and the pace. */
 #include "config.h"
 
+#include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -58,7 +59,11 @@ static enum waited wait_for(struct live *l, uint64_t deadline, unsigned *fired)
 			ts.tv_nsec = (long)((deadline - now) % 1000000000u);
 			timeout = &ts;
 		}
-		if (ppoll(pfd, 2 + (nfds_t)l->ntriggers, timeout, NULL) <= 0)
+		int rc = ppoll(pfd, 2 + (nfds_t)l->ntriggers, timeout, NULL);
+
+		if (rc < 0 && errno != EINTR && errno != EAGAIN)
+			return WAITED_STOP; /* ends the run rather than spin (EFAULT, EINVAL: never here) */
+		if (rc <= 0)
 			continue;
 		if (pfd[1].revents & POLLIN)
 			sampler_drain(l->o->s);

@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <locale.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -95,7 +95,7 @@ static int print_all(const struct options *o, struct replay *r, int stop_fd)
 	struct snapshot snap;
 	char err[1024];
 	int status = EXIT_SUCCESS;
-	long printed = 0, read = 0;
+	long printed = 0, nread = 0;
 
 	batch_init(&bp, o);
 	while (!stopsig_requested(stop_fd) && (!o->iterations || printed < o->iterations)) {
@@ -108,7 +108,7 @@ static int print_all(const struct options *o, struct replay *r, int stop_fd)
 			status = EXIT_FAILURE;
 			continue;
 		}
-		read++;
+		nread++;
 		if (o->has_end && replay_time(r) > o->end_ns)
 			break;
 		if (snap.interval_s <= 0)
@@ -126,7 +126,7 @@ static int print_all(const struct options *o, struct replay *r, int stop_fd)
 		printed += !snap.events;
 	}
 	batch_free(&bp);
-	if (!read && !stopsig_requested(stop_fd))
+	if (!nread && !stopsig_requested(stop_fd))
 		no_readings(o); /* every segment was damaged (status 1), or held no whole record */
 	return status;
 }

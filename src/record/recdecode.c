@@ -204,30 +204,54 @@ static const char *bad_psi(const struct rec_psi *p)
 	return NULL;
 }
 
+/* A yes/no field by name: the first of n that is neither names the damage, else NULL. */
+struct flag_field {
+	const char *name;
+	uint64_t v;
+};
+
+static const char *bad_flag(const struct flag_field *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!flag(f[i].v))
+			return f[i].name;
+	return NULL;
+}
+
+#define BAD_FLAG(...) bad_flag((const struct flag_field[]){ __VA_ARGS__ }, \
+			       sizeof((const struct flag_field[]){ __VA_ARGS__ }) / sizeof(struct flag_field))
+
 static const char *bad_head(const struct rec_head *h)
 {
+	const char *bad;
+
 	if (h->wall_ns < 0)
 		return "wall_ns";
-	if (!seconds(h->interval) || !seconds(h->elapsed) || !seconds(h->reading))
+	if (!seconds(h->interval))
 		return "interval";
+	if (!seconds(h->elapsed))
+		return "elapsed";
+	if (!seconds(h->reading))
+		return "reading";
 	if (h->delayacct < DELAYACCT_UNKNOWN || h->delayacct > DELAYACCT_ON)
 		return "delayacct";
-	if (!flag(h->threads) || !flag(h->limited) || !flag(h->listening) || !flag(h->cgroups) ||
-	    !flag(h->states_from_tasks))
-		return "threads";
-	return bad_psi(&h->psi);
+	bad = BAD_FLAG({ "threads", (uint64_t)h->threads }, { "limited", (uint64_t)h->limited },
+		       { "listening", (uint64_t)h->listening }, { "cgroups", (uint64_t)h->cgroups },
+		       { "states_from_tasks", (uint64_t)h->states_from_tasks });
+	return bad ? bad : bad_psi(&h->psi);
 }
 
 static const char *bad_task(const struct rec_task *t)
 {
+	const char *bad = BAD_FLAG({ "exited", (uint64_t)t->exited }, { "fresh", (uint64_t)t->fresh },
+				   { "partial", (uint64_t)t->partial }, { "departed", (uint64_t)t->departed },
+				   { "have_states", (uint64_t)t->have_states },
+				   { "have_run", (uint64_t)t->last.have_run }, { "have_run", (uint64_t)t->base.have_run });
+
 	if (t->state && (t->state < ' ' || t->state > '~'))
 		return "state"; /* a ps letter, '?', or none */
-	if (!flag(t->exited) || !flag(t->fresh) || !flag(t->partial) || !flag(t->departed))
-		return "departed";
-	if (!flag(t->have_states))
-		return "have_states";
-	if (!flag(t->last.have_run) || !flag(t->base.have_run))
-		return "have_run";
+	if (bad)
+		return bad;
 	for (int k = 0; k < DK_COUNT; k++)
 		if ((int64_t)t->peak.max_at_ns[k] < 0 || (int64_t)t->acc.max_at_ns[k] < 0)
 			return "max_at";
@@ -236,9 +260,9 @@ static const char *bad_task(const struct rec_task *t)
 
 static const char *bad_cgroup(const struct rec_cgroup *c)
 {
-	if (!flag(c->have_states) || !flag(c->busy))
-		return "busy";
-	return bad_psi(&c->psi);
+	const char *bad = BAD_FLAG({ "have_states", (uint64_t)c->have_states }, { "busy", (uint64_t)c->busy });
+
+	return bad ? bad : bad_psi(&c->psi);
 }
 
 static void read_strings(struct rec_decoder *d, struct reader *r)

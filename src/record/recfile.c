@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +14,9 @@
 
 #include "recfile.h"
 #include "recread.h"
+#include "format.h"
 #include "i18n.h"
+#include "users.h"
 #include "xalloc.h"
 
 /* The compression: a strong level with a small window where a segment's readings are small (a
@@ -172,15 +173,13 @@ static int recover(struct recfile *f, const char *path, char *err, size_t errlen
 /* The message for a file that belongs to another user. */
 static void not_owner(char *err, size_t errlen, uid_t uid)
 {
-	struct passwd pw, *found = NULL;
-	char buf[1024], name[64];
+	char name[64], shown[64];
 
-	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &found) == 0 && found)
-		snprintf(name, sizeof(name), "%s", found->pw_name);
-	else
+	if (users_lookup(uid, name, sizeof(name), NULL, 0) < 0)
 		snprintf(name, sizeof(name), "%u", (unsigned)uid);
+	text_clean(shown, sizeof(shown), name);
 	snprintf(err, errlen,
-		 F_(N_("it belongs to %s, who could read what is recorded: record to a file of your own")), name);
+		 F_(N_("it belongs to %s, who could read what is recorded: record to a file of your own")), shown);
 }
 
 int recfile_create(struct recfile **out, const char *path, const char *host, char *err, size_t errlen)

@@ -294,8 +294,9 @@ static void number(struct outbuf *o, double v)
 #define MARK "\xef\xbf\xbd" /* U+FFFD */
 
 /* A label value in quotes that keeps every byte of s and tells any two names apart: backslash,
- * double quote and newline escaped as the format says; a control character or a byte that is not
- * UTF-8 as U+FFFD and its two hex digits; a U+FFFD of s as two. command: s is a command name,
+ * double quote and newline escaped as the format says; each byte of a control character (C0, DEL,
+ * C1, a format control such as U+202E) or of what is not UTF-8 as U+FFFD and its two hex digits;
+ * a U+FFFD of s as two. command: s is a command name,
  * which gets one more _ in front when it starts with one, so that none reads as METRICS_OTHER. */
 static void label_value(struct outbuf *o, const char *s, int command)
 {
@@ -316,6 +317,9 @@ static void label_value(struct outbuf *o, const char *s, int command)
 			out_str(o, MARK MARK);
 		else if (n < 0 || *u < 0x20 || *u == 0x7f)
 			out_printf(o, MARK "%02X", (unsigned)*u);
+		else if (n > 1 && (cp < 0xa0 || format_control(cp)))
+			for (int i = 0; i < n; i++) /* shown by its bytes: distinct, and inert */
+				out_printf(o, MARK "%02X", (unsigned)u[i]);
 		else
 			out_mem(o, (const char *)u, (size_t)n);
 		u += n > 0 ? n : 1;

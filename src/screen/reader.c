@@ -2,7 +2,8 @@
  * what is under the lock: the requests, and one reading ready to take. A reading is ready until
  * the screen has copied it; the thread waits for that before it touches the sampler again, since
  * the sampler's snapshot points into its tables. The thread runs the live loop (liveloop.h),
- * woken by the screen's asks. It blocks every signal: the screen's thread takes them. */
+ * woken by the screen's asks. It starts with every signal blocked: the stop signals are read
+ * through a signalfd (stopsig.h) that the key loop watches. */
 #include "config.h"
 
 #include <errno.h>

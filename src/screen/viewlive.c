@@ -1,4 +1,4 @@
-/* viewlive.c — the screen on a live run: its source of readings (view.h) is the reading thread
+/* viewlive.c — the screen on a live run: its source of readings (viewstate.h) is the reading thread
  * (reader.h), which takes them off the key loop; what the thread did with the pid selection and
  * the recording is said as each reading comes. The state, keys and loop are view.c's. */
 #include "config.h"

@@ -1,4 +1,4 @@
-/* viewreplay.c — the screen on a recording (-r): the source of its readings (view.h), which
+/* viewreplay.c — the screen on a recording (-r): the source of its readings (viewstate.h), which
  * takes them from the recording at once rather than from a reading thread; the keys that step
  * through it (n, N), go to a time (J), play and pause at the recorded pace (z) and change its
  * speed ([, ]); what the keys that would read or change this machine say instead; the header's

@@ -33,6 +33,7 @@ int optvalue_top_commands(const char *s, long *out, char *err, size_t errlen);
 /* --series-expiry: seconds, 0 to SERIES_EXPIRY_MAX. */
 #define SERIES_EXPIRY_MAX 86400
 int optvalue_series_expiry(const char *s, double *out, char *err, size_t errlen);
+
 /* --rotate: hour, day, or a number of seconds (ROTATE_SECONDS + the number). */
 enum rotate { ROTATE_NONE, ROTATE_HOUR, ROTATE_DAY, ROTATE_SECONDS };
 

@@ -21,7 +21,12 @@ for _ in $(seq 50); do
 	curl -sf -m 2 -o /dev/null "$URL" && break
 	sleep 0.2
 done
-curl -sf -m 2 -o /dev/null "$URL" || skip_all "the exporter did not start: $(head -3 "$T/err")"
+if ! curl -sf -m 2 -o /dev/null "$URL"; then
+	grep -q "needs libmicrohttpd" "$T/err" && skip_all "$(head -1 "$T/err")"
+	tap_ok 1 "the exporter starts and answers" "$(head -3 "$T/err")"
+	done_testing
+	exit
+fi
 
 # The attacker: MODE SECONDS; prints one line of facts when done.
 cat >"$T/flood.py" <<'PY'

@@ -48,13 +48,14 @@ done
 dups=$(grep -v '^#' "$T/m" | awk '{ $NF = ""; print }' | sort | uniq -d | head -3)
 [ -s "$T/m" ] && [ -z "$dups" ]
 tap_ok $? "no series appears twice" "$dups" "$(head -2 "$T/err")"
-n=$(grep -c "^delaytop_cgroup_delays_total{cgroup=\"/$P/" "$T/m")
-[ "$n" -ge 3 ]
-tap_ok $? "the three cgroups have a series each" "$n: $(grep "cgroup=\"/$P/" "$T/m" | head -5)"
+n=$(grep "^delaytop_cgroup_delays_total{cgroup=\"/$P/" "$T/m" | sed 's/,kind=.*//' | sort -u | wc -l)
+[ "$n" -eq 3 ]
+tap_ok $? "the three cgroups have series of their own (3 label values)" "$n: $(grep "cgroup=\"/$P/" "$T/m" | head -5)"
 grep -q '^delaytop_command_delays_total{command="__other",' "$T/m" &&
 	[ "$(grep -c '^delaytop_command_delays_total{command="x.*y",kind="cpu"}' "$T/m")" -eq 2 ] &&
-	grep -q $'^delaytop_command_delays_total{command="x\xef\xbf\xbd09y",kind="cpu"}' "$T/m"
-tap_ok $? "a process named _other is __other; x<TAB>y and x?y apart" \
+	grep -q $'^delaytop_command_delays_total{command="x\xef\xbf\xbd09y",kind="cpu"}' "$T/m" &&
+	grep -q $'^delaytop_command_delays_total{command="z\xef\xbf\xbdFFz",kind="cpu"}' "$T/m"
+tap_ok $? "a process named _other is __other; x<TAB>y and x?y apart; z<0xff>z as z, U+FFFD, FF, z" \
 	"$(grep '^delaytop_command_delays_total{command="\(x\|_\)' "$T/m" | head -5)"
 promtool check metrics <"$T/m" >"$T/lint" 2>&1
 tap_ok $? "promtool check metrics passes" "$(head -5 "$T/lint")"

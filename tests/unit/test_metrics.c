@@ -18,7 +18,7 @@
 #include "tap.h"
 
 static struct kind_totals acc[6];
-static struct row rows[6];
+static struct row rows[8];
 
 static void task(int i, uint32_t pid, uint64_t start, const char *cgroup, const char *comm, double cpu_s, uint64_t waits)
 {
@@ -172,8 +172,10 @@ static char *duplicate_series(char *text)
 static void test_labels(void)
 {
 	static const char *const cgroups[] = { "/tab\tx", "/tab?x", "/b\xff",
-					       "/b\xef\xbf\xbd" "FF", "/q\"\\", "/n\nl" };
-	static const char *const comms[] = { "x\ty", "x?y", "_other", "z\xffz", "z\xef\xbf\xbd" "FFz", "n\nl" };
+					       "/b\xef\xbf\xbd" "FF", "/q\"\\", "/n\nl", "/csi\xc2\x9b" "2J",
+					       "/gpj\xe2\x80\xae" "exe" };
+	static const char *const comms[] = { "x\ty", "x?y", "_other", "z\xffz", "z\xef\xbf\xbd" "FFz", "n\nl",
+					     "c\xc2\x9b", "r\xe2\x80\xaex" };
 	struct metrics m;
 	struct snapshot snap;
 	char *text, *dup;
@@ -181,9 +183,9 @@ static void test_labels(void)
 	memset(&snap, 0, sizeof(snap));
 	snap.rows = rows;
 	metrics_init(&m, 5);
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 8; i++)
 		task(i, (uint32_t)(40 + i), 1, cgroups[i], comms[i], 1.0, 1);
-	snap.nrows = 6;
+	snap.nrows = 8;
 	metrics_update(&m, &snap, 0.001);
 	text = exposition(&m, 0);
 	ok(utf8_valid(text), "names that are not UTF-8 leave the exposition UTF-8");
@@ -194,6 +196,9 @@ static void test_labels(void)
 	   "a byte that is not UTF-8 is U+FFFD and its hex code, a U+FFFD of the name two");
 	ok(strstr(text, "{cgroup=\"/q\\\"\\\\\",") && strstr(text, "{cgroup=\"/n\\nl\","),
 	   "quote, backslash and newline escaped as the format says");
+	ok(strstr(text, "{cgroup=\"/csi\xef\xbf\xbd" "C2\xef\xbf\xbd" "9B2J\",") &&
+		   strstr(text, "{cgroup=\"/gpj\xef\xbf\xbd" "E2\xef\xbf\xbd" "80\xef\xbf\xbd" "AEexe\","),
+	   "a C1 control (U+009B) and a format control (U+202E) are U+FFFD and the hex code of each byte");
 	ok(strstr(text, "{command=\"__other\",") && strstr(text, "{command=\"_other\","),
 	   "a command named _other is __other, the rest _other");
 	dup = duplicate_series(text);
