@@ -38,9 +38,10 @@ static void watch(struct live *l, struct pollfd *p, int i, unsigned *fired)
 }
 
 /* Sleeps until the CLOCK_MONOTONIC deadline (NO_DEADLINE: none), reading exit records whenever
- * they arrive. Returns at the deadline; as soon as triggers fire (*fired: which) or the wake
- * descriptor asks for a reading (WAITED_READ); or when it asks to stop. */
-static enum waited wait_for(struct live *l, uint64_t deadline, unsigned *fired)
+ * they arrive. Returns at the deadline; as soon as triggers fire (*fired: which; watched only
+ * with triggers set) or the wake descriptor asks for a reading (WAITED_READ); or when it asks to
+ * stop. */
+static enum waited wait_for(struct live *l, uint64_t deadline, int triggers, unsigned *fired)
 {
 	struct pollfd pfd[2 + TRIGGER_MAX] = { { l->o->wake_fd, POLLIN, 0 }, { sampler_listen_fd(l->o->s), POLLIN, 0 } };
 
@@ -59,7 +60,7 @@ static enum waited wait_for(struct live *l, uint64_t deadline, unsigned *fired)
 			ts.tv_nsec = (long)((deadline - now) % 1000000000u);
 			timeout = &ts;
 		}
-		int rc = ppoll(pfd, 2 + (nfds_t)l->ntriggers, timeout, NULL);
+		int rc = ppoll(pfd, 2 + (nfds_t)(triggers ? l->ntriggers : 0), timeout, NULL);
 
 		if (rc < 0 && errno != EINTR && errno != EAGAIN)
 			return WAITED_STOP; /* ends the run rather than spin (EFAULT, EINVAL: never here) */
@@ -67,7 +68,7 @@ static enum waited wait_for(struct live *l, uint64_t deadline, unsigned *fired)
 			continue;
 		if (pfd[1].revents & POLLIN)
 			sampler_drain(l->o->s);
-		for (int i = 0; i < l->ntriggers; i++)
+		for (int i = 0; triggers && i < l->ntriggers; i++)
 			watch(l, &pfd[2 + i], i, fired);
 		if (pfd[0].revents & POLLIN)
 			w = l->h->woken(l->arg);
@@ -115,7 +116,9 @@ int liveloop_run(const struct live_opts *o, const struct live_hooks *h, void *ar
 		first = 0;
 	}
 	while (!step || !o->iterations || paced < o->iterations) {
-		enum waited w = wait_for(&l, deadline, &fired);
+		/* not before the first reading: a firing's reading must show who stalled, which needs
+		 * rates, so one that came before it waits in the kernel until the first is made */
+		enum waited w = wait_for(&l, deadline, !first, &fired);
 		uint64_t now = timing_mono_ns();
 
 		if (w == WAITED_STOP)
