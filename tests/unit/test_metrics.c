@@ -17,8 +17,11 @@
 #include "options.h"
 #include "tap.h"
 
-static struct kind_totals acc[6];
-static struct row rows[8];
+/* the most rows a test makes (test_labels) */
+#define MAX_ROWS 8
+
+static struct kind_totals acc[MAX_ROWS];
+static struct row rows[MAX_ROWS];
 
 static void task(int i, uint32_t pid, uint64_t start, const char *cgroup, const char *comm, double cpu_s, uint64_t waits)
 {
