@@ -10,34 +10,19 @@
 #include "acctstate.h"
 #include "psi.h"
 #include "rates.h"
+#include "rowfield.h"
 #include "totals.h"
 
 struct cgroup_node;
 
-/* Tasks by state, as the kernel's cgroupstats counts them. */
-enum cg_state { CG_RUNNING, CG_SLEEPING, CG_UNINTERRUPTIBLE, CG_STOPPED, CG_IOWAIT, CG_STATES };
-
+/* One row: a task (process or thread), a departed task's totals, or a cgroup. */
 struct row {
-	uint32_t pid; /* the process (thread group id) */
-	uint32_t tid; /* the thread in thread mode; 0 in process mode */
-	uint32_t ppid; /* the process's parent; 0 when unknown */
-	uint64_t start_ns; /* with pid and tid, the task's identity (0 for a departed task) */
-	uint32_t uid;
-	char state;   /* as in ps(1): R, S, D, Z, T, ...; '?' when unknown */
-	uint8_t exited;   /* the task ended during the interval, or earlier when departed */
-	uint8_t departed; /* it ended before this interval: only its totals since the start count */
-	uint8_t fresh;    /* first reading of this task: no rates yet */
-	uint8_t partial;  /* limited mode, process row: threads came or went during the interval, and
-			     the delays of those that ended are missing from it */
-	const char *user;    /* strings belong to the sampler and live until its next tick */
-	const char *comm;
-	const char *cmdline; /* full command line, or NULL when unknown */
-	const char *cgroup;  /* the task's cgroup path (a cgroup row's own), or NULL when unknown */
-	uint32_t nthreads;   /* live threads the row stands for (a cgroup row: in it and below) */
-	uint32_t states[CG_STATES]; /* a process row in the cgroup view: its threads by state */
-	uint8_t have_states;
-	int depth;           /* a cgroup row: its depth in the tree; in the process tree (a listing's
-				copy of a process row) the process's */
+	ROW_FIELDS_MEMBERS; /* rowfield.h: ids, start, state, flags, parent, depth */
+	/* rowfield.h's strings: they belong to whoever made the row (the sampler: until its next
+	 * tick) */
+#define ROW_STRING_DECL(member, none) const char *member;
+	ROW_STRINGS(ROW_STRING_DECL)
+#undef ROW_STRING_DECL
 	long parent;         /* a cgroup row: the index of its parent's row, -1 for the root; so in
 				the process tree, among the listing's copies */
 	const struct cgroup_node *cg; /* a cgroup row: its node (pressure, states); NULL for tasks */

@@ -19,11 +19,29 @@
 #define BASE_STRINGS 262144u
 #define MAX_STRING_ID (1u << 24)
 
+/* Our task fields that no field of the file maps to (a file older than them). */
+static void find_absent(struct rec_decoder *d)
+{
+	size_t n, nfile = d->schema->nfields[RO_TASK];
+	const struct rec_field *ours = rec_fields(RO_TASK, &n);
+
+	d->absent = xcalloc(n ? n : 1, sizeof(*d->absent));
+	for (size_t i = 0; i < n; i++) {
+		size_t f = 0;
+
+		while (f < nfile && d->schema->map[RO_TASK][f] != (int)i)
+			f++;
+		if (f == nfile)
+			d->absent[d->nabsent++] = &ours[i];
+	}
+}
+
 void rec_decoder_init(struct rec_decoder *d, const struct rec_schema *schema)
 {
 	memset(d, 0, sizeof(*d));
 	rec_state_init(&d->st);
 	d->schema = schema;
+	find_absent(d);
 	d->max_tasks = d->max_cgroups = REC_MAX_SLOTS;
 	d->max_strings = MAX_STRING_ID;
 }
@@ -46,6 +64,7 @@ void rec_decoder_free(struct rec_decoder *d)
 	free(d->rows);
 	free(d->rates);
 	free(d->facts);
+	free(d->absent);
 	cgtree_free(&d->tree);
 	memset(d, 0, sizeof(*d));
 }
@@ -241,15 +260,23 @@ static const char *bad_head(const struct rec_head *h)
 	return bad ? bad : bad_psi(&h->psi);
 }
 
+/* The first row field (rowfield.h) whose value fails its check, or NULL. */
+static const char *bad_row_field(const struct rec_task *t)
+{
+#define ROW_FIELD_CHECK(member, type, dims, record, check, none, show, from) \
+	if (!check(t->member)) \
+		return #member;
+	ROW_FIELDS(ROW_FIELD_CHECK)
+#undef ROW_FIELD_CHECK
+	return NULL;
+}
+
 static const char *bad_task(const struct rec_task *t)
 {
-	const char *bad = BAD_FLAG({ "exited", (uint64_t)t->exited }, { "fresh", (uint64_t)t->fresh },
-				   { "partial", (uint64_t)t->partial }, { "departed", (uint64_t)t->departed },
-				   { "have_states", (uint64_t)t->have_states },
-				   { "have_run", (uint64_t)t->last.have_run }, { "have_run", (uint64_t)t->base.have_run });
+	const char *bad = bad_row_field(t);
 
-	if (t->state && (t->state < ' ' || t->state > '~'))
-		return "state"; /* a ps letter, '?', or none */
+	if (!bad)
+		bad = BAD_FLAG({ "have_run", (uint64_t)t->last.have_run }, { "have_run", (uint64_t)t->base.have_run });
 	if (bad)
 		return bad;
 	for (int k = 0; k < DK_COUNT; k++)
@@ -464,24 +491,12 @@ static const char *str_of(const struct rec_decoder *d, uint32_t id, const char *
 static void task_row(const struct rec_decoder *d, struct row *row, struct rec_task *t, const struct task_rates *r)
 {
 	memset(row, 0, sizeof(*row));
-	row->pid = t->pid;
-	row->tid = t->tid;
-	row->ppid = t->ppid;
-	row->start_ns = t->start_ns;
-	row->uid = t->uid;
-	row->state = (char)t->state;
-	row->exited = t->exited;
-	row->departed = t->departed;
-	row->fresh = t->fresh;
-	row->partial = t->partial;
-	row->user = str_of(d, t->str[RS_USER], "?");
-	row->comm = str_of(d, t->str[RS_COMM], "?");
-	row->cmdline = str_of(d, t->str[RS_CMDLINE], NULL);
-	row->cgroup = str_of(d, t->str[RS_CGROUP], NULL);
-	row->nthreads = t->nthreads;
-	for (int s = 0; s < CG_STATES; s++)
-		row->states[s] = t->states[s];
-	row->have_states = t->have_states;
+	for (size_t i = 0; i < d->nabsent; i++) /* fields the file is older than */
+		rec_set(d->absent[i], t, d->absent[i]->none);
+	row->fields = t->fields;
+#define ROW_STRING_OF(member, none) row->member = str_of(d, t->str[ROWSTR_##member], none);
+	ROW_STRINGS(ROW_STRING_OF)
+#undef ROW_STRING_OF
 	row->parent = -1;
 	row->r = *r;
 	row->acc = &t->acc;

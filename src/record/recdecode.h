@@ -14,6 +14,8 @@
 struct rec_decoder {
 	struct rec_state st;
 	const struct rec_schema *schema;
+	const struct rec_field **absent; /* our task fields the file lacks: each read as its none */
+	size_t nabsent;
 	struct row *rows;
 	size_t caprows;
 	struct task_rates *rates; /* per slot */

@@ -240,24 +240,10 @@ static void task_truth(struct rec_encoder *e, struct rec_task *x, const struct r
 		       struct outbuf *defs, size_t *ndefs)
 {
 	*x = *pred;
-	x->pid = r->pid;
-	x->tid = r->tid;
-	x->ppid = r->ppid;
-	x->uid = r->uid;
-	x->start_ns = r->start_ns;
-	x->nthreads = r->nthreads;
-	for (int s = 0; s < CG_STATES; s++)
-		x->states[s] = r->states[s];
-	x->state = (uint8_t)r->state;
-	x->exited = r->exited;
-	x->fresh = r->fresh;
-	x->partial = r->partial;
-	x->departed = r->departed;
-	x->have_states = r->have_states;
-	x->str[RS_USER] = intern(e, r->user, defs, ndefs);
-	x->str[RS_COMM] = intern(e, r->comm, defs, ndefs);
-	x->str[RS_CMDLINE] = intern(e, r->cmdline, defs, ndefs);
-	x->str[RS_CGROUP] = intern(e, r->cgroup, defs, ndefs);
+	x->fields = r->fields;
+#define ROW_STRING_INTERN(member, none) x->str[ROWSTR_##member] = intern(e, r->member, defs, ndefs);
+	ROW_STRINGS(ROW_STRING_INTERN)
+#undef ROW_STRING_INTERN
 	if (r->base && !r->fresh)
 		x->base = *r->base;
 	if (r->last)

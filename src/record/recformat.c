@@ -86,30 +86,40 @@ static void add_sample(const char *prefix, size_t at)
 	}
 }
 
+/* A row field (rowfield.h) of `count` elements of `size` bytes at offset: named as the member, an
+ * array's elements as NAME.I. */
+static void add_row_field(const char *member, size_t offset, size_t size, size_t count, uint64_t none)
+{
+	char name[64];
+
+	for (size_t i = 0; i < count; i++) {
+		if (count > 1)
+			snprintf(name, sizeof(name), "%s.%zu", member, i);
+		else
+			str_copy(name, sizeof(name), member);
+		add(RO_TASK, name, offset + i * size, size, RF_NUM, 1);
+		table.f[RO_TASK][table.n[RO_TASK] - 1].none = none;
+	}
+}
+
 static void add_task_fields(void)
 {
-	static const char *const str_names[RS_COUNT] = { "user", "comm", "cmdline", "cgroup" };
 	char name[64];
 	size_t at;
 
-	ADD(RO_TASK, struct rec_task, pid, "pid", RF_NUM, 1);
-	ADD(RO_TASK, struct rec_task, tid, "tid", RF_NUM, 1);
-	ADD(RO_TASK, struct rec_task, ppid, "ppid", RF_NUM, 1);
-	ADD(RO_TASK, struct rec_task, uid, "uid", RF_NUM, 1);
-	ADD(RO_TASK, struct rec_task, start_ns, "start_ns", RF_NUM, 1);
-	ADD(RO_TASK, struct rec_task, nthreads, "nthreads", RF_NUM, 1);
-	for (int s = 0; s < CG_STATES; s++) {
-		snprintf(name, sizeof(name), "states.%d", s);
-		add(RO_TASK, name, offsetof(struct rec_task, states) + s * 4, 4, RF_NUM, 1);
-	}
-	ADD(RO_TASK, struct rec_task, state, "state", RF_NUM, 1);
-	ADD(RO_TASK, struct rec_task, exited, "exited", RF_NUM, 1);
-	ADD(RO_TASK, struct rec_task, fresh, "fresh", RF_NUM, 1);
-	ADD(RO_TASK, struct rec_task, partial, "partial", RF_NUM, 1);
-	ADD(RO_TASK, struct rec_task, departed, "departed", RF_NUM, 1);
-	ADD(RO_TASK, struct rec_task, have_states, "have_states", RF_NUM, 1);
-	for (int s = 0; s < RS_COUNT; s++)
-		add(RO_TASK, str_names[s], offsetof(struct rec_task, str) + s * 4, 4, RF_NUM, 1);
+#define REC_NO(member, type, none)
+#define REC_YES(member, type, none) \
+	add_row_field(#member, offsetof(struct rec_task, member), sizeof(type), \
+		      sizeof(((struct rec_task *)0)->member) / sizeof(type), (uint64_t)(type)(none));
+#define ROW_FIELD_ADD(member, type, dims, record, check, none, show, from) record(member, type, none)
+	ROW_FIELDS(ROW_FIELD_ADD)
+#undef ROW_FIELD_ADD
+#undef REC_YES
+#undef REC_NO
+#define ROW_STRING_ADD(member, none) \
+	add(RO_TASK, #member, offsetof(struct rec_task, str) + ROWSTR_##member * 4, 4, RF_NUM, 1);
+	ROW_STRINGS(ROW_STRING_ADD)
+#undef ROW_STRING_ADD
 	add_sample("base", offsetof(struct rec_task, base));
 	add_sample("last", offsetof(struct rec_task, last));
 	at = offsetof(struct rec_task, peak);

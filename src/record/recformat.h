@@ -14,6 +14,7 @@
 #include "model.h"
 #include "psi.h"
 #include "rates.h"
+#include "rowfield.h"
 #include "totals.h"
 
 /* The format's version: a reader reads every file of its major version whatever the minor (a
@@ -22,17 +23,12 @@
 #define REC_MINOR 0
 #define REC_MAGIC "delaytop recording\n"
 
-/* The strings of a task, kept as ids into the segment's string table (0: none). */
-enum rec_str { RS_USER, RS_COMM, RS_CMDLINE, RS_CGROUP, RS_COUNT };
-
-/* One task (a thread, a process, or a departed task's totals) as the recording knows it. */
+/* One task (a thread, a process, or a departed task's totals) as the recording knows it: the
+ * row's fields (rowfield.h), its strings as ids into the segment's string table (0: none), its
+ * readings and its totals. */
 struct rec_task {
-	uint32_t pid, tid, ppid, uid;
-	uint64_t start_ns;
-	uint32_t nthreads;
-	uint32_t states[CG_STATES];
-	uint8_t state, exited, fresh, partial, departed, have_states;
-	uint32_t str[RS_COUNT];
+	ROW_FIELDS_MEMBERS;
+	uint32_t str[ROW_STRING_COUNT];
 	struct sample base, last;
 	struct peaks peak;
 	struct kind_totals acc;
@@ -88,6 +84,7 @@ struct rec_field {
 	uint8_t size;  /* 1, 2, 4 or 8 bytes */
 	uint8_t type;  /* enum rec_ftype */
 	uint8_t phase; /* 1 to REC_PHASES */
+	uint64_t none; /* the value a file without the field gives it */
 };
 
 /* The fields of each object, in the order this delaytop writes them. */

@@ -338,6 +338,67 @@ static void json_acct(struct outbuf *o, const struct row *r, const struct displa
 	}
 }
 
+/* The value of a row field that ends a task record (rowfield.h's show): SHOW_NUM's, or unknown;
+ * SHOW_DEPTH's, 0 outside a process tree. */
+struct tail_value {
+	const char *name;
+	int known;
+	long long v;
+};
+#define SHOW_OWN(member, none)
+#define SHOW_NUM(member, none) \
+	tail[n++] = (struct tail_value){ #member, r->member != (none), (long long)r->member };
+#define SHOW_DEPTH(member, none) \
+	tail[n++] = (struct tail_value){ #member, 1, d->tree && !d->threads ? (long long)r->member : 0 };
+#define ROW_FIELD_TAIL(member, type, dims, record, check, none, show, from) show(member, none)
+#define ROW_FIELD_COUNT(member, type, dims, record, check, none, show, from) +1
+enum { TAIL_MAX = 0 ROW_FIELDS(ROW_FIELD_COUNT) };
+
+/* The row fields that end a task record, in the table's order; returns how many. */
+static int tail_values(const struct row *r, const struct display *d, struct tail_value *tail)
+{
+	int n = 0;
+
+	ROW_FIELDS(ROW_FIELD_TAIL)
+	return n;
+}
+
+static void json_tail(struct outbuf *o, const struct row *r, const struct display *d)
+{
+	struct tail_value tail[TAIL_MAX];
+	int n = tail_values(r, d, tail);
+
+	for (int i = 0; i < n; i++)
+		if (tail[i].known)
+			out_printf(o, ",\"%s\":%lld", tail[i].name, tail[i].v);
+		else
+			out_printf(o, ",\"%s\":null", tail[i].name);
+}
+
+static void csv_tail(struct outbuf *o, const struct row *r, const struct display *d)
+{
+	struct tail_value tail[TAIL_MAX];
+	int n = tail_values(r, d, tail);
+
+	for (int i = 0; i < n; i++)
+		if (tail[i].known)
+			out_printf(o, ",%lld", tail[i].v);
+		else
+			out_char(o, ',');
+}
+
+/* The CSV header's names of the row fields that end a task line. */
+static void csv_tail_names(struct outbuf *o)
+{
+	static const struct display plain = { 0 };
+	static const struct row blank = { .parent = -1 };
+	struct tail_value tail[TAIL_MAX];
+	int n = tail_values(&blank, &plain, tail);
+
+	for (int i = 0; i < n; i++)
+		out_printf(o, ",%s", tail[i].name);
+}
+
 /* A task's "pid" and "tid" (null for a process row). */
 static void json_ids(struct outbuf *o, const struct row *r, int threads)
 {
@@ -371,11 +432,7 @@ static void json_task(struct outbuf *o, const char *when, const struct snapshot 
 	out_str(o, ",\"cmdline\":");
 	json_string_or_null(o, r->cmdline);
 	json_acct(o, r, d);
-	if (r->ppid)
-		out_printf(o, ",\"ppid\":%u", r->ppid);
-	else
-		out_str(o, ",\"ppid\":null");
-	out_printf(o, ",\"depth\":%d", d->tree && !d->threads ? r->depth : 0);
+	json_tail(o, r, d);
 	out_str(o, "}\n");
 }
 
@@ -454,7 +511,8 @@ static void csv_header(struct outbuf *o, const struct display *d)
 		}
 		for (int k = 0; k < DK_COUNT; k++)
 			out_printf(o, ",%s_max_at", delay_kinds[k].key);
-		out_str(o, ",ppid,depth\n");
+		csv_tail_names(o);
+		out_char(o, '\n');
 	}
 }
 
@@ -519,10 +577,8 @@ static void csv_task(struct outbuf *o, const char *when, const struct snapshot *
 		out_char(o, ',');
 		time_field(o, kind_max_at(r, k, d), 0);
 	}
-	out_char(o, ',');
-	if (r->ppid)
-		out_printf(o, "%u", r->ppid);
-	out_printf(o, ",%d\n", d->tree && !d->threads ? r->depth : 0);
+	csv_tail(o, r, d);
+	out_char(o, '\n');
 }
 
 static void csv_cgroup(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,

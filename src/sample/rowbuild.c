@@ -14,12 +14,33 @@ void rowbuf_free(struct rowbuf *b)
 	b->cap = 0;
 }
 
-static void task_row(struct row *r, const struct task *t, int threads)
+/* A blank row: no strings, no links, every field none (rowfield.h). */
+static void blank_row(struct row *r)
 {
 	memset(r, 0, sizeof(*r));
+	row_fields_none(&r->fields);
+	r->parent = -1;
+}
+
+/* The fields rowfield.h says come from the task's process. */
+static void fields_from_proc(struct row *r, const struct proc *p)
+{
+#define FROM_OWN(member)
+#define FROM_PROC(member) r->member = p->member;
+#define ROW_FIELD_FROM(member, type, dims, record, check, none, show, from) from(member)
+	ROW_FIELDS(ROW_FIELD_FROM)
+#undef ROW_FIELD_FROM
+#undef FROM_PROC
+#undef FROM_OWN
+}
+
+static void task_row(struct row *r, const struct task *t, int threads)
+{
+	blank_row(r);
+	if (t->proc)
+		fields_from_proc(r, t->proc);
 	r->pid = t->proc ? t->proc->pid : t->id;
 	r->tid = threads ? t->id : 0;
-	r->ppid = t->proc ? t->proc->ppid : 0;
 	r->start_ns = t->start_ns;
 	r->uid = t->proc ? t->proc->euid : 0;
 	r->state = t->state ? t->state : '?';
@@ -34,13 +55,12 @@ static void task_row(struct row *r, const struct task *t, int threads)
 		memcpy(r->states, t->proc->states, sizeof(r->states));
 		r->have_states = 1;
 	}
-	r->parent = -1;
 	r->acc = &t->acc;
 }
 
 static void departed_row(struct row *r, const struct departed *d, int threads, int others, const char *others_name)
 {
-	memset(r, 0, sizeof(*r));
+	blank_row(r);
 	r->pid = d->pid;
 	r->tid = threads ? d->id : 0;
 	r->uid = d->uid;
@@ -49,7 +69,6 @@ static void departed_row(struct row *r, const struct departed *d, int threads, i
 	r->comm = others ? others_name : d->comm;
 	r->cmdline = d->cmdline;
 	r->cgroup = d->cgroup;
-	r->parent = -1;
 	r->acc = &d->acc;
 	rates_unavailable(&r->r);
 	r->exited = r->departed = 1;

@@ -110,12 +110,12 @@ void snapcopy_free(struct snapcopy *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* A row's strings (rowfield.h), copied. */
 static void copy_row_strings(struct snapcopy_strings *s, struct row *r)
 {
-	r->user = copy_string(s, r->user);
-	r->comm = copy_string(s, r->comm);
-	r->cmdline = copy_string(s, r->cmdline);
-	r->cgroup = copy_string(s, r->cgroup);
+#define ROW_STRING_COPY(member, none) r->member = copy_string(s, r->member);
+	ROW_STRINGS(ROW_STRING_COPY)
+#undef ROW_STRING_COPY
 }
 
 static void copy_task_rows(struct snapcopy *c, const struct snapshot *src, int totals)
