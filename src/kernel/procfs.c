@@ -118,6 +118,7 @@ int procfs_read_process(uint32_t pid, struct proc_entry *e)
 	e->ppid = (uint32_t)st.ppid;
 	e->state = st.state;
 	e->nlwp = st.nlwp;
+	e->nice = st.nice;
 	e->start_ticks = st.start_ticks;
 	e->euid = owner;
 	snprintf(e->comm, sizeof(e->comm), "%s", st.comm);
@@ -316,17 +317,18 @@ static const char *stat_field(const char *f, int n)
 
 int procfs_parse_stat(const char *text, struct proc_stat *st)
 {
-	const char *f = stat_fields(text), *f14, *f20, *f22, *f42;
+	const char *f = stat_fields(text), *f14, *f19, *f20, *f22, *f42;
 
 	memset(st, 0, sizeof(*st));
 	if (!f || !f[0]) /* the parent is read after the state */
 		return -EINVAL;
 	f14 = stat_field(f, 14);
+	f19 = stat_field(f, 19);
 	f20 = stat_field(f, 20);
 	f22 = stat_field(f, 22);
 	f42 = stat_field(f, 42);
-	if (sscanf(f + 1, " %d", &st->ppid) != 1 || !f20 || !f22 || sscanf(f20, "%d", &st->nlwp) != 1 ||
-	    sscanf(f22, "%llu", &st->start_ticks) != 1)
+	if (sscanf(f + 1, " %d", &st->ppid) != 1 || !f19 || sscanf(f19, "%d", &st->nice) != 1 || !f20 ||
+	    !f22 || sscanf(f20, "%d", &st->nlwp) != 1 || sscanf(f22, "%llu", &st->start_ticks) != 1)
 		return -EINVAL;
 	st->state = f[0];
 	st->have_times = f14 && sscanf(f14, "%llu %llu", &st->utime, &st->stime) == 2;

@@ -18,6 +18,7 @@ struct proc_entry {
 	uint64_t start_ticks; /* clock ticks after boot */
 	char state;
 	int nlwp; /* threads */
+	int32_t nice;
 	uint32_t euid;
 	char comm[64];
 };
@@ -94,11 +95,11 @@ int procfs_parse_io(const char *text, struct task_counters *c);
 int procfs_parse_memory(const char *text, struct task_counters *c);
 
 /* What delaytop takes from a stat file of /proc (proc(5)): the state and the comm, the parent,
- * the threads, the start (clock ticks after boot); the CPU times and the block-I/O delay (clock
- * ticks), each where the line is long enough. */
+ * the nice value, the threads, the start (clock ticks after boot); the CPU times and the block-I/O
+ * delay (clock ticks), each where the line is long enough. */
 struct proc_stat {
 	char state;
-	int ppid, nlwp;
+	int ppid, nice, nlwp;
 	unsigned long long start_ticks;
 	int have_times, have_blkio;
 	unsigned long long utime, stime, blkio;

@@ -54,12 +54,18 @@ enum cg_state { CG_RUNNING, CG_SLEEPING, CG_UNINTERRUPTIBLE, CG_STOPPED, CG_IOWA
 	X(have_states, uint8_t, , REC_YES, ROWCHECK_FLAG, 0, SHOW_OWN, FROM_OWN) \
 	/* a cgroup row: its depth in the tree; in the process tree (a listing's copy of a process \
 	 * row) the process's */ \
-	X(depth, int, , REC_NO, ROWCHECK_ANY, 0, SHOW_DEPTH, FROM_OWN)
+	X(depth, int, , REC_NO, ROWCHECK_ANY, 0, SHOW_DEPTH, FROM_OWN) \
+	/* the process's nice value, -20 to 19 (its main thread's, as ps shows it) */ \
+	X(nice, int32_t, , REC_YES, ROWCHECK_NICE, ROW_NICE_NONE, SHOW_NUM, FROM_PROC)
+
+/* A nice value not known. */
+#define ROW_NICE_NONE INT32_MIN
 
 /* A reader's tests of a recorded value. */
 #define ROWCHECK_ANY(v) 1
 #define ROWCHECK_FLAG(v) ((v) <= 1)
 #define ROWCHECK_STATE(v) (!(v) || ((v) >= ' ' && (v) <= '~')) /* a ps letter, '?', or none */
+#define ROWCHECK_NICE(v) ((v) == ROW_NICE_NONE || ((v) >= -20 && (v) <= 19))
 
 #define ROW_FIELD_DECL(member, type, dims, record, check, none, show, from) type member dims;
 

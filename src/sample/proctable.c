@@ -87,6 +87,7 @@ struct proc *proctable_update(struct proctable *t, const struct proc_entry *e, u
 	p->state = e->state;
 	p->nlwp = e->nlwp;
 	p->ppid = e->ppid;
+	p->nice = e->nice;
 	memcpy(p->comm, e->comm, sizeof(p->comm));
 	return p;
 }
@@ -135,6 +136,7 @@ struct proc *proctable_ghost(struct proctable *t, uint32_t pid, const struct tas
 	p->state = 'X';
 	p->euid = c->uid;
 	p->ppid = (c->have & HAVE_IDS) ? c->ppid : 0;
+	p->nice = ROW_NICE_NONE;
 	p->user = (c->have & HAVE_IDS) ? users_name(users, c->uid) : "?";
 	str_copy(p->comm, sizeof(p->comm), (c->have & HAVE_COMM) ? c->comm : "?");
 	idmap_put(&t->map, pid, p);

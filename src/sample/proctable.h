@@ -19,6 +19,7 @@
 struct proc {
 	uint32_t pid;
 	uint32_t ppid;     /* its parent, as its stat or exit record said; 0: unknown */
+	int32_t nice;      /* as its stat said; ROW_NICE_NONE: unknown */
 	uint64_t activity; /* run time + CPU count at the last read of its stat (process mode), or of
 			      its main thread's answer (thread mode) */
 	uint32_t seen;   /* last tick whose rows may point here */

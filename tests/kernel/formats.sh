@@ -2,11 +2,12 @@
 # formats.sh — the batch formats are machine-readable: every JSON line parses, each report starts
 # with its psi line, and task lines carry every field of the spec; CSV has one header and the same
 # column count on every row, even for a command name with a comma and a quote; text has no escape
-# characters even when a command name contains one; `delaytop -b | head -1` ends quietly.
+# characters even when a command name contains one; the nice value is ps(1)'s, live and replayed;
+# `delaytop -b | head -1` ends quietly.
 . "$top_srcdir/tests/lib.sh"
 
 require_root
-require_cmd python3 timeout flock
+require_cmd python3 timeout flock jq renice ps
 require_taskstats
 lock_global
 enable_delayacct
@@ -214,6 +215,20 @@ tap_ok $? "--columns io,pid,command,user: text has the titles IO PID USER COMMAN
 "$DELAYTOP" -b -n 1 -d 0.5 -p "$PC" --format csv >"$TMPDIR_TEST/all1.csv" 2>>"$TMPDIR_TEST/err"
 [ -n "$(head -1 "$TMPDIR_TEST/cols.csv")" ] && [ "$(head -1 "$TMPDIR_TEST/cols.csv")" = "$(head -1 "$TMPDIR_TEST/all1.csv")" ]
 tap_ok $? "--columns io leaves CSV with every field (the same header as without)" 	"with: $(head -1 "$TMPDIR_TEST/cols.csv"); without: $(head -1 "$TMPDIR_TEST/all1.csv")"
+
+# ---- the nice value, against ps(1), live and through a recording ----
+renice -n 7 -p "$PC" >/dev/null
+want=$(ps -o ni= -p "$PC" | tr -d ' ')
+"$DELAYTOP" -b -n 1 -d 0.3 -p "$PC" --format json -w "$TMPDIR_TEST/nice.rec" >"$TMPDIR_TEST/nice.json" 2>>"$TMPDIR_TEST/err"
+"$DELAYTOP" -b -n 1 -d 0.3 -p "$PC" --format csv >"$TMPDIR_TEST/nice.csv" 2>>"$TMPDIR_TEST/err"
+"$DELAYTOP" -r "$TMPDIR_TEST/nice.rec" -b --format json >"$TMPDIR_TEST/nice-r.json" 2>>"$TMPDIR_TEST/err"
+got=$(jq -r "select(.type == \"task\" and .pid == $PC) | .nice" "$TMPDIR_TEST/nice.json")
+csv=$(python3 -c 'import csv, sys; r = list(csv.DictReader(open(sys.argv[1]))); print(" ".join(x["nice"] for x in r if x["pid"] == sys.argv[2]))' \
+	"$TMPDIR_TEST/nice.csv" "$PC")
+rep=$(jq -r "select(.type == \"task\" and .pid == $PC) | .nice" "$TMPDIR_TEST/nice-r.json")
+[ "$want" = 7 ] && [ "$got" = "$want" ] && [ "$csv" = "$want" ] && [ "$rep" = "$want" ]
+tap_ok $? "after renice -n 7: nice is ps's $want in JSON, CSV and the recording's replay" \
+	"ps '$want', JSON '$got', CSV '$csv', replay '$rep'"
 
 # ---- head -1 ----
 t0=$(date +%s%N)

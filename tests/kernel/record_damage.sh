@@ -285,10 +285,10 @@ rc=$?
 tap_ok $? "-w on it: status 1, a message naming it, and the file left as it was" "status $rc: $(cat "$T/e")"
 
 python3 - "$F" "$T/newer.rec" <<'PY'
-import sys
+import re, sys
 d = open(sys.argv[1], 'rb').read()
-assert b'\nformat 1.0\n' in d[:200]
-open(sys.argv[2], 'wb').write(d.replace(b'\nformat 1.0\n', b'\nformat 2.0\n', 1))
+assert re.search(rb'\nformat 1\.[0-9]+\n', d[:200])
+open(sys.argv[2], 'wb').write(re.sub(rb'\nformat 1\.[0-9]+\n', b'\nformat 2.0\n', d, count=1))
 PY
 cp "$T/newer.rec" "$T/newer.orig"
 "$DELAYTOP" -r "$T/newer.rec" -b >"$T/o" 2>"$T/e"

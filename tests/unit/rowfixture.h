@@ -13,6 +13,7 @@ static inline struct row make_row(uint32_t pid, uint32_t tid, const char *comm, 
 	struct row r;
 
 	memset(&r, 0, sizeof(r));
+	row_fields_none(&r.fields);
 	r.pid = pid;
 	r.tid = tid;
 	r.uid = 1000;

@@ -160,13 +160,13 @@ static void test_stat(void)
 	static const char cut[] = "1 (a) \0 7 1 1 0 -1 0 0 0 0 0 1 2 0 0 20 0 1 0 5\n";
 	struct proc_stat st;
 
-	is_int(procfs_parse_stat("4242 (my (odd) name) S 1 4242 4242 0 -1 4194560 100 0 0 0 12 34 0 0 20 0 3 0 98765 "
+	is_int(procfs_parse_stat("4242 (my (odd) name) S 1 4242 4242 0 -1 4194560 100 0 0 0 12 34 0 0 15 -5 3 0 98765 "
 				 "1 1 1 1 1 0 0 0 0 0 0 0 0 0 17 1 0 0 0 56 0 0\n",
 				 &st),
 	       0, "a stat line parses");
-	ok(st.state == 'S' && st.ppid == 1 && st.nlwp == 3 && st.start_ticks == 98765 && st.have_times &&
-		   st.utime == 12 && st.stime == 34 && st.have_blkio && st.blkio == 56,
-	   "state, parent, threads, start, CPU times and block-I/O delay");
+	ok(st.state == 'S' && st.ppid == 1 && st.nice == -5 && st.nlwp == 3 && st.start_ticks == 98765 &&
+		   st.have_times && st.utime == 12 && st.stime == 34 && st.have_blkio && st.blkio == 56,
+	   "state, parent, nice value, threads, start, CPU times and block-I/O delay");
 	is_str(st.comm, "my (odd) name", "the comm up to the last ')'");
 	is_int(procfs_parse_stat("1 (init) S 0 1 1 0 -1 4194560 100 0 0 0 12 34 0 0 20 0 1 0 5\n", &st), 0,
 	       "a line without the block-I/O delay parses");

@@ -65,6 +65,7 @@ static void build_snapshot(void)
 	rows[0].r.kind[DK_CPU] = (struct kind_rate){ 4.7f, 0.25f, 18.8f, 3.5f };
 	rows[0].r.kind[DK_IO] = (struct kind_rate){ 120.0f, 1200.0f, 1.0f, 1200.0f };
 	rows[0].ppid = 1;
+	rows[0].nice = -5;
 	rows[0].r.carried = 1u << DK_IO;
 	rows[0].r.run_pct = 23.0f;
 	rows[0].r.total_pct = 124.7f;
@@ -94,8 +95,8 @@ static void build_snapshot(void)
 	totals[0].acct[AF_MAXRSS] = 10240; /* KiB */
 
 	/* an exited task seen once: no rates, totals of CPU delay only */
-	rows[1] = (struct row){ .pid = 3001, .uid = 65534, .state = 'X', .exited = 1, .fresh = 1, .user = "nobody",
-				.comm = "short", .cmdline = NULL, .r = rows[1].r, .acc = &totals[1] };
+	rows[1] = (struct row){ .pid = 3001, .uid = 65534, .state = 'X', .exited = 1, .fresh = 1, .nice = ROW_NICE_NONE,
+				.user = "nobody", .comm = "short", .cmdline = NULL, .r = rows[1].r, .acc = &totals[1] };
 	totals[1] = (struct kind_totals){ .kinds = 1u << DK_CPU, .kinds_count = 0 };
 	totals[1].total_ns[DK_CPU] = 1500000ull;
 
@@ -104,6 +105,7 @@ static void build_snapshot(void)
 				.comm = "a,b\"c \xc3\xa9t\xc3\xa9\xc2\x9b\xff", .cmdline = "sh -c 'x\x1b[2J'",
 				.r = rows[2].r, .acc = &totals[2] };
 	rows[2].ppid = 2844; /* the writer's child */
+	rows[2].nice = 19;
 	rows[2].r.kind[DK_CPU] = (struct kind_rate){ 0.5f, NAN, NAN, NAN };
 	rows[2].r.kind[DK_IO] = (struct kind_rate){ 0, NAN, NAN, NAN };
 	rows[2].r.run_pct = 1.0f;

@@ -252,6 +252,7 @@ static void make_snapshot(struct run *run)
 		r = &run->rows[n++];
 		*r = make_row(t->pid, t->tid, t->comm, 0, 0);
 		r->ppid = t->ppid;
+		r->nice = (int32_t)(t->pid % 40) - 20; /* negative ones too */
 		r->uid = t->uid;
 		r->start_ns = t->start;
 		r->state = t->departed ? 'X' : 'R';
@@ -392,10 +393,14 @@ static const char *snapshot_differs(const struct snapshot *o, const struct snaps
 		if (!b)
 			return snprintf(why, size, "no row for pid %u start %llu", (unsigned)a->pid,
 					(unsigned long long)a->start_ns), why;
-		if (a->ppid != b->ppid || a->uid != b->uid || a->state != b->state || a->exited != b->exited ||
-		    a->fresh != b->fresh || a->partial != b->partial || a->nthreads != b->nthreads ||
-		    a->have_states != b->have_states || memcmp(a->states, b->states, sizeof(a->states)) != 0)
-			return snprintf(why, size, "pid %u: its facts differ", (unsigned)a->pid), why;
+#define REC_NO(member) 1
+#define REC_YES(member) (memcmp(&a->member, &b->member, sizeof(a->member)) == 0)
+#define ROW_FIELD_SAME(member, type, dims, record, check, none, show, from) &&record(member)
+		if (!(1 ROW_FIELDS(ROW_FIELD_SAME)))
+			return snprintf(why, size, "pid %u: its recorded fields differ", (unsigned)a->pid), why;
+#undef ROW_FIELD_SAME
+#undef REC_YES
+#undef REC_NO
 		if (!same_str(a->user, b->user) || !same_str(a->comm, b->comm) || !same_str(a->cmdline, b->cmdline) ||
 		    !same_str(a->cgroup, b->cgroup))
 			return snprintf(why, size, "pid %u: its strings differ (comm '%s', got '%s')", (unsigned)a->pid,
@@ -661,14 +666,15 @@ static void test_headers(void)
 {
 	struct outbuf h = { 0 };
 	struct rec_schema s;
-	char err[512] = "", *text, *t2;
+	char err[512] = "", ours[32], ver[16], *text, *t2;
 	int rc;
 
 	rec_header_format(&h, "host with\tcontrol", 42);
 	out_char(&h, '\0');
 	text = h.data;
-	ok(strncmp(text, REC_MAGIC "format 1.0\n", strlen(REC_MAGIC) + 11) == 0,
-	   "the header starts with the magic and 'format 1.0'");
+	snprintf(ours, sizeof(ours), "format %d.%d\n", REC_MAJOR, REC_MINOR);
+	ok(strncmp(text, REC_MAGIC, strlen(REC_MAGIC)) == 0 && strncmp(text + strlen(REC_MAGIC), ours, strlen(ours)) == 0,
+	   "the header starts with the magic and '%.*s'", (int)strlen(ours) - 1, ours);
 	rc = rec_header_parse(&s, text, strlen(text), err, sizeof(err));
 	is_int(rc, 0, "our own header parses");
 	ok(rc == 0 && rec_schema_native(&s), "and is native (a writer may append to it)");
@@ -686,20 +692,21 @@ static void test_headers(void)
 	ok(strstr(err, "not a delaytop recording") != NULL, "and the message says so: '%s'", err);
 
 	/* a newer major version is refused, naming both */
-	t2 = replace(text, "format 1.0\n", "format 2.0\n");
+	t2 = replace(text, ours, "format 2.0\n");
 	err[0] = '\0';
 	is_int(rec_header_parse(&s, t2, strlen(t2), err, sizeof(err)), -ENOTSUP, "format 2.0 is refused (-ENOTSUP)");
-	ok(strstr(err, "2.0") && strstr(err, "1.0"), "the message names both versions: '%s'", err);
+	snprintf(ver, sizeof(ver), "%d.%d", REC_MAJOR, REC_MINOR);
+	ok(strstr(err, "2.0") && strstr(err, ver), "the message names both versions: '%s'", err);
 	free(t2);
 	/* a newer minor version is read, but not appended to */
-	t2 = replace(text, "format 1.0\n", "format 1.7\n");
+	t2 = replace(text, ours, "format 1.77\n");
 	rc = rec_header_parse(&s, t2, strlen(t2), err, sizeof(err));
-	is_int(rc, 0, "format 1.7 (a newer minor) is read");
+	is_int(rc, 0, "format 1.77 (a newer minor) is read");
 	ok(rc == 0 && !rec_schema_native(&s), "but is not native: a writer records to another file");
 	if (rc == 0)
 		rec_schema_free(&s);
 	free(t2);
-	t2 = replace(text, "format 1.0\n", "");
+	t2 = replace(text, ours, "");
 	err[0] = '\0';
 	is_int(rec_header_parse(&s, t2, strlen(t2), err, sizeof(err)), -EINVAL, "a header without its version: -EINVAL");
 	ok(err[0] != '\0', "with a message: '%s'", err);
@@ -805,6 +812,8 @@ static void test_foreign_header(void)
 	ok(snap.nrows == 1 && snap.rows[0].uid == 0 && snap.rows[0].user && strcmp(snap.rows[0].user, "?") == 0 &&
 		   snap.rows[0].cmdline == NULL,
 	   "the fields the file lacks are zero, unknown, or absent");
+	ok(snap.nrows == 1 && snap.rows[0].nice == ROW_NICE_NONE,
+	   "a field the file lacks whose unknown is not zero (nice) reads as unknown");
 	ok(snap.nrows == 1 && snap.rows[0].last &&
 		   snap.rows[0].last->kind_total == ((1u << DK_IO) | (1u << DK_CPU)),
 	   "a set of kinds is mapped to ours bit by bit (the unknown kind dropped)");
@@ -873,6 +882,20 @@ static void test_damage(void)
 	is_int(rec_decode(&d, (const uint8_t *)rec2.data, rec2.len, &type, err, sizeof(err)), rec2.len,
 	       "a sample record with no key before it is passed whole");
 	is_int(type, 0, "and said unreadable (type 0)");
+	rec_decoder_free(&d);
+	rec_encoder_free(&e);
+
+	/* a row field out of its range (rowfield.h's check) is damage that names it */
+	rec_encoder_init(&e);
+	make_snapshot(run);
+	run->rows[1].nice = 20;
+	rec.len = 0;
+	rec_encode(&e, &run->snap, 1, &rec);
+	rec_decoder_init(&d, &native);
+	err[0] = '\0';
+	is_int(rec_decode(&d, (const uint8_t *)rec.data, rec.len, &type, err, sizeof(err)), -1,
+	       "a nice value of 20 in a record: -1");
+	ok(strstr(err, "nice out of range") != NULL, "the message names the field: '%s'", err);
 	rec_decoder_free(&d);
 
 	rec_encoder_free(&e);
