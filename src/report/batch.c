@@ -7,8 +7,10 @@
 
 #include "batch.h"
 #include "cgtree.h"
+#include "csv.h"
 #include "i18n.h"
 #include "order.h"
+#include "rowvalues.h"
 #include "timing.h"
 #include "xalloc.h"
 
@@ -141,18 +143,6 @@ static void text_report(struct batch_printer *b, const struct snapshot *snap, si
 	out_char(&b->out, '\n');
 }
 
-/* The kinds marked carried, by key, separated by sep. */
-static void carried_list(struct outbuf *o, unsigned carried, const char *quote, const char *sep)
-{
-	const char *between = "";
-
-	for (int k = 0; k < DK_COUNT; k++)
-		if (carried & (1u << k)) {
-			out_printf(o, "%s%s%s%s", between, quote, delay_kinds[k].key, quote);
-			between = sep;
-		}
-}
-
 /* ---- json ---- */
 
 static void json_number(struct outbuf *o, double v)
@@ -216,36 +206,6 @@ static void json_psi(struct outbuf *o, const char *when, const struct snapshot *
 	out_str(o, "}\n");
 }
 
-/* In totals since the start the third number is a count of waits: a whole number. */
-static int is_count(const struct display *d, int m)
-{
-	return d->accumulate && m == METRIC_RATE;
-}
-
-/* TOTAL under the first metric: percent of the interval, or seconds since the start. */
-static double total_first_metric(const struct row *r, const struct display *d)
-{
-	struct display first = *d;
-
-	first.metric = METRIC_PCT;
-	return column_value(r, COL_TOTAL, &first);
-}
-
-/* One kind's four numbers under display d; the metric field of d is overridden. */
-static void kind_numbers(const struct row *r, int k, const struct display *d, double v[METRIC_COUNT])
-{
-	struct display one = *d;
-
-	for (int m = 0; m < METRIC_COUNT; m++) {
-		one.metric = (enum metric)m;
-		v[m] = column_value(r, COL_KIND + k, &one);
-	}
-}
-
-/* Field names of a kind's four numbers, in metric order: per interval, or totals since start. */
-static const char *const interval_names[METRIC_COUNT] = { "pct", "avg_ms", "per_s", "max_ms" };
-static const char *const total_names[METRIC_COUNT] = { "total_s", "avg_ms", "count", "max_ms" };
-
 static void json_string_or_null(struct outbuf *o, const char *s)
 {
 	if (s)
@@ -254,77 +214,32 @@ static void json_string_or_null(struct outbuf *o, const char *s)
 		out_str(o, "null");
 }
 
-/* When kind k's longest wait happened, ns since the epoch; 0 when unknown. */
-static int64_t kind_max_at(const struct row *r, int k, const struct display *d)
-{
-	if (!d->accumulate && isnan(r->r.kind[k].max_ms))
-		return 0;
-	return r->acc && (r->acc->kinds_max & (1u << k)) ? r->acc->max_at_ns[k] : 0;
-}
-
-/* A time as ISO 8601 with the UTC offset, quoted for JSON (quote set) or bare; "null" or nothing
- * when unknown. */
-static void time_field(struct outbuf *o, int64_t ns, int quote)
-{
-	struct timespec ts = { (time_t)(ns / 1000000000), (long)(ns % 1000000000) };
-	char when[48];
-
-	if (!ns) {
-		if (quote)
-			out_str(o, "null");
-		return;
-	}
-	timing_iso8601(&ts, when, sizeof(when));
-	if (quote)
-		out_char(o, '"');
-	out_str(o, when);
-	if (quote)
-		out_char(o, '"');
-}
-
 /* The delay fields of a row: each kind's four numbers, CPU time and the total. */
 static void json_kinds(struct outbuf *o, const struct row *r, const struct display *d)
 {
-	const char *const *names = d->accumulate ? total_names : interval_names;
+	const char *const *names = rowval_metric_names(d);
 
 	out_str(o, ",\"delay\":{");
 	for (int k = 0; k < DK_COUNT; k++) {
 		double v[METRIC_COUNT];
 
-		kind_numbers(r, k, d, v);
+		rowval_kind(r, k, d, v);
 		out_printf(o, "%s\"%s\":{", k ? "," : "", delay_kinds[k].key);
 		for (int m = 0; m < METRIC_COUNT; m++) {
 			out_printf(o, "%s\"%s\":", m ? "," : "", names[m]);
-			if (is_count(d, m) && !isnan(v[m]))
+			if (rowval_is_count(d, m) && !isnan(v[m]))
 				out_printf(o, "%.0f", v[m]);
 			else
 				json_number(o, v[m]);
 		}
 		out_str(o, ",\"max_at\":");
-		time_field(o, kind_max_at(r, k, d), 1);
+		rowval_time(o, rowval_max_at(r, k, d), 1);
 		out_char(o, '}');
 	}
 	out_str(o, d->accumulate ? "},\"run_s\":" : "},\"run_pct\":");
 	json_number(o, column_value(r, COL_PCPU, d));
 	out_str(o, d->accumulate ? ",\"total_s\":" : ",\"total_pct\":");
-	json_number(o, total_first_metric(r, d));
-}
-
-/* Field f's number under d, for JSON and CSV: whole bytes and counts in totals and for the
- * high-water marks, else up to 3 decimals; "null" (JSON) or nothing (CSV) when unavailable. */
-static void acct_number(struct outbuf *o, const struct row *r, int f, const struct display *d,
-			const char *none)
-{
-	double v = column_value(r, COL_ACCT + f, d);
-	int whole = acct_is_level(f) || (d->accumulate && acct_fields[f].unit != AU_USEC);
-	char buf[40];
-
-	if (isnan(v))
-		out_str(o, none);
-	else if (whole)
-		out_printf(o, "%.0f", v);
-	else
-		out_mem(o, buf, fmt_fixed(buf, v, 3));
+	json_number(o, rowval_total(r, d));
 }
 
 /* The accounting fields of a task row, named with their units. */
@@ -334,69 +249,21 @@ static void json_acct(struct outbuf *o, const struct row *r, const struct displa
 
 	for (int f = 0; f < AF_COUNT; f++) {
 		out_printf(o, ",\"%s\":", acct_json_name(f, d->accumulate, name));
-		acct_number(o, r, f, d, "null");
+		rowval_acct(o, r, f, d, "null");
 	}
 }
 
-/* The value of a row field that ends a task record (rowfield.h's show): SHOW_NUM's, or unknown;
- * SHOW_DEPTH's, 0 outside a process tree. */
-struct tail_value {
-	const char *name;
-	int known;
-	long long v;
-};
-#define SHOW_OWN(member, none)
-#define SHOW_NUM(member, none) \
-	tail[n++] = (struct tail_value){ #member, r->member != (none), (long long)r->member };
-#define SHOW_DEPTH(member, none) \
-	tail[n++] = (struct tail_value){ #member, 1, d->tree && !d->threads ? (long long)r->member : 0 };
-#define ROW_FIELD_TAIL(member, type, dims, record, check, none, show, from) show(member, none)
-#define ROW_FIELD_COUNT(member, type, dims, record, check, none, show, from) +1
-enum { TAIL_MAX = 0 ROW_FIELDS(ROW_FIELD_COUNT) };
-
-/* The row fields that end a task record, in the table's order; returns how many. */
-static int tail_values(const struct row *r, const struct display *d, struct tail_value *tail)
-{
-	int n = 0;
-
-	ROW_FIELDS(ROW_FIELD_TAIL)
-	return n;
-}
-
+/* The row fields that end a task record, each a number or null. */
 static void json_tail(struct outbuf *o, const struct row *r, const struct display *d)
 {
-	struct tail_value tail[TAIL_MAX];
-	int n = tail_values(r, d, tail);
+	struct rowval_tail tail[ROWVAL_TAIL_MAX];
+	int n = rowval_tail(r, d, tail);
 
 	for (int i = 0; i < n; i++)
 		if (tail[i].known)
 			out_printf(o, ",\"%s\":%lld", tail[i].name, tail[i].v);
 		else
 			out_printf(o, ",\"%s\":null", tail[i].name);
-}
-
-static void csv_tail(struct outbuf *o, const struct row *r, const struct display *d)
-{
-	struct tail_value tail[TAIL_MAX];
-	int n = tail_values(r, d, tail);
-
-	for (int i = 0; i < n; i++)
-		if (tail[i].known)
-			out_printf(o, ",%lld", tail[i].v);
-		else
-			out_char(o, ',');
-}
-
-/* The CSV header's names of the row fields that end a task line. */
-static void csv_tail_names(struct outbuf *o)
-{
-	static const struct display plain = { 0 };
-	static const struct row blank = { .parent = -1 };
-	struct tail_value tail[TAIL_MAX];
-	int n = tail_values(&blank, &plain, tail);
-
-	for (int i = 0; i < n; i++)
-		out_printf(o, ",%s", tail[i].name);
 }
 
 /* A task's "pid" and "tid" (null for a process row). */
@@ -426,7 +293,7 @@ static void json_task(struct outbuf *o, const char *when, const struct snapshot 
 	json_kinds(o, r, d);
 	out_printf(o, ",\"exited\":%s,\"partial\":%s,\"carried\":[", r->exited ? "true" : "false",
 		   r->partial ? "true" : "false");
-	carried_list(o, column_carried(r, d), "\"", ",");
+	rowval_carried(o, column_carried(r, d), "\"", ",");
 	out_str(o, "],\"cgroup\":");
 	json_string_or_null(o, r->cgroup);
 	out_str(o, ",\"cmdline\":");
@@ -481,144 +348,6 @@ static void batch_json_report(struct batch_printer *b, const struct snapshot *sn
 			json_task(&b->out, when, snap, b->list.rows[i], &b->spec.display);
 }
 
-/* ---- csv ---- */
-
-static void csv_header(struct outbuf *o, const struct display *d)
-{
-	const char *const *names = d->accumulate ? total_names : interval_names;
-
-	if (d->cgroups) {
-		out_str(o, "time,interval_s,cgroup,depth,tasks,processes");
-		for (int s = 0; s < CG_STATES; s++)
-			out_printf(o, ",%s", column_def(COL_NR + s).key);
-	} else {
-		out_str(o, "time,interval_s,pid,tid,user,state,command");
-	}
-	for (int k = 0; k < DK_COUNT; k++)
-		for (int m = 0; m < METRIC_COUNT; m++)
-			out_printf(o, ",%s_%s", delay_kinds[k].key, names[m]);
-	out_str(o, d->accumulate ? ",run_s,total_s" : ",run_pct,total_pct");
-	if (d->cgroups) {
-		for (int i = 0; i < PSI_COLS; i++)
-			out_printf(o, ",%s", column_def(COL_PSI + i).key);
-		out_char(o, '\n');
-	} else {
-		out_str(o, ",exited,partial,carried,cgroup,cmdline");
-		for (int f = 0; f < AF_COUNT; f++) {
-			char name[32];
-
-			out_printf(o, ",%s", acct_json_name(f, d->accumulate, name));
-		}
-		for (int k = 0; k < DK_COUNT; k++)
-			out_printf(o, ",%s_max_at", delay_kinds[k].key);
-		csv_tail_names(o);
-		out_char(o, '\n');
-	}
-}
-
-static void csv_number(struct outbuf *o, double v)
-{
-	char buf[40];
-
-	out_char(o, ',');
-	if (isfinite(v))
-		out_mem(o, buf, fmt_fixed(buf, v, 3));
-}
-
-/* A row's delay fields: each kind's four numbers, CPU time and the total. */
-static void csv_kinds(struct outbuf *o, const struct row *r, const struct display *d)
-{
-	for (int k = 0; k < DK_COUNT; k++) {
-		double v[METRIC_COUNT];
-
-		kind_numbers(r, k, d, v);
-		for (int m = 0; m < METRIC_COUNT; m++) {
-			if (is_count(d, m) && !isnan(v[m]))
-				out_printf(o, ",%.0f", v[m]);
-			else
-				csv_number(o, v[m]);
-		}
-	}
-	csv_number(o, column_value(r, COL_PCPU, d));
-	csv_number(o, total_first_metric(r, d));
-}
-
-static void csv_task(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,
-		     const struct display *d)
-{
-	char state[2] = { r->state, '\0' };
-
-	out_str(o, when);
-	csv_number(o, snap->interval_s);
-	out_printf(o, ",%u,", r->pid);
-	if (d->threads)
-		out_printf(o, "%u", r->tid);
-	out_char(o, ',');
-	out_csv_field(o, r->user);
-	out_char(o, ',');
-	out_csv_field(o, state);
-	out_char(o, ',');
-	out_csv_field(o, r->comm);
-	csv_kinds(o, r, d);
-	out_str(o, r->exited ? ",1," : ",0,");
-	out_str(o, r->partial ? "1," : "0,");
-	carried_list(o, column_carried(r, d), "", " ");
-	out_char(o, ',');
-	if (r->cgroup)
-		out_csv_field(o, r->cgroup);
-	out_char(o, ',');
-	if (r->cmdline)
-		out_csv_field(o, r->cmdline);
-	for (int f = 0; f < AF_COUNT; f++) {
-		out_char(o, ',');
-		acct_number(o, r, f, d, "");
-	}
-	for (int k = 0; k < DK_COUNT; k++) {
-		out_char(o, ',');
-		time_field(o, kind_max_at(r, k, d), 0);
-	}
-	csv_tail(o, r, d);
-	out_char(o, '\n');
-}
-
-static void csv_cgroup(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,
-		       const struct display *d)
-{
-	out_str(o, when);
-	csv_number(o, snap->interval_s);
-	out_char(o, ',');
-	out_csv_field(o, r->cgroup);
-	out_printf(o, ",%d,%u,%u", r->depth, r->nthreads, r->cg->procs);
-	for (int s = 0; s < CG_STATES; s++) {
-		double v = column_value(r, COL_NR + s, d);
-
-		if (isnan(v))
-			out_char(o, ',');
-		else
-			out_printf(o, ",%.0f", v);
-	}
-	csv_kinds(o, r, d);
-	for (int i = 0; i < PSI_COLS; i++)
-		csv_number(o, column_value(r, COL_PSI + i, d));
-	out_char(o, '\n');
-}
-
-static void batch_csv_report(struct batch_printer *b, const struct snapshot *snap, size_t n)
-{
-	char when[48];
-
-	if (!b->header_done) {
-		csv_header(&b->out, &b->spec.display);
-		b->header_done = 1;
-	}
-	timing_iso8601(&snap->wall, when, sizeof(when));
-	for (size_t i = 0; i < n; i++)
-		if (b->spec.display.cgroups)
-			csv_cgroup(&b->out, when, snap, b->list.rows[i], &b->spec.display);
-		else
-			csv_task(&b->out, when, snap, b->list.rows[i], &b->spec.display);
-}
-
 void batch_format(struct batch_printer *b, const struct snapshot *snap)
 {
 	size_t n;
@@ -633,7 +362,7 @@ void batch_format(struct batch_printer *b, const struct snapshot *snap)
 	n = select_rows(b, snap);
 	switch (b->format) {
 	case FORMAT_JSON: batch_json_report(b, snap, n); break;
-	case FORMAT_CSV: batch_csv_report(b, snap, n); break;
+	case FORMAT_CSV: csv_report(&b->out, snap, b->list.rows, n, &b->spec.display, &b->header_done); break;
 	default: text_report(b, snap, n); break;
 	}
 }

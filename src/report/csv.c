@@ -1,0 +1,174 @@
+/* csv.c — reports as CSV: one header line, then a line a row. */
+#include "config.h"
+
+#include <math.h>
+
+#include "cgtree.h"
+#include "csv.h"
+#include "rowvalues.h"
+#include "timing.h"
+
+/* The row fields that end a task line, each a number or empty. */
+static void csv_tail(struct outbuf *o, const struct row *r, const struct display *d)
+{
+	struct rowval_tail tail[ROWVAL_TAIL_MAX];
+	int n = rowval_tail(r, d, tail);
+
+	for (int i = 0; i < n; i++)
+		if (tail[i].known)
+			out_printf(o, ",%lld", tail[i].v);
+		else
+			out_char(o, ',');
+}
+
+/* The CSV header's names of the row fields that end a task line. */
+static void csv_tail_names(struct outbuf *o)
+{
+	static const struct display plain = { 0 };
+	static const struct row blank = { .parent = -1 };
+	struct rowval_tail tail[ROWVAL_TAIL_MAX];
+	int n = rowval_tail(&blank, &plain, tail);
+
+	for (int i = 0; i < n; i++)
+		out_printf(o, ",%s", tail[i].name);
+}
+
+
+
+static void csv_header(struct outbuf *o, const struct display *d)
+{
+	const char *const *names = rowval_metric_names(d);
+
+	if (d->cgroups) {
+		out_str(o, "time,interval_s,cgroup,depth,tasks,processes");
+		for (int s = 0; s < CG_STATES; s++)
+			out_printf(o, ",%s", column_def(COL_NR + s).key);
+	} else {
+		out_str(o, "time,interval_s,pid,tid,user,state,command");
+	}
+	for (int k = 0; k < DK_COUNT; k++)
+		for (int m = 0; m < METRIC_COUNT; m++)
+			out_printf(o, ",%s_%s", delay_kinds[k].key, names[m]);
+	out_str(o, d->accumulate ? ",run_s,total_s" : ",run_pct,total_pct");
+	if (d->cgroups) {
+		for (int i = 0; i < PSI_COLS; i++)
+			out_printf(o, ",%s", column_def(COL_PSI + i).key);
+		out_char(o, '\n');
+	} else {
+		out_str(o, ",exited,partial,carried,cgroup,cmdline");
+		for (int f = 0; f < AF_COUNT; f++) {
+			char name[32];
+
+			out_printf(o, ",%s", acct_json_name(f, d->accumulate, name));
+		}
+		for (int k = 0; k < DK_COUNT; k++)
+			out_printf(o, ",%s_max_at", delay_kinds[k].key);
+		csv_tail_names(o);
+		out_char(o, '\n');
+	}
+}
+
+static void csv_number(struct outbuf *o, double v)
+{
+	char buf[40];
+
+	out_char(o, ',');
+	if (isfinite(v))
+		out_mem(o, buf, fmt_fixed(buf, v, 3));
+}
+
+/* A row's delay fields: each kind's four numbers, CPU time and the total. */
+static void csv_kinds(struct outbuf *o, const struct row *r, const struct display *d)
+{
+	for (int k = 0; k < DK_COUNT; k++) {
+		double v[METRIC_COUNT];
+
+		rowval_kind(r, k, d, v);
+		for (int m = 0; m < METRIC_COUNT; m++) {
+			if (rowval_is_count(d, m) && !isnan(v[m]))
+				out_printf(o, ",%.0f", v[m]);
+			else
+				csv_number(o, v[m]);
+		}
+	}
+	csv_number(o, column_value(r, COL_PCPU, d));
+	csv_number(o, rowval_total(r, d));
+}
+
+static void csv_task(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,
+		     const struct display *d)
+{
+	char state[2] = { r->state, '\0' };
+
+	out_str(o, when);
+	csv_number(o, snap->interval_s);
+	out_printf(o, ",%u,", r->pid);
+	if (d->threads)
+		out_printf(o, "%u", r->tid);
+	out_char(o, ',');
+	out_csv_field(o, r->user);
+	out_char(o, ',');
+	out_csv_field(o, state);
+	out_char(o, ',');
+	out_csv_field(o, r->comm);
+	csv_kinds(o, r, d);
+	out_str(o, r->exited ? ",1," : ",0,");
+	out_str(o, r->partial ? "1," : "0,");
+	rowval_carried(o, column_carried(r, d), "", " ");
+	out_char(o, ',');
+	if (r->cgroup)
+		out_csv_field(o, r->cgroup);
+	out_char(o, ',');
+	if (r->cmdline)
+		out_csv_field(o, r->cmdline);
+	for (int f = 0; f < AF_COUNT; f++) {
+		out_char(o, ',');
+		rowval_acct(o, r, f, d, "");
+	}
+	for (int k = 0; k < DK_COUNT; k++) {
+		out_char(o, ',');
+		rowval_time(o, rowval_max_at(r, k, d), 0);
+	}
+	csv_tail(o, r, d);
+	out_char(o, '\n');
+}
+
+static void csv_cgroup(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,
+		       const struct display *d)
+{
+	out_str(o, when);
+	csv_number(o, snap->interval_s);
+	out_char(o, ',');
+	out_csv_field(o, r->cgroup);
+	out_printf(o, ",%d,%u,%u", r->depth, r->nthreads, r->cg->procs);
+	for (int s = 0; s < CG_STATES; s++) {
+		double v = column_value(r, COL_NR + s, d);
+
+		if (isnan(v))
+			out_char(o, ',');
+		else
+			out_printf(o, ",%.0f", v);
+	}
+	csv_kinds(o, r, d);
+	for (int i = 0; i < PSI_COLS; i++)
+		csv_number(o, column_value(r, COL_PSI + i, d));
+	out_char(o, '\n');
+}
+
+void csv_report(struct outbuf *o, const struct snapshot *snap, const struct row *const *rows, size_t n,
+		const struct display *d, int *header_done)
+{
+	char when[48];
+
+	if (!*header_done) {
+		csv_header(o, d);
+		*header_done = 1;
+	}
+	timing_iso8601(&snap->wall, when, sizeof(when));
+	for (size_t i = 0; i < n; i++)
+		if (d->cgroups)
+			csv_cgroup(o, when, snap, rows[i], d);
+		else
+			csv_task(o, when, snap, rows[i], d);
+}
+

@@ -1,0 +1,47 @@
+/* rowvalues.h — a row's values as the JSON and CSV reports write them, the same in both: each
+ * delay kind's four numbers and the first metric's total under a display, when the longest waits
+ * happened, the accounting fields' numbers, the kinds whose wait was carried over, and the row
+ * fields that end a task (rowfield.h's SHOW_NUM and SHOW_DEPTH). Pure code. */
+#ifndef DELAYTOP_ROWVALUES_H
+#define DELAYTOP_ROWVALUES_H
+
+#include <stdint.h>
+
+#include "columns.h"
+#include "format.h"
+#include "model.h"
+
+/* Whether metric m's number is a count (of waits, in totals since the start): a whole number. */
+int rowval_is_count(const struct display *d, int m);
+/* TOTAL under the first metric: percent of the interval, or seconds since the start. */
+double rowval_total(const struct row *r, const struct display *d);
+/* Kind k's four numbers under d, in metric order (d's own metric does not matter). */
+void rowval_kind(const struct row *r, int k, const struct display *d, double v[METRIC_COUNT]);
+/* The field names of a kind's four numbers, in metric order: per interval ("pct", "avg_ms",
+ * "per_s", "max_ms") or in totals since the start ("total_s", "avg_ms", "count", "max_ms"). */
+const char *const *rowval_metric_names(const struct display *d);
+/* When kind k's longest wait happened, ns since the epoch; 0 when unknown. */
+int64_t rowval_max_at(const struct row *r, int k, const struct display *d);
+/* A time as ISO 8601 with the UTC offset, quoted for JSON (quote set) or bare; "null" or nothing
+ * when ns is 0 (unknown). */
+void rowval_time(struct outbuf *o, int64_t ns, int quote);
+/* Accounting field f's number under d: whole bytes and counts in totals and for the high-water
+ * marks, else up to 3 decimals; none when unavailable. */
+void rowval_acct(struct outbuf *o, const struct row *r, int f, const struct display *d, const char *none);
+/* The kinds marked carried, by key, each between quotes, separated by sep. */
+void rowval_carried(struct outbuf *o, unsigned carried, const char *quote, const char *sep);
+
+/* A row field that ends a task record: its name, whether it is known, its value. */
+struct rowval_tail {
+	const char *name;
+	int known;
+	long long v;
+};
+#define ROW_FIELD_COUNT(member, type, dims, record, check, none, show, from) +1
+enum { ROWVAL_TAIL_MAX = 0 ROW_FIELDS(ROW_FIELD_COUNT) };
+#undef ROW_FIELD_COUNT
+/* The row fields that end a task record (SHOW_NUM: unknown when none; SHOW_DEPTH: 0 outside a
+ * process tree), in the table's order, into tail (ROWVAL_TAIL_MAX); returns how many. */
+int rowval_tail(const struct row *r, const struct display *d, struct rowval_tail *tail);
+
+#endif
