@@ -69,13 +69,14 @@ void rec_decoder_free(struct rec_decoder *d)
 	memset(d, 0, sizeof(*d));
 }
 
-struct reader {
+/* Where a record is read: its next byte, its end, and whether it was found malformed. */
+struct cursor {
 	const uint8_t *p, *end;
 	int bad;
 	const char *field; /* the field whose value is out of range, or NULL */
 };
 
-static uint64_t get_uint(struct reader *r)
+static uint64_t get_uint(struct cursor *r)
 {
 	uint64_t v = 0;
 
@@ -84,7 +85,7 @@ static uint64_t get_uint(struct reader *r)
 	return r->bad ? 0 : v;
 }
 
-static int64_t get_int(struct reader *r)
+static int64_t get_int(struct cursor *r)
 {
 	int64_t v = 0;
 
@@ -105,7 +106,7 @@ static uint64_t map_bits(const int *map, uint64_t v)
 
 /* Applies one object's pairs to target (predicted): before the first field of each phase but the
  * first (and at the end for those with none), predict(target) from the phases before. */
-static void get_object(struct rec_decoder *d, struct reader *r, int obj, void *target, rec_phase_fn *predict, void *arg)
+static void get_object(struct rec_decoder *d, struct cursor *r, int obj, void *target, rec_phase_fn *predict, void *arg)
 {
 	size_t nf, count = get_uint(r), index = 0;
 	const struct rec_field *f = rec_fields(obj, &nf);
@@ -164,7 +165,7 @@ static void get_object(struct rec_decoder *d, struct reader *r, int obj, void *t
 }
 
 /* A count of things that take a byte at least each: more than the bytes left is damage. */
-static size_t get_count(struct reader *r)
+static size_t get_count(struct cursor *r)
 {
 	uint64_t n = get_uint(r);
 
@@ -176,7 +177,7 @@ static size_t get_count(struct reader *r)
 
 /* ---- the values a front end may be given ---- */
 
-static void out_of_range(struct reader *r, const char *field)
+static void out_of_range(struct cursor *r, const char *field)
 {
 	if (field && !r->bad) {
 		r->bad = 1;
@@ -292,7 +293,7 @@ static const char *bad_cgroup(const struct rec_cgroup *c)
 	return bad ? bad : bad_psi(&c->psi);
 }
 
-static void read_strings(struct rec_decoder *d, struct reader *r)
+static void read_strings(struct rec_decoder *d, struct cursor *r)
 {
 	size_t n = get_count(r);
 
@@ -308,7 +309,7 @@ static void read_strings(struct rec_decoder *d, struct reader *r)
 	}
 }
 
-static void read_gone(struct reader *r, uint8_t *live, size_t nslots)
+static void read_gone(struct cursor *r, uint8_t *live, size_t nslots)
 {
 	size_t n = get_count(r);
 	uint64_t h = 0;
@@ -339,7 +340,7 @@ static struct task_rates *rates_of(struct rec_decoder *d)
 	return d->rates;
 }
 
-static void read_tasks(struct rec_decoder *d, struct reader *r, uint64_t dmono)
+static void read_tasks(struct rec_decoder *d, struct cursor *r, uint64_t dmono)
 {
 	struct rec_task_phase tp = { dmono, NULL };
 	size_t n;
@@ -378,7 +379,7 @@ static void read_tasks(struct rec_decoder *d, struct reader *r, uint64_t dmono)
 	free(done);
 }
 
-static void read_cgroups(struct rec_decoder *d, struct reader *r, uint64_t dmono)
+static void read_cgroups(struct rec_decoder *d, struct cursor *r, uint64_t dmono)
 {
 	size_t n;
 	uint64_t h = 0;
@@ -432,7 +433,7 @@ long rec_decode(struct rec_decoder *d, const uint8_t *p, size_t n, int *type, ch
 {
 	const uint8_t *q = p + 1, *end = p + n;
 	uint64_t len, crc;
-	struct reader r;
+	struct cursor r;
 	struct rec_head old;
 	uint64_t dmono;
 
@@ -457,7 +458,7 @@ long rec_decode(struct rec_decoder *d, const uint8_t *p, size_t n, int *type, ch
 		*type = 0; /* no key reading before it: it cannot be read */
 		return (long)(q - p + len + 4);
 	}
-	r = (struct reader){ q, q + len, 0, NULL };
+	r = (struct cursor){ q, q + len, 0, NULL };
 	old = d->st.head;
 	get_object(d, &r, RO_HEAD, &d->st.head, rec_phase_head, &old.psi);
 	out_of_range(&r, bad_head(&d->st.head));
