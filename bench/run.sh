@@ -6,7 +6,8 @@
 #                                  directory: WORKLOAD=build/tests/workload bench/run.sh build/src/delaytop)
 #
 # Environment: ROUNDS (5), N (20 refreshes measured per run), DELAY (0.5 s), PROCS (10) and
-# THREADS (1000 per process) for the load, TOOLS (the tools to run, default all four: process
+# THREADS (1000 per process) for the load, BUSY (0: how many of the processes have a thread that
+# wakes every 50 ms, so that their delays move at every refresh), TOOLS (the tools to run, default all four: process
 # thread iotop minimal), STRICT=1 to exit 1 when a target fails.
 # Needs root: taskstats queries need CAP_NET_ADMIN, and kernel.task_delayacct is switched on for
 # the run and put back after it.
@@ -20,6 +21,7 @@ N=${N:-20}
 DELAY=${DELAY:-0.5}
 PROCS=${PROCS:-10}
 THREADS=${THREADS:-1000}
+BUSY=${BUSY:-0}
 TOOLS=${TOOLS:-process thread iotop minimal}
 STRICT=${STRICT:-0}
 CC=${CC:-cc}
@@ -90,7 +92,7 @@ workload_threads() {
 }
 
 before=$(nr_threads)
-"$workload" idle "$PROCS" "$THREADS" > "$tmp/workload.out" &
+"$workload" idle "$PROCS" "$THREADS" "$BUSY" > "$tmp/workload.out" &
 workload_pid=$!
 for ((i = 0; ; i++)); do
 	[ "$(workload_threads)" -gt "$((PROCS * THREADS))" ] && break
@@ -144,7 +146,8 @@ else
 fi
 echo "delaytop: $delaytop, commit $commit"
 echo "${iotop:+$("$iotop" --version 2>&1 | head -1); }kernel $(uname -r); $(nproc) CPUs"
-echo "load: tests/workload idle $PROCS $THREADS: $((PROCS * THREADS)) threads added to $before already there"
+echo "load: tests/workload idle $PROCS $THREADS $BUSY: $((PROCS * THREADS)) threads added to $before already there," \
+	"$BUSY of the $PROCS processes busy (a thread waking every 50 ms)"
 echo "per refresh: (CPU of a run of $((N + 1)) refreshes - CPU of a run of 1) / $N, delay $DELAY s;" \
 	"$ROUNDS rounds, order rotated"
 echo

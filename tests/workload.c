@@ -4,7 +4,10 @@
  *   workload spin CPU                 one busy loop pinned to CPU
  *   workload threads N CPU            N busy threads pinned to CPU; the main thread sleeps
  *   workload odirect FILE             4 KiB O_DIRECT|O_DSYNC writes to FILE, forever
- *   workload idle PROCS THREADS       PROCS processes of THREADS sleeping threads each
+ *   workload idle PROCS THREADS [BUSY]  PROCS processes of THREADS sleeping threads each; in the
+ *                                     first BUSY of them the main thread wakes every 50 ms (a
+ *                                     timer, as in a JVM or a worker pool), so the process's
+ *                                     delays move at every refresh
  *   workload forks N CPU MS           N children one after another, each busy MS ms on CPU,
  *                                     then exits; prints the summed CPU delay of the children
  *                                     (from their /proc/self/schedstat at exit, read at the
@@ -148,7 +151,16 @@ static void *sleeper(void *arg)
 	return NULL;
 }
 
-__attribute__((noreturn)) static void mode_idle(int procs, int threads)
+/* Wakes every 50 ms for ever. */
+__attribute__((noreturn)) static void tick_for_ever(void)
+{
+	struct timespec tick = { 0, 50 * 1000000L };
+
+	for (;;)
+		nanosleep(&tick, NULL);
+}
+
+__attribute__((noreturn)) static void mode_idle(int procs, int threads, int busy)
 {
 	for (int p = 0; p < procs; p++) {
 		pid_t pid = fork();
@@ -167,6 +179,8 @@ __attribute__((noreturn)) static void mode_idle(int procs, int threads)
 				if (pthread_create(&t, &attr, sleeper, NULL) != 0)
 					die("pthread_create");
 			}
+			if (p < busy)
+				tick_for_ever();
 			for (;;)
 				pause();
 		}
@@ -587,7 +601,7 @@ static int run_mode(int argc, char **argv)
 	if (argc >= 2 && strcmp(argv[0], "odirect") == 0)
 		mode_odirect(argv[1]);
 	if (argc >= 3 && strcmp(argv[0], "idle") == 0)
-		mode_idle(atoi(argv[1]), atoi(argv[2]));
+		mode_idle(atoi(argv[1]), atoi(argv[2]), argc >= 4 ? atoi(argv[3]) : 0);
 	if (argc >= 4 && strcmp(argv[0], "forks") == 0)
 		return mode_forks(atoi(argv[1]), atoi(argv[2]), atoi(argv[3]));
 	if (argc >= 3 && strcmp(argv[0], "at-pid") == 0)

@@ -113,3 +113,19 @@ for i, t in enumerate(["10 minutes ago", "-10m", "1.5h ago", "now", "@1764079500
     put("timeparse", "time%02d" % i, t)
 # Found by the harness: year 0 overflowed the nanoseconds since the epoch.
 put("timeparse", "fuzzed-year0", "00-4-4")
+
+# Process events connector datagrams: netlink header, cn_msg (idx 1, val 1), struct proc_event
+# (what, cpu, timestamp, then the kind's ids).
+def proc_event(what, *ids, comm=b""):
+    ev = struct.pack("<IIQ", what, 0, 123456789) + b"".join(struct.pack("<I", i) for i in ids) + comm
+    ev = ev.ljust(40, b"\0")
+    cn = struct.pack("<IIIIHH", 1, 1, 7, 0, len(ev), 0) + ev
+    msg = struct.pack("<IHHII", 16 + len(cn), 3, 0, 0, 0) + cn
+    return msg + b"\0" * (-len(msg) % 4)
+
+
+put("procevents", "fork", proc_event(0x1, 10, 10, 21, 20))
+put("procevents", "exec-exit", proc_event(0x2, 20, 20) + proc_event(0x80000000, 21, 20, 0, 0, 10, 10))
+put("procevents", "comm", proc_event(0x200, 21, 20, comm=b"worker-0123456789"))
+put("procevents", "ack-uid", proc_event(0x0, 0) + proc_event(0x4, 20, 20, 0, 0))
+put("procevents", "cut", proc_event(0x1, 10, 10, 21, 20)[:50])

@@ -1,0 +1,277 @@
+/* procevents.c — the process events connector: its datagrams parsed, and its socket. */
+#include "config.h"
+
+#include <errno.h>
+#include <linux/cn_proc.h>
+#include <linux/connector.h>
+#include <linux/netlink.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "i18n.h"
+#include "procevents.h"
+#include "xalloc.h"
+
+#define BUF_SIZE (64 * 1024)
+
+struct procevents {
+	int fd;
+	unsigned char *buf; /* BUF_SIZE bytes, for one datagram */
+};
+
+/* The part of struct proc_event before its union, and each kind's part of the union, as the
+ * kernel lays them out (linux/cn_proc.h); read by offset, since a datagram need not be aligned. */
+#define EV_WHAT 0
+#define EV_WHEN 8
+#define EV_DATA 16
+#define EV_MIN (EV_DATA + 16) /* the largest part read: two pairs of ids, or one pair and a comm */
+
+static uint32_t u32_at(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static uint64_t u64_at(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* The event in ev[0..len) into e; 0, or -1 for a kind delaytop does not use. */
+static int event_of(const unsigned char *ev, size_t len, struct procevent *e)
+{
+	const unsigned char *d = ev + EV_DATA;
+
+	memset(e, 0, sizeof(*e));
+	e->when_ns = u64_at(ev + EV_WHEN);
+	switch (u32_at(ev + EV_WHAT)) {
+	case PROC_EVENT_FORK:
+		e->kind = PROCEVENT_FORK;
+		e->parent_tid = u32_at(d), e->parent_tgid = u32_at(d + 4);
+		e->tid = u32_at(d + 8), e->tgid = u32_at(d + 12);
+		return 0;
+	case PROC_EVENT_EXEC:
+		e->kind = PROCEVENT_EXEC;
+		e->tid = u32_at(d), e->tgid = u32_at(d + 4);
+		return 0;
+	case PROC_EVENT_COMM:
+		if (len < EV_DATA + 8 + sizeof(e->comm))
+			return -1;
+		e->kind = PROCEVENT_COMM;
+		e->tid = u32_at(d), e->tgid = u32_at(d + 4);
+		memcpy(e->comm, d + 8, sizeof(e->comm) - 1);
+		return 0;
+	case PROC_EVENT_EXIT:
+		e->kind = PROCEVENT_EXIT;
+		e->tid = u32_at(d), e->tgid = u32_at(d + 4);
+		if (len >= EV_DATA + 24) /* the parent, since Linux 4.18 */
+			e->parent_tid = u32_at(d + 16), e->parent_tgid = u32_at(d + 20);
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* One connector message's payload at msg[0..len): its events. Returns how many, or -EINVAL. */
+static int cn_events(const unsigned char *msg, size_t len, procevent_fn fn, void *arg)
+{
+	struct cn_msg cn;
+	struct procevent e;
+
+	if (len < sizeof(cn))
+		return -EINVAL;
+	memcpy(&cn, msg, sizeof(cn));
+	if (cn.len > len - sizeof(cn))
+		return -EINVAL;
+	if (cn.id.idx != CN_IDX_PROC || cn.id.val != CN_VAL_PROC || cn.len < EV_MIN)
+		return 0; /* another connector's, or an acknowledgement too short to be an event */
+	if (event_of(msg + sizeof(cn), cn.len, &e) < 0)
+		return 0;
+	fn(arg, &e);
+	return 1;
+}
+
+int procevents_parse(const void *buf, size_t len, procevent_fn fn, void *arg)
+{
+	const unsigned char *p = buf;
+	int n = 0;
+
+	while (len >= sizeof(struct nlmsghdr)) {
+		struct nlmsghdr h;
+		size_t step;
+		int got;
+
+		memcpy(&h, p, sizeof(h));
+		if (h.nlmsg_len < sizeof(h) || h.nlmsg_len > len)
+			return -EINVAL;
+		if (h.nlmsg_type == NLMSG_DONE || h.nlmsg_type >= NLMSG_MIN_TYPE) {
+			got = cn_events(p + NLMSG_HDRLEN, h.nlmsg_len - NLMSG_HDRLEN, fn, arg);
+			if (got < 0)
+				return got;
+			n += got;
+		}
+		step = NLMSG_ALIGN(h.nlmsg_len);
+		if (step >= len)
+			break;
+		p += step;
+		len -= step;
+	}
+	return n;
+}
+
+/* The kernel's answer to our request, whose ack field was nonce, in the datagram buf[0..len): 1
+ * with its error (0: the events will come; EPERM where they need CAP_NET_ADMIN) in *error, or 0
+ * when it holds no such answer. The answer goes to every listener; ours has ack nonce + 1 (its
+ * seq is the kernel's own). */
+static int ack_of(const unsigned char *buf, size_t len, uint32_t nonce, int *error)
+{
+	while (len >= NLMSG_HDRLEN + sizeof(struct cn_msg) + EV_MIN) {
+		struct nlmsghdr h;
+		struct cn_msg cn;
+		const unsigned char *ev = buf + NLMSG_HDRLEN + sizeof(cn);
+
+		memcpy(&h, buf, sizeof(h));
+		memcpy(&cn, buf + NLMSG_HDRLEN, sizeof(cn));
+		if (h.nlmsg_len > len || h.nlmsg_len < NLMSG_HDRLEN + sizeof(cn) + EV_MIN)
+			return 0;
+		if (cn.id.idx == CN_IDX_PROC && cn.ack == nonce + 1 && u32_at(ev + EV_WHAT) == PROC_EVENT_NONE) {
+			*error = (int)u32_at(ev + EV_DATA);
+			return 1;
+		}
+		if (NLMSG_ALIGN(h.nlmsg_len) >= len)
+			return 0;
+		len -= NLMSG_ALIGN(h.nlmsg_len);
+		buf += NLMSG_ALIGN(h.nlmsg_len);
+	}
+	return 0;
+}
+
+/* Waits up to a second for the answer to request nonce, passing over the events before it (a
+ * walk of /proc follows the opening). Returns 0 or a negative errno. */
+static int await_ack(int fd, uint32_t nonce, unsigned char *buf)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		ssize_t len = recv(fd, buf, BUF_SIZE, MSG_DONTWAIT);
+		int error;
+
+		if (len < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+			poll(&pfd, 1, 10);
+			continue;
+		}
+		if (len < 0 && errno != ENOBUFS && errno != EINTR)
+			return -errno;
+		if (len > 0 && ack_of(buf, (size_t)len, nonce, &error))
+			return -error;
+	}
+	return -ETIMEDOUT;
+}
+
+/* Asks the kernel to send the events (op PROC_CN_MCAST_LISTEN) or to stop; its answer will carry
+ * nonce + 1. */
+static int subscribe(int fd, enum proc_cn_mcast_op op, uint32_t nonce)
+{
+	unsigned char buf[NLMSG_SPACE(sizeof(struct cn_msg) + sizeof(op))];
+	struct nlmsghdr *h = (struct nlmsghdr *)buf;
+	struct cn_msg *cn = (struct cn_msg *)NLMSG_DATA(h);
+
+	memset(buf, 0, sizeof(buf));
+	h->nlmsg_len = NLMSG_LENGTH(sizeof(*cn) + sizeof(op));
+	h->nlmsg_type = NLMSG_DONE;
+	h->nlmsg_pid = 0;
+	cn->id.idx = CN_IDX_PROC;
+	cn->id.val = CN_VAL_PROC;
+	cn->ack = nonce;
+	cn->len = sizeof(op);
+	memcpy(cn->data, &op, sizeof(op));
+	return send(fd, buf, h->nlmsg_len, 0) < 0 ? -errno : 0;
+}
+
+static int failed(int rc, char *err, size_t errlen)
+{
+	if (rc == -EPERM || rc == -EACCES)
+		snprintf(err, errlen, "%s", _("the process events connector needs CAP_NET_ADMIN on this kernel"));
+	else
+		snprintf(err, errlen, F_(N_("cannot listen to the process events connector: %s")), strerror(-rc));
+	return rc;
+}
+
+int procevents_open(struct procevents **out, int rcvbuf, char *err, size_t errlen)
+{
+	struct sockaddr_nl addr = { .nl_family = AF_NETLINK, .nl_groups = CN_IDX_PROC };
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_CONNECTOR), rc = 0;
+	uint32_t nonce = ((uint32_t)getpid() << 8) ^ (uint32_t)time(NULL); /* ours among the answers */
+	unsigned char *buf;
+
+	*out = NULL;
+	if (fd < 0)
+		return failed(-errno, err, errlen);
+	if (rcvbuf > 0 && setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)) < 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	buf = xmalloc(BUF_SIZE);
+	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0)
+		rc = -errno;
+	else if ((rc = subscribe(fd, PROC_CN_MCAST_LISTEN, nonce)) == 0)
+		rc = await_ack(fd, nonce, buf);
+	if (rc < 0) {
+		free(buf);
+		close(fd);
+		return failed(rc, err, errlen);
+	}
+	*out = xcalloc(1, sizeof(**out));
+	(*out)->fd = fd;
+	(*out)->buf = buf;
+	return 0;
+}
+
+void procevents_close(struct procevents *p)
+{
+	if (!p)
+		return;
+	subscribe(p->fd, PROC_CN_MCAST_IGNORE, 0);
+	close(p->fd);
+	free(p->buf);
+	free(p);
+}
+
+int procevents_fd(const struct procevents *p)
+{
+	return p->fd;
+}
+
+int procevents_drain(struct procevents *p, procevent_fn fn, void *arg)
+{
+	int n = 0, lost = 0;
+
+	for (;;) {
+		ssize_t len = recv(p->fd, p->buf, BUF_SIZE, MSG_DONTWAIT);
+		int got;
+
+		if (len < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == ENOBUFS) {
+				lost = 1;
+				continue;
+			}
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				break;
+			return -errno;
+		}
+		got = procevents_parse(p->buf, (size_t)len, fn, arg);
+		if (got > 0)
+			n += got;
+	}
+	return lost ? -ENOBUFS : n;
+}
