@@ -66,8 +66,9 @@ int collect_threads(struct collector *c, char *err, size_t errlen);
  * partial when their set of threads changed. Returns 0 or a negative errno with a message. */
 int collect_limited(struct collector *c, char *err, size_t errlen);
 
-/* Folds the queued exit records into the tick: a task's final counters replace its last reading.
- * A task never read before has a baseline only if it was born during the interval. */
+/* Folds the queued exit records into the tick (collectexit.c): a task's final counters replace
+ * its last reading. A task never read before has a baseline only if it was born during the
+ * interval. */
 void collect_exits(struct collector *c, const struct exitqueue *q);
 
 #endif
