@@ -3,9 +3,9 @@
  * users; the rates of every delay kind from two readings against values worked out by hand;
  * first readings (fresh) and tasks born since the last one (rates from zero); thread mode's
  * shortcut (a process whose answer did not move has its threads carried over, not asked);
- * threads that come and go, exit records, departed rows; tasks gone between the walk and the
- * query; a reused pid; delay accounting switched off; limited mode from /proc without
- * CAP_NET_ADMIN, with its partial rows. */
+ * threads that come and go, exit records (of tasks read before, and of a process never read),
+ * departed rows; tasks gone between the walk and the query; a reused pid; delay accounting
+ * switched off; limited mode from /proc without CAP_NET_ADMIN, with its partial rows. */
 #include "config.h"
 
 #include <math.h>
@@ -300,6 +300,52 @@ static void test_pid_reuse(void)
 	sampler_close(s);
 }
 
+/* Process mode's exit records: a process born and ended between two readings, known only from
+ * its exit record; a thread that ends while its process lives on (its waits stay in the process's
+ * sums); a process whose last thread ends; then their departed rows. */
+static void test_process_exits(void)
+{
+	struct fake_kernel fk;
+	struct snapshot snap;
+	struct sampler *s;
+	struct fk_proc *job, *server, *sleeper;
+	const struct row *r;
+
+	fixture(&fk);
+	server = &fk.p[0];
+	sleeper = &fk.p[1];
+	s = open_on(&fk, 0);
+	tick(s, &fk, 0, &snap);
+	fk.now += 2 * SEC; /* the exits come just before the next reading */
+	job = fk_add_proc(&fk, 700, 100, 0, 101, "job", NULL);
+	fk_wait(fk_add_thread(job, 700, 101, "job"), DK_IO, 100, 1);
+	fk_exit(&fk, job, &job->t[0]);
+	fk_wait(&server->t[1], DK_IO, 60, 2);
+	fk_run(&server->t[1], 5); /* a thread runs to exit */
+	fk_exit(&fk, server, &server->t[1]);
+	fk_wait(&sleeper->t[0], DK_CPU, 20, 1);
+	fk_exit(&fk, sleeper, &sleeper->t[0]);
+	tick(s, &fk, 0, &snap);
+	r = row_of(&snap, 700, 0, EXITED);
+	ok(r && !r->fresh && r->state == 'X', "a process seen only in its exit record: an exited row with rates");
+	ok(r && r->ppid == 100 && r->uid == 0, "its parent and user from the record");
+	is_str(r ? r->comm : NULL, "job", "its name from the record");
+	if (r)
+		check_kind(r, DK_IO, 5.0, 100.0, 0.5);
+	r = row_of(&snap, 100, 0, LIVE);
+	ok(r && r->nthreads == 1, "the server lives on with one thread");
+	if (r)
+		check_kind(r, DK_IO, 3.0, 30.0, 1.0);
+	r = row_of(&snap, 200, 0, EXITED);
+	ok(r && !row_of(&snap, 200, 0, LIVE), "the sleeper's last thread ended: its row is an exited one");
+	if (r)
+		check_kind(r, DK_CPU, 1.0, 20.0, 0.5);
+	tick(s, &fk, 2, &snap);
+	ok(row_of(&snap, 700, 0, DEPARTED) && row_of(&snap, 200, 0, DEPARTED) && !row_of(&snap, 200, 0, EXITED),
+	   "the next reading has them as departed rows");
+	sampler_close(s);
+}
+
 /* kernel.task_delayacct off: only CPU delay is accounted, the other kinds are unavailable. */
 static void test_delayacct_off(void)
 {
@@ -382,6 +428,7 @@ int main(void)
 	test_threads();
 	test_vanishing();
 	test_pid_reuse();
+	test_process_exits();
 	test_delayacct_off();
 	test_limited();
 	return tap_done();
