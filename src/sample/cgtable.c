@@ -82,8 +82,8 @@ static int is_busy(const char *path, const char *const *busy, size_t n)
 }
 
 /* Fills one cgroup's facts: read, or, idle since the last reading, carried over with 0 shares. */
-static void fill(struct cgroup_facts *f, const struct cgroup_facts *old, const struct cgroup_hier *h,
-		 struct ts_client *ts, uint64_t now_ns)
+static void fill(struct cgroup_facts *f, const struct cgroup_facts *old, struct kernel *k,
+		 const struct cgroup_hier *h, int cgroupstats, uint64_t now_ns)
 {
 	if (!f->busy && old && !old->busy) {
 		f->psi = old->psi; /* no task, no stall: the totals have not moved */
@@ -98,14 +98,14 @@ static void fill(struct cgroup_facts *f, const struct cgroup_facts *old, const s
 		f->have_states = old->have_states;
 		return;
 	}
-	cgroupfs_pressure(h, f->path, now_ns, &f->psi);
+	k->ops->cgroup_pressure(k, h, f->path, now_ns, &f->psi);
 	if (old)
 		psi_interval(&old->psi, &f->psi);
-	f->have_states = ts && cgroupfs_states(ts, h, f->path, f->states) == 0;
+	f->have_states = cgroupstats && k->ops->cgroup_states(k, h, f->path, f->states) == 0;
 }
 
-int cgtable_read(struct cgtable *t, const struct cgroup_hier *h, const char *root, struct ts_client *ts,
-		 uint64_t now_ns, const struct row *rows, size_t nrows)
+int cgtable_read(struct cgtable *t, struct kernel *k, const struct cgroup_hier *h, const char *root,
+		 int cgroupstats, uint64_t now_ns, const struct row *rows, size_t nrows)
 {
 	struct cgroup_facts *swap = t->prev;
 	size_t capswap = t->capprev, nbusy;
@@ -119,14 +119,14 @@ int cgtable_read(struct cgtable *t, const struct cgroup_hier *h, const char *roo
 	t->f = swap;
 	t->cap = capswap;
 	t->n = 0;
-	rc = cgroupfs_walk(h, root, collect_path, t);
+	rc = k->ops->cgroup_walk(k, h, root, collect_path, t);
 	if (rc < 0)
 		return rc;
 	qsort(t->f, t->n, sizeof(*t->f), by_path);
 	nbusy = busy_paths(rows, nrows, &busy);
 	for (size_t i = 0; i < t->n; i++) {
 		t->f[i].busy = is_busy(t->f[i].path, busy, nbusy);
-		fill(&t->f[i], previous(t, t->f[i].path), h, ts, now_ns);
+		fill(&t->f[i], previous(t, t->f[i].path), k, h, cgroupstats, now_ns);
 	}
 	free(busy);
 	return 0;

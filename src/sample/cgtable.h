@@ -12,6 +12,7 @@
 
 #include "cgroupfs.h"
 #include "cgtree.h"
+#include "kernelops.h"
 
 struct cgtable {
 	struct cgroup_facts *f;    /* this tick's, sorted by path */
@@ -23,10 +24,10 @@ struct cgtable {
 void cgtable_init(struct cgtable *t);
 void cgtable_free(struct cgtable *t);
 
-/* Reads the cgroups at and below root (normalized). ts: for CGROUPSTATS, or NULL. rows[0..nrows):
- * the tasks of the interval (their cgroups tell which cgroups were busy). Returns 0, or a
- * negative errno when root cannot be read (it was removed). */
-int cgtable_read(struct cgtable *t, const struct cgroup_hier *h, const char *root, struct ts_client *ts,
-		 uint64_t now_ns, const struct row *rows, size_t nrows);
+/* Reads the cgroups at and below root (normalized) through k. cgroupstats: ask k for their states
+ * (CGROUPSTATS, v1). rows[0..nrows): the tasks of the interval (their cgroups tell which cgroups
+ * were busy). Returns 0, or a negative errno when root cannot be read (it was removed). */
+int cgtable_read(struct cgtable *t, struct kernel *k, const struct cgroup_hier *h, const char *root,
+		 int cgroupstats, uint64_t now_ns, const struct row *rows, size_t nrows);
 
 #endif

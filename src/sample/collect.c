@@ -1,4 +1,5 @@
-/* collect.c — the collectors.
+/* collect.c — the collectors of the live tasks: process mode, thread mode, limited mode (the exit
+ * records' collector is collectexit.c).
  *
  * Process metadata (user, command line) is read once per process; thread names and identities
  * come free with each taskstats reply, and a thread's state is re-read only when the thread ran
@@ -39,11 +40,6 @@ void collector_free(struct collector *c)
 	c->nids = c->capids = c->capowner = c->capreplies = 0;
 }
 
-uint32_t collect_tgid(uint32_t id)
-{
-	return procfs_tgid(id);
-}
-
 static uint64_t ticks_to_ns(uint64_t ticks)
 {
 	return ticks * (1000000000ull / (uint64_t)procfs_hz());
@@ -72,7 +68,7 @@ static int walk(struct collector *c)
 {
 	struct proc_entry *e;
 	size_t n;
-	int rc = procfs_walk(c->procfs, c->sel->pids, c->sel->npids, &e, &n);
+	int rc = c->k->ops->walk_processes(c->k, c->sel->pids, c->sel->npids, &e, &n);
 
 	if (rc < 0)
 		return rc;
@@ -84,7 +80,7 @@ static int walk(struct collector *c)
 		set_owner(c, c->nids, p);
 		c->ids[c->nids++] = p->pid;
 	}
-	proctable_describe(c->procs, c->procfs, c->hier);
+	proctable_describe(c->procs, c->k, c->hier);
 	return 0;
 }
 
@@ -110,7 +106,7 @@ static void list_threads(struct collector *c)
 	c->nids = 0;
 	for (size_t i = 0; i < nprocs; i++) {
 		size_t before = c->nids;
-		size_t added = procfs_threads(procs[i]->pid, &c->ids, &c->nids, &c->capids);
+		size_t added = c->k->ops->list_threads(c->k, procs[i]->pid, &c->ids, &c->nids, &c->capids);
 
 		if (added != (size_t)procs[i]->nlwp)
 			procs[i]->reread = 1;
@@ -132,7 +128,7 @@ static int walk_threads(struct collector *c)
 	int rc;
 
 	c->nids = 0;
-	rc = procfs_list(c->sel->pids, c->sel->npids, &c->ids, &c->nids, &c->capids);
+	rc = c->k->ops->list_processes(c->k, c->sel->pids, c->sel->npids, &c->ids, &c->nids, &c->capids);
 	if (rc < 0)
 		return rc;
 	for (size_t i = 0; i < c->nids; i++) {
@@ -142,7 +138,7 @@ static int walk_threads(struct collector *c)
 		if (p && p->seen == tick - 1) {
 			p->seen = p->walked = tick;
 		} else {
-			if (procfs_read_process(c->ids[i], &e) < 0)
+			if (c->k->ops->read_process(c->k, c->ids[i], &e) < 0)
 				continue;
 			p = proctable_update(c->procs, &e, tick, c->users);
 		}
@@ -168,7 +164,7 @@ static const struct task_counters *thread_io(const struct collector *c, const st
 	*buf = *cnt;
 	buf->have &= ~io;
 	if (t->seen + 1 != c->tt->tick || activity_of(cnt) != t->activity) {
-		procfs_thread_io(pid, t->id, buf);
+		c->k->ops->thread_io(c->k, pid, t->id, buf);
 		return buf;
 	}
 	for (int f = 0; f < AF_COUNT; f++)
@@ -211,7 +207,7 @@ static void reread_processes(struct collector *c)
 		if (!p->reread)
 			continue;
 		p->reread = 0;
-		if (procfs_read_process(p->pid, &e) < 0)
+		if (c->k->ops->read_process(c->k, p->pid, &e) < 0)
 			continue;
 		np = proctable_update(c->procs, &e, c->tt->tick, c->users);
 		for (size_t k = i; np != p && k < c->nids; k++) {
@@ -225,7 +221,7 @@ static void reread_processes(struct collector *c)
 				proc_repoint(&t->proc, np);
 		}
 	}
-	proctable_describe(c->procs, c->procfs, c->hier);
+	proctable_describe(c->procs, c->k, c->hier);
 }
 
 /* The state of the threads read this tick that ran since their state was read; ids are grouped
@@ -233,7 +229,7 @@ static void reread_processes(struct collector *c)
 static void read_states(struct collector *c)
 {
 	uint32_t pid = 0;
-	int dirfd = -1;
+	int dirfd = -1; /* the handle of pid's threads */
 
 	for (size_t k = 0; k < c->nids; k++) {
 		struct task *t = tasktable_get(c->tasks, c->ids[k]);
@@ -243,16 +239,16 @@ static void read_states(struct collector *c)
 			continue;
 		if (dirfd < 0 || t->proc->pid != pid) {
 			if (dirfd >= 0)
-				close(dirfd);
+				c->k->ops->close_threads(c->k, dirfd);
 			pid = t->proc->pid;
-			dirfd = procfs_open_tasks(pid);
+			dirfd = c->k->ops->open_threads(c->k, pid);
 		}
-		st = dirfd >= 0 ? procfs_thread_state_at(dirfd, t->id) : 0;
+		st = dirfd >= 0 ? c->k->ops->thread_state(c->k, dirfd, t->id) : 0;
 		t->state = st ? st : '?';
 		t->need_state = 0;
 	}
 	if (dirfd >= 0)
-		close(dirfd);
+		c->k->ops->close_threads(c->k, dirfd);
 }
 
 /* Process mode keeps each answer until the process's identity is known. */
@@ -267,19 +263,24 @@ static void keep_reply(void *arg, size_t i, const struct ts_record *rec, uint64_
 
 /* Counts a process's threads by state: read when it ran (a process that did not run cannot have
  * changed the states of its threads, but for a wakeup, which shows one tick later). */
-static void count_states(struct proc *p)
+static void count_states(struct collector *c, struct proc *p)
 {
+	struct kernel *k = c->k;
 	uint32_t *tids = NULL;
 	size_t n = 0, cap = 0;
+	int dirfd;
 
 	memset(p->states, 0, sizeof(p->states));
-	procfs_threads(p->pid, &tids, &n, &cap);
-	for (size_t i = 0; i < n; i++) {
-		int s = cgroupfs_state_of(procfs_thread_state(p->pid, tids[i]));
+	k->ops->list_threads(k, p->pid, &tids, &n, &cap);
+	dirfd = n ? k->ops->open_threads(k, p->pid) : -1;
+	for (size_t i = 0; dirfd >= 0 && i < n; i++) {
+		int s = cgroupfs_state_of(k->ops->thread_state(k, dirfd, tids[i]));
 
 		if (s >= 0)
 			p->states[s]++;
 	}
+	if (dirfd >= 0)
+		k->ops->close_threads(k, dirfd);
 	free(tids);
 	p->have_states = 1;
 }
@@ -296,15 +297,15 @@ static struct proc *answered_process(struct collector *c, uint32_t pid, const st
 	if (p && p->seen == tick - 1 && p->activity == activity_of(cnt)) {
 		p->seen = p->walked = tick;
 		if (c->want_states && !p->have_states)
-			count_states(p);
+			count_states(c, p);
 		return p;
 	}
-	if (procfs_read_process(pid, &e) < 0)
+	if (c->k->ops->read_process(c->k, pid, &e) < 0)
 		return NULL;
 	p = proctable_update(c->procs, &e, tick, c->users);
 	p->activity = activity_of(cnt);
 	if (c->want_states)
-		count_states(p);
+		count_states(c, p);
 	return p;
 }
 
@@ -340,7 +341,7 @@ static int ask_processes(struct collector *c)
 {
 	grow_replies(c);
 	memset(c->answered, 0, c->nids);
-	return ts_query(c->ts, TS_BY_TGID, c->ids, c->nids, keep_reply, c);
+	return c->k->ops->query(c->k, TS_BY_TGID, c->ids, c->nids, keep_reply, c);
 }
 
 /* Thread mode's shortcut (steady.h): one per-process answer each, then ids/owner keep only the
@@ -387,12 +388,12 @@ int collect_threads(struct collector *c, char *err, size_t errlen)
 	if (rc < 0)
 		return rc;
 	list_threads(c);
-	rc = ts_query(c->ts, TS_BY_PID, c->ids, c->nids, on_thread_reply, c);
+	rc = c->k->ops->query(c->k, TS_BY_PID, c->ids, c->nids, on_thread_reply, c);
 	if (rc < 0)
 		return rc;
 	reread_processes(c);
 	read_states(c);
-	carry_steady(c, timing_mono_ns());
+	carry_steady(c, c->k->ops->mono_ns(c->k));
 	c->read_all = 0;
 	c->last_delayacct = c->rules->delayacct;
 	return 0;
@@ -411,7 +412,7 @@ static void process_acct(struct collector *c, struct proc *p, struct task_counte
 		return;
 	if (p->acct_tick != tick - 1 || p->acct_tick == 0 || p->acct_activity != activity_of(cnt)) {
 		memset(&fresh, 0, sizeof(fresh));
-		procfs_process_acct(p->pid, &fresh);
+		c->k->ops->process_acct(c->k, p->pid, &fresh);
 		p->acct_groups = fresh.have & HAVE_THREAD_ONLY;
 		for (int f = 0; f < AF_COUNT; f++)
 			if (acct_fields[f].have & HAVE_THREAD_ONLY)
@@ -454,13 +455,13 @@ static int ask_peaks(struct collector *c)
 		}
 		p->peak_tick = tick;
 		p->peak_activity = activity_of(&c->replies[i]);
-		procfs_threads(p->pid, &c->peak_ids, &c->npeak, &c->cappeak_ids);
+		c->k->ops->list_threads(c->k, p->pid, &c->peak_ids, &c->npeak, &c->cappeak_ids);
 		c->peak_owner = xgrow(c->peak_owner, &c->cappeak_owner, c->npeak ? c->npeak : 1,
 				      sizeof(*c->peak_owner));
 		for (size_t k = before; k < c->npeak; k++)
 			c->peak_owner[k] = p;
 	}
-	return c->npeak ? ts_query(c->ts, TS_BY_PID, c->peak_ids, c->npeak, on_peak_reply, c) : 0;
+	return c->npeak ? c->k->ops->query(c->k, TS_BY_PID, c->peak_ids, c->npeak, on_peak_reply, c) : 0;
 }
 
 int collect_processes(struct collector *c, char *err, size_t errlen)
@@ -468,7 +469,7 @@ int collect_processes(struct collector *c, char *err, size_t errlen)
 	int rc;
 
 	c->nids = 0;
-	rc = procfs_list(c->sel->pids, c->sel->npids, &c->ids, &c->nids, &c->capids);
+	rc = c->k->ops->list_processes(c->k, c->sel->pids, c->sel->npids, &c->ids, &c->nids, &c->capids);
 	if (rc < 0)
 		return walk_failed(rc, err, errlen);
 	rc = ask_processes(c);
@@ -488,7 +489,7 @@ int collect_processes(struct collector *c, char *err, size_t errlen)
 			proc_peak_apply(p, &c->replies[i]);
 		apply_process_reply(c, p, &c->replies[i], c->answered_at[i]);
 	}
-	proctable_describe(c->procs, c->procfs, c->hier);
+	proctable_describe(c->procs, c->k, c->hier);
 	return 0;
 }
 
@@ -568,7 +569,7 @@ int collect_limited(struct collector *c, char *err, size_t errlen)
 		char state;
 		uint64_t began, tids_sum = 0;
 		uint32_t ntids = 0;
-		uint64_t when = timing_mono_ns();
+		uint64_t when = c->k->ops->mono_ns(c->k);
 
 		memset(&sum, 0, sizeof(sum));
 		if (c->want_states) {
@@ -578,7 +579,7 @@ int collect_limited(struct collector *c, char *err, size_t errlen)
 		for (; j < c->nids && c->owner[j] == p; j++) {
 			int s;
 
-			if (procfs_thread_counters(p->pid, c->ids[j], &cnt, &state, &began) < 0)
+			if (c->k->ops->thread_counters(c->k, p->pid, c->ids[j], &cnt, &state, &began) < 0)
 				continue;
 			if (c->want_states && (s = cgroupfs_state_of(state)) >= 0)
 				p->states[s]++;
@@ -597,65 +598,4 @@ int collect_limited(struct collector *c, char *err, size_t errlen)
 	}
 	free(procs);
 	return 0;
-}
-
-/* A process seen only in its exit record, or that ended before its cgroup could be read, ran in
- * its parent's cgroup, where a fork puts a child (unless it moved, which delaytop did not see). */
-static void inherit_cgroup(struct collector *c, struct proc *p, uint32_t ppid)
-{
-	const struct proc *parent = ppid ? proctable_get(c->procs, ppid) : NULL;
-
-	if (!p->cgroup && parent && parent->cgroup)
-		p->cgroup = xstrdup(parent->cgroup);
-}
-
-/* Folds one exit record into the tick. */
-static void fold_exit(struct collector *c, const struct pending_exit *x)
-{
-	struct task_counters final = x->c;
-	const struct tick_times *tt = c->tt;
-	int threads = c->rules->threads;
-	struct task *t = tasktable_exiting(c->tasks, x->id);
-	int born_since = x->age_ns != UINT64_MAX ? tt->now_mono - tt->prev_mono > x->age_ns
-						 : !proctable_get(c->procs, x->pid);
-
-	if (x->peak_only) {
-		struct proc *p = proctable_get(c->procs, x->pid);
-
-		if (p)
-			proc_peak_add(p, &x->c);
-		return;
-	}
-	if (t && t->exited)
-		return;
-	if (!t && !born_since)
-		return;
-	if (!t) { /* its start on the clock of the mode's readings: boot time for processes */
-		uint64_t start = x->age_ns != UINT64_MAX && x->recv_mono > x->age_ns ? x->recv_mono - x->age_ns
-										     : tt->now_mono;
-
-		t = tasktable_add(c->tasks, x->id, threads ? start : start + (tt->now_boot - tt->now_mono));
-		t->start_guessed = x->age_ns == UINT64_MAX;
-	}
-	if (!t->proc) /* a task read before keeps its process, even if the pid has a new one now */
-		proc_repoint(&t->proc, proctable_ghost(c->procs, x->pid, &x->c, tt->tick, c->users));
-	inherit_cgroup(c, t->proc, x->ppid); /* also one that ended before its cgroup was read */
-	if (t->comm[0] == '\0')
-		str_copy(t->comm, sizeof(t->comm), (x->c.have & HAVE_COMM) ? x->c.comm : t->proc->comm);
-	if (!threads && c->want_peaks) { /* the process's longest waits, its last thread's too */
-		proc_peak_add(t->proc, &final);
-		proc_peak_apply(t->proc, &final);
-	}
-	task_read(t, &final, tt->now_mono, threads ? 1 : (uint32_t)t->proc->nlwp, born_since, !threads, tt,
-		  c->rules);
-	t->exited = 1;
-	t->state = 'X';
-	t->need_state = 0;
-	t->proc->seen = tt->tick;
-}
-
-void collect_exits(struct collector *c, const struct exitqueue *q)
-{
-	for (size_t i = 0; i < q->n; i++)
-		fold_exit(c, &q->items[i]);
 }

@@ -1,8 +1,8 @@
 /* collect.h — the collectors: one tick's readings of every selected task into the task table,
  * from taskstats (a query per process in process mode, per thread in thread mode), from /proc
  * alone without CAP_NET_ADMIN (limited mode), and from the exit records queued since the last
- * tick. The kernel edge (procfs, taskstats) is called only from here and from follow.c, command
- * mode's side of the sampler. */
+ * tick. The kernel edge is called only through the sampler's instance of the seam (kernelops.h),
+ * so that a fake kernel can drive them. */
 #ifndef DELAYTOP_COLLECT_H
 #define DELAYTOP_COLLECT_H
 
@@ -11,16 +11,14 @@
 
 #include "cgroupfs.h"
 #include "exitqueue.h"
-#include "procfs.h"
+#include "kernelops.h"
 #include "proctable.h"
 #include "selection.h"
-#include "taskstats.h"
 #include "tasktable.h"
 #include "users.h"
 
 struct collector {
-	struct procfs *procfs;
-	struct ts_client *ts;
+	struct kernel *k; /* the kernel edge (the sampler's) */
 	struct proctable *procs;
 	struct tasktable *tasks;
 	const struct selection *sel;
@@ -68,11 +66,9 @@ int collect_threads(struct collector *c, char *err, size_t errlen);
  * partial when their set of threads changed. Returns 0 or a negative errno with a message. */
 int collect_limited(struct collector *c, char *err, size_t errlen);
 
-/* Folds the queued exit records into the tick: a task's final counters replace its last reading.
- * A task never read before has a baseline only if it was born during the interval. */
+/* Folds the queued exit records into the tick (collectexit.c): a task's final counters replace
+ * its last reading. A task never read before has a baseline only if it was born during the
+ * interval. */
 void collect_exits(struct collector *c, const struct exitqueue *q);
-
-/* The tgid of a task id, from /proc; 0 when it is gone. */
-uint32_t collect_tgid(uint32_t id);
 
 #endif

@@ -104,16 +104,16 @@ static void describe(void *arg, uint32_t pid, const char *cmdline)
 	p->described = 1;
 }
 
-void proctable_describe(struct proctable *t, struct procfs *procfs, const struct cgroup_hier *hier)
+void proctable_describe(struct proctable *t, struct kernel *k, const struct cgroup_hier *hier)
 {
 	char path[CGROUP_PATH_MAX];
 
-	procfs_describe(procfs, t->fresh, t->nfresh, describe, t);
+	k->ops->describe(k, t->fresh, t->nfresh, describe, t);
 	t->nfresh = 0;
 	for (size_t i = 0; hier->layout != CGROUP_NONE && i < t->nmoved; i++) {
 		struct proc *p = idmap_get(&t->map, t->moved[i]);
 
-		if (!p || cgroupfs_task_path(p->pid, hier, path, sizeof(path)) < 0)
+		if (!p || k->ops->task_cgroup(k, p->pid, hier, path, sizeof(path)) < 0)
 			continue;
 		if (!p->cgroup || strcmp(p->cgroup, path) != 0) {
 			free(p->cgroup);

@@ -2,7 +2,7 @@
  * and their user and command line, read once per process and again only after exec or a change
  * of user. Tasks point at their process; a process gone from /proc lives on while tasks point at
  * it (an exited task's row still names its process). Pure code: the /proc readers hand in what
- * they read. */
+ * they read, and the command lines and cgroups come through the seam (kernelops.h). */
 #ifndef DELAYTOP_PROCTABLE_H
 #define DELAYTOP_PROCTABLE_H
 
@@ -13,6 +13,7 @@
 #include "cgroupfs.h"
 #include "counters.h"
 #include "idmap.h"
+#include "kernelops.h"
 #include "procfs.h"
 #include "users.h"
 
@@ -74,9 +75,9 @@ struct proc *proctable_get(const struct proctable *t, uint32_t pid);
  * or ran, and a process moved to another cgroup shows there once it runs). */
 struct proc *proctable_update(struct proctable *t, const struct proc_entry *e, uint32_t tick, struct users *users);
 
-/* Reads the command line of the queued processes, through procfs (their user's name came from
- * the users cache when they were queued), and the cgroup of those queued for it in hier. */
-void proctable_describe(struct proctable *t, struct procfs *procfs, const struct cgroup_hier *hier);
+/* Reads the command line of the queued processes through k (their user's name came from the
+ * users cache when they were queued), and the cgroup of those queued for it in hier. */
+void proctable_describe(struct proctable *t, struct kernel *k, const struct cgroup_hier *hier);
 
 /* A process seen only in an exit record of tick, made up from the record's counters. */
 struct proc *proctable_ghost(struct proctable *t, uint32_t pid, const struct task_counters *c, uint32_t tick,

@@ -2,7 +2,8 @@
  * and PSI), collect (readings of every selected task, then the exit records queued since), build
  * (the snapshot's header and rows). The pieces: the process table (proctable.c), the task table
  * (tasktable.c), the collectors (collect.c), the exit queue (exitqueue.c), the exited tasks kept
- * for totals (departed.c), the rows (rowbuild.c). */
+ * for totals (departed.c), the rows (rowbuild.c). The kernel is reached only through the instance
+ * of the seam the sampler was made with (kernelops.h). */
 #include "config.h"
 
 #include <errno.h>
@@ -17,27 +18,23 @@
 #include "collect.h"
 #include "delayacct.h"
 #include "departed.h"
-#include "exitlisten.h"
 #include "exitqueue.h"
 #include "forkedoff.h"
 #include "i18n.h"
+#include "kernelops.h"
 #include "proctable.h"
-#include "psifile.h"
 #include "rowbuild.h"
 #include "sampler.h"
 #include "selection.h"
-#include "taskstats.h"
 #include "tasktable.h"
-#include "timing.h"
 #include "users.h"
 #include "xalloc.h"
 
 struct sampler {
 	struct sampler_opts o;
 	struct selection sel;
-	struct procfs *procfs;
-	struct ts_client *ts;
-	struct ts_listener *listener;
+	struct kernel *k; /* the kernel edge, or a fake of it: the sampler's own */
+	int listening;    /* the exit listeners are registered */
 	int limited;
 	char notice[512];
 
@@ -88,7 +85,7 @@ static void keep_departed(void *arg, struct task *t)
 
 static void read_psi(struct sampler *s, struct snapshot *snap)
 {
-	psifile_read("/proc/pressure", "", 1, s->tt.now_mono, &snap->psi);
+	s->k->ops->pressure(s->k, s->tt.now_mono, &snap->psi);
 	if (s->tt.tick > 1)
 		psi_interval(&s->psi_prev, &snap->psi);
 	s->psi_prev = snap->psi;
@@ -103,11 +100,11 @@ static void prepare(struct sampler *s, struct snapshot *snap)
 	s->tt.prev_boot = s->tt.now_boot;
 	s->tt.tick++;
 	clock_gettime(CLOCK_REALTIME, &snap->wall);
-	s->tt.now_mono = timing_mono_ns();
-	s->tt.now_boot = timing_boot_ns();
+	s->tt.now_mono = s->k->ops->mono_ns(s->k);
+	s->tt.now_boot = s->k->ops->boot_ns(s->k);
 	if (s->tt.tick == 1)
 		s->first_mono = s->tt.now_mono;
-	s->rules.delayacct = delayacct_read();
+	s->rules.delayacct = s->k->ops->delayacct(s->k);
 	forkedoff_track(&s->off, s->rules.delayacct, s->tt.now_mono, s->tt.now_boot);
 	read_psi(s, snap);
 }
@@ -124,20 +121,20 @@ static void on_exit_message(void *arg, const struct ts_record *thread, const str
 	/* a thread's longest waits go first, so that its process's final row has them */
 	if ((s->o.wants & WANT_PEAKS) && exitqueue_choose_peak(thread, process, s->o.threads, &x) == 0 &&
 	    selection_has(&s->sel, x.pid, x.id, 0))
-		exitqueue_push(&s->exits, &x, timing_mono_ns());
+		exitqueue_push(&s->exits, &x, s->k->ops->mono_ns(s->k));
 	if (exitqueue_choose(thread, process, s->o.threads, &x) == 0 && selection_has(&s->sel, x.pid, x.id, s->o.threads))
-		exitqueue_push(&s->exits, &x, timing_mono_ns());
+		exitqueue_push(&s->exits, &x, s->k->ops->mono_ns(s->k));
 }
 
 void sampler_drain(struct sampler *s)
 {
-	if (s->listener && s->tt.tick > 0)
-		ts_listen_drain(s->listener, on_exit_message, s, &s->exits.lost);
+	if (s->listening && s->tt.tick > 0)
+		s->k->ops->exits_drain(s->k, on_exit_message, s, &s->exits.lost);
 }
 
 int sampler_listen_fd(const struct sampler *s)
 {
-	return s->listener ? ts_listen_fd(s->listener) : -1;
+	return s->listening ? s->k->ops->exits_fd(s->k) : -1;
 }
 
 /* Readings of every selected task: from taskstats, or from /proc when it refuses. */
@@ -176,7 +173,7 @@ static void fill_header(struct sampler *s, struct snapshot *snap)
 	proctable_count(&s->procs, s->tt.tick, &snap->nprocs, &snap->nthreads);
 	snap->delayacct = s->rules.delayacct;
 	snap->limited = s->limited;
-	snap->listening = s->listener != NULL;
+	snap->listening = s->listening;
 	snap->exits = s->exits.exits;
 	snap->exits_lost = s->exits.lost;
 }
@@ -195,7 +192,7 @@ static void build_cgroups(struct sampler *s, struct snapshot *snap)
 	snap->cgroups = 1;
 	snap->cgroup_source = states_from_tasks(s) ? "tasks" : "cgroupstats";
 	if (s->hier.layout == CGROUP_NONE ||
-	    cgtable_read(&s->cgroups, &s->hier, s->cgroup_root, states_from_tasks(s) ? NULL : s->ts, s->tt.now_mono,
+	    cgtable_read(&s->cgroups, s->k, &s->hier, s->cgroup_root, !states_from_tasks(s), s->tt.now_mono,
 			 snap->rows, snap->nrows) < 0) {
 		s->cgroups.n = 0;
 		return;
@@ -222,7 +219,7 @@ int sampler_tick(struct sampler *s, struct snapshot *snap, char *err, size_t err
 	snap->rows = s->rows.rows;
 	if (s->o.cgroups)
 		build_cgroups(s, snap);
-	snap->reading_s = (timing_mono_ns() - t0) / 1e9;
+	snap->reading_s = (s->k->ops->mono_ns(s->k) - t0) / 1e9;
 	return 0;
 }
 
@@ -233,9 +230,7 @@ static void open_taskstats(struct sampler *s)
 	char err[256] = "";
 	int rc;
 
-	rc = ts_open(&s->ts, err, sizeof(err));
-	if (rc == 0)
-		rc = ts_probe(s->ts, (uint32_t)getpid());
+	rc = s->k->ops->open_taskstats(s->k, (uint32_t)getpid(), err, sizeof(err));
 	if (rc == 0)
 		return;
 	s->limited = 1;
@@ -254,8 +249,10 @@ static void open_listener(struct sampler *s)
 
 	if (s->limited || !s->o.listen)
 		return;
-	if (ts_listen(&s->listener, s->o.exit_rcvbuf, err, sizeof(err)) < 0)
+	if (s->k->ops->open_exits(s->k, s->o.exit_rcvbuf, err, sizeof(err)) < 0)
 		snprintf(s->notice, sizeof(s->notice), F_(N_("%s: tasks that exit between refreshes are not shown")), err);
+	else
+		s->listening = 1;
 }
 
 /* Without the boot parameter delayacct the switch was 0 at boot, and nothing can switch it on
@@ -268,9 +265,9 @@ static void boot_window(struct sampler *s)
 {
 	struct proc_entry e;
 
-	if (!delayacct_off_at_boot())
+	if (!s->k->ops->delayacct_off_at_boot(s->k))
 		return;
-	if (procfs_read_process(2, &e) < 0 || e.ppid != 0 || strcmp(e.comm, "kthreadd") != 0)
+	if (s->k->ops->read_process(s->k, 2, &e) < 0 || e.ppid != 0 || strcmp(e.comm, "kthreadd") != 0)
 		return;
 	forkedoff_since_boot(&s->off, (e.start_ticks + 1) * (1000000000ull / (uint64_t)procfs_hz()) + SAME_START_NS);
 }
@@ -279,8 +276,7 @@ static void wire_collector(struct sampler *s)
 {
 	struct collector *c = &s->collector;
 
-	c->procfs = s->procfs;
-	c->ts = s->ts;
+	c->k = s->k;
 	c->procs = &s->procs;
 	c->tasks = &s->tasks;
 	c->sel = &s->sel;
@@ -298,10 +294,23 @@ static void wire_collector(struct sampler *s)
 
 int sampler_open(struct sampler **out, const struct sampler_opts *o, char *err, size_t errlen)
 {
-	struct sampler *s = xcalloc(1, sizeof(*s));
-	int rc;
+	struct kernel *k;
+	int rc = kernel_open(&k, err, errlen);
 
+	if (rc < 0)
+		return rc;
+	return sampler_open_kernel(out, o, k, err, errlen);
+}
+
+int sampler_open_kernel(struct sampler **out, const struct sampler_opts *o, struct kernel *k, char *err,
+			size_t errlen)
+{
+	struct sampler *s = xcalloc(1, sizeof(*s));
+
+	(void)err;
+	(void)errlen;
 	s->o = *o;
+	s->k = k;
 	users_init(&s->users);
 	proctable_init(&s->procs);
 	tasktable_init(&s->tasks);
@@ -310,16 +319,11 @@ int sampler_open(struct sampler **out, const struct sampler_opts *o, char *err, 
 	forkedoff_init(&s->off);
 	selection_init(&s->sel);
 	cgtable_init(&s->cgroups);
-	cgroupfs_detect(&s->hier);
+	k->ops->cgroup_detect(k, &s->hier);
 	cgpath_normalize(o->cgroup_root ? o->cgroup_root : "/", s->cgroup_root, sizeof(s->cgroup_root));
 	if (o->cgroups)
 		s->o.threads = 0; /* the cgroup view sums process rows */
 	sampler_set_pids(s, o->pids, o->npids);
-	rc = procfs_open(&s->procfs, err, errlen);
-	if (rc < 0) {
-		sampler_close(s);
-		return rc;
-	}
 	open_taskstats(s);
 	open_listener(s);
 	boot_window(s);
@@ -362,9 +366,17 @@ void sampler_set_threads(struct sampler *s, int threads)
 	exitqueue_clear(&s->exits); /* records of the other mode */
 }
 
+/* The process of a task id, for the selection; 0 when it is gone. */
+static uint32_t tgid_of(void *arg, uint32_t id)
+{
+	struct sampler *s = arg;
+
+	return s->k->ops->tgid_of(s->k, id);
+}
+
 void sampler_set_pids(struct sampler *s, const uint32_t *pids, size_t npids)
 {
-	selection_set(&s->sel, pids, npids, s->o.threads, collect_tgid);
+	selection_set(&s->sel, pids, npids, s->o.threads, tgid_of, s);
 	s->collector.read_all = 1;
 	s->o.pids = s->sel.pids;
 	s->o.npids = s->sel.npids;
@@ -405,9 +417,8 @@ void sampler_close(struct sampler *s)
 	rowbuf_free(&s->rows);
 	cgtable_free(&s->cgroups);
 	cgtree_free(&s->tree);
-	ts_listen_close(s->listener);
-	ts_close(s->ts);
-	procfs_close(s->procfs);
+	if (s->k)
+		s->k->ops->close(s->k);
 	free(s);
 }
 

@@ -10,6 +10,7 @@
 #include "model.h"
 
 struct sampler;
+struct kernel;
 
 struct sampler_opts {
 	int threads;          /* rows are threads (queries by pid) rather than processes (by tgid) */
@@ -25,9 +26,16 @@ struct sampler_opts {
 };
 
 
-/* Opens the sources. Without CAP_NET_ADMIN the sampler works in limited mode and
- * sampler_notice() says so. Returns 0 or a negative errno with a message in err. */
+/* Opens the sources: the real kernel edge (kernel_open). Without CAP_NET_ADMIN the sampler works
+ * in limited mode and sampler_notice() says so. Returns 0 or a negative errno with a message in
+ * err. */
 int sampler_open(struct sampler **out, const struct sampler_opts *o, char *err, size_t errlen);
+
+/* The same on the kernel k (kernelops.h: the real one, or a fake of it in the unit tests), which
+ * the sampler owns from then on, closing it in sampler_close. Returns 0 or a negative errno with a
+ * message in err. */
+int sampler_open_kernel(struct sampler **out, const struct sampler_opts *o, struct kernel *k, char *err,
+			size_t errlen);
 void sampler_close(struct sampler *s);
 
 /* Takes one reading and fills *snap. The first reading has no rates (interval_s is 0); every

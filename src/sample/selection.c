@@ -43,7 +43,7 @@ static void note_thread(struct selection *sel, uint32_t tid, uint32_t pid)
 }
 
 void selection_set(struct selection *sel, const uint32_t *ids, size_t n, int threads,
-		   uint32_t (*tgid_of)(uint32_t id))
+		   uint32_t (*tgid_of)(void *arg, uint32_t id), void *arg)
 {
 	selection_free(sel);
 	if (n) {
@@ -52,7 +52,7 @@ void selection_set(struct selection *sel, const uint32_t *ids, size_t n, int thr
 		sel->tids = xmalloc(n * sizeof(*sel->tids));
 	}
 	for (size_t i = 0; i < n; i++) {
-		uint32_t tgid = tgid_of(ids[i]), pid = tgid ? tgid : ids[i];
+		uint32_t tgid = tgid_of(arg, ids[i]), pid = tgid ? tgid : ids[i];
 		size_t k = 0;
 
 		while (k < sel->npids && sel->pids[k] != pid)

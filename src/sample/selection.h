@@ -19,11 +19,11 @@ struct selection {
 void selection_init(struct selection *sel);
 void selection_free(struct selection *sel);
 
-/* Selects the processes of ids[0..n): resolves thread ids through tgid_of (which returns 0 for
- * a task that is gone: its id then stands as it is). threads: rows are threads, so a thread id
- * is no reason for a notice. */
+/* Selects the processes of ids[0..n): resolves thread ids through tgid_of(arg, id) (which returns
+ * 0 for a task that is gone: its id then stands as it is). threads: rows are threads, so a
+ * thread id is no reason for a notice. */
 void selection_set(struct selection *sel, const uint32_t *ids, size_t n, int threads,
-		   uint32_t (*tgid_of)(uint32_t id));
+		   uint32_t (*tgid_of)(void *arg, uint32_t id), void *arg);
 
 /* Whether task id of process pid is selected: in thread mode a process listed only through some
  * of its threads gives just those threads. */

@@ -89,6 +89,25 @@ ok=$?
 mapfile -t said <"$TMPDIR_TEST/screen"
 tap_ok $ok "the screen's state, drawing and prompts call nothing above them" "${said[@]}"
 
+# The sampler, its collectors and its tables reach the kernel only through the seam (kernelops.h),
+# so that the unit tests' fake kernel sees every call: none of their files calls a reader of the
+# kernel edge by name (command mode's follow.c does; the switch front ends ask sampler.c about
+# outside a reading is delayacct_read's and delayacct_write's, not listed).
+edge_calls='(procfs_(open|close|mounted|list|walk|read_process|describe|tgid|threads|thread_state|thread_state_at|open_tasks|thread_counters|process_acct|thread_io|read)|ts_(open|close|query|probe|cgroupstats|listen[a-z_]*)|cgroupfs_(detect|task_path|exists|walk|pressure|states)|delayacct_off_at_boot|psifile_read|timing_(mono|boot)_ns)'
+seam_check() {
+	local dir=$1 f
+	for f in "$dir"/*.c; do
+		[ "${f##*/}" = follow.c ] && continue
+		grep -nE "(^|[^>._a-zA-Z0-9])$edge_calls\(" "$f" | sed "s|^|sample/${f##*/}:|; s|\(:[0-9]*:\).*|\1 calls the kernel edge, not through the seam|"
+	done
+}
+
+seam_check "$src/sample" >"$TMPDIR_TEST/seam"
+[ ! -s "$TMPDIR_TEST/seam" ]
+ok=$?
+mapfile -t said <"$TMPDIR_TEST/seam"
+tap_ok $ok "the sampler, its collectors and tables call the kernel edge only through the seam" "${said[@]}"
+
 # The checker can fail: a copy of the tree in which the screen includes the kernel's procfs.h, and
 # one in which the sampler includes the screen's view.h.
 mkdir -p "$TMPDIR_TEST/copy"
@@ -112,5 +131,13 @@ ok=$?
 mapfile -t said <"$TMPDIR_TEST/bad2"
 tap_ok $ok "a lower layer that includes a higher one's header fails the check, named alone" \
 	"expected status 1 and only 'sample/rowbuild.c includes view.h (screen)', got status $rc and:" "${said[@]}"
+
+# and one in which a collector walks /proc itself.
+printf 'static int around(void) { return procfs_list(NULL, 0, NULL, NULL, NULL); }\n' >>"$TMPDIR_TEST/copy/sample/collect.c"
+seam_check "$TMPDIR_TEST/copy/sample" >"$TMPDIR_TEST/bad3"
+[ "$(cat "$TMPDIR_TEST/bad3")" = "sample/collect.c:$(wc -l <"$TMPDIR_TEST/copy/sample/collect.c"): calls the kernel edge, not through the seam" ]
+ok=$?
+mapfile -t said <"$TMPDIR_TEST/bad3"
+tap_ok $ok "a collector that calls procfs_list itself fails the seam's check, named" "got:" "${said[@]}"
 
 done_testing

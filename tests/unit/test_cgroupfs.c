@@ -148,6 +148,8 @@ static void test_walk(void)
 	struct row busy[1];
 	char deep[CGROUP_PATH_MAX] = "";
 	int found_space = 0, found_deep = 0;
+	struct kernel *k;
+	char err[256];
 
 	snprintf(tree, sizeof(tree), "%s/delaytop-cgroupfs.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(tree)) {
@@ -182,22 +184,27 @@ static void test_walk(void)
 	make("/system.slice/foo\\x2dbar.service",
 	     "some avg10=0.00 avg60=0.00 avg300=0.00 total=7\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n");
 	cgtable_init(&t);
-	ok(cgtable_read(&t, &h, "/system.slice", NULL, 1000000000ull, busy, 1) == 0 && t.n == 3, "the table reads a subtree");
+	if (kernel_open(&k, err, sizeof(err)) < 0) {
+		ok(0, "the real kernel edge opens: %s", err);
+		return;
+	}
+	ok(cgtable_read(&t, k, &h, "/system.slice", 0, 1000000000ull, busy, 1) == 0 && t.n == 3, "the table reads a subtree");
 	ok(t.f[0].psi.res[PSI_CPU].present && t.f[0].psi.res[PSI_CPU].some.total_us == 1000,
 	   "with its pressure file");
 	make("/system.slice", "some avg10=0.00 avg60=0.00 avg300=0.00 total=501000\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n");
-	ok(cgtable_read(&t, &h, "/system.slice", NULL, 2000000000ull, busy, 1) == 0 &&
+	ok(cgtable_read(&t, k, &h, "/system.slice", 0, 2000000000ull, busy, 1) == 0 &&
 		   fabs(t.f[0].psi.res[PSI_CPU].some.pct - 50.0) < 1e-9,
 	   "the next reading has the interval's share: 0.5 s stalled in 1 s is 50%%");
 	ok(!t.f[1].psi.res[PSI_CPU].present && isnan(t.f[1].psi.res[PSI_CPU].some.pct),
 	   "a cgroup without pressure files has none, not 0");
 	make("/system.slice/foo\\x2dbar.service",
 	     "some avg10=0.00 avg60=0.00 avg300=0.00 total=900000\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n");
-	ok(cgtable_read(&t, &h, "/system.slice", NULL, 3000000000ull, busy, 1) == 0 && !t.f[2].busy &&
+	ok(cgtable_read(&t, k, &h, "/system.slice", 0, 3000000000ull, busy, 1) == 0 && !t.f[2].busy &&
 		   t.f[2].psi.res[PSI_CPU].some.total_us == 7 && t.f[2].psi.res[PSI_CPU].some.pct == 0,
 	   "a cgroup idle for two intervals is not read again: 0%% stalled, its total carried over");
 	ok(t.f[0].busy && t.f[1].busy, "a task's cgroup and its parents are busy");
 	cgtable_free(&t);
+	k->ops->close(k);
 	{
 		char cmd[512];
 

@@ -1,0 +1,255 @@
+/* kernelops.c — the one instance of the seam (kernelops.h) that calls the real kernel edge: each
+ * function hands its arguments to procfs, taskstats, the exit listeners, cgroupfs, the switch,
+ * the pressure files or the clocks, and adds nothing. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "delayacct.h"
+#include "kernelops.h"
+#include "psifile.h"
+#include "timing.h"
+#include "xalloc.h"
+
+struct kernel_live {
+	struct kernel k; /* first: the ops see this struct through it */
+	struct procfs *procfs;
+	struct ts_client *ts;        /* open for queries and CGROUPSTATS, or NULL */
+	struct ts_listener *listener;
+};
+
+static struct kernel_live *live(struct kernel *k)
+{
+	return (struct kernel_live *)k;
+}
+
+static int live_open_taskstats(struct kernel *k, uint32_t probe_pid, char *err, size_t errlen)
+{
+	struct kernel_live *l = live(k);
+	int rc = ts_open(&l->ts, err, errlen);
+
+	return rc < 0 ? rc : ts_probe(l->ts, probe_pid);
+}
+
+static int live_open_exits(struct kernel *k, int rcvbuf, char *err, size_t errlen)
+{
+	return ts_listen(&live(k)->listener, rcvbuf, err, errlen);
+}
+
+static void live_close(struct kernel *k)
+{
+	struct kernel_live *l = live(k);
+
+	ts_listen_close(l->listener);
+	ts_close(l->ts);
+	procfs_close(l->procfs);
+	free(l);
+}
+
+static int live_list_processes(struct kernel *k, const uint32_t *pids, size_t npids, uint32_t **out, size_t *n,
+			       size_t *cap)
+{
+	(void)k;
+	return procfs_list(pids, npids, out, n, cap);
+}
+
+static int live_walk_processes(struct kernel *k, const uint32_t *pids, size_t npids, struct proc_entry **out,
+			       size_t *n)
+{
+	return procfs_walk(live(k)->procfs, pids, npids, out, n);
+}
+
+static int live_read_process(struct kernel *k, uint32_t pid, struct proc_entry *e)
+{
+	(void)k;
+	return procfs_read_process(pid, e);
+}
+
+static size_t live_list_threads(struct kernel *k, uint32_t pid, uint32_t **tids, size_t *n, size_t *cap)
+{
+	(void)k;
+	return procfs_threads(pid, tids, n, cap);
+}
+
+static uint32_t live_tgid_of(struct kernel *k, uint32_t id)
+{
+	(void)k;
+	return procfs_tgid(id);
+}
+
+static void live_describe(struct kernel *k, const uint32_t *pids, size_t n,
+			  void (*fn)(void *arg, uint32_t pid, const char *cmdline), void *arg)
+{
+	procfs_describe(live(k)->procfs, pids, n, fn, arg);
+}
+
+static int live_task_cgroup(struct kernel *k, uint32_t pid, const struct cgroup_hier *h, char *buf, size_t size)
+{
+	(void)k;
+	return cgroupfs_task_path(pid, h, buf, size);
+}
+
+static int live_open_threads(struct kernel *k, uint32_t pid)
+{
+	(void)k;
+	return procfs_open_tasks(pid);
+}
+
+static char live_thread_state(struct kernel *k, int handle, uint32_t tid)
+{
+	(void)k;
+	return procfs_thread_state_at(handle, tid);
+}
+
+static void live_close_threads(struct kernel *k, int handle)
+{
+	(void)k;
+	close(handle);
+}
+
+static int live_thread_counters(struct kernel *k, uint32_t pid, uint32_t tid, struct task_counters *c, char *state,
+				uint64_t *start_ticks)
+{
+	(void)k;
+	return procfs_thread_counters(pid, tid, c, state, start_ticks);
+}
+
+static void live_process_acct(struct kernel *k, uint32_t pid, struct task_counters *c)
+{
+	(void)k;
+	procfs_process_acct(pid, c);
+}
+
+static int live_thread_io(struct kernel *k, uint32_t pid, uint32_t tid, struct task_counters *c)
+{
+	(void)k;
+	return procfs_thread_io(pid, tid, c);
+}
+
+static int live_query(struct kernel *k, enum ts_by by, const uint32_t *ids, size_t n, ts_reply_fn fn, void *arg)
+{
+	struct kernel_live *l = live(k);
+
+	return l->ts ? ts_query(l->ts, by, ids, n, fn, arg) : -ENOTCONN;
+}
+
+static int live_exits_fd(const struct kernel *k)
+{
+	const struct kernel_live *l = (const struct kernel_live *)k;
+
+	return l->listener ? ts_listen_fd(l->listener) : -1;
+}
+
+static void live_exits_drain(struct kernel *k, ts_exit_fn fn, void *arg, uint64_t *lost)
+{
+	struct kernel_live *l = live(k);
+
+	if (l->listener)
+		ts_listen_drain(l->listener, fn, arg, lost);
+}
+
+static void live_cgroup_detect(struct kernel *k, struct cgroup_hier *h)
+{
+	(void)k;
+	cgroupfs_detect(h);
+}
+
+static int live_cgroup_walk(struct kernel *k, const struct cgroup_hier *h, const char *path,
+			    void (*fn)(void *arg, const char *path), void *arg)
+{
+	(void)k;
+	return cgroupfs_walk(h, path, fn, arg);
+}
+
+static void live_cgroup_pressure(struct kernel *k, const struct cgroup_hier *h, const char *path, uint64_t when_ns,
+				 struct psi_snapshot *out)
+{
+	(void)k;
+	cgroupfs_pressure(h, path, when_ns, out);
+}
+
+static int live_cgroup_states(struct kernel *k, const struct cgroup_hier *h, const char *path,
+			      uint64_t out[CG_STATES])
+{
+	struct kernel_live *l = live(k);
+
+	return l->ts ? cgroupfs_states(l->ts, h, path, out) : -ENOTCONN;
+}
+
+static int live_delayacct(struct kernel *k)
+{
+	(void)k;
+	return delayacct_read();
+}
+
+static int live_delayacct_off_at_boot(struct kernel *k)
+{
+	(void)k;
+	return delayacct_off_at_boot();
+}
+
+static void live_pressure(struct kernel *k, uint64_t when_ns, struct psi_snapshot *out)
+{
+	(void)k;
+	psifile_read("/proc/pressure", "", 1, when_ns, out);
+}
+
+static uint64_t live_mono_ns(struct kernel *k)
+{
+	(void)k;
+	return timing_mono_ns();
+}
+
+static uint64_t live_boot_ns(struct kernel *k)
+{
+	(void)k;
+	return timing_boot_ns();
+}
+
+static const struct kernel_ops live_ops = {
+	.open_taskstats = live_open_taskstats,
+	.open_exits = live_open_exits,
+	.close = live_close,
+	.list_processes = live_list_processes,
+	.walk_processes = live_walk_processes,
+	.read_process = live_read_process,
+	.list_threads = live_list_threads,
+	.tgid_of = live_tgid_of,
+	.describe = live_describe,
+	.task_cgroup = live_task_cgroup,
+	.open_threads = live_open_threads,
+	.thread_state = live_thread_state,
+	.close_threads = live_close_threads,
+	.thread_counters = live_thread_counters,
+	.process_acct = live_process_acct,
+	.thread_io = live_thread_io,
+	.query = live_query,
+	.exits_fd = live_exits_fd,
+	.exits_drain = live_exits_drain,
+	.cgroup_detect = live_cgroup_detect,
+	.cgroup_walk = live_cgroup_walk,
+	.cgroup_pressure = live_cgroup_pressure,
+	.cgroup_states = live_cgroup_states,
+	.delayacct = live_delayacct,
+	.delayacct_off_at_boot = live_delayacct_off_at_boot,
+	.pressure = live_pressure,
+	.mono_ns = live_mono_ns,
+	.boot_ns = live_boot_ns,
+};
+
+int kernel_open(struct kernel **out, char *err, size_t errlen)
+{
+	struct kernel_live *l = xcalloc(1, sizeof(*l));
+	int rc = procfs_open(&l->procfs, err, errlen);
+
+	if (rc < 0) {
+		free(l);
+		*out = NULL;
+		return rc;
+	}
+	l->k.ops = &live_ops;
+	*out = &l->k;
+	return 0;
+}

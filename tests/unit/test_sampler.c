@@ -1,0 +1,435 @@
+/* test_sampler.c — the collectors and the sampler on a fake kernel (fakekernel.h), without root:
+ * the rows a reading makes of a fixture /proc tree and its taskstats replies. Ids, names and
+ * users; the rates of every delay kind from two readings against values worked out by hand;
+ * first readings (fresh) and tasks born since the last one (rates from zero); thread mode's
+ * shortcut (a process whose answer did not move has its threads carried over, not asked);
+ * threads that come and go, exit records (of tasks read before, and of a process never read),
+ * departed rows; tasks gone between the walk and the query; a reused pid; delay accounting
+ * switched off; limited mode from /proc without CAP_NET_ADMIN, with its partial rows. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fakekernel.h"
+#include "sampler.h"
+#include "tap.h"
+
+#define SEC 1000000000ull
+#define NOBODY 3999999u /* a uid with no entry in the user database: named by its number */
+
+enum { LIVE, EXITED, DEPARTED };
+
+/* The row of (pid, tid) among the snapshot's: a live one, one that exited in the interval, or a
+ * departed one. */
+static const struct row *row_of(const struct snapshot *s, uint32_t pid, uint32_t tid, int which)
+{
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct row *r = &s->rows[i];
+		int kind = r->departed ? DEPARTED : r->exited ? EXITED : LIVE;
+
+		if (r->pid == pid && r->tid == tid && kind == which)
+			return r;
+	}
+	return NULL;
+}
+
+static struct sampler *open_on(struct fake_kernel *fk, int threads)
+{
+	struct sampler_opts o = { .threads = threads, .listen = 1, .departed = 1 };
+	struct sampler *s = NULL;
+	char err[256] = "";
+
+	if (sampler_open_kernel(&s, &o, &fk->k, err, sizeof(err)) < 0)
+		ok(0, "the sampler opens on the fake kernel: %s", err);
+	return s;
+}
+
+/* Moves the clock on by secs and takes a reading. */
+static int tick(struct sampler *s, struct fake_kernel *fk, uint64_t secs, struct snapshot *snap)
+{
+	char err[256];
+
+	fk->now += secs * SEC;
+	fk->nasked_pid = fk->nasked_tgid = 0;
+	return sampler_tick(s, snap, err, sizeof(err));
+}
+
+static int was_asked(const struct fake_kernel *fk, uint32_t tid)
+{
+	for (int i = 0; i < fk->nasked_pid; i++)
+		if (fk->asked_pid[i] == tid)
+			return 1;
+	return 0;
+}
+
+/* Checks one kind's rates of a row: percent, average wait (ms) and waits per second. */
+static void check_kind(const struct row *r, int k, double pct, double avg_ms, double per_s)
+{
+	char what[128];
+
+	snprintf(what, sizeof(what), "%s: %.2f%% of the interval", delay_kinds[k].key, pct);
+	is_num(r ? r->r.kind[k].pct : -1, pct, 1e-4, what);
+	snprintf(what, sizeof(what), "%s: %.2f ms a wait", delay_kinds[k].key, avg_ms);
+	is_num(r ? r->r.kind[k].avg_ms : -1, avg_ms, 1e-4, what);
+	snprintf(what, sizeof(what), "%s: %.2f waits a second", delay_kinds[k].key, per_s);
+	is_num(r ? r->r.kind[k].per_s : -1, per_s, 1e-4, what);
+}
+
+/* Server (pid 100: threads 100 and 101, root) and a sleeper (pid 200, one thread, a user with no
+ * name), each thread with some history. */
+static void fixture(struct fake_kernel *fk)
+{
+	struct fk_proc *p;
+	struct fk_thread *t;
+
+	fk_init(fk, 100);
+	p = fk_add_proc(fk, 100, 1, 0, 10, "server", "server --port 80");
+	t = fk_add_thread(p, 100, 10, "server");
+	fk_wait(t, DK_CPU, 700, 70);
+	fk_run(t, 9000);
+	t = fk_add_thread(p, 101, 20, "worker");
+	fk_wait(t, DK_IO, 1200, 12);
+	fk_run(t, 3000);
+	p = fk_add_proc(fk, 200, 1, NOBODY, 30, "sleeper", NULL);
+	t = fk_add_thread(p, 200, 30, "sleeper");
+	fk_wait(t, DK_CPU, 5, 1);
+}
+
+/* Process mode: one answer per process, the sums of its threads; every kind's rate over an
+ * interval of 2 s. */
+static void test_processes(void)
+{
+	struct fake_kernel fk;
+	struct snapshot snap;
+	struct sampler *s;
+	const struct row *r;
+	struct fk_proc *p;
+
+	fixture(&fk);
+	s = open_on(&fk, 0);
+	ok(sampler_notice(s) == NULL, "process mode: no notice when taskstats answers");
+	is_int(tick(s, &fk, 0, &snap), 0, "the first reading");
+	is_int(snap.nrows, 2, "a row per process");
+	is_num(snap.interval_s, 0, 0, "the first reading has no interval");
+	ok(snap.nprocs == 2 && snap.nthreads == 3, "the walk saw 2 processes, 3 threads");
+	r = row_of(&snap, 100, 0, LIVE);
+	ok(r && r->fresh && isnan(r->r.kind[DK_CPU].pct) && isnan(r->r.total_pct),
+	   "a first reading is fresh: no rates");
+
+	p = &fk.p[0];
+	fk_wait(&p->t[0], DK_CPU, 40, 4);
+	fk_wait(&p->t[0], DK_IO, 100, 2);
+	fk_wait(&p->t[0], DK_SWAPIN, 20, 1);
+	fk_wait(&p->t[0], DK_RECLAIM, 10, 1);
+	fk_wait(&p->t[1], DK_THRASHING, 30, 3);
+	fk_wait(&p->t[1], DK_COMPACT, 6, 2);
+	fk_wait(&p->t[1], DK_WPCOPY, 2, 1);
+	fk_wait(&p->t[1], DK_IRQ, 1, 1);
+	fk_run(&p->t[0], 300);
+	fk_run(&p->t[1], 200);
+	is_int(tick(s, &fk, 2, &snap), 0, "the second reading, 2 s later");
+	is_num(snap.interval_s, 2.0, 1e-9, "its interval is 2 s");
+	is_int(fk.nasked_tgid, 2, "one query per process, by tgid");
+	r = row_of(&snap, 100, 0, LIVE);
+	ok(r != NULL, "the server's row");
+	if (!r)
+		return;
+	ok(r->tid == 0 && r->ppid == 1 && r->uid == 0 && r->nthreads == 2 && r->state == 'S' && !r->fresh,
+	   "its ids: pid 100, no tid, parent 1, uid 0, 2 threads, sleeping, not fresh");
+	is_str(r->comm, "server", "its name from its stat");
+	is_str(r->cmdline, "server --port 80", "its command line");
+	is_str(r->user, "root", "uid 0 is root");
+	check_kind(r, DK_CPU, 2.0, 10.0, 2.0);
+	check_kind(r, DK_IO, 5.0, 50.0, 1.0);
+	check_kind(r, DK_SWAPIN, 1.0, 20.0, 0.5);
+	check_kind(r, DK_RECLAIM, 0.5, 10.0, 0.5);
+	check_kind(r, DK_THRASHING, 1.5, 10.0, 1.5);
+	check_kind(r, DK_COMPACT, 0.3, 3.0, 1.0);
+	check_kind(r, DK_WPCOPY, 0.1, 2.0, 0.5);
+	check_kind(r, DK_IRQ, 0.05, 1.0, 0.5);
+	is_num(r->r.total_pct, 10.45, 1e-4, "total: the sum of the kinds, 10.45%");
+	is_num(r->r.run_pct, 25.0, 1e-4, "run time: 500 ms of 2 s, 25%");
+	r = row_of(&snap, 200, 0, LIVE);
+	ok(r && r->r.kind[DK_CPU].pct == 0 && r->r.total_pct == 0, "the sleeper waited nothing: 0%%, not unavailable");
+	is_str(r ? r->user : NULL, "3999999", "a uid without a name is its number");
+	is_str(r ? r->cmdline : NULL, "[sleeper]", "a process without a command line is its name in brackets");
+	sampler_close(s);
+	ok(fk.closed, "closing the sampler closes its kernel");
+}
+
+/* Thread mode: a row per thread, its name from its record; the threads of a process whose answer
+ * did not move are carried over, not asked; threads born and ended between readings; the exit
+ * record's final counters, then a departed row. */
+static void test_threads(void)
+{
+	struct fake_kernel fk;
+	struct snapshot snap;
+	struct sampler *s;
+	const struct row *r;
+	struct fk_proc *p;
+	struct fk_thread *born;
+
+	fixture(&fk);
+	p = &fk.p[0];
+	s = open_on(&fk, 1);
+	tick(s, &fk, 0, &snap);
+	is_int(snap.nrows, 3, "thread mode: a row per thread");
+	r = row_of(&snap, 100, 101, LIVE);
+	ok(r && r->fresh && r->nthreads == 1, "a thread's first row is fresh, of one thread");
+	is_str(r ? r->comm : NULL, "worker", "a thread's name from its taskstats record");
+	ok(was_asked(&fk, 100) && was_asked(&fk, 101) && was_asked(&fk, 200), "the first reading asks every thread");
+
+	fk_wait(&p->t[1], DK_IO, 300, 3);
+	tick(s, &fk, 2, &snap);
+	r = row_of(&snap, 100, 101, LIVE);
+	ok(r && !r->fresh, "the worker's second row has rates");
+	if (r)
+		check_kind(r, DK_IO, 15.0, 100.0, 1.5);
+	ok(was_asked(&fk, 100) && was_asked(&fk, 101), "the threads of the process that moved are asked");
+	ok(!was_asked(&fk, 200), "the thread of the process that did not move is not asked");
+	r = row_of(&snap, 200, 200, LIVE);
+	ok(r && !r->fresh && r->r.kind[DK_CPU].pct == 0 && r->r.kind[DK_IO].pct == 0,
+	   "its reading is carried over: a row with 0%%, not fresh");
+
+	fk_wait(&p->t[1], DK_IO, 100, 1); /* then it ends */
+	fk_exit(&fk, p, &p->t[1]);
+	born = fk_add_thread(p, 102, 103, "helper"); /* born 1 s after the last reading */
+	fk_wait(born, DK_IO, 200, 1);
+	fk_wait(&fk.p[1].t[0], DK_CPU, 60, 3);
+	tick(s, &fk, 2, &snap);
+	r = row_of(&snap, 100, 102, LIVE);
+	ok(r && !r->fresh, "a thread born since the last reading has rates at once");
+	if (r)
+		check_kind(r, DK_IO, 10.0, 200.0, 0.5);
+	r = row_of(&snap, 100, 101, EXITED);
+	ok(r && r->state == 'X' && !r->departed, "the thread that ended: its exit record makes an exited row");
+	if (r)
+		check_kind(r, DK_IO, 5.0, 100.0, 0.5);
+	ok(was_asked(&fk, 200), "the sleeper's process moved: its thread is asked again");
+	r = row_of(&snap, 200, 200, LIVE);
+	if (r)
+		check_kind(r, DK_CPU, 3.0, 20.0, 1.5);
+	ok(r != NULL, "the sleeper's row");
+
+	tick(s, &fk, 2, &snap);
+	ok(row_of(&snap, 100, 101, EXITED) == NULL, "the next reading has no exited row for it");
+	r = row_of(&snap, 100, 101, DEPARTED);
+	ok(r && r->acc && isnan(r->r.kind[DK_IO].pct), "but a departed row, with totals and no rates");
+	ok(r && r->acc->kinds & (1u << DK_IO) && r->acc->total_ns[DK_IO] == 400000000ull,
+	   "its IO total since the start: 300 ms and 100 ms");
+	sampler_close(s);
+}
+
+/* Tasks the walk lists but that are gone when asked (ESRCH), or whose stat is gone: no row, and
+ * the next answer is a first reading. */
+static void test_vanishing(void)
+{
+	struct fake_kernel fk;
+	struct snapshot snap;
+	struct sampler *s;
+	struct fk_proc *p, *q;
+	const struct row *r;
+
+	fixture(&fk);
+	p = fk_add_proc(&fk, 300, 1, 0, 40, "gone", NULL);
+	fk_add_thread(p, 300, 40, "gone");
+	p->gone_at_query = 1;
+	q = fk_add_proc(&fk, 400, 1, 0, 40, "statless", NULL);
+	fk_add_thread(q, 400, 40, "statless");
+	q->gone_at_stat = 1;
+	s = open_on(&fk, 0);
+	is_int(tick(s, &fk, 0, &snap), 0, "a reading with tasks gone between the walk and the query");
+	ok(!row_of(&snap, 300, 0, LIVE), "a process with no answer has no row");
+	ok(!row_of(&snap, 400, 0, LIVE), "a process whose stat is gone has no row");
+	is_int(snap.nrows, 2, "the others have theirs");
+	p->gone_at_query = 0;
+	fk_wait(&p->t[0], DK_CPU, 10, 1);
+	tick(s, &fk, 2, &snap);
+	r = row_of(&snap, 300, 0, LIVE);
+	ok(r && r->fresh && isnan(r->r.kind[DK_CPU].pct),
+	   "answered at last, a process that started long before is fresh: no rates yet");
+	tick(s, &fk, 2, &snap);
+	r = row_of(&snap, 300, 0, LIVE);
+	ok(r && !r->fresh && r->r.kind[DK_CPU].pct == 0, "and has rates at the next reading");
+	sampler_close(s);
+
+	fixture(&fk);
+	fk.p[0].t[1].gone_at_query = 1;
+	s = open_on(&fk, 1);
+	tick(s, &fk, 0, &snap);
+	ok(!row_of(&snap, 100, 101, LIVE) && row_of(&snap, 100, 100, LIVE),
+	   "thread mode: a thread gone when asked has no row, its siblings have theirs");
+	sampler_close(s);
+}
+
+/* A pid reused between two readings: the old process's exit record ends its row, the new one is
+ * another task, with rates from zero as it was born in the interval. */
+static void test_pid_reuse(void)
+{
+	struct fake_kernel fk;
+	struct snapshot snap;
+	struct sampler *s;
+	struct fk_proc *old, *young;
+	const struct row *r, *n;
+
+	fk_init(&fk, 100);
+	old = fk_add_proc(&fk, 500, 1, 0, 50, "old", NULL);
+	fk_add_thread(old, 500, 50, "old");
+	s = open_on(&fk, 0);
+	tick(s, &fk, 0, &snap);
+	fk_wait(&old->t[0], DK_CPU, 100, 1);
+	tick(s, &fk, 2, &snap);
+	fk_wait(&old->t[0], DK_CPU, 100, 2);
+	fk_exit(&fk, old, &old->t[0]);
+	young = fk_add_proc(&fk, 500, 1, 0, 103, "young", NULL);
+	fk_add_thread(young, 500, 103, "young");
+	fk_wait(&young->t[0], DK_IO, 50, 1);
+	tick(s, &fk, 2, &snap);
+	r = row_of(&snap, 500, 0, EXITED);
+	n = row_of(&snap, 500, 0, LIVE);
+	ok(r && n && r->start_ns != n->start_ns, "pid 500 reused: two rows, two start times");
+	is_str(r ? r->comm : NULL, "old", "the old process's row keeps its name");
+	if (r)
+		check_kind(r, DK_CPU, 5.0, 50.0, 1.0);
+	is_str(n ? n->comm : NULL, "young", "the new process has its own");
+	ok(n && !n->fresh, "born in the interval: rates from zero");
+	if (n)
+		check_kind(n, DK_IO, 2.5, 50.0, 0.5);
+	sampler_close(s);
+}
+
+/* Process mode's exit records: a process born and ended between two readings, known only from
+ * its exit record; a thread that ends while its process lives on (its waits stay in the process's
+ * sums); a process whose last thread ends; then their departed rows. */
+static void test_process_exits(void)
+{
+	struct fake_kernel fk;
+	struct snapshot snap;
+	struct sampler *s;
+	struct fk_proc *job, *server, *sleeper;
+	const struct row *r;
+
+	fixture(&fk);
+	server = &fk.p[0];
+	sleeper = &fk.p[1];
+	s = open_on(&fk, 0);
+	tick(s, &fk, 0, &snap);
+	fk.now += 2 * SEC; /* the exits come just before the next reading */
+	job = fk_add_proc(&fk, 700, 100, 0, 101, "job", NULL);
+	fk_wait(fk_add_thread(job, 700, 101, "job"), DK_IO, 100, 1);
+	fk_exit(&fk, job, &job->t[0]);
+	fk_wait(&server->t[1], DK_IO, 60, 2);
+	fk_run(&server->t[1], 5); /* a thread runs to exit */
+	fk_exit(&fk, server, &server->t[1]);
+	fk_wait(&sleeper->t[0], DK_CPU, 20, 1);
+	fk_exit(&fk, sleeper, &sleeper->t[0]);
+	tick(s, &fk, 0, &snap);
+	r = row_of(&snap, 700, 0, EXITED);
+	ok(r && !r->fresh && r->state == 'X', "a process seen only in its exit record: an exited row with rates");
+	ok(r && r->ppid == 100 && r->uid == 0, "its parent and user from the record");
+	is_str(r ? r->comm : NULL, "job", "its name from the record");
+	if (r)
+		check_kind(r, DK_IO, 5.0, 100.0, 0.5);
+	r = row_of(&snap, 100, 0, LIVE);
+	ok(r && r->nthreads == 1, "the server lives on with one thread");
+	if (r)
+		check_kind(r, DK_IO, 3.0, 30.0, 1.0);
+	r = row_of(&snap, 200, 0, EXITED);
+	ok(r && !row_of(&snap, 200, 0, LIVE), "the sleeper's last thread ended: its row is an exited one");
+	if (r)
+		check_kind(r, DK_CPU, 1.0, 20.0, 0.5);
+	tick(s, &fk, 2, &snap);
+	ok(row_of(&snap, 700, 0, DEPARTED) && row_of(&snap, 200, 0, DEPARTED) && !row_of(&snap, 200, 0, EXITED),
+	   "the next reading has them as departed rows");
+	sampler_close(s);
+}
+
+/* kernel.task_delayacct off: only CPU delay is accounted, the other kinds are unavailable. */
+static void test_delayacct_off(void)
+{
+	struct fake_kernel fk;
+	struct snapshot snap;
+	struct sampler *s;
+	const struct row *r;
+
+	fixture(&fk);
+	s = open_on(&fk, 0);
+	tick(s, &fk, 0, &snap);
+	fk.delayacct = DELAYACCT_OFF;
+	fk_wait(&fk.p[0].t[0], DK_CPU, 40, 4);
+	tick(s, &fk, 2, &snap);
+	is_int(snap.delayacct, DELAYACCT_OFF, "the snapshot says the switch is off");
+	r = row_of(&snap, 100, 0, LIVE);
+	ok(r && isnan(r->r.kind[DK_IO].pct) && isnan(r->r.kind[DK_SWAPIN].pct) && isnan(r->r.kind[DK_IRQ].pct),
+	   "the non-CPU kinds are unavailable, not 0");
+	if (r)
+		check_kind(r, DK_CPU, 2.0, 10.0, 2.0);
+	sampler_close(s);
+}
+
+/* No CAP_NET_ADMIN: limited mode, from what /proc gives anyone: CPU delay with its count, block
+ * I/O delay in whole clock ticks without one; a process row sums its threads and is partial when
+ * a thread ended. */
+static void test_limited(void)
+{
+	struct fake_kernel fk;
+	struct snapshot snap;
+	struct sampler *s;
+	const struct row *r;
+	struct fk_proc *p;
+
+	fixture(&fk);
+	fk.eperm = 1;
+	p = &fk.p[0];
+	s = open_on(&fk, 0);
+	ok(sampler_notice(s) != NULL, "without the capability the sampler says so");
+	tick(s, &fk, 0, &snap);
+	ok(snap.limited && !snap.listening, "the snapshot is limited, with no exit records");
+	r = row_of(&snap, 100, 0, LIVE);
+	ok(r && r->fresh, "limited mode: a first reading is fresh");
+	fk_wait(&p->t[0], DK_CPU, 40, 4);
+	fk_wait(&p->t[0], DK_IO, 100, 2);
+	fk_wait(&p->t[1], DK_IO, 25, 1);      /* /proc rounds it down to 20 ms */
+	fk_wait(&p->t[1], DK_SWAPIN, 100, 1); /* /proc does not have it */
+	tick(s, &fk, 2, &snap);
+	r = row_of(&snap, 100, 0, LIVE);
+	ok(r && !r->fresh && !r->partial && r->nthreads == 2, "the process row sums its 2 threads, whole");
+	if (!r)
+		return;
+	check_kind(r, DK_CPU, 2.0, 10.0, 2.0);
+	is_num(r->r.kind[DK_IO].pct, 6.0, 1e-4, "io: 120 ms of 2 s, 6%");
+	ok(isnan(r->r.kind[DK_IO].per_s) && isnan(r->r.kind[DK_SWAPIN].pct),
+	   "io has no count, swapin is not in /proc: unavailable");
+	p->t[1].present = 0; /* the worker ends; limited mode has no exit records */
+	fk_wait(&p->t[0], DK_CPU, 20, 2);
+	tick(s, &fk, 2, &snap);
+	r = row_of(&snap, 100, 0, LIVE);
+	ok(r && r->partial && r->nthreads == 1, "a thread ended: the row is partial");
+	sampler_close(s);
+
+	fixture(&fk);
+	fk.eperm = 1;
+	s = open_on(&fk, 1);
+	tick(s, &fk, 0, &snap);
+	fk_wait(&fk.p[0].t[1], DK_IO, 50, 1);
+	tick(s, &fk, 2, &snap);
+	r = row_of(&snap, 100, 101, LIVE);
+	ok(r && !r->fresh, "limited thread mode: a row per thread");
+	is_str(r ? r->comm : NULL, "worker", "named from its stat");
+	is_num(r ? r->r.kind[DK_IO].pct : -1, 2.5, 1e-4, "io: 50 ms of 2 s");
+	sampler_close(s);
+}
+
+int main(void)
+{
+	test_processes();
+	test_threads();
+	test_vanishing();
+	test_pid_reuse();
+	test_process_exits();
+	test_delayacct_off();
+	test_limited();
+	return tap_done();
+}
