@@ -4,6 +4,8 @@
  *   workload spin CPU                 one busy loop pinned to CPU
  *   workload threads N CPU            N busy threads pinned to CPU; the main thread sleeps
  *   workload odirect FILE             4 KiB O_DIRECT|O_DSYNC writes to FILE, forever
+ *   workload storm SECS               forks children that exit at once, as fast as it can, for
+ *                                     SECS seconds; prints how many
  *   workload idle PROCS THREADS [BUSY]  PROCS processes of THREADS sleeping threads each; in the
  *                                     first BUSY of them the main thread wakes every 50 ms (a
  *                                     timer, as in a JVM or a worker pool), so the process's
@@ -149,6 +151,26 @@ static void *sleeper(void *arg)
 	for (;;)
 		pause();
 	return NULL;
+}
+
+/* Forks children that exit at once, as fast as it can, for secs seconds; prints how many. */
+static int mode_storm(double secs)
+{
+	uint64_t end = now_ns() + (uint64_t)(secs * 1e9);
+	unsigned long n = 0;
+
+	while (now_ns() < end) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork");
+		if (pid == 0)
+			_exit(0);
+		waitpid(pid, NULL, 0);
+		n++;
+	}
+	printf("%lu\n", n);
+	return 0;
 }
 
 /* Wakes every 50 ms for ever. */
@@ -610,6 +632,8 @@ static int run_mode(int argc, char **argv)
 		mode_thread_exits(atoi(argv[1]), atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
 	if (argc >= 4 && strcmp(argv[0], "bursts") == 0)
 		mode_bursts(atoi(argv[1]), atoi(argv[2]), atoi(argv[3]));
+	if (argc >= 2 && strcmp(argv[0], "storm") == 0)
+		return mode_storm(atof(argv[1]));
 	if (argc >= 3 && strcmp(argv[0], "churn") == 0)
 		mode_churn(atoi(argv[1]), atoi(argv[2]));
 	if (argc >= 5 && strcmp(argv[0], "rare") == 0)

@@ -10,6 +10,7 @@
 #include "delayacct.h"
 #include "kernelops.h"
 #include "psifile.h"
+#include "taskwatch.h"
 #include "timing.h"
 #include "xalloc.h"
 
@@ -18,6 +19,10 @@ struct kernel_live {
 	struct procfs *procfs;
 	struct ts_client *ts;        /* open for queries and CGROUPSTATS, or NULL */
 	struct ts_listener *listener;
+	struct taskwatch *watch;     /* the task set followed through the connector, or NULL: walks */
+	int following;               /* this reading's task set is the followed one */
+	uint32_t *ids;               /* the followed processes, for a walk of their stat files */
+	size_t nids, capids;
 };
 
 static struct kernel_live *live(struct kernel *k)
@@ -43,22 +48,56 @@ static void live_close(struct kernel *k)
 	struct kernel_live *l = live(k);
 
 	ts_listen_close(l->listener);
+	taskwatch_close(l->watch);
+	free(l->ids);
 	ts_close(l->ts);
 	procfs_close(l->procfs);
 	free(l);
 }
 
+/* The task set followed through the connector, brought up to date for a reading; NULL when the
+ * readings walk /proc (no connector, or it failed: then for good). */
+static struct taskset *followed(struct kernel_live *l)
+{
+	l->following = 0;
+	if (!l->watch)
+		return NULL;
+	if (taskwatch_update(l->watch, timing_mono_ns()) < 0) {
+		taskwatch_close(l->watch);
+		l->watch = NULL;
+		return NULL;
+	}
+	l->following = 1;
+	return taskwatch_set(l->watch);
+}
+
 static int live_list_processes(struct kernel *k, const uint32_t *pids, size_t npids, uint32_t **out, size_t *n,
 			       size_t *cap)
 {
-	(void)k;
-	return procfs_list(pids, npids, out, n, cap);
+	struct kernel_live *l = live(k);
+	struct taskset *set = npids ? NULL : followed(l);
+
+	if (!set) {
+		l->following = 0;
+		return procfs_list(pids, npids, out, n, cap);
+	}
+	taskset_list(set, NULL, 0, out, n, cap);
+	return 0;
 }
 
 static int live_walk_processes(struct kernel *k, const uint32_t *pids, size_t npids, struct proc_entry **out,
 			       size_t *n)
 {
-	return procfs_walk(live(k)->procfs, pids, npids, out, n);
+	struct kernel_live *l = live(k);
+	struct taskset *set = npids ? NULL : followed(l);
+
+	if (!set) {
+		l->following = 0;
+		return procfs_walk(l->procfs, pids, npids, out, n);
+	}
+	l->nids = 0;
+	taskset_list(set, NULL, 0, &l->ids, &l->nids, &l->capids);
+	return procfs_walk(l->procfs, l->ids, l->nids, out, n);
 }
 
 static int live_read_process(struct kernel *k, uint32_t pid, struct proc_entry *e)
@@ -67,9 +106,21 @@ static int live_read_process(struct kernel *k, uint32_t pid, struct proc_entry *
 	return procfs_read_process(pid, e);
 }
 
+static enum task_source live_tasks_from(const struct kernel *k, uint64_t *walks)
+{
+	const struct kernel_live *l = (const struct kernel_live *)k;
+
+	*walks = l->watch ? taskwatch_stats(l->watch)->walks : 0;
+	return l->following ? TASKS_FOLLOWED : TASKS_WALKED;
+}
+
+/* From the followed set as of the reading's listing of processes, else from /proc. */
 static size_t live_list_threads(struct kernel *k, uint32_t pid, uint32_t **tids, size_t *n, size_t *cap)
 {
-	(void)k;
+	struct kernel_live *l = live(k);
+
+	if (l->following)
+		return taskset_threads(taskwatch_set(l->watch), pid, tids, n, cap);
 	return procfs_threads(pid, tids, n, cap);
 }
 
@@ -217,6 +268,7 @@ static const struct kernel_ops live_ops = {
 	.read_process = live_read_process,
 	.list_threads = live_list_threads,
 	.tgid_of = live_tgid_of,
+	.tasks_from = live_tasks_from,
 	.describe = live_describe,
 	.task_cgroup = live_task_cgroup,
 	.open_threads = live_open_threads,
@@ -243,6 +295,7 @@ int kernel_open(struct kernel **out, char *err, size_t errlen)
 {
 	struct kernel_live *l = xcalloc(1, sizeof(*l));
 	int rc = procfs_open(&l->procfs, err, errlen);
+	char why[256];
 
 	if (rc < 0) {
 		free(l);
@@ -250,6 +303,8 @@ int kernel_open(struct kernel **out, char *err, size_t errlen)
 		return rc;
 	}
 	l->k.ops = &live_ops;
+	if (!getenv("DELAYTOP_TASK_WALK") && taskwatch_open(&l->watch, why, sizeof(why)) < 0)
+		l->watch = NULL; /* walks, as before the connector */
 	*out = &l->k;
 	return 0;
 }

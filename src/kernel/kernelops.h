@@ -28,6 +28,7 @@
 
 #include "cgroupfs.h"
 #include "counters.h"
+#include "model.h"
 #include "exitlisten.h"
 #include "procfs.h"
 #include "psi.h"
@@ -62,6 +63,9 @@ struct kernel_ops {
 	size_t (*list_threads)(struct kernel *k, uint32_t pid, uint32_t **tids, size_t *n, size_t *cap);
 	/* The process of a task id; 0 when the task is gone. */
 	uint32_t (*tgid_of)(struct kernel *k, uint32_t id);
+	/* Where the last list of processes came from: TASKS_WALKED or TASKS_FOLLOWED (model.h); when
+	 * followed, *walks gets the walks of /proc made to seed the followed set since the start. */
+	enum task_source (*tasks_from)(const struct kernel *k, uint64_t *walks);
 
 	/* ---- a task's facts from /proc ---- */
 	/* Calls fn with the command line of each of pids[0..n) that still exists (procfs_describe). */

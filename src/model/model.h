@@ -39,6 +39,13 @@ struct row {
  * /proc, and the longest waits, which taskstats keeps per thread, from their threads. */
 enum { WANT_ACCT = 1, WANT_PEAKS = 2 };
 
+/* Where a reading's list of tasks came from. */
+enum task_source {
+	TASKS_UNKNOWN,  /* not said (a recording) */
+	TASKS_WALKED,   /* a walk of /proc */
+	TASKS_FOLLOWED, /* the process events connector, which told every fork and exit since a walk */
+};
+
 struct snapshot {
 	struct timespec wall; /* when the reading started */
 	double interval_s;    /* length of the interval; 0 for the first reading (no rates) */
@@ -49,6 +56,9 @@ struct snapshot {
 	int delayacct;        /* DELAYACCT_*: kernel.task_delayacct now */
 	int limited;          /* no CAP_NET_ADMIN: only CPU and I/O delay, from /proc */
 	int listening;        /* exits between readings are counted */
+	enum task_source tasks_from;
+	uint64_t task_walks;  /* TASKS_FOLLOWED: walks of /proc since the start (the first, one after
+				 each loss of events, the safety net's) */
 	uint64_t exits;       /* exit records received, since start */
 	uint64_t exits_lost;  /* exit records the kernel dropped, since start */
 	struct psi_snapshot psi;

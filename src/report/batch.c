@@ -117,6 +117,9 @@ static void text_header(struct outbuf *o, const struct snapshot *snap, const str
 	if (snap->listening)
 		out_printf(o, F_(N_("  exits %llu (%llu lost)")), (unsigned long long)snap->exits,
 			   (unsigned long long)snap->exits_lost);
+	if (snap->tasks_from != TASKS_UNKNOWN)
+		out_printf(o, F_(N_("  tasks %s")),
+			   snap->tasks_from == TASKS_FOLLOWED ? _("followed (process events)") : _("walked (/proc)"));
 	out_char(o, '\n');
 	text_psi(o, &snap->psi);
 	out_char(o, '\n');
@@ -203,6 +206,12 @@ static void json_psi(struct outbuf *o, const char *when, const struct snapshot *
 			   (unsigned long long)snap->exits_lost);
 	else
 		out_str(o, ",\"exits\":null,\"exits_lost\":null");
+	out_printf(o, ",\"tasks_from\":%s",
+		   snap->tasks_from == TASKS_FOLLOWED ? "\"events\"" : snap->tasks_from == TASKS_WALKED ? "\"walk\"" : "null");
+	if (snap->tasks_from == TASKS_FOLLOWED)
+		out_printf(o, ",\"task_walks\":%llu", (unsigned long long)snap->task_walks);
+	else
+		out_str(o, ",\"task_walks\":null");
 	out_str(o, "}\n");
 }
 

@@ -174,6 +174,7 @@ static void fill_header(struct sampler *s, struct snapshot *snap)
 	snap->delayacct = s->rules.delayacct;
 	snap->limited = s->limited;
 	snap->listening = s->listening;
+	snap->tasks_from = s->k->ops->tasks_from(s->k, &snap->task_walks);
 	snap->exits = s->exits.exits;
 	snap->exits_lost = s->exits.lost;
 }

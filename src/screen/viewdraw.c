@@ -178,6 +178,10 @@ static void system_parts(const struct view *v, struct header *h)
 		out_printf(o, F_(N_("exits lost %llu")), (unsigned long long)v->snap.exits_lost);
 		part_done(h);
 	}
+	if (v->snap.tasks_from == TASKS_WALKED) { /* the usual, followed, goes unsaid */
+		out_str(o, _("tasks walked"));
+		part_done(h);
+	}
 	trigger_parts(v, h);
 }
 

@@ -367,6 +367,13 @@ static int fk_query(struct kernel *k, enum ts_by by, const uint32_t *ids, size_t
 	return 0;
 }
 
+static enum task_source fk_tasks_from(const struct kernel *k, uint64_t *walks)
+{
+	(void)k;
+	*walks = 0;
+	return TASKS_WALKED;
+}
+
 static int fk_exits_fd(const struct kernel *k)
 {
 	(void)k;
@@ -454,6 +461,7 @@ static const struct kernel_ops fk_ops = {
 	.read_process = fk_read_process,
 	.list_threads = fk_list_threads,
 	.tgid_of = fk_tgid_of,
+	.tasks_from = fk_tasks_from,
 	.describe = fk_describe,
 	.task_cgroup = fk_task_cgroup,
 	.open_threads = fk_open_threads,

@@ -41,6 +41,8 @@ static void build_snapshot(void)
 	snap.nthreads = 7;
 	snap.delayacct = DELAYACCT_ON;
 	snap.listening = 1;
+	snap.tasks_from = TASKS_FOLLOWED;
+	snap.task_walks = 3;
 	snap.exits = 12;
 	snap.exits_lost = 2;
 	snap.psi.res[PSI_CPU].present = 1;
