@@ -1,0 +1,44 @@
+# fixture.sh — helpers for the tests that need no root: they replay the fixture recordings that
+# tests/fixgen writes (tests/fixtures/README.md) and run as an ordinary user. Source it after
+# tests/lib.sh (and after tests/screen/tmux.sh for a screen test).
+#
+# As root, delaytop, the generator and tmux run as nobody (uid and gid 65534, no groups) through
+# setpriv, with this test's directory given to that user and HOME in it; as anyone else they run
+# as they are. The time zone is UTC and the locale C.UTF-8, so that times and names read the same
+# on every machine.
+
+export TZ=UTC LC_ALL=C.UTF-8
+FIXGEN=${FIXGEN:-${top_builddir:-.}/tests/fixgen}
+FIX=$TMPDIR_TEST/fix
+AS_USER=()
+if [ "$(id -u)" -eq 0 ]; then
+	command -v setpriv >/dev/null 2>&1 || skip_all "needs setpriv to run as an ordinary user when run as root"
+	AS_USER=(setpriv --reuid=65534 --regid=65534 --clear-groups --)
+	chown 65534:65534 "$TMPDIR_TEST"
+fi
+export HOME=$TMPDIR_TEST/home
+
+# as_user COMMAND...: COMMAND as an ordinary user (nobody, when the tests run as root).
+as_user() {
+	"${AS_USER[@]}" "$@"
+}
+
+# The fixtures, made into $FIX by the generator, as the user that reads them.
+as_user mkdir -p "$FIX" "$HOME" || skip_all "cannot make $FIX as the test's user"
+[ -x "$FIXGEN" ] || skip_all "the fixture generator $FIXGEN is not built"
+as_user "$FIXGEN" "$FIX" || { echo "Bail out! $FIXGEN $FIX failed"; exit 1; }
+
+# dt ARGS...: delaytop as the test's user.
+dt() {
+	as_user "$DELAYTOP" "$@"
+}
+
+# When tmux.sh was sourced: its server and every client run as the test's user, their socket in
+# this test's directory, and the screen in UTC.
+if declare -F tm >/dev/null; then
+	export TMUX_TMPDIR=$TMPDIR_TEST/tmux
+	as_user mkdir -p "$TMUX_TMPDIR"
+	tm() {
+		env -u TMUX "${AS_USER[@]}" "$TMUX_BIN" -L "$TMUX_SOCKET" -f /dev/null "$@" 9>&-
+	}
+fi
