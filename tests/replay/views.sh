@@ -1,0 +1,129 @@
+# views.sh — the screen's views on fixture recordings, as an ordinary user: a recording made with
+# threads shows TID rows with the threads' names, and t there says the tree is of processes; t
+# shows the process tree (children under their parent, indented with "`- "), S sums subtrees,
+# t again gives the list back; the cgroup view (g) shows the cgroup tree with its task states and
+# pressure, - folds a subtree ([+]) and + unfolds it (Enter, which hangs the screen today, is a
+# TODO point); --columns sets the titles, F2 lists, moves and hides columns, and W writes them to a
+# settings file under $XDG_CONFIG_HOME, which the next start reads; a click on a title sorts by
+# it and a second reverses, a click on a row selects it, and M stops the mouse reports.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/screen/tmux.sh"
+. "$top_srcdir/tests/replay/fixture.sh"
+
+ids() { row_ids | tr '\n' ' '; }
+want_rows=""
+rows_ok() { [ "$(ids)" = "$want_rows" ]; }
+rows_are() { want_rows=$1; wait_for_screen_fn rows_ok 3; }
+# titles: the title line's words without the sort marker
+titles() { title_line | sed 's/[▼▲]//g' | xargs; }
+
+# ---- threads ----
+start_screen -- -r "$FIX/threads.rec"
+wait_for_screen '^RECORDING ' 5
+keys n
+wait_for_screen '^ +TID USER ' 3 && [ "$(row_of 1501 | awk '{ print $NF }')" = "Thread#0" ] &&
+	row_of 1502 | grep -q 'C2 CompilerThre$' && row_of 1500 | grep -q ' java$'
+screen_ok $? "threads.rec: TID rows, java's threads under their own names" "rows: $(ids)"
+keys t
+wait_for_screen 'the tree' 3 && title_line | grep -q -E '^ +TID '
+screen_ok $? "t in the thread view says the tree is of processes, and the rows stay threads" "footer: $(line "$SCREEN_H")"
+
+# ---- the process tree ----
+start_screen -- -r "$FIX/procs.rec"
+wait_for_screen '^RECORDING ' 5
+keys n n t
+rows_are "1 480 1500 1700 210 1200 1600 1300 1301 1310 1320 1601 "
+screen_ok $? "t: each process under its parent, siblings by TOTAL" "rows: $(ids)"
+row_of 1301 | grep -q -E ' {10}`- cc1$' && row_of 1200 | grep -q -E ' {4}`- bash$' && header | grep -q 'processes as a tree'
+screen_ok $? "t: the commands indented by depth with \`- and the header says so"
+keys S
+wait_for_screen 'processes as a tree, subtrees summed' 3 && [ "$(row_of 1300 | awk '{ print $(NF - 2) }')" = 181.6 ]
+screen_ok $? "S sums subtrees: make's TOTAL is its own and its children's (181.6)" "row: $(row_of 1300)"
+keys t
+rows_are "1301 480 1310 1500 1600 1700 1300 1601 210 1 1200 1320 "
+screen_ok $? "t again: the list, by TOTAL" "rows: $(ids)"
+
+# ---- the cgroup view ----
+start_screen -- -r "$FIX/cgroups.rec"
+wait_for_screen '^RECORDING ' 5
+keys n n g
+wait_for_screen '^TASKS +R +D .* CGROUP$' 3 && header | grep -q '  cgroups  '
+screen_ok $? "g: the cgroup view, with tasks by state and pressure" "title: $(title_line)"
+cgline() { printf '%s\n' "$SCREEN" | grep -E " $1( \\[\\+\\])?\$" | head -1; }
+[ "$(cgline / | awk '{ print $1, $2, $3 }')" = "15 2 2" ] && [ "$(cgline '  session-1.scope' | awk '{ print $1, $2, $3 }')" = "5 2 1" ] &&
+	cgline '    idle.service' | grep -q -E '^ +0 +0 +0 '
+screen_ok $? "the tree: 15 tasks at the root (2 running, 2 in D), 5 in session-1.scope, none in idle.service"
+keys Down
+keys -- -
+wait_for_screen ' user\.slice \[\+\]$' 3 && ! screen_has 'session-1\.scope$'
+screen_ok $? "- on user.slice folds it: [+], and its cgroups go"
+keys +
+wait_for_screen 'session-1\.scope$' 3 && ! screen_has '\[\+\]'
+screen_ok $? "+ unfolds it again"
+# Enter on a cgroup of a recording: the header then has more parts than viewdraw.c's HEADER_PARTS
+# (12) holds, and the screen hangs in draw_header, deaf to signals (a known fault, reported as
+# TODO until it is mended; the test kills it).
+keys Down Down Enter
+sleep 0.3
+keys n
+if wait_for_screen '^RECORDING 2026-01-01 00:00:03\.0 ' 0; then
+	echo "ok $((TAP_N += 1)) - after Enter on a cgroup, n still steps to the next reading"
+else
+	echo "not ok $((TAP_N += 1)) - after Enter on a cgroup, n still steps to the next reading # TODO the header overflows HEADER_PARTS and the screen hangs"
+fi
+as_user kill -KILL "$SCREEN_PID" 2>/dev/null
+
+# ---- --columns, the setup, W ----
+CFG=$TMPDIR_TEST/cfg
+start_screen XDG_CONFIG_HOME="$CFG" -- -r "$FIX/procs.rec" --columns io,pid,cpu,command
+wait_for_screen '^RECORDING ' 5
+keys n
+wait_for_screen '^ +IO +PID +CPU COMMAND$' 3
+screen_ok $? "--columns io,pid,cpu,command: those titles, in that order" "titles: $(titles)"
+keys F2
+wait_for_screen '^Columns: ' 3 && screen_has '^ +\[x\] IO +io +waiting for synchronous block I/O' && screen_has '^ +\[=\] COMMAND'
+screen_ok $? "F2 lists the columns shown, IO with what it waits for, COMMAND fixed"
+keys ']' Down s Space Enter
+wait_for_screen '^ +PID +IO COMMAND$' 3 && header | grep -q 'sort cpu'
+screen_ok $? "] moves IO after PID, s sorts by CPU, Space hides it" "titles: $(titles); header: $(header)"
+keys W
+wait_for_screen 'settings written to' 3
+grep -qx 'columns=pid,io,command' "$CFG/delaytop/delaytoprc" && grep -qx 'sort=cpu' "$CFG/delaytop/delaytoprc"
+tap_ok $? "W writes columns=pid,io,command and sort=cpu to \$XDG_CONFIG_HOME/delaytop/delaytoprc" \
+	"$(cat "$CFG/delaytop/delaytoprc" 2>&1)"
+start_screen XDG_CONFIG_HOME="$CFG" -- -r "$FIX/procs.rec"
+wait_for_screen '^RECORDING ' 5
+keys n
+wait_for_screen '^ +PID +IO COMMAND$' 3 && header | grep -q 'sort cpu'
+screen_ok $? "the next start reads them back" "titles: $(titles)"
+chmod 0500 "$CFG/delaytop"
+keys W
+wait_for_screen 'cannot write' 3
+screen_ok $? "where the file cannot be written, W says why and the screen goes on" "footer: $(line "$SCREEN_H")"
+chmod 0700 "$CFG/delaytop"
+
+# ---- the mouse ----
+report() { tm send-keys -t dt -l "$(printf '\033[M%b%b%b' "\\x$(printf %x $((32 + $1)))" "\\x$(printf %x $((33 + $2)))" "\\x$(printf %x $((33 + $3)))")"; }
+press() { report 0 "$1" "$2"; report 3 "$1" "$2"; }
+start_screen -- -r "$FIX/procs.rec"
+wait_for_screen '^RECORDING ' 5
+keys n
+wait_for_screen '^ +PID ' 3
+Y=$(printf '%s\n' "$SCREEN" | grep -n -m1 -E '^ +PID ' | cut -d: -f1)
+X=$(ascii_title | awk '{ print index($0, " IO ") }')
+press "$X" "$((Y - 1))"
+wait_for_screen '^ +PID .* ▼IO ' 3 && header | grep -q 'sort io'
+screen_ok $? "a click on the IO title sorts by IO"
+press "$X" "$((Y - 1))"
+wait_for_screen '^ +PID .* ▲IO ' 3
+screen_ok $? "a second click reverses the order"
+press 3 "$((Y + 2))"
+want_sel=$(row_ids | sed -n 3p)
+sel_ok() { [ "$(selected_id)" = "$want_sel" ]; }
+wait_for_screen_fn sel_ok 3
+screen_ok $? "a click on the third row selects it ($want_sel)" "selected: $(selected_id)"
+keys M
+wait_for_screen 'mouse' 3 && [ "$(tm display-message -p -t dt '#{mouse_standard_flag}#{mouse_button_flag}#{mouse_any_flag}')" = 000 ]
+screen_ok $? "M stops the mouse reports and says so" "footer: $(line "$SCREEN_H")"
+quit_ok "q quits with status 0"
+done_testing
