@@ -82,7 +82,7 @@ static const struct fix_proc procs[] = {
 	  .cgroup = "/user.slice/user-1000.slice/session-1.scope", .state = 'R',
 	  .kinds = K(DK_CPU) | K(DK_IO) | K(DK_IRQ), .load = 120, .carried = 2 },
 	{ .pid = 1310, .ppid = 1300, .uid = 1000, .user = "alice", .comm = "as", .cmdline = "as --64 -o collect.o",
-	  .cgroup = "/user.slice/user-1000.slice/session-1.scope", .state = 'R', .ends = 3,
+	  .cgroup = "/user.slice/user-1000.slice/session-1.scope", .state = 'R', .ends = 2,
 	  .kinds = K(DK_CPU) | K(DK_IO), .load = 60 },
 	{ .pid = 1320, .ppid = 1300, .uid = 1000, .user = "alice", .comm = "ld", .cmdline = "ld -o delaytop collect.o",
 	  .cgroup = "/user.slice/user-1000.slice/session-1.scope", .state = 'D', .born = 2,
@@ -166,7 +166,7 @@ static void grow(struct fix_task *t, int r, uint64_t *seed)
 	s->acct[AF_IVCSW] += rnd(seed) % 30;
 	s->acct[AF_UTIME] += (p->state == 'R' ? 600000 : 10000) + rnd(seed) % 1000;
 	s->acct[AF_STIME] += 50000 + rnd(seed) % 1000;
-	s->acct[AF_MAXRSS] = 4096ull * (p->load + 10) * 1024;
+	s->acct[AF_MAXRSS] = 1024ull * (p->load + 10); /* KiB */
 	s->acct[AF_MAXVM] = 4 * s->acct[AF_MAXRSS];
 }
 
@@ -198,7 +198,7 @@ static void psi_at(struct psi_snapshot *psi, int r, unsigned div)
 		res->present = 1;
 		res->some.present = i != PSI_IRQ;
 		res->full.present = 1;
-		res->some.avg10 = (avg[i] + r) / div;
+		res->some.avg10 = (avg[i] + r % 5) / div;
 		res->some.avg60 = avg[i] / div;
 		res->some.avg300 = avg[i] / 2 / div;
 		res->some.total_us = (uint64_t)(r + 10) * (uint64_t)(avg[i] * 10000) / div;

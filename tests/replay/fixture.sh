@@ -23,9 +23,16 @@ as_user() {
 	"${AS_USER[@]}" "$@"
 }
 
-# The fixtures, made into $FIX by the generator, as the user that reads them.
-as_user mkdir -p "$FIX" "$HOME" || skip_all "cannot make $FIX as the test's user"
 [ -x "$FIXGEN" ] || skip_all "the fixture generator $FIXGEN is not built"
+as_user mkdir -p "$FIX" "$HOME" "$TMPDIR_TEST/bin" || skip_all "cannot make $FIX as the test's user"
+# A build under a directory that user cannot enter (a home of mode 0750): the programs are copied.
+if ! as_user test -x "$DELAYTOP" || ! as_user test -x "$FIXGEN"; then
+	cp "$DELAYTOP" "$FIXGEN" "$TMPDIR_TEST/bin/" && chmod 0755 "$TMPDIR_TEST/bin/"* ||
+		{ echo "Bail out! cannot copy the programs for the test's user"; exit 1; }
+	DELAYTOP=$TMPDIR_TEST/bin/${DELAYTOP##*/}
+	FIXGEN=$TMPDIR_TEST/bin/${FIXGEN##*/}
+fi
+# The fixtures, made into $FIX by the generator, as the user that reads them.
 as_user "$FIXGEN" "$FIX" || { echo "Bail out! $FIXGEN $FIX failed"; exit 1; }
 
 # dt ARGS...: delaytop as the test's user.
