@@ -3,9 +3,12 @@
 # shows the process tree (children under their parent, indented with "`- "), S sums subtrees,
 # t again gives the list back; the cgroup view (g) shows the cgroup tree with its task states and
 # pressure, - folds a subtree ([+]) and + unfolds it (Enter, which hangs the screen today, is a
-# TODO point); --columns sets the titles, F2 lists, moves and hides columns, and W writes them to a
-# settings file under $XDG_CONFIG_HOME, which the next start reads; a click on a title sorts by
-# it and a second reverses, a click on a row selects it, and M stops the mouse reports.
+# TODO point); --columns sets the titles and < and > move among them, the cgroup view keeps those
+# it has, F2 lists, moves, hides and shows columns, and W writes them to a settings file under
+# $XDG_CONFIG_HOME, which the next start reads (what tests/screen/columns.sh checked live, but
+# for the accounting columns); a click on a title sorts by
+# it and a second reverses, a click on a row selects it, the wheel moves the selection, and M
+# stops the mouse reports and starts them again (what tests/screen/mouse.sh checked live).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/screen/tmux.sh"
 . "$top_srcdir/tests/replay/fixture.sh"
@@ -14,8 +17,11 @@ ids() { row_ids | tr '\n' ' '; }
 want_rows=""
 rows_ok() { [ "$(ids)" = "$want_rows" ]; }
 rows_are() { want_rows=$1; wait_for_screen_fn rows_ok 3; }
-# titles: the title line's words without the sort marker
-titles() { title_line | sed 's/[▼▲]//g' | xargs; }
+# titles: the words of the table's title line (the line that ends in COMMAND or CGROUP), without
+# the sort marker; marked: the title that carries it
+title_words() { printf '%s\n' "$SCREEN" | grep -m1 -E '^ *[▼▲]?[A-Z]+[▼▲]? .*(COMMAND|CGROUP)[▼▲]? *$'; }
+titles() { title_words | sed 's/[▼▲]//g' | xargs; }
+marked() { title_words | tr ' ' '\n' | grep -E '▼|▲' | sed 's/[▼▲]//'; }
 
 # ---- threads ----
 start_screen -- -r "$FIX/threads.rec"
@@ -73,28 +79,65 @@ else
 fi
 as_user kill -KILL "$SCREEN_PID" 2>/dev/null
 
-# ---- --columns, the setup, W ----
+# ---- --columns, the setup, W (what tests/screen/columns.sh checked live) ----
+want_titles=""
+titles_ok() { [ "$(titles)" = "$want_titles" ]; }
+start_screen -- -r "$FIX/procs.rec" --columns io,command,pid
+wait_for_screen '^RECORDING ' 5
+keys n
+want_titles="IO PID COMMAND"
+wait_for_screen_fn titles_ok 3 && header | grep -q 'sort total' && [ -z "$(marked)" ]
+screen_ok $? "--columns io,command,pid: the titles IO PID COMMAND, the command last; the sort stays on TOTAL, unmarked" \
+	"titles: $(titles)"
+want=""
+marker_on() { [ "$(marked)" = "$want" ]; }
+for step in "> COMMAND moves_it_to" "< PID moves_it_to" "< IO moves_it_to" "< IO leaves_it_on" "> PID moves_it_to"; do
+	set -- $step
+	want=$2
+	keys "$1"
+	wait_for_screen_fn marker_on 3
+	screen_ok $? "$1 ${3//_/ } $2 (among the columns shown)" "marked: '$(marked)'; titles: '$(titles)'"
+done
+header | grep -q 'sort pid'
+screen_ok $? "the header says the sort is pid" "header: $(header)"
+start_screen -- -r "$FIX/cgroups.rec" --columns io,command,pid
+wait_for_screen '^RECORDING ' 5
+keys n g
+want_titles="IO CGROUP"
+wait_for_screen_fn titles_ok 3
+screen_ok $? "the cgroup view shows IO, the one listed it has, then CGROUP" "titles: $(titles)"
+
 CFG=$TMPDIR_TEST/cfg
 start_screen XDG_CONFIG_HOME="$CFG" -- -r "$FIX/procs.rec" --columns io,pid,cpu,command
 wait_for_screen '^RECORDING ' 5
 keys n
-wait_for_screen '^ +IO +PID +CPU COMMAND$' 3
-screen_ok $? "--columns io,pid,cpu,command: those titles, in that order" "titles: $(titles)"
+want_titles="IO PID CPU COMMAND"
+wait_for_screen_fn titles_ok 3
 keys F2
-wait_for_screen '^Columns: ' 3 && screen_has '^ +\[x\] IO +io +waiting for synchronous block I/O' && screen_has '^ +\[=\] COMMAND'
-screen_ok $? "F2 lists the columns shown, IO with what it waits for, COMMAND fixed"
+wait_for_screen '^Columns: ' 3
+printf '%s\n' "$SCREEN" | grep -A3 '^Columns: ' | tail -3 | tr -s ' ' | sed 's/^ //' >"$TMPDIR_TEST/setup"
+[ "$(cat "$TMPDIR_TEST/setup")" = "[x] IO io waiting for synchronous block I/O
+[x] PID pid
+[x] CPU cpu waiting for a CPU while runnable" ] && screen_has '^ +\[=\] COMMAND +command' && screen_has '^ +\[ \] USER +user'
+screen_ok $? "F2 lists the shown columns in order (a kind's with what it waits for), COMMAND fixed ([=]), then the hidden ones" \
+	"$(cat "$TMPDIR_TEST/setup")"
 keys ']' Down s Space Enter
-wait_for_screen '^ +PID +IO COMMAND$' 3 && header | grep -q 'sort cpu'
-screen_ok $? "] moves IO after PID, s sorts by CPU, Space hides it" "titles: $(titles); header: $(header)"
+want_titles="PID IO COMMAND"
+wait_for_screen_fn titles_ok 3 && header | grep -q 'sort cpu'
+screen_ok $? "] moves IO after PID, s sorts by CPU (which may stay hidden), Space hides it" "titles: $(titles); header: $(header)"
+keys F2 Down Down Down Space Escape
+want_titles="PID IO USER COMMAND"
+wait_for_screen_fn titles_ok 3
+screen_ok $? "Space on a hidden column (USER) shows it, before the command" "titles: $(titles)"
 keys W
 wait_for_screen 'settings written to' 3
-grep -qx 'columns=pid,io,command' "$CFG/delaytop/delaytoprc" && grep -qx 'sort=cpu' "$CFG/delaytop/delaytoprc"
-tap_ok $? "W writes columns=pid,io,command and sort=cpu to \$XDG_CONFIG_HOME/delaytop/delaytoprc" \
+grep -qx 'columns=pid,io,user,command' "$CFG/delaytop/delaytoprc" && grep -qx 'sort=cpu' "$CFG/delaytop/delaytoprc"
+tap_ok $? "W makes \$XDG_CONFIG_HOME/delaytop/delaytoprc with columns=pid,io,user,command and sort=cpu" \
 	"$(cat "$CFG/delaytop/delaytoprc" 2>&1)"
 start_screen XDG_CONFIG_HOME="$CFG" -- -r "$FIX/procs.rec"
 wait_for_screen '^RECORDING ' 5
 keys n
-wait_for_screen '^ +PID +IO COMMAND$' 3 && header | grep -q 'sort cpu'
+wait_for_screen_fn titles_ok 3 && header | grep -q 'sort cpu'
 screen_ok $? "the next start reads them back" "titles: $(titles)"
 chmod 0500 "$CFG/delaytop"
 keys W
@@ -102,28 +145,45 @@ wait_for_screen 'cannot write' 3
 screen_ok $? "where the file cannot be written, W says why and the screen goes on" "footer: $(line "$SCREEN_H")"
 chmod 0700 "$CFG/delaytop"
 
-# ---- the mouse ----
+# ---- the mouse (the terminal's own reports, X10 encoding, typed into the pane) ----
 report() { tm send-keys -t dt -l "$(printf '\033[M%b%b%b' "\\x$(printf %x $((32 + $1)))" "\\x$(printf %x $((33 + $2)))" "\\x$(printf %x $((33 + $3)))")"; }
 press() { report 0 "$1" "$2"; report 3 "$1" "$2"; }
+wheel_down() { report 65 "$1" "$2"; }
+flags() { tm display-message -p -t dt '#{mouse_standard_flag}#{mouse_button_flag}#{mouse_any_flag}'; }
+pane_mouse() { flags | grep -q 1; }
 start_screen -- -r "$FIX/procs.rec"
 wait_for_screen '^RECORDING ' 5
 keys n
 wait_for_screen '^ +PID ' 3
-Y=$(printf '%s\n' "$SCREEN" | grep -n -m1 -E '^ +PID ' | cut -d: -f1)
-X=$(ascii_title | awk '{ print index($0, " IO ") }')
-press "$X" "$((Y - 1))"
+pane_mouse
+tap_ok $? "the screen asks the terminal for mouse reports" "tmux: $(flags)"
+Y=$(($(printf '%s\n' "$SCREEN" | grep -n -m1 -E '^ +PID ' | cut -d: -f1) - 1))
+col_x() { ascii_title | awk -v t="$1" '{ i = index($0, " " t " "); print i ? i : -1 }'; }
+X=$(col_x IO)
+press "$X" "$Y"
 wait_for_screen '^ +PID .* ▼IO ' 3 && header | grep -q 'sort io'
-screen_ok $? "a click on the IO title sorts by IO"
-press "$X" "$((Y - 1))"
+screen_ok $? "a click on the IO title sorts by IO, and the header says so"
+press "$X" "$Y"
 wait_for_screen '^ +PID .* ▲IO ' 3
 screen_ok $? "a second click reverses the order"
-press 3 "$((Y + 2))"
 want_sel=$(row_ids | sed -n 3p)
 sel_ok() { [ "$(selected_id)" = "$want_sel" ]; }
+press 3 $((Y + 3))
 wait_for_screen_fn sel_ok 3
 screen_ok $? "a click on the third row selects it ($want_sel)" "selected: $(selected_id)"
+want_sel=$(row_ids | sed -n 6p)
+wheel_down 3 $((Y + 3))
+wait_for_screen_fn sel_ok 3
+screen_ok $? "the wheel moves the selection three rows down ($want_sel)" "selected: $(selected_id)"
 keys M
-wait_for_screen 'mouse' 3 && [ "$(tm display-message -p -t dt '#{mouse_standard_flag}#{mouse_button_flag}#{mouse_any_flag}')" = 000 ]
-screen_ok $? "M stops the mouse reports and says so" "footer: $(line "$SCREEN_H")"
+wait_for_screen 'mouse off' 3 && wait_until 3 eval '! pane_mouse'
+screen_ok $? "M turns the mouse off, says so, and the terminal stops reporting" "tmux: $(flags)"
+keys M
+wait_for_screen 'mouse on' 3 && wait_until 3 pane_mouse
+screen_ok $? "M again asks for the reports again" "tmux: $(flags)"
+X=$(col_x PID)
+press "$X" "$Y"
+wait_for_screen '^ +▼PID ' 3
+screen_ok $? "and a click on PID sorts by PID" "title: $(title_line)"
 quit_ok "q quits with status 0"
 done_testing
