@@ -49,3 +49,18 @@ if declare -F tm >/dev/null; then
 		env -u TMUX "${AS_USER[@]}" "$TMUX_BIN" -L "$TMUX_SOCKET" -f /dev/null "$@" 9>&-
 	}
 fi
+
+# open_replay [VAR=VALUE ...] -- DELAYTOP-ARGS...: start_screen, then waits for the recording's
+# first screen and for the screen to take keys: under load a key sent just as it starts can be
+# lost, so h (the help) is sent until the help shows, and x (no action) takes it away again.
+open_replay() {
+	local try
+	start_screen "$@" || return 1
+	wait_for_screen '^RECORDING ' 5 || return 1
+	for try in 1 2 3; do
+		keys h
+		wait_for_screen '^delaytop help' 1 && break
+	done
+	keys x
+	wait_for_screen_not '^delaytop help' 3 && wait_for_screen '^RECORDING ' 3
+}

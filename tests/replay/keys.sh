@@ -15,8 +15,8 @@ rows_ok() { [ "$(ids)" = "$want_rows" ]; }
 # rows_are "ID ID ... ": waits until the table's rows are these, in this order.
 rows_are() { want_rows=$1; wait_for_screen_fn rows_ok 3; }
 
-start_screen -- -r "$FIX/procs.rec"
-wait_for_screen '^RECORDING 2026-01-01 00:00:00\.0  PAUSED 1x  procs\.rec, recorded on fixture-host  ' 5
+open_replay -- -r "$FIX/procs.rec"
+wait_for_screen '^RECORDING 2026-01-01 00:00:00\.0  PAUSED 1x  procs\.rec, recorded on fixture-host  ' 3
 screen_ok $? "the screen opens paused on the first reading, naming the file and the host"
 keys n
 BY_TOTAL="480 1301 1310 1500 1600 1300 1700 1601 1 210 1200 "

@@ -10,12 +10,10 @@
 . "$top_srcdir/tests/screen/tmux.sh"
 . "$top_srcdir/tests/replay/fixture.sh"
 
-ready() { wait_for_screen '^RECORDING ' 5; }
 
 # ---- wide ----
 SCREEN_W=200 SCREEN_H=30
-start_screen -- -r "$FIX/procs.rec"
-ready
+open_replay -- -r "$FIX/procs.rec"
 keys n
 wait_for_screen '^RECORDING 2026-01-01 00:00:01\.0 .* privileges full  exits lost 0$' 3
 screen_ok $? "200 columns: the system's facts fit on the header's first line"
@@ -24,8 +22,7 @@ screen_ok $? "200 columns: the CGROUP column, its paths cut from the left with â
 
 # ---- narrow ----
 SCREEN_W=60 SCREEN_H=14
-start_screen -- -r "$FIX/procs.rec"
-ready
+open_replay -- -r "$FIX/procs.rec"
 keys n
 wait_for_screen '^ +PID USER +S +CPU% +CPU +IO +â–¼TOTAL COMMAND$' 3
 screen_ok $? "60 columns: CPU and IO stay with TOTAL and COMMAND, the other kinds go"
@@ -36,8 +33,8 @@ screen_ok $? "14 lines: four rows fit, the footer last" "rows: $(row_ids | tr '\
 
 # ---- tiny, then grown; LANG=C ----
 SCREEN_W=20 SCREEN_H=5
-start_screen -u LANG LANG=C -- -r "$FIX/procs.rec"
-wait_for_screen '^ +PID +vTOTAL COMM' 5 && line 1 | grep -q '^RECORDING 2026-01-01$'
+open_replay -u LANG LANG=C -- -r "$FIX/procs.rec"
+wait_for_screen '^ +PID +vTOTAL COMM' 3 && line 1 | grep -q '^RECORDING 2026-01-01$'
 screen_ok $? "20x5: the header cut to the width, the title with the ASCII marker (LANG=C)"
 tm resize-window -t dt -x 100 -y 20
 keys n
@@ -49,8 +46,7 @@ quit_ok "q quits from a grown tiny screen with status 0"
 
 # ---- names, with and without escapes ----
 SCREEN_W=120 SCREEN_H=30
-start_screen NO_COLOR=1 -- -r "$FIX/procs.rec" --columns=pid,user,state,cpu,total
-ready
+open_replay NO_COLOR=1 -- -r "$FIX/procs.rec" --columns=pid,user,state,cpu,total
 keys n c
 wait_for_screen '^ +1601 .* printf \?\]0;title\? del\? c1\? rlo\? tab\?here' 3
 screen_ok $? "a command line's ESC, BEL, DEL, C1 control (U+009B), format control (U+202E) and tab show as '?'"

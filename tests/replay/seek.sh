@@ -12,7 +12,7 @@ want=""
 time_ok() { [ "$(shown)" = "$want" ]; }
 at() { want=$1; wait_for_screen_fn time_ok 3; }
 
-start_screen -- -r "$FIX/long.rec"
+open_replay -- -r "$FIX/long.rec"
 at "2026-01-01 00:00:00.0"
 screen_ok $? "long.rec opens on its first reading"
 keys J C-u

@@ -24,8 +24,7 @@ titles() { title_words | sed 's/[▼▲]//g' | xargs; }
 marked() { title_words | tr ' ' '\n' | grep -E '▼|▲' | sed 's/[▼▲]//'; }
 
 # ---- threads ----
-start_screen -- -r "$FIX/threads.rec"
-wait_for_screen '^RECORDING ' 5
+open_replay -- -r "$FIX/threads.rec"
 keys n
 wait_for_screen '^ +TID USER ' 3 && [ "$(row_of 1501 | awk '{ print $NF }')" = "Thread#0" ] &&
 	row_of 1502 | grep -q 'C2 CompilerThre$' && row_of 1500 | grep -q ' java$'
@@ -35,8 +34,7 @@ wait_for_screen 'the tree' 3 && title_line | grep -q -E '^ +TID '
 screen_ok $? "t in the thread view says the tree is of processes, and the rows stay threads" "footer: $(line "$SCREEN_H")"
 
 # ---- the process tree ----
-start_screen -- -r "$FIX/procs.rec"
-wait_for_screen '^RECORDING ' 5
+open_replay -- -r "$FIX/procs.rec"
 keys n n t
 rows_are "1 480 1500 1700 210 1200 1600 1300 1301 1310 1320 1601 "
 screen_ok $? "t: each process under its parent, siblings by TOTAL" "rows: $(ids)"
@@ -50,8 +48,7 @@ rows_are "1301 480 1310 1500 1600 1700 1300 1601 210 1 1200 1320 "
 screen_ok $? "t again: the list, by TOTAL" "rows: $(ids)"
 
 # ---- the cgroup view ----
-start_screen -- -r "$FIX/cgroups.rec"
-wait_for_screen '^RECORDING ' 5
+open_replay -- -r "$FIX/cgroups.rec"
 keys n n g
 wait_for_screen '^TASKS +R +D .* CGROUP$' 3 && header | grep -q '  cgroups  '
 screen_ok $? "g: the cgroup view, with tasks by state and pressure" "title: $(title_line)"
@@ -82,8 +79,7 @@ as_user kill -KILL "$SCREEN_PID" 2>/dev/null
 # ---- --columns, the setup, W (what tests/screen/columns.sh checked live) ----
 want_titles=""
 titles_ok() { [ "$(titles)" = "$want_titles" ]; }
-start_screen -- -r "$FIX/procs.rec" --columns io,command,pid
-wait_for_screen '^RECORDING ' 5
+open_replay -- -r "$FIX/procs.rec" --columns io,command,pid
 keys n
 want_titles="IO PID COMMAND"
 wait_for_screen_fn titles_ok 3 && header | grep -q 'sort total' && [ -z "$(marked)" ]
@@ -100,16 +96,14 @@ for step in "> COMMAND moves_it_to" "< PID moves_it_to" "< IO moves_it_to" "< IO
 done
 header | grep -q 'sort pid'
 screen_ok $? "the header says the sort is pid" "header: $(header)"
-start_screen -- -r "$FIX/cgroups.rec" --columns io,command,pid
-wait_for_screen '^RECORDING ' 5
+open_replay -- -r "$FIX/cgroups.rec" --columns io,command,pid
 keys n g
 want_titles="IO CGROUP"
 wait_for_screen_fn titles_ok 3
 screen_ok $? "the cgroup view shows IO, the one listed it has, then CGROUP" "titles: $(titles)"
 
 CFG=$TMPDIR_TEST/cfg
-start_screen XDG_CONFIG_HOME="$CFG" -- -r "$FIX/procs.rec" --columns io,pid,cpu,command
-wait_for_screen '^RECORDING ' 5
+open_replay XDG_CONFIG_HOME="$CFG" -- -r "$FIX/procs.rec" --columns io,pid,cpu,command
 keys n
 want_titles="IO PID CPU COMMAND"
 wait_for_screen_fn titles_ok 3
@@ -134,8 +128,7 @@ wait_for_screen 'settings written to' 3
 grep -qx 'columns=pid,io,user,command' "$CFG/delaytop/delaytoprc" && grep -qx 'sort=cpu' "$CFG/delaytop/delaytoprc"
 tap_ok $? "W makes \$XDG_CONFIG_HOME/delaytop/delaytoprc with columns=pid,io,user,command and sort=cpu" \
 	"$(cat "$CFG/delaytop/delaytoprc" 2>&1)"
-start_screen XDG_CONFIG_HOME="$CFG" -- -r "$FIX/procs.rec"
-wait_for_screen '^RECORDING ' 5
+open_replay XDG_CONFIG_HOME="$CFG" -- -r "$FIX/procs.rec"
 keys n
 wait_for_screen_fn titles_ok 3 && header | grep -q 'sort cpu'
 screen_ok $? "the next start reads them back" "titles: $(titles)"
@@ -151,8 +144,7 @@ press() { report 0 "$1" "$2"; report 3 "$1" "$2"; }
 wheel_down() { report 65 "$1" "$2"; }
 flags() { tm display-message -p -t dt '#{mouse_standard_flag}#{mouse_button_flag}#{mouse_any_flag}'; }
 pane_mouse() { flags | grep -q 1; }
-start_screen -- -r "$FIX/procs.rec"
-wait_for_screen '^RECORDING ' 5
+open_replay -- -r "$FIX/procs.rec"
 keys n
 wait_for_screen '^ +PID ' 3
 pane_mouse
