@@ -1,0 +1,434 @@
+/* fixgen.c — the fixture recordings the tests without root replay (tests/fixtures/README.md says
+ * what each holds), written through the recorder that -w uses. The same bytes at every run: the
+ * readings' times, the counters (from a fixed seed) and, below, the host name and the file's
+ * creation time are fixed.
+ *
+ *   fixgen DIR   writes DIR/procs.rec, DIR/threads.rec, DIR/cgroups.rec and DIR/long.rec */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cgtree.h"
+#include "model.h"
+#include "recorder.h"
+#include "xalloc.h"
+
+#define T0_S 1767225600 /* 2026-01-01 00:00:00 UTC: the first reading */
+#define MAX_ROWS 32
+#define MAX_CGROUPS 16
+#define MS 1000000ull
+
+/* The recorder names the machine and stamps the file with the time it was made: both fixed here,
+ * where this program's own definitions stand before the C library's. */
+int gethostname(char *name, size_t len)
+{
+	snprintf(name, len, "%s", "fixture-host");
+	return 0;
+}
+
+int clock_gettime(clockid_t clock, struct timespec *ts)
+{
+	if (clock == CLOCK_REALTIME) {
+		ts->tv_sec = T0_S;
+		ts->tv_nsec = 0;
+		return 0;
+	}
+	return (int)syscall(SYS_clock_gettime, clock, ts);
+}
+
+/* A process of the fixtures, and its threads in thread mode. */
+struct fix_proc {
+	uint32_t pid, ppid, uid;
+	int nice;
+	const char *user, *comm, *cmdline, *cgroup;
+	const char *threads[4]; /* the threads' names (tids pid, pid + 1, ...); none: one thread */
+	int born;               /* the reading it first shows in */
+	int ends;               /* the reading it exits in (departed after it); 0: never */
+	char state;
+	kind_mask kinds;        /* the kinds it waits in */
+	unsigned load;          /* how much it waits: ms per kind per reading, about */
+	int carried;            /* the reading in which a CPU wait longer than the interval ends */
+};
+
+#define ALL_KINDS ((kind_mask)((1u << DK_COUNT) - 1))
+#define K(k) ((kind_mask)(1u << (k)))
+
+static const char long_cmdline[] =
+	"/usr/lib/gcc/x86_64-linux-gnu/13/cc1 -quiet -I include -I src/base -I src/model -I src/kernel "
+	"-I src/sample -I src/show -I src/report -I src/record -I src/live -I src/screen -I src/command "
+	"-D_FORTIFY_SOURCE=3 -DLOCALEDIR=\"/usr/share/locale\" src/sample/collect.c -quiet -dumpbase collect.c "
+	"-mtune=generic -march=x86-64 -g -O2 -Wall -Wextra -std=gnu11 -fstack-protector-strong -o /tmp/ccXXXX.s";
+
+static const struct fix_proc procs[] = {
+	{ .pid = 1, .uid = 0, .user = "root", .comm = "systemd", .cmdline = "/sbin/init splash",
+	  .cgroup = "/init.scope", .state = 'S', .kinds = K(DK_CPU) | K(DK_IO), .load = 1 },
+	{ .pid = 210, .ppid = 1, .uid = 0, .user = "root", .comm = "sshd",
+	  .cmdline = "sshd: /usr/sbin/sshd -D [listener] 0 of 10-100 startups",
+	  .cgroup = "/system.slice/ssh.service", .state = 'S', .kinds = K(DK_CPU), .load = 2 },
+	{ .pid = 480, .ppid = 1, .uid = 999, .nice = -5, .user = "postgres", .comm = "postgres",
+	  .cmdline = "postgres: 16/main: checkpointer", .cgroup = "/system.slice/postgresql.service",
+	  .state = 'D', .kinds = ALL_KINDS, .load = 40 },
+	{ .pid = 1200, .ppid = 210, .uid = 1000, .user = "alice", .comm = "bash", .cmdline = "-bash",
+	  .cgroup = "/user.slice/user-1000.slice/session-1.scope", .state = 'S', .kinds = K(DK_CPU), .load = 1 },
+	{ .pid = 1300, .ppid = 1200, .uid = 1000, .user = "alice", .comm = "make", .cmdline = "make -j4 all",
+	  .cgroup = "/user.slice/user-1000.slice/session-1.scope", .state = 'S',
+	  .kinds = K(DK_CPU) | K(DK_IO) | K(DK_WPCOPY), .load = 5 },
+	{ .pid = 1301, .ppid = 1300, .uid = 1000, .nice = 19, .user = "alice", .comm = "cc1", .cmdline = long_cmdline,
+	  .cgroup = "/user.slice/user-1000.slice/session-1.scope", .state = 'R',
+	  .kinds = K(DK_CPU) | K(DK_IO) | K(DK_IRQ), .load = 120, .carried = 2 },
+	{ .pid = 1310, .ppid = 1300, .uid = 1000, .user = "alice", .comm = "as", .cmdline = "as --64 -o collect.o",
+	  .cgroup = "/user.slice/user-1000.slice/session-1.scope", .state = 'R', .ends = 2,
+	  .kinds = K(DK_CPU) | K(DK_IO), .load = 60 },
+	{ .pid = 1320, .ppid = 1300, .uid = 1000, .user = "alice", .comm = "ld", .cmdline = "ld -o delaytop collect.o",
+	  .cgroup = "/user.slice/user-1000.slice/session-1.scope", .state = 'D', .born = 2,
+	  .kinds = K(DK_CPU) | K(DK_IO) | K(DK_SWAPIN), .load = 30 },
+	{ .pid = 1500, .ppid = 1, .uid = 1001, .user = "bob", .comm = "java", .cmdline = "java -Xmx2g -jar /opt/app/app.jar",
+	  .cgroup = "/user.slice/user-1001.slice/app.service", .state = 'S',
+	  .threads = { "java", "GC Thread#0", "C2 CompilerThre", "VM Thread" },
+	  .kinds = K(DK_CPU) | K(DK_RECLAIM) | K(DK_THRASHING) | K(DK_COMPACT), .load = 25 },
+	{ .pid = 1600, .ppid = 1200, .uid = 1001, .user = "bob", .comm = "naïve-ü✓",
+	  .cmdline = "./naïve-ü✓ --étape=二 «données»", .cgroup = "/user.slice/user-1001.slice/app.service",
+	  .state = 'S', .kinds = K(DK_CPU) | K(DK_IO), .load = 8 },
+	{ .pid = 1601, .ppid = 1200, .uid = 1002, .user = "mallory", .comm = "x\x1b[31mred\t",
+	  .cmdline = "printf \x1b]0;title\x07 del\x7f c1\xc2\x9b rlo\xe2\x80\xae tab\there",
+	  .cgroup = "/user.slice/user-1001.slice/app.service", .state = 'S', .kinds = K(DK_CPU), .load = 3 },
+	{ .pid = 1700, .ppid = 1, .uid = 4242, .user = "4242", .comm = "orphan", .cmdline = "/opt/orphan --uid-without-name",
+	  .cgroup = "/system.slice/orphan.service", .state = 'T', .kinds = K(DK_CPU) | K(DK_IO), .load = 4 },
+};
+#define NPROCS (sizeof(procs) / sizeof(procs[0]))
+
+/* One task's counters as the readings go. */
+struct fix_task {
+	const struct fix_proc *p;
+	uint32_t tid;     /* 0: the process row */
+	const char *comm;
+	uint32_t nthreads;
+	struct sample base, last;
+	struct peaks peak;
+	struct kind_totals acc;
+};
+
+struct fixture {
+	const char *name;
+	int threads;  /* rows are threads */
+	int cgroups;  /* the cgroup view */
+	int readings;
+	int small;    /* only the first few processes, no events, accounting always on */
+};
+
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* What task t's counters grew by in reading r (one second), its wait in each kind near its load. */
+static void grow(struct fix_task *t, int r, uint64_t *seed)
+{
+	const struct fix_proc *p = t->p;
+	struct sample *s = &t->last;
+
+	t->base = *s;
+	s->when_ns += 1000 * MS;
+	s->age_ns += 1000 * MS;
+	for (int k = 0; k < DK_COUNT; k++) {
+		uint64_t ms;
+
+		if (!((p->kinds >> k) & 1))
+			continue;
+		ms = p->load / (uint64_t)(k + 1) + rnd(seed) % (p->load + 1);
+		if (k == DK_CPU && r == p->carried)
+			ms = 1400; /* ends in this interval, began in the one before */
+		s->count[k] += 1 + ms / 4;
+		s->total[k] += ms * MS + (rnd(seed) % 1000) * 1000;
+		if (ms * MS > t->peak.max[k]) {
+			t->peak.max[k] = ms * MS;
+			t->peak.max_at_ns[k] = ((int64_t)T0_S + r) * 1000 * (int64_t)MS - 250 * (int64_t)MS;
+		}
+	}
+	t->peak.kinds = t->peak.kinds_ts = p->kinds;
+	s->run_ns += (p->state == 'R' ? 700 : 20) * MS + (rnd(seed) % 1000) * 1000;
+	s->acct[AF_READ] += rnd(seed) % (p->load * 65536 + 1);
+	s->acct[AF_WRITE] += rnd(seed) % (p->load * 32768 + 1);
+	s->acct[AF_CANCELLED] += rnd(seed) % 4096;
+	s->acct[AF_RCHAR] += s->acct[AF_READ] / 4 + rnd(seed) % 100000;
+	s->acct[AF_WCHAR] += rnd(seed) % 50000;
+	s->acct[AF_SYSCR] += rnd(seed) % 200;
+	s->acct[AF_SYSCW] += rnd(seed) % 100;
+	s->acct[AF_VCSW] += rnd(seed) % 300;
+	s->acct[AF_IVCSW] += rnd(seed) % 30;
+	s->acct[AF_UTIME] += (p->state == 'R' ? 600000 : 10000) + rnd(seed) % 1000;
+	s->acct[AF_STIME] += 50000 + rnd(seed) % 1000;
+	s->acct[AF_MAXRSS] = 1024ull * (p->load + 10); /* KiB */
+	s->acct[AF_MAXVM] = 4 * s->acct[AF_MAXRSS];
+}
+
+/* Counters as a task's first reading has them: its life so far, all fields there. */
+static void first_reading(struct fix_task *t, int r)
+{
+	struct sample *s = &t->last;
+
+	memset(s, 0, sizeof(*s));
+	s->when_ns = (uint64_t)(r + 100) * 1000 * MS;
+	s->age_ns = (uint64_t)(1000 + t->p->pid % 97) * 1000 * MS;
+	s->threads = t->nthreads;
+	s->kind_total = s->kind_count = ALL_KINDS;
+	s->have_run = 1;
+	s->acct_have = ACCT_ALL;
+}
+
+/* The pressure at reading r of the system (div 1) or of a cgroup (its stalls a div-th of the
+ * system's); irq has only a "full" line. */
+static void psi_at(struct psi_snapshot *psi, int r, unsigned div)
+{
+	static const double avg[PSI_COUNT] = { 12.5, 3.25, 27.75, 0.5 };
+
+	memset(psi, 0, sizeof(*psi));
+	psi->when_ns = (uint64_t)(r + 100) * 1000 * MS;
+	for (int i = 0; i < PSI_COUNT; i++) {
+		struct psi_resource *res = &psi->res[i];
+
+		res->present = 1;
+		res->some.present = i != PSI_IRQ;
+		res->full.present = 1;
+		res->some.avg10 = (avg[i] + r % 5) / div;
+		res->some.avg60 = avg[i] / div;
+		res->some.avg300 = avg[i] / 2 / div;
+		res->some.total_us = (uint64_t)(r + 10) * (uint64_t)(avg[i] * 10000) / div;
+		res->full.avg10 = avg[i] / 4;
+		res->full.avg60 = avg[i] / 8;
+		res->full.avg300 = avg[i] / 16;
+		res->full.total_us = res->some.total_us / 4;
+	}
+}
+
+/* psi's interval shares from the reading before. */
+static void psi_shares(struct psi_snapshot *prev, struct psi_snapshot *cur, int r)
+{
+	if (r)
+		psi_interval(prev, cur);
+	else
+		for (int i = 0; i < PSI_COUNT; i++)
+			cur->res[i].some.pct = cur->res[i].full.pct = 0.0 / 0.0;
+	*prev = *cur;
+}
+
+/* The cgroups of the cgroup view, sorted by path, the root first. */
+static const char *const cgroup_paths[] = {
+	"/",
+	"/init.scope",
+	"/system.slice",
+	"/system.slice/orphan.service",
+	"/system.slice/postgresql.service",
+	"/system.slice/ssh.service",
+	"/user.slice",
+	"/user.slice/user-1000.slice",
+	"/user.slice/user-1000.slice/session-1.scope",
+	"/user.slice/user-1001.slice",
+	"/user.slice/user-1001.slice/app.service",
+	"/user.slice/user-1001.slice/idle.service",
+};
+#define NCGROUPS (sizeof(cgroup_paths) / sizeof(cgroup_paths[0]))
+
+/* The cgroups' facts at reading r, their pressure's shares from prev (the reading before's). */
+static void cgroup_facts_at(struct cgroup_facts *f, struct psi_snapshot *prev, int r, const struct row *rows,
+			    size_t nrows)
+{
+	for (size_t i = 0; i < NCGROUPS; i++) {
+		size_t len = strlen(cgroup_paths[i]);
+
+		memset(&f[i], 0, sizeof(f[i]));
+		f[i].path = (char *)cgroup_paths[i];
+		psi_at(&f[i].psi, r, (unsigned)i + 1);
+		f[i].psi.res[PSI_IRQ].present = i == 0; /* only the root has irq pressure */
+		psi_shares(&prev[i], &f[i].psi, r);
+		for (size_t k = 0; k < nrows; k++)
+			if (rows[k].cgroup && !rows[k].departed &&
+			    (i == 0 || (!strncmp(rows[k].cgroup, cgroup_paths[i], len) &&
+					(rows[k].cgroup[len] == '/' || !rows[k].cgroup[len]))))
+				f[i].busy = 1;
+	}
+}
+
+/* The tasks of fixture x: one per process, or one per thread. */
+static size_t make_tasks(const struct fixture *x, struct fix_task *tasks)
+{
+	size_t n = 0, np = x->small ? 4 : NPROCS;
+
+	for (size_t i = 0; i < np; i++) {
+		const struct fix_proc *p = &procs[i];
+		uint32_t nth = 0;
+
+		while (nth < 4 && p->threads[nth])
+			nth++;
+		if (!x->threads || !nth) {
+			tasks[n++] = (struct fix_task){ .p = p, .tid = x->threads ? p->pid : 0, .comm = p->comm,
+						       .nthreads = x->threads || !nth ? 1 : nth };
+			continue;
+		}
+		for (uint32_t k = 0; k < nth; k++)
+			tasks[n++] = (struct fix_task){ .p = p, .tid = p->pid + k, .comm = p->threads[k], .nthreads = 1 };
+	}
+	return n;
+}
+
+/* Task t's row at reading r: live, exited in it, or departed (ended before it). */
+static void make_row(struct row *row, struct fix_task *t, const struct fixture *x, int r)
+{
+	const struct fix_proc *p = t->p;
+	int departed = p->ends && r > p->ends;
+
+	memset(row, 0, sizeof(*row));
+	row_fields_none(&row->fields);
+	row->pid = p->pid;
+	row->tid = t->tid;
+	row->uid = p->uid;
+	row->user = p->user;
+	row->comm = t->comm;
+	row->cmdline = p->cmdline;
+	row->cgroup = p->cgroup;
+	row->parent = -1;
+	row->acc = &t->acc;
+	if (departed) {
+		row->state = 'X';
+		row->exited = row->departed = 1;
+		rates_unavailable(&row->r);
+		return;
+	}
+	row->ppid = p->ppid;
+	row->nice = p->nice;
+	row->start_ns = (uint64_t)p->pid * 1000 * MS + t->tid;
+	row->state = p->ends && r == p->ends ? 'Z' : p->state;
+	row->exited = p->ends && r == p->ends;
+	row->nthreads = t->nthreads;
+	if (x->cgroups && !x->threads) {
+		row->have_states = 1;
+		row->states[p->state == 'R' ? CG_RUNNING : p->state == 'D' ? CG_UNINTERRUPTIBLE :
+			    p->state == 'T' ? CG_STOPPED : CG_SLEEPING] = t->nthreads;
+	}
+	row->fresh = r == p->born;
+	row->last = &t->last;
+	row->peak = &t->peak;
+	row->base = row->fresh ? NULL : &t->base;
+	if (row->fresh)
+		rates_unavailable(&row->r);
+	else
+		rates_compute(&t->base, &t->last, &t->peak, &row->r);
+}
+
+/* The triggers that fired before reading r: at the fourth reading, two. */
+static const char *events_at(const struct fixture *x, int r)
+{
+	return !x->small && r == 3 ? "memory some 150ms 1s\nio full 100ms 2s /system.slice" : NULL;
+}
+
+static int write_fixture(const char *dir, const struct fixture *x, char *err, size_t errlen)
+{
+	struct fix_task tasks[MAX_ROWS];
+	struct row rows[MAX_ROWS];
+	struct cgroup_facts facts[MAX_CGROUPS];
+	struct cgtree tree = { 0 };
+	struct psi_snapshot prev = { 0 }, cgprev[NCGROUPS];
+	struct recorder *rec;
+	struct recorder_opts ro = { 0 };
+	char path[4096];
+	uint64_t seed = 88172645463325252ull;
+	size_t ntasks = make_tasks(x, tasks);
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, x->name);
+	if (unlink(path) < 0 && errno != ENOENT) {
+		snprintf(err, errlen, "%.400s: %s", path, strerror(errno));
+		return -1;
+	}
+	ro.path = path;
+	if (recorder_open(&rec, &ro, err, errlen) < 0)
+		return -1;
+	for (int r = 0; r < x->readings && rc == 0; r++) {
+		struct snapshot snap = { 0 };
+		size_t n = 0;
+		int off = !x->small && r == x->readings - 1; /* the last reading: accounting switched off */
+
+		snap.wall.tv_sec = (time_t)(T0_S + r);
+		snap.wall.tv_nsec = 5 * (long)MS;
+		snap.interval_s = r ? 1.0 : 0.0;
+		snap.elapsed_s = r;
+		snap.reading_s = 0.004;
+		snap.threads = x->threads;
+		snap.delayacct = off ? DELAYACCT_OFF : DELAYACCT_ON;
+		snap.listening = 1;
+		snap.exits = (uint64_t)r * 3;
+		snap.events = events_at(x, r);
+		psi_at(&snap.psi, r, 1);
+		psi_shares(&prev, &snap.psi, r);
+		for (size_t i = 0; i < ntasks; i++) {
+			struct fix_task *t = &tasks[i];
+
+			if (r < t->p->born || (t->p->ends && r > t->p->ends + 2))
+				continue; /* not born yet, or its departed row has gone */
+			if (r == t->p->born)
+				first_reading(t, r);
+			else if (!t->p->ends || r <= t->p->ends)
+				grow(t, r, &seed);
+			if (off) { /* no more waits counted */
+				memcpy(t->last.count, t->base.count, sizeof(t->last.count));
+				memcpy(t->last.total, t->base.total, sizeof(t->last.total));
+			}
+			if (r > t->p->born && (!t->p->ends || r <= t->p->ends))
+				totals_add_delta(&t->acc, &t->base, &t->last, &t->peak, 0);
+			make_row(&rows[n++], t, x, r);
+		}
+		snap.rows = rows;
+		snap.nrows = n;
+		snap.nprocs = x->small ? 4 : (unsigned)NPROCS;
+		snap.nthreads = (unsigned)ntasks + 3;
+		if (x->cgroups) {
+			cgroup_facts_at(facts, cgprev, r, rows, n);
+			snap.cgroups = 1;
+			snap.cgroup_source = "tasks";
+			snap.ncgroup_rows = cgtree_build(&tree, facts, NCGROUPS, rows, n, 1);
+			snap.cgroup_rows = tree.rows;
+		}
+		rc = recorder_write(rec, &snap, snap.events, err, errlen);
+	}
+	cgtree_free(&tree);
+	if (rc < 0) {
+		char ignored[64];
+
+		recorder_close(rec, ignored, sizeof(ignored));
+		return -1;
+	}
+	return recorder_close(rec, err, errlen) < 0 ? -1 : 0;
+}
+
+static const struct fixture fixtures[] = {
+	{ .name = "procs.rec", .readings = 6 },
+	{ .name = "threads.rec", .threads = 1, .readings = 6 },
+	{ .name = "cgroups.rec", .cgroups = 1, .readings = 6 },
+	{ .name = "long.rec", .small = 1, .readings = 600 },
+};
+
+int main(int argc, char **argv)
+{
+	char err[512];
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: fixgen DIR\n");
+		return 2;
+	}
+	for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+		if (write_fixture(argv[1], &fixtures[i], err, sizeof(err)) < 0) {
+			fprintf(stderr, "fixgen: %s\n", err);
+			return 1;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,65 @@
+# fixgen.sh — the fixture recordings are made by tests/fixgen, the same bytes at every run and
+# whatever the time zone, and they hold what the tests without root rely on (read back through
+# the JSON printer): all eight delay kinds, the accounting fields, four users and a uid without a
+# name, a tree of parents, threads, UTF-8 and control characters in names, a task that exits then
+# departs, a carried wait, a reading with delay accounting off, trigger events, PSI, the cgroup
+# view with states and pressure, and three segments in long.rec.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/replay/fixture.sh"
+
+require_cmd cmp
+JQ=${JQ-jq}
+as_user mkdir "$TMPDIR_TEST/again"
+TZ=Asia/Tokyo LC_ALL=C as_user "$FIXGEN" "$TMPDIR_TEST/again"
+same=0 n=0
+for f in "$FIX"/*.rec; do
+	n=$((n + 1))
+	cmp -s "$f" "$TMPDIR_TEST/again/${f##*/}" && same=$((same + 1))
+done
+[ "$n" -eq 4 ] && [ "$same" -eq 4 ]
+tap_ok $? "fixgen writes the same 4 files again, byte for byte, in another time zone and locale" "$same of $n the same"
+head -c 200 "$FIX/procs.rec" | grep -a -q 'fixture-host'
+tap_ok $? "the recordings name the fixed host, fixture-host"
+
+if [ -z "$JQ" ] || ! command -v "$JQ" >/dev/null 2>&1; then
+	tap_skip "what the fixtures hold, read back through the JSON printer" "needs jq"
+	done_testing
+fi
+json() { dt -r "$FIX/$1" --format json "${@:2}" 2>/dev/null; }
+# facts FILE JQ-EXPRESSION: the expression over every object of FILE's JSON, slurped.
+facts() { json "$1" "${@:3}" | "$JQ" -s -r "$2"; }
+check_fact() {
+	local desc=$1 want=$2 got
+	shift 2
+	got=$(facts "$@")
+	[ "$got" = "$want" ]
+	tap_ok $? "$desc" "want: $want" "got: $got"
+}
+check_fact "procs.rec: all eight delay kinds waited in" 8 procs.rec \
+	'[.[] | select(.type == "task") | .delay | to_entries[] | select(.value.per_s > 0) | .key] | unique | length'
+check_fact "procs.rec: the accounting fields are there" true procs.rec \
+	'[.[] | select(.type == "task")][0] | (.read_bytes > 0 and .utime_s > 0 and .maxrss_bytes > 0 and .vcsw_count > 0)' --accumulate
+check_fact "procs.rec: users root, postgres, alice, bob, mallory and the uid 4242" "4242 alice bob mallory postgres root" procs.rec \
+	'[.[] | select(.type == "task") | .user] | unique | join(" ")'
+check_fact "procs.rec: a tree three levels deep under sshd (sshd > bash > make > cc1)" "1300" procs.rec \
+	'[.[] | select(.type == "task" and .pid == 1301)][0].ppid'
+check_fact "procs.rec: a UTF-8 name and one with ESC and TAB" 2 procs.rec \
+	'[.[] | select(.type == "task") | .command | select(test("ï|\u001b"))] | unique | length'
+check_fact "procs.rec: as (1310) runs, exits in the third reading (Z), then departs (X)" "R Z X" procs.rec \
+	'[.[] | select(.type == "task" and .pid == 1310) | .state] | join(" ")' --accumulate
+check_fact "procs.rec: cc1's CPU wait is carried in the third reading" '["cpu"]' procs.rec \
+	'[.[] | select(.type == "task" and .pid == 1301 and (.carried | length) > 0)][0].carried | tojson'
+check_fact "procs.rec: two trigger events" 2 procs.rec '[.[] | select(.type == "event")] | length'
+check_fact "procs.rec: PSI of cpu, memory, io and irq" "cpu io irq memory" procs.rec \
+	'[.[] | select(.type == "psi")][0] | [keys[] | select(test("^(cpu|memory|io|irq)$"))] | join(" ")'
+dt -r "$FIX/procs.rec" -b | grep -q '^delay accounting off'
+tap_ok $? "procs.rec: its last reading has delay accounting off"
+check_fact "threads.rec: java's four threads, as TIDs 1500-1503" "1500 1501 1502 1503" threads.rec \
+	'[.[] | select(.type == "task" and .pid == 1500) | .tid] | unique | map(tostring) | join(" ")'
+check_fact "cgroups.rec: 12 cgroups with states and pressure" 12 cgroups.rec \
+	'[.[] | select(.type == "cgroup" and .tasks != null and .pressure != null) | .cgroup] | unique | length' --group cgroup
+reports=$(dt -r "$FIX/long.rec" -b --begin @1767225854 --end @1767225857 | grep -c '^delaytop - ')
+[ "$reports" -eq 3 ] && [ "$(dt -r "$FIX/long.rec" -b | grep -c '^delaytop - ')" -eq 599 ]
+tap_ok $? "long.rec: 599 reports after its first reading; 3 from 00:04:14 to 00:04:17, across the first segment's end" \
+	"reports: $reports"
+done_testing
