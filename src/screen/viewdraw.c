@@ -93,7 +93,8 @@ static void interval_text(struct outbuf *o, double s)
 	out_char(o, 's');
 }
 
-#define HEADER_PARTS 12
+/* Room for every part there may be: the system's state, each trigger, the view's. */
+#define HEADER_PARTS (16 + TRIGGER_MAX)
 
 /* The header's parts, each ending at end[i] in text, in the order shown: the system's state,
  * then from part view on what the screen shows. */
@@ -103,9 +104,13 @@ struct header {
 	int n, view;
 };
 
+/* Ends a part; past the room for them, the text goes on in the last. */
 static void part_done(struct header *h)
 {
-	h->end[h->n++] = h->text.len;
+	if (h->n < HEADER_PARTS)
+		h->end[h->n++] = h->text.len;
+	else
+		h->end[HEADER_PARTS - 1] = h->text.len;
 }
 
 /* The mark of each --trigger that fired: its spec, how often, and when it last did. */
