@@ -187,6 +187,8 @@ static void on_thread_reply(void *arg, size_t i, const struct ts_record *rec, ui
 	if (tasktable_gone(c->tasks, rec->id, start, c->tt->tick))
 		return;
 	t = tasktable_lookup(c->tasks, rec->id, start);
+	if (t->seen && t->seen == c->tt->tick - 1 && activity_of(&rec->c) != t->activity)
+		p->moved = c->tt->tick; /* a thread ran since the last tick: likely to run again */
 	if (rec->id == p->pid && (t->seen != c->tt->tick - 1 || activity_of(&rec->c) != t->activity))
 		p->reread = 1; /* the main thread is new or ran: the process may have changed */
 	proc_repoint(&t->proc, p);
@@ -336,28 +338,58 @@ static void grow_replies(struct collector *c)
 	c->answered = xrealloc(c->answered, c->capreplies);
 }
 
-/* One per-process (TGID) answer for each id, kept in replies until its process is read. */
-static int ask_processes(struct collector *c)
+/* One per-process (TGID) answer for each of the first n ids, kept in replies until its process
+ * is read. */
+static int ask_processes(struct collector *c, size_t n)
 {
 	grow_replies(c);
 	memset(c->answered, 0, c->nids);
-	return c->k->ops->query(c->k, TS_BY_TGID, c->ids, c->nids, keep_reply, c);
+	return c->k->ops->query(c->k, TS_BY_TGID, c->ids, n, keep_reply, c);
 }
 
-/* Thread mode's shortcut (steady.h): one per-process answer each, then ids/owner keep only the
- * processes that moved; the others are marked steady. */
+/* Puts the processes whose threads moved at the last tick after the others in ids/owner: they are
+ * likely to move again, so their threads are asked without their per-process answer first (which
+ * costs the kernel a sum over every thread). Returns how many come before them. */
+static size_t hot_last(struct collector *c)
+{
+	size_t cold = 0, nhot = 0;
+	uint32_t *hot_ids = xmalloc((c->nids + 1) * sizeof(*hot_ids));
+	struct proc **hot = xmalloc((c->nids + 1) * sizeof(*hot));
+
+	for (size_t i = 0; i < c->nids; i++) {
+		if (c->owner[i]->moved + 1 == c->tt->tick) {
+			hot_ids[nhot] = c->ids[i];
+			hot[nhot++] = c->owner[i];
+			continue;
+		}
+		c->ids[cold] = c->ids[i];
+		c->owner[cold++] = c->owner[i];
+	}
+	memcpy(c->ids + cold, hot_ids, nhot * sizeof(*hot_ids));
+	memcpy(c->owner + cold, hot, nhot * sizeof(*hot));
+	free(hot_ids);
+	free(hot);
+	return cold;
+}
+
+/* Thread mode's shortcut (steady.h): one per-process answer for each process that did not move
+ * at the last tick, then ids/owner keep only the processes that moved, now or then; the others
+ * are marked steady. No delay is missed either way: a process's threads are asked unless its
+ * per-process answer is the same as at the last tick. */
 static int drop_steady(struct collector *c)
 {
 	uint32_t tick = c->tt->tick;
 	int carry = tick > 1 && !c->read_all && c->rules->delayacct == c->last_delayacct;
-	size_t kept = 0;
+	size_t kept = 0, cold = carry ? hot_last(c) : c->nids;
 	int rc;
 
-	rc = ask_processes(c);
+	rc = ask_processes(c, cold);
 	if (rc < 0)
 		return rc;
 	for (size_t i = 0; i < c->nids; i++) {
-		if (steady_check(c->owner[i], c->answered[i] ? &c->replies[i] : NULL, tick, carry))
+		const struct task_counters *answer = i < cold && c->answered[i] ? &c->replies[i] : NULL;
+
+		if (steady_check(c->owner[i], answer, tick, carry && i < cold))
 			continue;
 		c->ids[kept] = c->ids[i];
 		c->owner[kept++] = c->owner[i];
@@ -472,7 +504,7 @@ int collect_processes(struct collector *c, char *err, size_t errlen)
 	rc = c->k->ops->list_processes(c->k, c->sel->pids, c->sel->npids, &c->ids, &c->nids, &c->capids);
 	if (rc < 0)
 		return walk_failed(rc, err, errlen);
-	rc = ask_processes(c);
+	rc = ask_processes(c, c->nids);
 	if (rc < 0)
 		return rc;
 	for (size_t i = 0; i < c->nids; i++)

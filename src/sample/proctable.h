@@ -42,6 +42,7 @@ struct proc {
 	uint64_t sig;      /* thread mode: the signature of its per-process answer (steady.h) */
 	uint32_t sig_tick; /* the tick of that answer, 0 when none */
 	uint32_t steady;   /* the tick whose readings of its threads were carried over */
+	uint32_t moved;    /* thread mode: the last tick a thread of it had run since the tick before */
 	/* process mode: the accounting fields the per-process answer lacks, from /proc */
 	uint64_t acct[AF_COUNT];
 	uint32_t acct_groups;    /* the HAVE_* groups they hold */

@@ -422,10 +422,59 @@ static void test_limited(void)
 	sampler_close(s);
 }
 
+/* Thread mode's prediction: a process whose threads ran at the last tick is asked thread by
+ * thread without its per-process answer; no delay is missed as it keeps running, goes quiet (one
+ * more tick asked directly, one asked as a process and by thread to take its signature, then
+ * carried) and wakes again. */
+static void test_prediction(void)
+{
+	struct fake_kernel fk;
+	struct snapshot snap;
+	struct sampler *s;
+	const struct row *r;
+	struct fk_thread *w;
+
+	fixture(&fk);
+	w = &fk.p[0].t[1];
+	s = open_on(&fk, 1);
+	tick(s, &fk, 0, &snap);
+	fk_run(w, 500);
+	fk_wait(w, DK_CPU, 100, 10);
+	tick(s, &fk, 1, &snap);
+	ok(fk.nasked_tgid == 2 && was_asked(&fk, 101) && !was_asked(&fk, 200),
+	   "tick 2: both processes asked as processes, the one that moved by thread too");
+	fk_run(w, 500);
+	fk_wait(w, DK_CPU, 200, 10);
+	tick(s, &fk, 1, &snap);
+	ok(fk.nasked_tgid == 1 && was_asked(&fk, 100) && was_asked(&fk, 101),
+	   "tick 3: the process that ran at the last tick is asked by thread only (%d per-process questions)",
+	   fk.nasked_tgid);
+	r = row_of(&snap, 100, 101, LIVE);
+	ok(r && fabsf(r->r.kind[DK_CPU].pct - 20.0f) < 1e-3f, "its CPU delay is all there: 200 ms of 1 s, %.3f%%",
+	   r ? r->r.kind[DK_CPU].pct : -1);
+	tick(s, &fk, 1, &snap);
+	r = row_of(&snap, 100, 101, LIVE);
+	ok(fk.nasked_tgid == 1 && was_asked(&fk, 101) && r && r->r.kind[DK_CPU].pct == 0,
+	   "tick 4, quiet: still asked by thread, 0%%");
+	tick(s, &fk, 1, &snap);
+	ok(fk.nasked_tgid == 2 && was_asked(&fk, 101), "tick 5: asked as a process again, and by thread once more");
+	tick(s, &fk, 1, &snap);
+	ok(fk.nasked_tgid == 2 && !was_asked(&fk, 101), "tick 6: steady, its threads carried");
+	fk_wait(w, DK_CPU, 300, 3);
+	fk_run(w, 100);
+	tick(s, &fk, 1, &snap);
+	r = row_of(&snap, 100, 101, LIVE);
+	ok(was_asked(&fk, 101) && r && fabsf(r->r.kind[DK_CPU].pct - 30.0f) < 1e-3f,
+	   "tick 7, it wakes: its per-process answer moved, its thread is asked: 30%% (%.3f)",
+	   r ? r->r.kind[DK_CPU].pct : -1);
+	sampler_close(s);
+}
+
 int main(void)
 {
 	test_processes();
 	test_threads();
+	test_prediction();
 	test_vanishing();
 	test_pid_reuse();
 	test_process_exits();
