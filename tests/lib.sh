@@ -134,6 +134,55 @@ wait_listening() {
 	return 1
 }
 
+# free_port: a free TCP port on loopback.
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# start_exporter [--readings N] ARGS...: delaytop --listen on a free loopback port with ARGS, its
+# stdout and stderr in $TMPDIR_TEST/exporter.out and exporter.err, tracked; sets EXPORTER_PID,
+# PORT and URL (its /metrics). Waits (10 s at most) until a scrape answers, with N readings or more
+# when asked; the last scrape is left in $TMPDIR_TEST/exporter.scrape, SCRAPED_AT its time
+# (seconds since the epoch). Returns 1 when none did.
+start_exporter() {
+	local readings=0 i
+	if [ "${1:-}" = --readings ]; then
+		readings=$2
+		shift 2
+	fi
+	PORT=$(free_port)
+	URL=http://127.0.0.1:$PORT/metrics
+	"$DELAYTOP" --listen "127.0.0.1:$PORT" "$@" >"$TMPDIR_TEST/exporter.out" 2>"$TMPDIR_TEST/exporter.err" 9>&- &
+	EXPORTER_PID=$!
+	track_pid "$EXPORTER_PID"
+	for ((i = 0; i < 50; i++)); do
+		if curl -sf -m 2 -o "$TMPDIR_TEST/exporter.scrape" "$URL"; then
+			SCRAPED_AT=$(date +%s.%N)
+			awk -v n="$readings" '$1 == "delaytop_readings_total" && $2 >= n + 0 { seen = 1 } END { exit !seen }' \
+				"$TMPDIR_TEST/exporter.scrape" && return 0
+		fi
+		sleep 0.2
+	done
+	return 1
+}
+
+# stop_signal_setup: what the tests of stop signals (tests/kernel and tests/screen stop_signal.sh)
+# need, or they skip: root, python3, taskstats, x86_64 (stopwatch.py knows its poll syscalls) and
+# the shim tests/waitgap.so. Sets STOPWATCH, WAITGAP and LIMIT_MS, the time a stop may take.
+stop_signal_setup() {
+	require_root
+	require_cmd python3
+	require_taskstats
+	[ "$(uname -m)" = x86_64 ] || skip_all "stopwatch.py knows the poll syscalls of x86_64 only"
+	STOPWATCH=$top_srcdir/tests/stopwatch.py
+	WAITGAP=$(cd "${top_builddir:-.}" && pwd)/tests/waitgap.so
+	[ -f "$WAITGAP" ] || skip_all "tests/waitgap.so is not built (make check builds it)"
+	LIMIT_MS=100
+	# a sanitizer build's exit (LeakSanitizer's look at the heap) alone takes 50 to 150 ms
+	ldd "$DELAYTOP" 2>/dev/null | grep -q libasan && LIMIT_MS=500 && diag "a sanitizer build: $LIMIT_MS ms allowed"
+	return 0
+}
+
 # enable_delayacct: switches kernel.task_delayacct on for the test (put back on exit), or skips.
 enable_delayacct() {
 	set_sysctl kernel.task_delayacct 1 || skip_all "cannot set kernel.task_delayacct"

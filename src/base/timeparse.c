@@ -24,10 +24,14 @@ static const struct {
 	const char *name;
 	int64_t seconds;
 } units[] = {
-	{ "s", 1 }, { "sec", 1 }, { "second", 1 }, { "seconds", 1 },
-	{ "m", 60 }, { "min", 60 }, { "minute", 60 }, { "minutes", 60 },
-	{ "h", 3600 }, { "hour", 3600 }, { "hours", 3600 },
-	{ "d", 86400 }, { "day", 86400 }, { "days", 86400 },
+	{ .name = "s", .seconds = 1 }, { .name = "sec", .seconds = 1 },
+	{ .name = "second", .seconds = 1 }, { .name = "seconds", .seconds = 1 },
+	{ .name = "m", .seconds = 60 }, { .name = "min", .seconds = 60 },
+	{ .name = "minute", .seconds = 60 }, { .name = "minutes", .seconds = 60 },
+	{ .name = "h", .seconds = 3600 }, { .name = "hour", .seconds = 3600 },
+	{ .name = "hours", .seconds = 3600 },
+	{ .name = "d", .seconds = 86400 }, { .name = "day", .seconds = 86400 },
+	{ .name = "days", .seconds = 86400 },
 };
 
 static int64_t unit_seconds(const char *u, size_t len)

@@ -12,6 +12,7 @@
 #include "format.h"
 #include "i18n.h"
 #include "metrics.h"
+#include "thread.h"
 #include "xalloc.h"
 
 /* Connections at once, and from one address: a connection over either limit is closed at once,
@@ -236,7 +237,7 @@ static int reaper_start(struct exporter *e)
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	pthread_cond_init(&e->stop_cond, &attr);
 	pthread_condattr_destroy(&attr);
-	errno = pthread_create(&e->reaper, NULL, reap, e);
+	errno = -thread_start(&e->reaper, reap, e);
 	e->reaping = errno == 0;
 	return e->reaping ? 0 : -1;
 }
@@ -295,8 +296,8 @@ int exporter_start(struct exporter **out, const char *host, unsigned port, char 
 	struct addrinfo hints, *ai = NULL;
 	struct exporter *e;
 	char service[8];
-	sigset_t all, old;
-	int rc, e_start;
+	sigset_t old;
+	int rc;
 
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_socktype = SOCK_STREAM;
@@ -311,15 +312,13 @@ int exporter_start(struct exporter **out, const char *host, unsigned port, char 
 	pthread_mutex_init(&e->lock, NULL);
 	snprintf(e->address, sizeof(e->address), ai->ai_family == AF_INET6 ? "[%s]:%u" : "%s:%u", host, port);
 	errno = 0;
-	/* the reaper's and the library's threads inherit the mask: every signal blocked, as on every
-	 * thread but main's */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	if (reaper_start(e) == 0)
+	if (reaper_start(e) == 0) {
+		/* the library's threads inherit the mask: every signal blocked, as on every thread but
+		 * main's */
+		thread_signals_block(&old);
 		e->daemon = daemon_start(e, ai, port);
-	e_start = errno;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	errno = e_start;
+		thread_signals_restore(&old);
+	}
 	freeaddrinfo(ai);
 	if (!e->daemon) {
 		snprintf(err, errlen, F_(N_("cannot listen on %s: %s")), e->address,

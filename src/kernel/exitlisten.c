@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +23,7 @@
 #include "exitlisten.h"
 #include "i18n.h"
 #include "secure.h"
+#include "thread.h"
 #include "tsnl.h"
 #include "xalloc.h"
 
@@ -354,12 +354,12 @@ static void *receive_thread(void *arg)
 	}
 }
 
-/* Starts the thread with every signal blocked: they are for the caller's thread (command mode
- * reads SIGCHLD through a signalfd, which a thread that left it unblocked could swallow). */
+/* Starts the thread, with every signal blocked (thread.h): they are for the caller's thread
+ * (command mode reads SIGCHLD through a signalfd, which a thread that left it unblocked could
+ * swallow). */
 static int start_thread(struct ts_listener *l)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
-	sigset_t all, old;
 	int rc;
 
 	l->stopfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -369,12 +369,9 @@ static int start_thread(struct ts_listener *l)
 	ev.data.fd = l->stopfd;
 	if (epoll_ctl(l->epfd, EPOLL_CTL_ADD, l->stopfd, &ev) < 0)
 		return -errno;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&l->thread, NULL, receive_thread, l);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc != 0)
-		return -rc;
+	rc = thread_start(&l->thread, receive_thread, l);
+	if (rc < 0)
+		return rc;
 	l->have_thread = 1;
 	return 0;
 }

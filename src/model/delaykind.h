@@ -1,7 +1,8 @@
 /* delaykind.h — THE table of delay kinds the kernel accounts per task.
  *
  * Every column, sort key, batch field and help line is derived from this table: adding a kernel
- * delay kind is one row in delaykind.c plus one enum value here. */
+ * delay kind is one row in delaykind.c plus one enum value here, and its column's place in the
+ * order a narrow screen hides columns in (columns.c). */
 #ifndef DELAYTOP_DELAYKIND_H
 #define DELAYTOP_DELAYKIND_H
 
@@ -39,8 +40,6 @@ struct delay_kind_info {
 	struct ts_kind_offsets v15; /* version 15 (Linux 6.14): max/min inside each group */
 	uint16_t since; /* first struct version that carries the kind */
 	int limited;    /* 1 when /proc gives it to anyone, without CAP_NET_ADMIN */
-	int major;      /* 1: its column stays on a narrow screen as long as TOTAL does; the others
-			   are hidden first, the last in this table first */
 };
 
 /* A set of kinds, bit k for kind k: every stored kind mask has this type. */

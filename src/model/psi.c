@@ -10,8 +10,12 @@
 #include "i18n.h"
 #include "psi.h"
 
-static const char *const names[PSI_COUNT] = { "cpu", "memory", "io", "irq" };
-static const char *const labels[PSI_COUNT] = { N_("CPU"), N_("memory"), N_("I/O"), N_("IRQ") };
+static const char *const names[PSI_COUNT] = {
+	[PSI_CPU] = "cpu", [PSI_MEMORY] = "memory", [PSI_IO] = "io", [PSI_IRQ] = "irq",
+};
+static const char *const labels[PSI_COUNT] = {
+	[PSI_CPU] = N_("CPU"), [PSI_MEMORY] = N_("memory"), [PSI_IO] = N_("I/O"), [PSI_IRQ] = N_("IRQ"),
+};
 
 const char *psi_name(int res)
 {

@@ -23,7 +23,11 @@ static uint64_t duration_us(const char *s)
 	static const struct {
 		const char *unit;
 		uint64_t us;
-	} units[] = { { "us", 1 }, { "ms", 1000 }, { "s", 1000000 } };
+	} units[] = {
+		{ .unit = "us", .us = 1 },
+		{ .unit = "ms", .us = 1000 },
+		{ .unit = "s", .us = 1000000 },
+	};
 	char *end;
 	double v;
 

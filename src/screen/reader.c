@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -19,6 +18,7 @@
 #include "liveloop.h"
 #include "reader.h"
 #include "recorder.h"
+#include "thread.h"
 #include "xalloc.h"
 
 struct selection_out {
@@ -202,7 +202,6 @@ int reader_start(struct reader **out, struct sampler *s, const int *fds, const s
 		 struct recorder *rec)
 {
 	struct reader *r = xcalloc(1, sizeof(*r));
-	sigset_t all, old;
 	int rc;
 
 	for (r->ntriggers = 0; r->ntriggers < n && r->ntriggers < TRIGGER_MAX; r->ntriggers++)
@@ -220,10 +219,7 @@ int reader_start(struct reader **out, struct sampler *s, const int *fds, const s
 		reader_free(r);
 		return rc;
 	}
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = -pthread_create(&r->thread, NULL, run, r);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rc = thread_start(&r->thread, run, r);
 	if (rc < 0) {
 		reader_free(r);
 		return rc;

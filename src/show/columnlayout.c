@@ -5,22 +5,14 @@
 
 #include "columns.h"
 
-/* The columns in the order they are hidden on a narrow screen (by keep); returns how many can be. */
+/* The columns of a view in the order a narrow screen hides them, but its last; returns how many. */
 static int drop_order(int *order, int view, int last)
 {
-	int n = 0;
+	int all[COL_COUNT], nall = column_hide_order(all), n = 0;
 
-	for (int c = 0; c < COL_COUNT; c++) {
-		struct column_def def = column_def(c);
-		int i = n;
-
-		if (!def.keep || !(def.views & view) || c == last)
-			continue;
-		n++;
-		for (; i > 0 && column_def(order[i - 1]).keep > def.keep; i--)
-			order[i] = order[i - 1];
-		order[i] = c;
-	}
+	for (int i = 0; i < nall; i++)
+		if ((column_def(all[i]).views & view) && all[i] != last)
+			order[n++] = all[i];
 	return n;
 }
 

@@ -14,28 +14,30 @@
 
 #define KIND_WIDTH 7
 
-static const char *const metric_keys[METRIC_COUNT] = { "pct", "avg", "rate", "max" };
+static const char *const metric_keys[METRIC_COUNT] = {
+	[METRIC_PCT] = "pct", [METRIC_AVG] = "avg", [METRIC_RATE] = "rate", [METRIC_MAX] = "max",
+};
 static const char *const metric_labels[METRIC_COUNT] = {
 	/* xgettext:no-c-format */
-	N_("% of time waiting"),
-	N_("average ms per wait"),
-	N_("waits per second"),
-	N_("longest wait, ms"),
+	[METRIC_PCT] = N_("% of time waiting"),
+	[METRIC_AVG] = N_("average ms per wait"),
+	[METRIC_RATE] = N_("waits per second"),
+	[METRIC_MAX] = N_("longest wait, ms"),
 };
 
 /* TRANSLATORS: the header's short names of what the cells show: at most 10 columns each. */
 static const char *const metric_shorts[METRIC_COUNT] = {
 	/* xgettext:no-c-format */
-	N_("% time"),
-	N_("ms/wait"),
-	N_("waits/s"),
-	N_("max ms"),
+	[METRIC_PCT] = N_("% time"),
+	[METRIC_AVG] = N_("ms/wait"),
+	[METRIC_RATE] = N_("waits/s"),
+	[METRIC_MAX] = N_("max ms"),
 };
 static const char *const total_shorts[METRIC_COUNT] = {
-	N_("s waited"),
-	N_("ms/wait"),
-	N_("waits"),
-	N_("max ms"),
+	[METRIC_PCT] = N_("s waited"),
+	[METRIC_AVG] = N_("ms/wait"),
+	[METRIC_RATE] = N_("waits"),
+	[METRIC_MAX] = N_("max ms"),
 };
 
 const char *metric_short(enum metric m, int accumulate)
@@ -61,55 +63,134 @@ int metric_find(const char *key)
 	return -1;
 }
 
-/* Kept on a narrow screen: the minor kinds go first (from keep 1), then the columns of 10 to 30,
- * then the major kinds (from KEEP_MAJOR), then the pressure, then TOTAL. */
-#define KEEP_MAJOR 40
-
 #define TASKS VIEW_TASKS
 #define CGROUPS VIEW_CGROUPS
 #define BOTH (VIEW_TASKS | VIEW_CGROUPS)
+
+/* The pressure columns, COL_PSI + i: column_psi says which line of which resource each shows. */
+enum psi_column { PC_CPU_SOME, PC_CPU_FULL, PC_MEMORY_SOME, PC_MEMORY_FULL, PC_IO_SOME, PC_IO_FULL, PC_IRQ_FULL };
+_Static_assert(PC_IRQ_FULL + 1 == PSI_COLS, "a pressure column without its line, or a line without its column");
 
 /* TRANSLATORS: column titles have the width of their column at most: PID and TID 7, USER 8,
    S 1, TASKS 5, R S D T IOW 5, CPU% and CPU s 6, TOTAL 7, the delay kinds and the pressure
    columns 7, CGROUP 24. */
 static const struct column_def fixed_columns[COL_COUNT] = {
-	[COL_ID] = { "pid", N_("PID"), N_("TID"), ALT_THREADS, 7, 1, VALUE_ID, 0, 40, 0, 0, 10, TASKS, 0 },
-	[COL_USER] = { "user", N_("USER"), NULL, ALT_NEVER, 8, 0, VALUE_TEXT, 20, 41, 0, 0, 0, TASKS, 0 },
-	[COL_STATE] = { "state", N_("S"), NULL, ALT_NEVER, 1, 0, VALUE_STATE, 21, 42, 0, 0, 0, TASKS, 0 },
-	[COL_TASKS] = { "tasks", N_("TASKS"), NULL, ALT_NEVER, 5, 1, VALUE_NUMBER, 30, 21, 0, 0, 5, CGROUPS, 0 },
-	[COL_NR + CG_RUNNING] = { "running", N_("R"), NULL, ALT_NEVER, 5, 1, VALUE_NUMBER, 27, 22, 0, 0, 5, CGROUPS, 0 },
-	[COL_NR + CG_SLEEPING] = { "sleeping", N_("S"), NULL, ALT_NEVER, 5, 1, VALUE_NUMBER, 10, 23, 0, 0, 5, CGROUPS, 0 },
-	[COL_NR + CG_UNINTERRUPTIBLE] = { "uninterruptible", N_("D"), NULL, ALT_NEVER, 5, 1, VALUE_NUMBER, 28, 24,
-					  0, 0, 5, CGROUPS, 0 },
-	[COL_NR + CG_STOPPED] = { "stopped", N_("T"), NULL, ALT_NEVER, 5, 1, VALUE_NUMBER, 11, 25, 0, 0, 5, CGROUPS, 0 },
-	[COL_NR + CG_IOWAIT] = { "iowait", N_("IOW"), NULL, ALT_NEVER, 5, 1, VALUE_NUMBER, 12, 26, 0, 0, 5, CGROUPS, 0 },
-	[COL_PCPU] = { "pcpu", N_("CPU%"), N_("CPU s"), ALT_TOTALS, 6, 1, VALUE_NUMBER, 22, 20, 1, 2, 6, BOTH, 0 },
-	[COL_TOTAL] = { "total", N_("TOTAL"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 60, 0, -1, -1,
-			KIND_WIDTH, BOTH, 0 },
-	[COL_PSI + 0] = { "cpu_some", N_("CPUsome"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 55, 27, 1, 1,
-			  KIND_WIDTH, CGROUPS, 0 },
-	[COL_PSI + 1] = { "cpu_full", N_("CPUfull"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 13, 28, 1, 1,
-			  KIND_WIDTH, CGROUPS, 0 },
-	[COL_PSI + 2] = { "memory_some", N_("MEMsome"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 54, 29, 1, 1,
-			  KIND_WIDTH, CGROUPS, 0 },
-	[COL_PSI + 3] = { "memory_full", N_("MEMfull"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 52, 30, 1, 1,
-			  KIND_WIDTH, CGROUPS, 0 },
-	[COL_PSI + 4] = { "io_some", N_("IOsome"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 53, 31, 1, 1,
-			  KIND_WIDTH, CGROUPS, 0 },
-	[COL_PSI + 5] = { "io_full", N_("IOfull"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 51, 32, 1, 1,
-			  KIND_WIDTH, CGROUPS, 0 },
-	[COL_PSI + 6] = { "irq_full", N_("IRQfull"), NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER, 14, 33, 1, 1,
-			  KIND_WIDTH, CGROUPS, 0 },
-	[COL_MAX_AT] = { "max_at", N_("MAX AT"), NULL, ALT_NEVER, 8, 1, VALUE_NUMBER, 2, 58, 0, 0, 8, TASKS, 1 },
-	[COL_CGROUP] = { "cgroup", N_("CGROUP"), NULL, ALT_NEVER, 24, 0, VALUE_TEXT, 1, 43, 0, 0, 0, BOTH, 0 },
-	[COL_COMMAND] = { "command", N_("COMMAND"), NULL, ALT_NEVER, 7, 0, VALUE_TEXT, 0, 44, 0, 0, 0, TASKS, 0 },
+	[COL_ID] = { .key = "pid", .title = N_("PID"), .alt = N_("TID"), .alt_when = ALT_THREADS, .width = 7,
+		     .right = 1, .value = VALUE_ID, .fit = 10, .views = TASKS },
+	[COL_USER] = { .key = "user", .title = N_("USER"), .width = 8, .value = VALUE_TEXT, .views = TASKS },
+	[COL_STATE] = { .key = "state", .title = N_("S"), .width = 1, .value = VALUE_STATE, .views = TASKS },
+	[COL_TASKS] = { .key = "tasks", .title = N_("TASKS"), .width = 5, .right = 1, .value = VALUE_NUMBER,
+			.fit = 5, .views = CGROUPS },
+	[COL_NR + CG_RUNNING] = { .key = "running", .title = N_("R"), .width = 5, .right = 1,
+				  .value = VALUE_NUMBER, .fit = 5, .views = CGROUPS },
+	[COL_NR + CG_SLEEPING] = { .key = "sleeping", .title = N_("S"), .width = 5, .right = 1,
+				   .value = VALUE_NUMBER, .fit = 5, .views = CGROUPS },
+	[COL_NR + CG_UNINTERRUPTIBLE] = { .key = "uninterruptible", .title = N_("D"), .width = 5, .right = 1,
+					  .value = VALUE_NUMBER, .fit = 5, .views = CGROUPS },
+	[COL_NR + CG_STOPPED] = { .key = "stopped", .title = N_("T"), .width = 5, .right = 1,
+				  .value = VALUE_NUMBER, .fit = 5, .views = CGROUPS },
+	[COL_NR + CG_IOWAIT] = { .key = "iowait", .title = N_("IOW"), .width = 5, .right = 1,
+				 .value = VALUE_NUMBER, .fit = 5, .views = CGROUPS },
+	[COL_PCPU] = { .key = "pcpu", .title = N_("CPU%"), .alt = N_("CPU s"), .alt_when = ALT_TOTALS, .width = 6,
+		       .right = 1, .value = VALUE_NUMBER, .decimals = 1, .decimals_totals = 2, .fit = 6,
+		       .views = BOTH },
+	[COL_TOTAL] = { .key = "total", .title = N_("TOTAL"), .width = KIND_WIDTH, .right = 1,
+			.value = VALUE_NUMBER, .decimals = -1, .decimals_totals = -1, .fit = KIND_WIDTH,
+			.views = BOTH },
+	[COL_PSI + PC_CPU_SOME] = { .key = "cpu_some", .title = N_("CPUsome"), .width = KIND_WIDTH, .right = 1,
+				    .value = VALUE_NUMBER, .decimals = 1, .decimals_totals = 1,
+				    .fit = KIND_WIDTH, .views = CGROUPS },
+	[COL_PSI + PC_CPU_FULL] = { .key = "cpu_full", .title = N_("CPUfull"), .width = KIND_WIDTH, .right = 1,
+				    .value = VALUE_NUMBER, .decimals = 1, .decimals_totals = 1,
+				    .fit = KIND_WIDTH, .views = CGROUPS },
+	[COL_PSI + PC_MEMORY_SOME] = { .key = "memory_some", .title = N_("MEMsome"), .width = KIND_WIDTH,
+				       .right = 1, .value = VALUE_NUMBER, .decimals = 1, .decimals_totals = 1,
+				       .fit = KIND_WIDTH, .views = CGROUPS },
+	[COL_PSI + PC_MEMORY_FULL] = { .key = "memory_full", .title = N_("MEMfull"), .width = KIND_WIDTH,
+				       .right = 1, .value = VALUE_NUMBER, .decimals = 1, .decimals_totals = 1,
+				       .fit = KIND_WIDTH, .views = CGROUPS },
+	[COL_PSI + PC_IO_SOME] = { .key = "io_some", .title = N_("IOsome"), .width = KIND_WIDTH, .right = 1,
+				   .value = VALUE_NUMBER, .decimals = 1, .decimals_totals = 1,
+				   .fit = KIND_WIDTH, .views = CGROUPS },
+	[COL_PSI + PC_IO_FULL] = { .key = "io_full", .title = N_("IOfull"), .width = KIND_WIDTH, .right = 1,
+				   .value = VALUE_NUMBER, .decimals = 1, .decimals_totals = 1,
+				   .fit = KIND_WIDTH, .views = CGROUPS },
+	[COL_PSI + PC_IRQ_FULL] = { .key = "irq_full", .title = N_("IRQfull"), .width = KIND_WIDTH, .right = 1,
+				    .value = VALUE_NUMBER, .decimals = 1, .decimals_totals = 1,
+				    .fit = KIND_WIDTH, .views = CGROUPS },
+	[COL_MAX_AT] = { .key = "max_at", .title = N_("MAX AT"), .width = 8, .right = 1, .value = VALUE_NUMBER,
+			 .fit = 8, .views = TASKS, .optional = 1 },
+	[COL_CGROUP] = { .key = "cgroup", .title = N_("CGROUP"), .width = 24, .value = VALUE_TEXT, .views = BOTH },
+	[COL_COMMAND] = { .key = "command", .title = N_("COMMAND"), .width = 7, .value = VALUE_TEXT,
+			  .views = TASKS },
 };
 
 static const struct {
 	int resource, full;
 } psi_columns[PSI_COLS] = {
-	{ PSI_CPU, 0 }, { PSI_CPU, 1 }, { PSI_MEMORY, 0 }, { PSI_MEMORY, 1 }, { PSI_IO, 0 }, { PSI_IO, 1 }, { PSI_IRQ, 1 },
+	[PC_CPU_SOME] = { .resource = PSI_CPU, .full = 0 },
+	[PC_CPU_FULL] = { .resource = PSI_CPU, .full = 1 },
+	[PC_MEMORY_SOME] = { .resource = PSI_MEMORY, .full = 0 },
+	[PC_MEMORY_FULL] = { .resource = PSI_MEMORY, .full = 1 },
+	[PC_IO_SOME] = { .resource = PSI_IO, .full = 0 },
+	[PC_IO_FULL] = { .resource = PSI_IO, .full = 1 },
+	[PC_IRQ_FULL] = { .resource = PSI_IRQ, .full = 1 },
 };
+
+/* A run of columns in one of the orders below: count columns from first on. */
+struct column_span {
+	int first, count;
+};
+#define ONE(c) { .first = (c), .count = 1 }
+#define ALL(c, n) { .first = (c), .count = (n) }
+
+/* The list of sort keys (--help's, a refusal's), every column once: TOTAL and the kinds, CPU%, the
+ * cgroup view's, the names, the optional columns. */
+static const struct column_span sort_keys[] = {
+	ONE(COL_TOTAL), ALL(COL_KIND, DK_COUNT), ONE(COL_PCPU), ONE(COL_TASKS), ALL(COL_NR, CG_STATES),
+	ALL(COL_PSI, PSI_COLS), ONE(COL_ID), ONE(COL_USER), ONE(COL_STATE), ONE(COL_CGROUP), ONE(COL_COMMAND),
+	ALL(COL_ACCT, AF_COUNT), ONE(COL_MAX_AT),
+};
+
+/* The order a narrow screen hides columns in, the first hidden first: the cgroup of a task, the last
+ * delay kind, the optional columns, the other minor kinds (the later in the kind table first), the
+ * rarer states and pressures, the names and CPU%, the commoner states, the major kinds (IO, then
+ * CPU), the other pressures, TOTAL. The id and the command, not here, are never hidden; nor is a
+ * view's last column. */
+static const struct column_span hide_order[] = {
+	ONE(COL_CGROUP), ONE(COL_KIND + DK_IRQ), ALL(COL_ACCT, AF_COUNT), ONE(COL_MAX_AT),
+	ONE(COL_KIND + DK_WPCOPY), ONE(COL_KIND + DK_COMPACT), ONE(COL_KIND + DK_THRASHING),
+	ONE(COL_KIND + DK_RECLAIM), ONE(COL_KIND + DK_SWAPIN),
+	ONE(COL_NR + CG_SLEEPING), ONE(COL_NR + CG_STOPPED), ONE(COL_NR + CG_IOWAIT), ONE(COL_PSI + PC_CPU_FULL),
+	ONE(COL_PSI + PC_IRQ_FULL),
+	ONE(COL_USER), ONE(COL_STATE), ONE(COL_PCPU), ONE(COL_NR + CG_RUNNING), ONE(COL_NR + CG_UNINTERRUPTIBLE),
+	ONE(COL_TASKS),
+	ONE(COL_KIND + DK_IO), ONE(COL_KIND + DK_CPU),
+	ONE(COL_PSI + PC_IO_FULL), ONE(COL_PSI + PC_MEMORY_FULL), ONE(COL_PSI + PC_IO_SOME),
+	ONE(COL_PSI + PC_MEMORY_SOME), ONE(COL_PSI + PC_CPU_SOME),
+	ONE(COL_TOTAL),
+};
+
+/* The columns of n spans, in order, into ids; returns how many. */
+static int spans_columns(const struct column_span *spans, size_t n, int *ids)
+{
+	int count = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (int c = spans[i].first; c < spans[i].first + spans[i].count; c++)
+			ids[count++] = c;
+	return count;
+}
+
+int column_sort_order(int *ids)
+{
+	return spans_columns(sort_keys, sizeof(sort_keys) / sizeof(sort_keys[0]), ids);
+}
+
+int column_hide_order(int *ids)
+{
+	return spans_columns(hide_order, sizeof(hide_order) / sizeof(hide_order[0]), ids);
+}
 
 void column_psi(int id, int *resource, int *full)
 {
@@ -117,17 +198,42 @@ void column_psi(int id, int *resource, int *full)
 	*full = psi_columns[id - COL_PSI].full;
 }
 
-/* An accounting field's column: shown when chosen, hidden first on a narrow screen, after the
- * command in the list of sort keys. Rates of bytes show whole bytes, CPU shares one decimal,
- * totals of CPU time two. */
+/* An accounting field's column: shown when chosen. Rates of bytes show whole bytes, CPU shares one
+ * decimal, totals of CPU time two. */
 static struct column_def acct_column(int f)
 {
 	const struct acct_field_info *info = &acct_fields[f];
-	int decimals = info->unit == AU_USEC || info->unit == AU_EVENTS ? 1 : 0;
-	int decimals_totals = info->unit == AU_USEC ? 2 : 0;
 
-	return (struct column_def){ info->key, info->title, NULL, ALT_NEVER, ACCT_WIDTH, 1, VALUE_NUMBER, 2,
-				    45 + f, decimals, decimals_totals, ACCT_WIDTH, TASKS, 1 };
+	return (struct column_def){
+		.key = info->key,
+		.title = info->title,
+		.width = ACCT_WIDTH,
+		.right = 1,
+		.value = VALUE_NUMBER,
+		.decimals = info->unit == AU_USEC || info->unit == AU_EVENTS ? 1 : 0,
+		.decimals_totals = info->unit == AU_USEC ? 2 : 0,
+		.fit = ACCT_WIDTH,
+		.views = TASKS,
+		.optional = 1,
+	};
+}
+
+/* A delay kind's column: its cells as the metric says. */
+static struct column_def kind_column(int k)
+{
+	const struct delay_kind_info *info = &delay_kinds[k];
+
+	return (struct column_def){
+		.key = info->key,
+		.title = info->title,
+		.width = KIND_WIDTH,
+		.right = 1,
+		.value = VALUE_NUMBER,
+		.decimals = -1,
+		.decimals_totals = -1,
+		.fit = KIND_WIDTH,
+		.views = BOTH,
+	};
 }
 
 int column_acct(int id)
@@ -139,15 +245,8 @@ struct column_def column_def(int id)
 {
 	if (column_acct(id) >= 0)
 		return acct_column(column_acct(id));
-	if (id >= COL_KIND && id < COL_TOTAL) {
-		int k = id - COL_KIND;
-		const struct delay_kind_info *info = &delay_kinds[k];
-
-		/* the later a kind is in the kind table, the sooner it is hidden */
-		return (struct column_def){ info->key, info->title, NULL, ALT_NEVER, KIND_WIDTH, 1, VALUE_NUMBER,
-					    (info->major ? KEEP_MAJOR : 1) + DK_COUNT - k, 1 + k, -1, -1, KIND_WIDTH, BOTH,
-					    0 };
-	}
+	if (id >= COL_KIND && id < COL_TOTAL)
+		return kind_column(id - COL_KIND);
 	return fixed_columns[id];
 }
 

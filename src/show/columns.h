@@ -1,8 +1,9 @@
 /* columns.h — THE table of columns, shared by the screen and batch text: key, title, width,
  * alignment, what kind of value, sort direction, when it is hidden on a narrow screen, decimals;
  * the value a row has in each, and the text of each cell. The delay kinds' columns are made from
- * the kind table. Sort keys, --help's key list, the sort direction and the drop order are all
- * derived from this table. Which columns a display shows, in which order and which fit a width
+ * the kind table. Sort keys, --help's key list and the sort direction are derived from this table,
+ * the list of sort keys and the order a narrow screen hides columns in from two small lists in
+ * columns.c. Which columns a display shows, in which order and which fit a width
  * (struct table) is columnlayout.c's part of this interface. Pure code. */
 #ifndef DELAYTOP_COLUMNS_H
 #define DELAYTOP_COLUMNS_H
@@ -85,8 +86,6 @@ struct column_def {
 	int width;            /* the command column's is its minimum */
 	int right;            /* right-aligned */
 	enum column_value_kind value;
-	int keep;             /* on a narrow screen lower ones are hidden first; 0: always shown */
-	int rank;             /* place in the list of sort keys */
 	int decimals;         /* -1: as the metric says */
 	int decimals_totals;  /* in totals since the start */
 	int fit;              /* digits a number may take before it is abbreviated */
@@ -105,6 +104,14 @@ int column_acct(int id);
 
 /* Whether the display shows an accounting column (which process rows read from /proc). */
 int column_acct_shown(const struct display *d);
+
+/* Every column in the order of the list of sort keys (--help's) into ids (COL_COUNT of them);
+ * returns how many. */
+int column_sort_order(int *ids);
+
+/* The columns a narrow screen may hide, the first hidden first, into ids (at most COL_COUNT);
+ * returns how many. The others (the id, the command) are never hidden. */
+int column_hide_order(int *ids);
 
 /* The facts of column id (a column_id); a delay kind's come from the kind table, an accounting
  * field's from the field table. */

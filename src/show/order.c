@@ -21,19 +21,12 @@ int order_find(const char *key)
 const char *order_keys(void)
 {
 	static char keys[1024];
-	int cols[COL_COUNT];
+	int cols[COL_COUNT], n;
 
 	if (keys[0])
 		return keys;
-	/* the columns by their rank in the list */
-	for (int c = 0; c < COL_COUNT; c++) {
-		int i = c;
-
-		for (; i > 0 && column_def(cols[i - 1]).rank > column_def(c).rank; i--)
-			cols[i] = cols[i - 1];
-		cols[i] = c;
-	}
-	for (int i = 0; i < COL_COUNT; i++) {
+	n = column_sort_order(cols);
+	for (int i = 0; i < n; i++) {
 		if (i)
 			strcat(keys, ", ");
 		strcat(keys, column_def(cols[i]).key);

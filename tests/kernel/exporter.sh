@@ -17,9 +17,6 @@ NAME=delaytop-exp.$$
 mkdir "$V2/$NAME" || skip_all "cannot create a cgroup under $V2"
 trap 'cleanup; rmdir "$V2/$NAME" 2>/dev/null' EXIT
 
-# A free loopback port.
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-URL=http://127.0.0.1:$port/metrics
 T=$TMPDIR_TEST
 
 wait_cpu_quiet 1
@@ -27,17 +24,13 @@ start_workload spin 1; A=$WORKLOAD_PID
 start_workload spin 1; B=$WORKLOAD_PID
 echo "$A" >"$V2/$NAME/cgroup.procs" && echo "$B" >"$V2/$NAME/cgroup.procs" || skip_all "cannot move tasks into $V2/$NAME"
 
-"$DELAYTOP" --listen "127.0.0.1:$port" -d 0.5 >"$T/out" 2>"$T/err" 9>&- &
-D=$!
-track_pid "$D"
-for _ in $(seq 50); do
-	curl -sf -o "$T/m1" "$URL" && t1=$(date +%s.%N) && grep -q "^delaytop_readings_total [2-9]" "$T/m1" && break
-	sleep 0.2
-done
-grep -q "serving metrics on http://127.0.0.1:$port/metrics" "$T/err"
-tap_ok $? "it says where it serves" "$(cat "$T/err")"
-[ ! -s "$T/out" ]
-tap_ok $? "without -b it prints nothing on stdout" "$(head -3 "$T/out")"
+start_exporter --readings 2 -d 0.5
+cp "$T/exporter.scrape" "$T/m1"
+t1=$SCRAPED_AT
+grep -q "serving metrics on http://127.0.0.1:$PORT/metrics" "$T/exporter.err"
+tap_ok $? "it says where it serves" "$(cat "$T/exporter.err")"
+[ ! -s "$T/exporter.out" ]
+tap_ok $? "without -b it prints nothing on stdout" "$(head -3 "$T/exporter.out")"
 promtool check metrics <"$T/m1" >"$T/lint" 2>&1
 tap_ok $? "promtool check metrics passes on /metrics" "$(head -5 "$T/lint")"
 
@@ -62,7 +55,7 @@ grep -qi 'application/openmetrics-text' <<<"$hdr" && [ "$(tail -1 "$T/om")" = "#
 	grep -q '^# TYPE delaytop_cgroup_delay_seconds counter$' "$T/om"
 tap_ok $? "OpenMetrics when the scraper asks for it" "$hdr; last line: $(tail -1 "$T/om")"
 
-[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/nosuch")" = 404 ]
+[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/nosuch")" = 404 ]
 tap_ok $? "an unknown path is 404"
 [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST -d x "$URL")" = 405 ]
 tap_ok $? "POST is 405"
@@ -72,7 +65,7 @@ tap_ok $? "a 64 KiB header is refused (431)"
 # 20 connections from 127.0.0.1 that send half a request and wait: the server takes some, refuses
 # the rest, and keeps taking readings; a scrape from another loopback address is answered.
 r1=$(curl -s "$URL" | awk '$1 == "delaytop_readings_total" { print $2 }')
-python3 - "$port" >"$T/slow" 2>&1 <<'PY' &
+python3 - "$PORT" >"$T/slow" 2>&1 <<'PY' &
 import socket, sys, time
 held = []
 for i in range(20):
@@ -94,8 +87,8 @@ tap_ok $? "with 20 half-open connections from one address, another address is se
 	"status $code, readings $r1 -> $r3"
 wait "$SLOW"
 
-kill -TERM "$D"
-wait "$D"
+kill -TERM "$EXPORTER_PID"
+wait "$EXPORTER_PID"
 tap_ok $? "SIGTERM ends the exporter with status 0"
 
 "$DELAYTOP" --listen "127.0.0.1:nope" >/dev/null 2>"$T/bad"

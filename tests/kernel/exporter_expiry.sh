@@ -22,17 +22,9 @@ finish() {
 }
 trap finish EXIT
 
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-URL=http://127.0.0.1:$port/metrics
 sh -c 'echo $$ >"$1/cgroup.procs" && exec sleep 60' sh "$V2/$P/live" 9>&- &
 track_pid $!
-"$DELAYTOP" --listen "127.0.0.1:$port" --series-expiry "$EXPIRY" -d 0.5 >/dev/null 2>"$T/err" 9>&- &
-D=$!
-track_pid "$D"
-for _ in $(seq 50); do
-	curl -sf -m 2 -o /dev/null "$URL" && break
-	sleep 0.2
-done
+start_exporter --series-expiry "$EXPIRY" -d 0.5
 
 # series CGROUP-PREFIX: the number of delay series of that cgroup (exactly) or of its children.
 series() { curl -s -m 2 "$URL" | grep -c "^delaytop_cgroup_delay[a-z_]*{cgroup=\"$1"; }
@@ -48,7 +40,7 @@ sleep $((EXPIRY + 1))
 n_empty=$(series "/$P/gone")
 [ "$n_used" -ge 5 ] && [ "$n_empty" -eq "$n_used" ]
 tap_ok $? "five used cgroups have series, still there when empty for longer than the expiry" \
-	"series of /$P/gone*: $n_used after use, $n_empty $((EXPIRY + 1)) s later; $(head -2 "$T/err")"
+	"series of /$P/gone*: $n_used after use, $n_empty $((EXPIRY + 1)) s later; $(head -2 "$T/exporter.err")"
 
 total1=$(curl -s -m 2 "$URL" | grep -vc '^#')
 rmdir "$V2/$P"/gone[1-5]

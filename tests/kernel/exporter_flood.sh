@@ -10,20 +10,11 @@
 require_cmd curl python3 ss awk
 lock_global # the floods load both CPUs
 
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-URL=http://127.0.0.1:$port/metrics
 T=$TMPDIR_TEST
 
-"$DELAYTOP" --listen "127.0.0.1:$port" -d 0.5 >/dev/null 2>"$T/err" 9>&- &
-D=$!
-track_pid "$D"
-for _ in $(seq 50); do
-	curl -sf -m 2 -o /dev/null "$URL" && break
-	sleep 0.2
-done
-if ! curl -sf -m 2 -o /dev/null "$URL"; then
-	grep -q "needs libmicrohttpd" "$T/err" && skip_all "$(head -1 "$T/err")"
-	tap_ok 1 "the exporter starts and answers" "$(head -3 "$T/err")"
+if ! start_exporter -d 0.5; then
+	grep -q "needs libmicrohttpd" "$T/exporter.err" && skip_all "$(head -1 "$T/exporter.err")"
+	tap_ok 1 "the exporter starts and answers" "$(head -3 "$T/exporter.err")"
 	done_testing
 	exit
 fi
@@ -123,7 +114,7 @@ scrape_during() {
 	echo "$n $bad $max"
 }
 
-timeout 30 python3 "$T/flood.py" "$port" half 0 >"$T/half" 2>&1 &
+timeout 30 python3 "$T/flood.py" "$PORT" half 0 >"$T/half" 2>&1 &
 A=$!
 track_pid "$A"
 read -r n bad max < <(scrape_during "$A" 4)
@@ -132,12 +123,12 @@ diag "burst: $n scrapes, $bad failed, slowest $max s"
 [ "$n" -ge 5 ] && [ "$bad" -eq 0 ]
 tap_ok $? "through a burst of 400 half requests, every scrape succeeds" \
 	"$n scrapes, $bad failed, slowest $max s; attacker: $(cat "$T/half")"
-held=$(ss -Htan state close-wait "( sport = :$port )" | wc -l)
-queued=$(ss -Hltn "( sport = :$port )" | awk '{ print $2 }')
+held=$(ss -Htan state close-wait "( sport = :$PORT )" | wc -l)
+queued=$(ss -Hltn "( sport = :$PORT )" | awk '{ print $2 }')
 [ "$held" -le 2 ] && [ "${queued:-0}" -le 2 ]
 tap_ok $? "4 s after the burst, its dead connections are gone" "$held in CLOSE-WAIT, $queued in the listen queue"
 
-timeout 60 python3 "$T/flood.py" "$port" slow 24 >"$T/slow" 2>&1 &
+timeout 60 python3 "$T/flood.py" "$PORT" slow 24 >"$T/slow" 2>&1 &
 S=$!
 track_pid "$S"
 read -r n bad max < <(scrape_during "$S" 3)
@@ -150,6 +141,6 @@ longest=$(awk '{ print $4 }' "$T/slow")
 within "$longest" 0 14
 tap_ok $? "a connection that trickles a byte now and then is dropped within the deadline" "$(cat "$T/slow")"
 
-kill -0 "$D" 2>/dev/null
+kill -0 "$EXPORTER_PID" 2>/dev/null
 tap_ok $? "the exporter is still running"
 done_testing

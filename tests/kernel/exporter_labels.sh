@@ -36,18 +36,12 @@ name "$V2/$P/${NAMES[1]}" 'x?y'
 name "$V2/$P/${NAMES[2]}" $'z\xffz'
 name "$V2/$P/${NAMES[2]}" '_other'
 
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-URL=http://127.0.0.1:$port/metrics
-"$DELAYTOP" --listen "127.0.0.1:$port" --top-commands 100000 -d 0.5 >/dev/null 2>"$T/err" 9>&- &
-track_pid $!
-for _ in $(seq 50); do
-	curl -sf -m 2 -o "$T/m" "$URL" && grep -q "^delaytop_readings_total [3-9]" "$T/m" && break
-	sleep 0.2
-done
+start_exporter --readings 3 --top-commands 100000 -d 0.5
+cp "$T/exporter.scrape" "$T/m" 2>/dev/null
 
 dups=$(grep -v '^#' "$T/m" | awk '{ $NF = ""; print }' | sort | uniq -d | head -3)
 [ -s "$T/m" ] && [ -z "$dups" ]
-tap_ok $? "no series appears twice" "$dups" "$(head -2 "$T/err")"
+tap_ok $? "no series appears twice" "$dups" "$(head -2 "$T/exporter.err")"
 n=$(grep "^delaytop_cgroup_delays_total{cgroup=\"/$P/" "$T/m" | sed 's/,kind=.*//' | sort -u | wc -l)
 [ "$n" -eq 3 ]
 tap_ok $? "the three cgroups have series of their own (3 label values)" "$n: $(grep "cgroup=\"/$P/" "$T/m" | head -5)"

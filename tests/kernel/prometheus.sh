@@ -18,11 +18,16 @@ NAME=delaytop-prom.$$
 mkdir "$V2/$NAME" || skip_all "cannot create a cgroup under $V2"
 trap 'cleanup; rmdir "$V2/$NAME" 2>/dev/null' EXIT
 
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-DPORT=$(free_port)
 PPORT=$(free_port)
 T=$TMPDIR_TEST
 mkdir "$T/data"
+
+wait_cpu_quiet 1
+start_workload spin 1; A=$WORKLOAD_PID
+start_workload spin 1; B=$WORKLOAD_PID
+echo "$A" >"$V2/$NAME/cgroup.procs" && echo "$B" >"$V2/$NAME/cgroup.procs" || skip_all "cannot move tasks into $V2/$NAME"
+
+start_exporter -d 0.5
 cat >"$T/prometheus.yml" <<CONF
 global:
   scrape_interval: 1s
@@ -30,16 +35,8 @@ global:
 scrape_configs:
   - job_name: delaytop
     static_configs:
-      - targets: ["127.0.0.1:$DPORT"]
+      - targets: ["127.0.0.1:$PORT"]
 CONF
-
-wait_cpu_quiet 1
-start_workload spin 1; A=$WORKLOAD_PID
-start_workload spin 1; B=$WORKLOAD_PID
-echo "$A" >"$V2/$NAME/cgroup.procs" && echo "$B" >"$V2/$NAME/cgroup.procs" || skip_all "cannot move tasks into $V2/$NAME"
-
-"$DELAYTOP" --listen "127.0.0.1:$DPORT" -d 0.5 2>"$T/delaytop.err" 9>&- &
-track_pid $!
 prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/data" \
 	--web.listen-address="127.0.0.1:$PPORT" --log.level=warn >"$T/prom.log" 2>&1 9>&- &
 PROM=$!

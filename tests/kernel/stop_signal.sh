@@ -8,17 +8,7 @@
 # listener (taskstats needs CAP_NET_ADMIN), nothing but the interval.
 . "$top_srcdir/tests/lib.sh"
 
-require_root
-require_cmd python3
-require_taskstats
-[ "$(uname -m)" = x86_64 ] || skip_all "stopwatch.py knows the poll syscalls of x86_64 only"
-
-STOPWATCH=$top_srcdir/tests/stopwatch.py
-WAITGAP=$(cd "${top_builddir:-.}" && pwd)/tests/waitgap.so
-[ -f "$WAITGAP" ] || skip_all "tests/waitgap.so is not built (make check builds it)"
-LIMIT_MS=100
-# a sanitizer build's exit (LeakSanitizer's look at the heap) alone takes 50 to 150 ms
-ldd "$DELAYTOP" 2>/dev/null | grep -q libasan && LIMIT_MS=500 && diag "a sanitizer build: $LIMIT_MS ms allowed"
+stop_signal_setup
 setup_nobody
 NOTES=$(mktemp -d /tmp/delaytop-stop.XXXXXX) || skip_all "cannot make a temp dir"
 EXTRA_DIRS="$EXTRA_DIRS $NOTES"

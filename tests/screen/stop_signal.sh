@@ -7,17 +7,7 @@
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/screen/tmux.sh"
 
-require_root
-require_cmd python3
-require_taskstats
-[ "$(uname -m)" = x86_64 ] || skip_all "stopwatch.py knows the poll syscalls of x86_64 only"
-
-STOPWATCH=$top_srcdir/tests/stopwatch.py
-WAITGAP=$(cd "${top_builddir:-.}" && pwd)/tests/waitgap.so
-[ -f "$WAITGAP" ] || skip_all "tests/waitgap.so is not built (make check builds it)"
-LIMIT_MS=100
-# a sanitizer build's exit (LeakSanitizer's look at the heap) alone takes 50 to 150 ms
-ldd "$DELAYTOP" 2>/dev/null | grep -q libasan && LIMIT_MS=500 && diag "a sanitizer build: $LIMIT_MS ms allowed"
+stop_signal_setup
 NOTE=$TMPDIR_TEST/note
 ARM=$TMPDIR_TEST/arm
 

@@ -1,5 +1,7 @@
 /* test_columns.c — the column table (keys, directions, the drop order on narrow screens, titles)
- * and the values of the cells: TOTAL under each metric, totals since the start. */
+ * and the values of the cells: TOTAL under each metric, totals since the start; the list of sort
+ * keys and the order a narrow screen hides the columns in, pinned as they were when both were
+ * hand-numbered. */
 #include "config.h"
 
 #include <math.h>
@@ -8,6 +10,7 @@
 
 #include "columns.h"
 #include "model.h"
+#include "order.h"
 #include "rowfixture.h"
 #include "tap.h"
 
@@ -97,6 +100,36 @@ static void test_total(void)
 	ok(isnan(column_value(&r, COL_TOTAL, &d)), "accumulated without totals: NAN");
 }
 
+/* Where column id is in the order a narrow screen hides columns in; COL_COUNT when never hidden. */
+static int hide_place(int id)
+{
+	int ids[COL_COUNT], n = column_hide_order(ids);
+
+	for (int i = 0; i < n; i++)
+		if (ids[i] == id)
+			return i;
+	return COL_COUNT;
+}
+
+/* Each column is once in the list of sort keys, and once in the hide order unless it is the id or
+ * the command (so a new column must be given its places). */
+static void test_orders_complete(void)
+{
+	int ids[COL_COUNT], seen[COL_COUNT] = { 0 }, n = column_sort_order(ids), once = 1;
+
+	for (int i = 0; i < n; i++)
+		once &= ids[i] >= 0 && ids[i] < COL_COUNT && !seen[ids[i]]++;
+	ok(n == COL_COUNT && once, "the list of sort keys has every column once (%d of %d)", n, COL_COUNT);
+	memset(seen, 0, sizeof(seen));
+	once = 1;
+	n = column_hide_order(ids);
+	for (int i = 0; i < n; i++)
+		once &= ids[i] >= 0 && ids[i] < COL_COUNT && !seen[ids[i]]++;
+	for (int c = 0; c < COL_COUNT; c++)
+		once &= seen[c] == (c != COL_ID && c != COL_COMMAND);
+	ok(n == COL_COUNT - 2 && once, "the hide order has every column once but the id and the command (%d)", n);
+}
+
 static void test_table(void)
 {
 	struct display d = { 0 };
@@ -148,10 +181,9 @@ static void test_table(void)
 	{
 		int later_first = 1;
 
-		/* of two minor kinds, the later one in the kind table is hidden first */
-		for (int k = 0; k + 1 < DK_COUNT; k++)
-			if (!delay_kinds[k].major && !delay_kinds[k + 1].major && !shown[COL_KIND + k] &&
-			    shown[COL_KIND + k + 1])
+		/* of two minor kinds (all but CPU and IO), the later one in the kind table is hidden first */
+		for (int k = DK_SWAPIN; k + 1 < DK_COUNT; k++)
+			if (!shown[COL_KIND + k] && shown[COL_KIND + k + 1])
 				later_first = 0;
 		ok(later_first, "80 columns: a minor kind is hidden only after every later one");
 	}
@@ -168,11 +200,11 @@ static void test_table(void)
 
 		/* the major kinds stay longer than user, state and CPU%, which stay longer than the minor ones */
 		for (int k = 0; k < DK_COUNT; k++) {
-			int keep = column_def(COL_KIND + k).keep;
+			int place = hide_place(COL_KIND + k), major = k == DK_CPU || k == DK_IO;
 
-			if (delay_kinds[k].major && !(keep > column_def(COL_PCPU).keep && keep < column_def(COL_TOTAL).keep))
+			if (major && !(place > hide_place(COL_PCPU) && place < hide_place(COL_TOTAL)))
 				order_ok = 0;
-			if (!delay_kinds[k].major && !(keep < column_def(COL_USER).keep))
+			if (!major && !(place < hide_place(COL_USER)))
 				order_ok = 0;
 		}
 		ok(order_ok, "drop order: minor kinds, then user/state/CPU%%, then major kinds, then TOTAL");
@@ -241,8 +273,66 @@ static void test_column_at(void)
 	is_int(table_column_at(&t, -1), -1, "nothing left of the first");
 }
 
+/* The columns of a view in the order a narrow screen hides them, comma-separated into buf: every
+ * column of the view chosen, the width lowered one at a time, each column noted as it goes (one
+ * more goes at each step, since each takes at least two screen columns). */
+static const char *hide_order(int cgroups, char *buf, size_t size)
+{
+	int chosen[COL_COUNT], n = 0, gone[COL_COUNT] = { 0 };
+	struct display d = { 0 };
+	struct table t;
+
+	d.cgroups = cgroups;
+	for (int c = 0; c < COL_COUNT; c++)
+		if (column_in_view(c, &d))
+			chosen[n++] = c;
+	d.chosen = chosen;
+	d.nchosen = n;
+	buf[0] = '\0';
+	for (int width = 1000; width > 0; width--) {
+		int here[COL_COUNT] = { 0 };
+
+		table_init(&t, &d, width, column_last(&d));
+		for (int i = 0; i < t.n; i++)
+			here[t.ids[i]] = 1;
+		for (int i = 0; i < n; i++)
+			if (!here[chosen[i]] && !gone[chosen[i]]) {
+				gone[chosen[i]] = 1;
+				snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", buf[0] ? "," : "",
+					 column_def(chosen[i]).key);
+			}
+	}
+	return buf;
+}
+
+/* Today's orders, as the hand-numbered keep and rank made them: a change of either is a change of
+ * behaviour (--help's list of sort keys, what a narrow screen shows). */
+static void test_pinned_orders(void)
+{
+	char buf[2048];
+
+	is_str(order_keys(),
+	       "total, cpu, io, swapin, reclaim, thrashing, compact, wpcopy, irq, pcpu, tasks, running, sleeping, "
+	       "uninterruptible, stopped, iowait, cpu_some, cpu_full, memory_some, memory_full, io_some, io_full, "
+	       "irq_full, pid, user, state, cgroup, command, read, write, cancelled, rchar, wchar, syscr, syscw, "
+	       "vcsw, ivcsw, utime, stime, maxrss, maxvm, max_at",
+	       "the list of sort keys: TOTAL, the kinds, CPU%, the cgroup view's, the names, the optional ones");
+	is_str(hide_order(0, buf, sizeof(buf)),
+	       "cgroup,irq,read,write,cancelled,rchar,wchar,syscr,syscw,vcsw,ivcsw,utime,stime,maxrss,maxvm,"
+	       "max_at,wpcopy,compact,thrashing,reclaim,swapin,user,state,pcpu,io,cpu,total",
+	       "the task view hides the cgroup, the last kind, the optional columns, the other minor kinds, the "
+	       "user, state, CPU%, the major kinds, TOTAL; never the id or the command");
+	is_str(hide_order(1, buf, sizeof(buf)),
+	       "irq,wpcopy,compact,thrashing,reclaim,swapin,sleeping,stopped,iowait,cpu_full,irq_full,pcpu,"
+	       "running,uninterruptible,tasks,io,cpu,io_full,memory_full,io_some,memory_some,cpu_some,total",
+	       "the cgroup view hides the minor kinds, the rarer states and pressures, CPU%, the commoner ones, "
+	       "the major kinds, the other pressures, TOTAL; never the cgroup");
+}
+
 int main(void)
 {
+	test_pinned_orders();
+	test_orders_complete();
 	test_total();
 	test_table();
 	test_chosen();
