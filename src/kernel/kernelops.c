@@ -48,8 +48,8 @@ static void live_close(struct kernel *k)
 	free(l);
 }
 
-static int live_list_processes(struct kernel *k, const uint32_t *pids, size_t npids, uint32_t **out, size_t *n,
-			       size_t *cap)
+static int live_list_processes(struct kernel *k, const uint32_t *pids, size_t npids, uint32_t **out,
+			       size_t *n, size_t *cap)
 {
 	(void)k;
 	return procfs_list(pids, npids, out, n, cap);
@@ -85,7 +85,8 @@ static void live_describe(struct kernel *k, const uint32_t *pids, size_t n,
 	procfs_describe(live(k)->procfs, pids, n, fn, arg);
 }
 
-static int live_task_cgroup(struct kernel *k, uint32_t pid, const struct cgroup_hier *h, char *buf, size_t size)
+static int live_task_cgroup(struct kernel *k, uint32_t pid, const struct cgroup_hier *h, char *buf,
+			    size_t size)
 {
 	(void)k;
 	return cgroupfs_task_path(pid, h, buf, size);
@@ -109,8 +110,8 @@ static void live_close_threads(struct kernel *k, int handle)
 	close(handle);
 }
 
-static int live_thread_counters(struct kernel *k, uint32_t pid, uint32_t tid, struct task_counters *c, char *state,
-				uint64_t *start_ticks)
+static int live_thread_counters(struct kernel *k, uint32_t pid, uint32_t tid, struct task_counters *c,
+				char *state, uint64_t *start_ticks)
 {
 	(void)k;
 	return procfs_thread_counters(pid, tid, c, state, start_ticks);
@@ -128,7 +129,8 @@ static int live_thread_io(struct kernel *k, uint32_t pid, uint32_t tid, struct t
 	return procfs_thread_io(pid, tid, c);
 }
 
-static int live_query(struct kernel *k, enum ts_by by, const uint32_t *ids, size_t n, ts_reply_fn fn, void *arg)
+static int live_query(struct kernel *k, enum ts_by by, const uint32_t *ids, size_t n, ts_reply_fn fn,
+		      void *arg)
 {
 	struct kernel_live *l = live(k);
 
@@ -163,8 +165,8 @@ static int live_cgroup_walk(struct kernel *k, const struct cgroup_hier *h, const
 	return cgroupfs_walk(h, path, fn, arg);
 }
 
-static void live_cgroup_pressure(struct kernel *k, const struct cgroup_hier *h, const char *path, uint64_t when_ns,
-				 struct psi_snapshot *out)
+static void live_cgroup_pressure(struct kernel *k, const struct cgroup_hier *h, const char *path,
+				 uint64_t when_ns, struct psi_snapshot *out)
 {
 	(void)k;
 	cgroupfs_pressure(h, path, when_ns, out);
