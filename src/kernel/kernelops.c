@@ -71,8 +71,8 @@ static struct taskset *followed(struct kernel_live *l)
 	return taskwatch_set(l->watch);
 }
 
-static int live_list_processes(struct kernel *k, const uint32_t *pids, size_t npids, uint32_t **out, size_t *n,
-			       size_t *cap)
+static int live_list_processes(struct kernel *k, const uint32_t *pids, size_t npids, uint32_t **out,
+			       size_t *n, size_t *cap)
 {
 	struct kernel_live *l = live(k);
 	struct taskset *set = npids ? NULL : followed(l);
@@ -136,7 +136,8 @@ static void live_describe(struct kernel *k, const uint32_t *pids, size_t n,
 	procfs_describe(live(k)->procfs, pids, n, fn, arg);
 }
 
-static int live_task_cgroup(struct kernel *k, uint32_t pid, const struct cgroup_hier *h, char *buf, size_t size)
+static int live_task_cgroup(struct kernel *k, uint32_t pid, const struct cgroup_hier *h, char *buf,
+			    size_t size)
 {
 	(void)k;
 	return cgroupfs_task_path(pid, h, buf, size);
@@ -160,8 +161,8 @@ static void live_close_threads(struct kernel *k, int handle)
 	close(handle);
 }
 
-static int live_thread_counters(struct kernel *k, uint32_t pid, uint32_t tid, struct task_counters *c, char *state,
-				uint64_t *start_ticks)
+static int live_thread_counters(struct kernel *k, uint32_t pid, uint32_t tid, struct task_counters *c,
+				char *state, uint64_t *start_ticks)
 {
 	(void)k;
 	return procfs_thread_counters(pid, tid, c, state, start_ticks);
@@ -179,7 +180,8 @@ static int live_thread_io(struct kernel *k, uint32_t pid, uint32_t tid, struct t
 	return procfs_thread_io(pid, tid, c);
 }
 
-static int live_query(struct kernel *k, enum ts_by by, const uint32_t *ids, size_t n, ts_reply_fn fn, void *arg)
+static int live_query(struct kernel *k, enum ts_by by, const uint32_t *ids, size_t n, ts_reply_fn fn,
+		      void *arg)
 {
 	struct kernel_live *l = live(k);
 
@@ -214,8 +216,8 @@ static int live_cgroup_walk(struct kernel *k, const struct cgroup_hier *h, const
 	return cgroupfs_walk(h, path, fn, arg);
 }
 
-static void live_cgroup_pressure(struct kernel *k, const struct cgroup_hier *h, const char *path, uint64_t when_ns,
-				 struct psi_snapshot *out)
+static void live_cgroup_pressure(struct kernel *k, const struct cgroup_hier *h, const char *path,
+				 uint64_t when_ns, struct psi_snapshot *out)
 {
 	(void)k;
 	cgroupfs_pressure(h, path, when_ns, out);

@@ -72,7 +72,8 @@ struct kernel_ops {
 	void (*describe)(struct kernel *k, const uint32_t *pids, size_t n,
 			 void (*fn)(void *arg, uint32_t pid, const char *cmdline), void *arg);
 	/* A process's path in the hierarchy h into buf; 0, or -1 when it is gone or has none. */
-	int (*task_cgroup)(struct kernel *k, uint32_t pid, const struct cgroup_hier *h, char *buf, size_t size);
+	int (*task_cgroup)(struct kernel *k, uint32_t pid, const struct cgroup_hier *h, char *buf,
+			   size_t size);
 	/* The threads of pid opened for their states: a handle, or -1 when the process is gone.
 	 * thread_state gives a thread's state letter through it, or 0 when the thread is gone;
 	 * close_threads ends the handle. */
@@ -80,8 +81,8 @@ struct kernel_ops {
 	char (*thread_state)(struct kernel *k, int handle, uint32_t tid);
 	void (*close_threads)(struct kernel *k, int handle);
 	/* What anyone may read of a thread (procfs_thread_counters): 0, or -ESRCH when it is gone. */
-	int (*thread_counters)(struct kernel *k, uint32_t pid, uint32_t tid, struct task_counters *c, char *state,
-			       uint64_t *start_ticks);
+	int (*thread_counters)(struct kernel *k, uint32_t pid, uint32_t tid, struct task_counters *c,
+			       char *state, uint64_t *start_ticks);
 	/* The accounting of a whole process that its taskstats answer lacks (procfs_process_acct). */
 	void (*process_acct)(struct kernel *k, uint32_t pid, struct task_counters *c);
 	/* A thread's exact I/O counters (procfs_thread_io): 0 or a negative errno. */
@@ -90,7 +91,8 @@ struct kernel_ops {
 	/* ---- taskstats ---- */
 	/* Queries ids[0..n) by pid or tgid, fn called for each answer (ts_query): tasks that are gone
 	 * are skipped. Returns 0, -EPERM without the capability, or another negative errno. */
-	int (*query)(struct kernel *k, enum ts_by by, const uint32_t *ids, size_t n, ts_reply_fn fn, void *arg);
+	int (*query)(struct kernel *k, enum ts_by by, const uint32_t *ids, size_t n, ts_reply_fn fn,
+		     void *arg);
 	/* The descriptor that polls readable when exit records wait, or -1 without listeners. */
 	int (*exits_fd)(const struct kernel *k);
 	/* Calls fn for each exit message waiting, the lost ones added to *lost (ts_listen_drain). */
@@ -103,8 +105,8 @@ struct kernel_ops {
 	int (*cgroup_walk)(struct kernel *k, const struct cgroup_hier *h, const char *path,
 			   void (*fn)(void *arg, const char *path), void *arg);
 	/* A cgroup's pressure files read at when_ns. */
-	void (*cgroup_pressure)(struct kernel *k, const struct cgroup_hier *h, const char *path, uint64_t when_ns,
-				struct psi_snapshot *out);
+	void (*cgroup_pressure)(struct kernel *k, const struct cgroup_hier *h, const char *path,
+				uint64_t when_ns, struct psi_snapshot *out);
 	/* A v1 cgroup's tasks by state (CGROUPSTATS): 0 or a negative errno. */
 	int (*cgroup_states)(struct kernel *k, const struct cgroup_hier *h, const char *path,
 			     uint64_t out[CG_STATES]);

@@ -29,7 +29,7 @@ struct procevents {
 #define EV_WHAT 0
 #define EV_WHEN 8
 #define EV_DATA 16
-#define EV_MIN (EV_DATA + 16) /* the largest part read: two pairs of ids, or one pair and a comm */
+#define EV_MIN  (EV_DATA + 16) /* the largest part read: two pairs of ids, or one pair and a comm */
 
 static uint32_t u32_at(const unsigned char *p)
 {
@@ -77,8 +77,7 @@ static int event_of(const unsigned char *ev, size_t len, struct procevent *e)
 		if (len >= EV_DATA + 24) /* the parent, since Linux 4.18 */
 			e->parent_tid = u32_at(d + 16), e->parent_tgid = u32_at(d + 20);
 		return 0;
-	default:
-		return -1;
+	default: return -1;
 	}
 }
 
@@ -144,7 +143,8 @@ static int ack_of(const unsigned char *buf, size_t len, uint32_t nonce, int *err
 		memcpy(&cn, buf + NLMSG_HDRLEN, sizeof(cn));
 		if (h.nlmsg_len > len || h.nlmsg_len < NLMSG_HDRLEN + sizeof(cn) + EV_MIN)
 			return 0;
-		if (cn.id.idx == CN_IDX_PROC && cn.ack == nonce + 1 && u32_at(ev + EV_WHAT) == PROC_EVENT_NONE) {
+		if (cn.id.idx == CN_IDX_PROC && cn.ack == nonce + 1 &&
+		    u32_at(ev + EV_WHAT) == PROC_EVENT_NONE) {
 			*error = (int)u32_at(ev + EV_DATA);
 			return 1;
 		}
@@ -165,7 +165,7 @@ static int await_ack(int fd, uint32_t nonce, unsigned char *buf)
 		int error;
 
 		if (len < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			struct pollfd pfd = { .fd = fd, .events = POLLIN };
+			struct pollfd pfd = {.fd = fd, .events = POLLIN};
 
 			poll(&pfd, 1, 10);
 			continue;
@@ -201,15 +201,17 @@ static int subscribe(int fd, enum proc_cn_mcast_op op, uint32_t nonce)
 static int failed(int rc, char *err, size_t errlen)
 {
 	if (rc == -EPERM || rc == -EACCES)
-		snprintf(err, errlen, "%s", _("the process events connector needs CAP_NET_ADMIN on this kernel"));
+		snprintf(err, errlen, "%s",
+		         _("the process events connector needs CAP_NET_ADMIN on this kernel"));
 	else
-		snprintf(err, errlen, F_(N_("cannot listen to the process events connector: %s")), strerror(-rc));
+		snprintf(err, errlen, F_(N_("cannot listen to the process events connector: %s")),
+		         strerror(-rc));
 	return rc;
 }
 
 int procevents_open(struct procevents **out, int rcvbuf, char *err, size_t errlen)
 {
-	struct sockaddr_nl addr = { .nl_family = AF_NETLINK, .nl_groups = CN_IDX_PROC };
+	struct sockaddr_nl addr = {.nl_family = AF_NETLINK, .nl_groups = CN_IDX_PROC};
 	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_CONNECTOR), rc = 0;
 	uint32_t nonce = ((uint32_t)getpid() << 8) ^ (uint32_t)time(NULL); /* ours among the answers */
 	unsigned char *buf;

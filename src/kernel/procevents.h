@@ -3,7 +3,8 @@
  * thread and thread group ids, so that a reader knows which tasks exist without walking /proc.
  * Before Linux 6.6 it needs CAP_NET_ADMIN; it needs the initial user and pid namespaces (the
  * kernel tells no one else); the socket's buffer can overflow under a storm of forks, and then
- * the reader must walk /proc again. Parsing a datagram is pure (procevents_parse); the socket is the kernel edge. */
+ * the reader must walk /proc again. Parsing a datagram is pure (procevents_parse); the socket is the kernel
+ * edge. */
 #ifndef DELAYTOP_PROCEVENTS_H
 #define DELAYTOP_PROCEVENTS_H
 
@@ -12,7 +13,7 @@
 
 enum procevent_kind {
 	PROCEVENT_FORK, /* a task was made: tid, tgid, and the parent's (a thread's is its process's
-			   parent, not the thread that made it) */
+	                   parent, not the thread that made it) */
 	PROCEVENT_EXEC, /* a process ran exec (its other threads end first, each with an exit) */
 	PROCEVENT_COMM, /* a task's name changed: comm */
 	PROCEVENT_EXIT, /* a task ended: tid, tgid, and its parent's */

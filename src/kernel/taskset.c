@@ -120,12 +120,8 @@ void taskset_apply(struct taskset *s, const struct procevent *e)
 	struct taskset_proc *p;
 
 	switch (e->kind) {
-	case PROCEVENT_FORK:
-		taskset_add(s, e->tgid, e->tid);
-		break;
-	case PROCEVENT_EXIT:
-		taskset_remove(s, e->tgid, e->tid);
-		break;
+	case PROCEVENT_FORK: taskset_add(s, e->tgid, e->tid); break;
+	case PROCEVENT_EXIT: taskset_remove(s, e->tgid, e->tid); break;
 	case PROCEVENT_EXEC:
 		p = idmap_get(&s->procs, e->tgid);
 		if (p) {
@@ -134,8 +130,7 @@ void taskset_apply(struct taskset *s, const struct procevent *e)
 		}
 		taskset_add(s, e->tgid, e->tgid);
 		break;
-	case PROCEVENT_COMM:
-		break;
+	case PROCEVENT_COMM: break;
 	}
 }
 
@@ -162,7 +157,8 @@ static void sort_pids(struct taskset *s)
 	s->pids_ok = 1;
 }
 
-void taskset_list(struct taskset *s, const uint32_t *pids, size_t npids, uint32_t **out, size_t *n, size_t *cap)
+void taskset_list(struct taskset *s, const uint32_t *pids, size_t npids, uint32_t **out, size_t *n,
+                  size_t *cap)
 {
 	if (npids) {
 		for (size_t i = 0; i < npids; i++)

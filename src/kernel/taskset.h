@@ -36,7 +36,8 @@ void taskset_apply(struct taskset *s, const struct procevent *e);
 
 /* Appends every process's id, ascending (as /proc lists them), to *out (a growable array of
  * *cap), or of those of pids[0..npids) that exist when npids > 0. */
-void taskset_list(struct taskset *s, const uint32_t *pids, size_t npids, uint32_t **out, size_t *n, size_t *cap);
+void taskset_list(struct taskset *s, const uint32_t *pids, size_t npids, uint32_t **out, size_t *n,
+                  size_t *cap);
 /* Appends the thread ids of pid, ascending, to *tids (a growable array of *cap); returns how many
  * (0: no such process). */
 size_t taskset_threads(const struct taskset *s, uint32_t pid, uint32_t **tids, size_t *n, size_t *cap);

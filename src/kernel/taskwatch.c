@@ -87,7 +87,8 @@ int taskwatch_update(struct taskwatch *w, uint64_t now_ns)
 		w->stats.losses++;
 	else if (rc < 0)
 		return rc;
-	if (rc == -ENOBUFS || !w->seeded || now_ns - w->seeded_ns >= (uint64_t)TASKWATCH_RESEED_S * 1000000000) {
+	if (rc == -ENOBUFS || !w->seeded ||
+	    now_ns - w->seeded_ns >= (uint64_t)TASKWATCH_RESEED_S * 1000000000) {
 		rc = seed(w, now_ns);
 		if (rc < 0)
 			return rc;

@@ -24,16 +24,14 @@ static void csv_tail(struct outbuf *o, const struct row *r, const struct display
 /* The CSV header's names of the row fields that end a task line. */
 static void csv_tail_names(struct outbuf *o)
 {
-	static const struct display plain = { 0 };
-	static const struct row blank = { .parent = -1 };
+	static const struct display plain = {0};
+	static const struct row blank = {.parent = -1};
 	struct rowval_tail tail[ROWVAL_TAIL_MAX];
 	int n = rowval_tail(&blank, &plain, tail);
 
 	for (int i = 0; i < n; i++)
 		out_printf(o, ",%s", tail[i].name);
 }
-
-
 
 static void csv_header(struct outbuf *o, const struct display *d)
 {
@@ -96,9 +94,9 @@ static void csv_kinds(struct outbuf *o, const struct row *r, const struct displa
 }
 
 static void csv_task(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,
-		     const struct display *d)
+                     const struct display *d)
 {
-	char state[2] = { r->state, '\0' };
+	char state[2] = {r->state, '\0'};
 
 	out_str(o, when);
 	csv_number(o, snap->interval_s);
@@ -134,7 +132,7 @@ static void csv_task(struct outbuf *o, const char *when, const struct snapshot *
 }
 
 static void csv_cgroup(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,
-		       const struct display *d)
+                       const struct display *d)
 {
 	out_str(o, when);
 	csv_number(o, snap->interval_s);
@@ -156,7 +154,7 @@ static void csv_cgroup(struct outbuf *o, const char *when, const struct snapshot
 }
 
 void csv_report(struct outbuf *o, const struct snapshot *snap, const struct row *const *rows, size_t n,
-		const struct display *d, int *header_done)
+                const struct display *d, int *header_done)
 {
 	char when[48];
 
@@ -171,4 +169,3 @@ void csv_report(struct outbuf *o, const struct snapshot *snap, const struct row 
 		else
 			csv_task(o, when, snap, rows[i], d);
 }
-

@@ -12,6 +12,6 @@
 /* Appends the lines of rows[0..n) of snap to o under display d, after the header line unless
  * *header_done (which it then sets). */
 void csv_report(struct outbuf *o, const struct snapshot *snap, const struct row *const *rows, size_t n,
-		const struct display *d, int *header_done);
+                const struct display *d, int *header_done);
 
 #endif

@@ -46,8 +46,8 @@ void rowval_kind(const struct row *r, int k, const struct display *d, double v[M
 }
 
 /* Field names of a kind's four numbers, in metric order: per interval, or totals since start. */
-static const char *const interval_names[METRIC_COUNT] = { "pct", "avg_ms", "per_s", "max_ms" };
-static const char *const total_names[METRIC_COUNT] = { "total_s", "avg_ms", "count", "max_ms" };
+static const char *const interval_names[METRIC_COUNT] = {"pct", "avg_ms", "per_s", "max_ms"};
+static const char *const total_names[METRIC_COUNT] = {"total_s", "avg_ms", "count", "max_ms"};
 
 const char *const *rowval_metric_names(const struct display *d)
 {
@@ -66,7 +66,7 @@ int64_t rowval_max_at(const struct row *r, int k, const struct display *d)
  * when unknown. */
 void rowval_time(struct outbuf *o, int64_t ns, int quote)
 {
-	struct timespec ts = { (time_t)(ns / 1000000000), (long)(ns % 1000000000) };
+	struct timespec ts = {(time_t)(ns / 1000000000), (long)(ns % 1000000000)};
 	char when[48];
 
 	if (!ns) {
@@ -84,8 +84,7 @@ void rowval_time(struct outbuf *o, int64_t ns, int quote)
 
 /* Field f's number under d, for JSON and CSV: whole bytes and counts in totals and for the
  * high-water marks, else up to 3 decimals; "null" (JSON) or nothing (CSV) when unavailable. */
-void rowval_acct(struct outbuf *o, const struct row *r, int f, const struct display *d,
-			const char *none)
+void rowval_acct(struct outbuf *o, const struct row *r, int f, const struct display *d, const char *none)
 {
 	double v = column_value(r, COL_ACCT + f, d);
 	int whole = acct_is_level(f) || (d->accumulate && acct_fields[f].unit != AU_USEC);
@@ -100,10 +99,10 @@ void rowval_acct(struct outbuf *o, const struct row *r, int f, const struct disp
 }
 
 #define SHOW_OWN(member, none)
-#define SHOW_NUM(member, none) \
-	tail[n++] = (struct rowval_tail){ #member, r->member != (none), (long long)r->member };
-#define SHOW_DEPTH(member, none) \
-	tail[n++] = (struct rowval_tail){ #member, 1, d->tree && !d->threads ? (long long)r->member : 0 };
+#define SHOW_NUM(member, none)                                                                               \
+	tail[n++] = (struct rowval_tail){#member, r->member != (none), (long long)r->member};
+#define SHOW_DEPTH(member, none)                                                                             \
+	tail[n++] = (struct rowval_tail){#member, 1, d->tree && !d->threads ? (long long)r->member : 0};
 #define ROW_FIELD_TAIL(member, type, dims, record, check, none, show, from) show(member, none)
 
 /* The row fields that end a task record, in the table's order; returns how many. */
@@ -114,4 +113,3 @@ int rowval_tail(const struct row *r, const struct display *d, struct rowval_tail
 	ROW_FIELDS(ROW_FIELD_TAIL)
 	return n;
 }
-

@@ -298,8 +298,8 @@ static void fk_close_threads(struct kernel *k, int handle)
 
 /* What /proc gives anyone of a thread: CPU delay, its count and run time from schedstat; block
  * I/O delay in whole clock ticks, with no count, from stat. */
-static int fk_thread_counters(struct kernel *k, uint32_t pid, uint32_t tid, struct task_counters *c, char *state,
-			      uint64_t *start_ticks)
+static int fk_thread_counters(struct kernel *k, uint32_t pid, uint32_t tid, struct task_counters *c,
+			      char *state, uint64_t *start_ticks)
 {
 	struct fk_proc *p = NULL;
 	struct fk_thread *t = fk_find_thread(fk_of(k), tid, &p);
@@ -409,8 +409,8 @@ static int fk_cgroup_walk(struct kernel *k, const struct cgroup_hier *h, const c
 	return -ENOENT;
 }
 
-static void fk_cgroup_pressure(struct kernel *k, const struct cgroup_hier *h, const char *path, uint64_t when_ns,
-			       struct psi_snapshot *out)
+static void fk_cgroup_pressure(struct kernel *k, const struct cgroup_hier *h, const char *path,
+			       uint64_t when_ns, struct psi_snapshot *out)
 {
 	(void)k;
 	(void)h;

@@ -56,7 +56,7 @@ static void test_parse(void)
 {
 	static unsigned char buf[4096] __attribute__((aligned(8)));
 	struct proc_event ev;
-	struct seen s = { .n = 0 };
+	struct seen s = {.n = 0};
 	size_t len = 0;
 	int n;
 
@@ -86,23 +86,28 @@ static void test_parse(void)
 	len = put_event(buf, len, CN_IDX_PROC, &ev);
 
 	n = procevents_parse(buf, len, keep, &s);
-	is_int(n, 4, "a datagram of six messages gives four events (a uid change and another connector's passed)");
+	is_int(n, 4,
+	       "a datagram of six messages gives four events (a uid change and another connector's passed)");
 	ok(s.n == 4 && s.ev[0].kind == PROCEVENT_FORK && s.ev[0].tid == 21 && s.ev[0].tgid == 20 &&
-		   s.ev[0].parent_tid == 10 && s.ev[0].parent_tgid == 10 && s.ev[0].when_ns == 123456789,
+	           s.ev[0].parent_tid == 10 && s.ev[0].parent_tgid == 10 && s.ev[0].when_ns == 123456789,
 	   "fork: the thread 21 of process 20, made by 10, and when");
-	ok(s.n == 4 && s.ev[1].kind == PROCEVENT_COMM && s.ev[1].tid == 21 && strcmp(s.ev[1].comm, "worker-01234567") == 0,
+	ok(s.n == 4 && s.ev[1].kind == PROCEVENT_COMM && s.ev[1].tid == 21 &&
+	           strcmp(s.ev[1].comm, "worker-01234567") == 0,
 	   "comm: the new name, cut to 15 bytes and terminated: '%s'", s.n > 1 ? s.ev[1].comm : "");
-	ok(s.n == 4 && s.ev[2].kind == PROCEVENT_EXEC && s.ev[2].tid == 20 && s.ev[2].tgid == 20, "exec: process 20");
+	ok(s.n == 4 && s.ev[2].kind == PROCEVENT_EXEC && s.ev[2].tid == 20 && s.ev[2].tgid == 20,
+	   "exec: process 20");
 	ok(s.n == 4 && s.ev[3].kind == PROCEVENT_EXIT && s.ev[3].tid == 21 && s.ev[3].tgid == 20 &&
-		   s.ev[3].parent_tgid == 10,
+	           s.ev[3].parent_tgid == 10,
 	   "exit: thread 21 of 20, parent 10");
 
 	s.n = 0;
-	is_int(procevents_parse(buf, len - 4, keep, &s), -EINVAL, "a datagram cut inside its last message: -EINVAL");
+	is_int(procevents_parse(buf, len - 4, keep, &s), -EINVAL,
+	       "a datagram cut inside its last message: -EINVAL");
 	ok(s.n == 3, "the events of the whole messages before it were given (%d of 3)", s.n);
 	((struct nlmsghdr *)buf)->nlmsg_len = 8;
 	s.n = 0;
-	is_int(procevents_parse(buf, len, keep, &s), -EINVAL, "a message shorter than its header: -EINVAL, nothing given");
+	is_int(procevents_parse(buf, len, keep, &s), -EINVAL,
+	       "a message shorter than its header: -EINVAL, nothing given");
 	ok(s.n == 0, "nothing given (%d)", s.n);
 	((struct nlmsghdr *)buf)->nlmsg_len = NLMSG_LENGTH(sizeof(struct cn_msg) + sizeof(struct proc_event));
 	((struct cn_msg *)NLMSG_DATA((struct nlmsghdr *)buf))->len = 4000;
@@ -150,14 +155,15 @@ static int find(const struct seen *s, enum procevent_kind k, uint32_t tid, uint3
 static void test_live(void)
 {
 	struct procevents *p;
-	struct seen s = { .n = 0 };
+	struct seen s = {.n = 0};
 	char err[256] = "";
 	int fds[2], tid = 0, rc, status, child_fork, thread_fork, thread_exit, child_exit;
 	pid_t pid;
 
 	rc = procevents_open(&p, 1 << 20, err, sizeof(err));
 	if (geteuid() != 0 && rc == -EPERM) { /* before Linux 6.6 */
-		ok(strstr(err, "CAP_NET_ADMIN") != NULL, "without root, refused: the message names CAP_NET_ADMIN: '%s'", err);
+		ok(strstr(err, "CAP_NET_ADMIN") != NULL,
+		   "without root, refused: the message names CAP_NET_ADMIN: '%s'", err);
 		tap_skip(4, "this kernel tells process events only to CAP_NET_ADMIN");
 		return;
 	}
@@ -173,7 +179,7 @@ static void test_live(void)
 		tid = 0;
 	waitpid(pid, &status, 0);
 	for (int i = 0; i < 40; i++) { /* up to 2 s for the events of the child's exit */
-		struct pollfd pfd = { .fd = procevents_fd(p), .events = POLLIN };
+		struct pollfd pfd = {.fd = procevents_fd(p), .events = POLLIN};
 
 		poll(&pfd, 1, 50);
 		procevents_drain(p, keep, &s);
@@ -187,9 +193,12 @@ static void test_live(void)
 	ok(child_fork >= 0 && s.ev[child_fork].parent_tgid == (uint32_t)getpid(),
 	   "the fork of child %d is told, made by this test (%d)", (int)pid, (int)getpid());
 	ok(tid > 0 && thread_fork >= 0 && s.ev[thread_fork].parent_tgid == (uint32_t)getpid(),
-	   "the fork of its thread %d is told as a thread of %d (whose parent is its process's)", tid, (int)pid);
-	ok(thread_exit > thread_fork && child_exit > thread_exit, "the thread's exit, then the child's, in order");
-	ok(child_exit >= 0 && s.ev[child_exit].parent_tgid == (uint32_t)getpid(), "the child's exit names its parent");
+	   "the fork of its thread %d is told as a thread of %d (whose parent is its process's)", tid,
+	   (int)pid);
+	ok(thread_exit > thread_fork && child_exit > thread_exit,
+	   "the thread's exit, then the child's, in order");
+	ok(child_exit >= 0 && s.ev[child_exit].parent_tgid == (uint32_t)getpid(),
+	   "the child's exit names its parent");
 	close(fds[0]);
 	close(fds[1]);
 	procevents_close(p);

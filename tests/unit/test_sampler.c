@@ -152,9 +152,11 @@ static void test_processes(void)
 	is_num(r->r.total_pct, 10.45, 1e-4, "total: the sum of the kinds, 10.45%");
 	is_num(r->r.run_pct, 25.0, 1e-4, "run time: 500 ms of 2 s, 25%");
 	r = row_of(&snap, 200, 0, LIVE);
-	ok(r && r->r.kind[DK_CPU].pct == 0 && r->r.total_pct == 0, "the sleeper waited nothing: 0%%, not unavailable");
+	ok(r && r->r.kind[DK_CPU].pct == 0 && r->r.total_pct == 0,
+	   "the sleeper waited nothing: 0%%, not unavailable");
 	is_str(r ? r->user : NULL, "3999999", "a uid without a name is its number");
-	is_str(r ? r->cmdline : NULL, "[sleeper]", "a process without a command line is its name in brackets");
+	is_str(r ? r->cmdline : NULL, "[sleeper]",
+	       "a process without a command line is its name in brackets");
 	sampler_close(s);
 	ok(fk.closed, "closing the sampler closes its kernel");
 }
@@ -179,7 +181,8 @@ static void test_threads(void)
 	r = row_of(&snap, 100, 101, LIVE);
 	ok(r && r->fresh && r->nthreads == 1, "a thread's first row is fresh, of one thread");
 	is_str(r ? r->comm : NULL, "worker", "a thread's name from its taskstats record");
-	ok(was_asked(&fk, 100) && was_asked(&fk, 101) && was_asked(&fk, 200), "the first reading asks every thread");
+	ok(was_asked(&fk, 100) && was_asked(&fk, 101) && was_asked(&fk, 200),
+	   "the first reading asks every thread");
 
 	fk_wait(&p->t[1], DK_IO, 300, 3);
 	tick(s, &fk, 2, &snap);
@@ -204,7 +207,8 @@ static void test_threads(void)
 	if (r)
 		check_kind(r, DK_IO, 10.0, 200.0, 0.5);
 	r = row_of(&snap, 100, 101, EXITED);
-	ok(r && r->state == 'X' && !r->departed, "the thread that ended: its exit record makes an exited row");
+	ok(r && r->state == 'X' && !r->departed,
+	   "the thread that ended: its exit record makes an exited row");
 	if (r)
 		check_kind(r, DK_IO, 5.0, 100.0, 0.5);
 	ok(was_asked(&fk, 200), "the sleeper's process moved: its thread is asked again");
@@ -327,7 +331,8 @@ static void test_process_exits(void)
 	fk_exit(&fk, sleeper, &sleeper->t[0]);
 	tick(s, &fk, 0, &snap);
 	r = row_of(&snap, 700, 0, EXITED);
-	ok(r && !r->fresh && r->state == 'X', "a process seen only in its exit record: an exited row with rates");
+	ok(r && !r->fresh && r->state == 'X',
+	   "a process seen only in its exit record: an exited row with rates");
 	ok(r && r->ppid == 100 && r->uid == 0, "its parent and user from the record");
 	is_str(r ? r->comm : NULL, "job", "its name from the record");
 	if (r)
@@ -341,7 +346,8 @@ static void test_process_exits(void)
 	if (r)
 		check_kind(r, DK_CPU, 1.0, 20.0, 0.5);
 	tick(s, &fk, 2, &snap);
-	ok(row_of(&snap, 700, 0, DEPARTED) && row_of(&snap, 200, 0, DEPARTED) && !row_of(&snap, 200, 0, EXITED),
+	ok(row_of(&snap, 700, 0, DEPARTED) && row_of(&snap, 200, 0, DEPARTED) &&
+		   !row_of(&snap, 200, 0, EXITED),
 	   "the next reading has them as departed rows");
 	sampler_close(s);
 }
@@ -362,7 +368,8 @@ static void test_delayacct_off(void)
 	tick(s, &fk, 2, &snap);
 	is_int(snap.delayacct, DELAYACCT_OFF, "the snapshot says the switch is off");
 	r = row_of(&snap, 100, 0, LIVE);
-	ok(r && isnan(r->r.kind[DK_IO].pct) && isnan(r->r.kind[DK_SWAPIN].pct) && isnan(r->r.kind[DK_IRQ].pct),
+	ok(r && isnan(r->r.kind[DK_IO].pct) && isnan(r->r.kind[DK_SWAPIN].pct) &&
+		   isnan(r->r.kind[DK_IRQ].pct),
 	   "the non-CPU kinds are unavailable, not 0");
 	if (r)
 		check_kind(r, DK_CPU, 2.0, 10.0, 2.0);

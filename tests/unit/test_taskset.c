@@ -43,7 +43,7 @@ int main(void)
 {
 	struct taskset s;
 	struct procevent e;
-	uint32_t *ids = NULL, want[] = { 30, 7, 10 };
+	uint32_t *ids = NULL, want[] = {30, 7, 10};
 	size_t n = 0, cap = 0;
 
 	taskset_init(&s);
