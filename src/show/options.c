@@ -53,7 +53,7 @@ static const struct option_def option_table[OPT_COUNT] = {
 			.help = N_("print reports as text instead of the full screen") },
 	[OPT_ITERATIONS] = {
 		.name = "iterations", .letter = 'n', .arg = "N", .type = OPTT_COUNT, .at = AT(iterations),
-		.min = 1, .max = LONG_MAX,
+		.min = 1, .max = (double)LONG_MAX,
 		.help = N_("stop after N reports, or quit the screen after N refreshes (default: until "
 			   "interrupted)"),
 		.bad = N_("invalid number of iterations '%s': expected a whole number of at least 1") },
