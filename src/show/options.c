@@ -1,6 +1,8 @@
-/* options.c — the command line: the table of options, getopt's arrays and --help made from it,
- * and the rules between options. Every bad value gets a message that names it (the values
- * themselves are parsed by optvalue.c); the caller prints it and exits with status 2. */
+/* options.c — the command line: THE table of options (one entry an option: names, type, bounds,
+ * default, choices, where its value goes, help, refusals, whether the settings file holds it),
+ * getopt's arrays, the defaults and --help made from it, and the rules between options. Every bad
+ * value gets a message that names it (optvalue.c reads each value by its type); the caller prints
+ * it and exits with status 2. Adding an option is one entry here, plus the code that uses it. */
 #include "config.h"
 
 #include <getopt.h>

@@ -1,4 +1,5 @@
-/* options.h — the command line: parsing, validation, --help and --version. */
+/* options.h — the command line: the table of options (struct option_def, one entry each), parsing,
+ * validation, --help and --version. */
 #ifndef DELAYTOP_OPTIONS_H
 #define DELAYTOP_OPTIONS_H
 
