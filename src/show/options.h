@@ -100,7 +100,7 @@ struct option_def {
 	enum option_type type;
 	size_t at, n_at, given;
 	double min, max;    /* a number's bounds */
-	double def;         /* a number's, a choice's or a column's default (0 for a number: not given) */
+	double def;         /* a number's, a choice's or a column's default (0: none, the field stays 0) */
 	const char *choices[OPTION_CHOICES_MAX]; /* a CHOICE's or PERIOD's words */
 	void (*set)(struct options *o, int choice); /* a CHOICE stored by hand */
 	int (*get)(const struct options *o);        /* and read back (for the settings file) */

@@ -78,6 +78,7 @@ static int plain_number(const char *s, const char *end, int point_ok)
  * size), within the entry's bounds. */
 static int parse_number(const struct option_def *d, const char *s, double *out, char *err, size_t errlen)
 {
+	static const char units[] = "KkMmGg";
 	char *end;
 	double v;
 
@@ -93,8 +94,8 @@ static int parse_number(const struct option_def *d, const char *s, double *out, 
 	v = strtod(s, &end);
 	if (!plain_number(s, end, 1))
 		end = (char *)s; /* refused below */
-	if (d->type == OPTT_SIZE && end != s && *end && strchr("KkMmGg", *end)) {
-		v *= *end == 'K' || *end == 'k' ? 1024 : *end == 'M' || *end == 'm' ? 1024 * 1024 : 1024.0 * 1024 * 1024;
+	if (d->type == OPTT_SIZE && end != s && *end && strchr(units, *end)) { /* K, M, G: 1024 to the 1, 2, 3 */
+		v *= pow(1024, (double)((strchr(units, *end) - units) / 2 + 1));
 		end++;
 	}
 	if (end == s || *end || errno || !isfinite(v))
@@ -152,7 +153,8 @@ static int parse_columns(const struct option_def *d, const char *s, struct optio
 		int col;
 
 		if (len == 0)
-			return optvalue_fail(err, errlen, F_(N_("empty column name in '%s'")), text_shown(s, list));
+			return optvalue_fail(err, errlen, F_(N_("empty column name in '%s'")),
+					     text_shown(s, list));
 		snprintf(name, sizeof(name), "%.*s", (int)(len < 40 ? len : 40), p);
 		col = len < 40 ? order_find(name) : -1;
 		if (col < 0)
@@ -311,7 +313,8 @@ static int take_value(const struct option_def *d, const char *s, struct options 
 	case OPTT_PERIOD: rc = parse_choice(d, s, &v, err, errlen); break;
 	case OPTT_COLUMN: rc = parse_column(d, s, &v, err, errlen); break;
 	case OPTT_COLUMNS: return parse_columns(d, s, o, err, errlen);
-	case OPTT_PIDS: return options_parse_pids(s, FIELD(uint32_t *, o, d->at), FIELD(size_t, o, d->n_at), err, errlen);
+	case OPTT_PIDS:
+		return options_parse_pids(s, FIELD(uint32_t *, o, d->at), FIELD(size_t, o, d->n_at), err, errlen);
 	case OPTT_USER: return options_parse_user(s, FIELD(uint32_t, o, d->at), err, errlen);
 	case OPTT_CGROUP:
 		if (parse_cgroup(s, err, errlen) < 0)

@@ -153,9 +153,10 @@ static char *trim(char *s)
 	return s;
 }
 
-/* A line's setting: its option (one the table marks a setting) and, in *opt, the option as the command
- * line would give it ("--sort=io", "--reverse"; NULL for a flag set to no). Returns -1 for a line
- * that sets nothing (empty, a comment) and -2, with a message in why, for one that cannot be used. */
+/* A line's setting: its option (one the table marks a setting) and, in *opt, the option as the
+ * command line would give it ("--sort=io", "--reverse"; NULL for a flag set to no). Returns -1 for
+ * a line that sets nothing (empty, a comment) and -2, with a message in why, for one that cannot
+ * be used. */
 static int line_setting(char *line, char **opt, char *why, size_t whylen)
 {
 	char *eq, *name, *value, buf[SHOWN_SIZE];

@@ -55,7 +55,7 @@ static void test_entries(void)
 		const struct option_def *d = option_def((enum option_id)id);
 
 		if (!d->name || !d->help || (d->arg == NULL) != (d->type == OPTT_FLAG || d->type == OPTT_ACTION)) {
-			printf("#   entry %d: no name, no help, or a value name that its type does not take\n", id);
+			printf("#   entry %d: no name, no help, or a value name its type does not take\n", id);
 			bad++;
 			continue;
 		}
@@ -70,8 +70,8 @@ static void test_entries(void)
 		if (option_find(d->name) != id || (d->implies && option_find(d->implies) < 0) ||
 		    (d->setting && d->type != OPTT_FLAG && d->type != OPTT_SECONDS && d->type != OPTT_CHOICE &&
 		     d->type != OPTT_COLUMN && d->type != OPTT_COLUMNS)) {
-			printf("#   --%s: not found by its name, implies an unknown option, or a setting the file cannot "
-			       "write\n", d->name);
+			printf("#   --%s: not found by its name, implies an unknown option, or a setting the "
+			       "file cannot write\n", d->name);
 			bad++;
 		}
 	}
@@ -102,7 +102,8 @@ static void test_messages(void)
 			printf("#   --%s's message reads other arguments: %s\n", d->name, d->bad);
 			bad++;
 		}
-		if ((d->below && !i18n_same_args(d->below, "%s%g")) || (d->above && !i18n_same_args(d->above, "%s%g"))) {
+		if ((d->below && !i18n_same_args(d->below, "%s%g")) ||
+		    (d->above && !i18n_same_args(d->above, "%s%g"))) {
 			printf("#   --%s's bound messages do not read the value and the bound\n", d->name);
 			bad++;
 		}
@@ -134,8 +135,8 @@ static void test_numbers(void)
 		ok(number(d, &o) == d->def, "options_defaults gives --%s the table's default %g", d->name, d->def);
 		if (d->def >= d->min && d->def <= d->max) {
 			as_text(def, sizeof(def), d, d->def);
-			ok(takes(d, def, &o) == 1 && number(d, &o) == d->def, "--%s's default %s parses back to itself",
-			   d->name, def);
+			ok(takes(d, def, &o) == 1 && number(d, &o) == d->def,
+			   "--%s's default %s parses back to itself", d->name, def);
 		} else {
 			ok(d->def == 0, "--%s's default 0 is 'not given', outside its bounds", d->name);
 		}
@@ -147,10 +148,12 @@ static void test_numbers(void)
 			snprintf(hi, sizeof(hi), "%ld", LONG_MAX);
 			snprintf(above, sizeof(above), "%lu", (unsigned long)LONG_MAX + 1);
 		}
-		ok(takes(d, lo, &o) == 1 && takes(d, hi, &o) == 1, "--%s takes its bounds %s and %s", d->name, lo, hi);
+		ok(takes(d, lo, &o) == 1 && takes(d, hi, &o) == 1, "--%s takes its bounds %s and %s", d->name, lo,
+		   hi);
 		ok(takes(d, below, &o) == 0 && takes(d, above, &o) == 0,
 		   "--%s refuses %s and %s, one past them, naming each", d->name, below, above);
-		ok(takes(d, "x1", &o) == 0 && takes(d, "", &o) == 0, "--%s refuses x1 and an empty value", d->name);
+		ok(takes(d, "x1", &o) == 0 && takes(d, "", &o) == 0, "--%s refuses x1 and an empty value",
+		   d->name);
 	}
 }
 
@@ -217,8 +220,12 @@ static void test_settings(void)
 		options_defaults(&back);
 		nwarned = 0;
 		rcfile_apply(text, 1, argv, &back, &keep, warn, NULL);
-		same = d->type == OPTT_COLUMNS ? back.nchosen == o.nchosen && !memcmp(back.chosen, o.chosen, sizeof(o.chosen))
-		       : d->type == OPTT_CHOICE ? d->get(&back) == d->get(&o) : number(d, &back) == number(d, &o);
+		if (d->type == OPTT_COLUMNS)
+			same = back.nchosen == o.nchosen && !memcmp(back.chosen, o.chosen, sizeof(o.chosen));
+		else if (d->type == OPTT_CHOICE)
+			same = d->get(&back) == d->get(&o);
+		else
+			same = number(d, &back) == number(d, &o);
 		ok(strstr(text, line) && same && !nwarned && strstr(text, d->name) < strstr(text, "Options"),
 		   "setting %s: W writes %s=%s, named in the header, and it reads back", d->name, d->name, v);
 		if (!strstr(text, line))
