@@ -193,7 +193,7 @@ static void warn(void *arg, int line, const char *why)
 /* Each setting, given a value other than its default, written by W and read back. */
 static void test_settings(void)
 {
-	static const char *const values[] = {
+	static const char *const values[OPTT_TIME + 1] = {
 		[OPTT_FLAG] = "yes", [OPTT_SECONDS] = "2.5", [OPTT_COLUMN] = "pid", [OPTT_COLUMNS] = "io,pid",
 	};
 	char *argv[] = { "delaytop", NULL };
@@ -203,13 +203,14 @@ static void test_settings(void)
 		const struct option_def *d = option_def((enum option_id)id);
 		struct options o, back;
 		struct rcfile_args keep;
-		const char *v = d->type == OPTT_CHOICE ? d->choices[1] : values[d->type];
+		const char *v;
 		char line[128], *text;
 		int same;
 
 		if (!d->setting)
 			continue;
 		nsettings++;
+		v = d->type == OPTT_CHOICE ? d->choices[1] : values[d->type];
 		options_defaults(&o);
 		if (d->type != OPTT_FLAG)
 			takes(d, v, &o);
