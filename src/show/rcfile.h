@@ -47,7 +47,9 @@ void rcfile_free_args(struct rcfile_args *keep);
  * does not apply to *o left out, a list after the others), a new string. Pure. */
 char *rcfile_text(const struct options *o);
 
-/* What the screen saves. */
+/* The settings W writes, held apart from struct options (the screen fills struct options and
+ * writes rcfile_text of it; this is for a caller, such as the unit tests, that holds the values
+ * alone). */
 struct rcfile_values {
 	double delay_s;
 	int sort_col;
