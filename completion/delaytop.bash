@@ -5,7 +5,9 @@
 # Nothing here repeats delaytop's tables: the options come from its --help, and the values an
 # option takes from the list its own error message gives for a value it does not know ("choose
 # from: a, b, c"), both read from the delaytop being completed, in the C locale. The one
-# exception is --rotate's two words, hour and day, beside a number of seconds.
+# exception is --rotate's two words, hour and day, beside a number of seconds. The branches of
+# `case $prev` below name each option that takes a value, and tests/cli/completion.sh checks them
+# against --help (made from delaytop's option table), so that a new one cannot be missed.
 
 # _delaytop_choices PROGRAM OPTION: the values OPTION accepts, one per line.
 _delaytop_choices()
@@ -105,7 +107,7 @@ _delaytop()
 		return 0
 		;;
 	-n | --iterations | -d | --delay | --exit-buffer | --listen | --top-commands | --series-expiry | \
-		--keep | --capture | \
+		--keep | --capture | --trigger | \
 		--begin | --end)
 		return 0 # a value of the user's own
 		;;

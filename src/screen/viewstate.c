@@ -84,19 +84,26 @@ void view_rebuild(struct view *v)
 
 void view_write_settings(struct view *v)
 {
-	struct rcfile_values rv = {
-		.delay_s = v->delay_s, .sort_col = v->spec.sort_col, .reverse = v->spec.reverse,
-		.threads = v->want_threads, .cgroups = v->want_cgroups, .active = v->spec.filter.active,
-		.tree = v->spec.display.tree, .tree_sums = v->spec.display.tree_sums,
-		.chosen = v->cols.ids, .nchosen = colset_is_all(&v->cols) ? 0 : v->cols.n,
-	};
+	struct options o; /* the settings the screen shows, as options */
 	char path[4096], err[512], *text;
+
+	options_defaults(&o);
+	o.delay_s = v->delay_s;
+	o.sort_col = v->spec.sort_col;
+	o.reverse = v->spec.reverse;
+	o.threads = v->want_threads;
+	o.cgroups = v->want_cgroups;
+	o.active = v->spec.filter.active;
+	o.tree = v->spec.display.tree;
+	o.tree_sums = v->spec.display.tree_sums;
+	o.nchosen = colset_is_all(&v->cols) ? 0 : v->cols.n;
+	memcpy(o.chosen, v->cols.ids, (size_t)o.nchosen * sizeof(*o.chosen));
 
 	if (rcfile_path(path, sizeof(path)) < 0) {
 		view_say(v, "%s", _("no home directory to write the settings in"));
 		return;
 	}
-	text = rcfile_format(&rv);
+	text = rcfile_text(&o);
 	if (rcfile_write(path, text, err, sizeof(err)) == 0)
 		view_say(v, F_(N_("settings written to %s")), path);
 	else

@@ -1,142 +1,196 @@
-/* options.c — the command line: the table of options, getopt's arrays and --help made from it,
- * and the rules between options. Every bad value gets a message that names it (the values
- * themselves are parsed by optvalue.c); the caller prints it and exits with status 2. */
+/* options.c — the command line: THE table of options (one entry an option: names, type, bounds,
+ * default, choices, where its value goes, help, refusals, whether the settings file holds it),
+ * getopt's arrays, the defaults and --help made from it, and the rules between options. Every bad
+ * value gets a message that names it (optvalue.c reads each value by its type); the caller prints
+ * it and exits with status 2. Adding an option is one entry here, plus the code that uses it. */
 #include "config.h"
 
-#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgpath.h"
 #include "format.h"
 #include "i18n.h"
 #include "options.h"
 #include "optvalue.h"
 #include "listenaddr.h"
 #include "order.h"
-#include "timeparse.h"
-#include "xalloc.h"
 
 /* Where --help's texts start, and its width. */
 #define HELP_INDENT 27
 #define HELP_WIDTH 79
 
-enum option_id {
-	OPT_BATCH,
-	OPT_ITERATIONS,
-	OPT_DELAY,
-	OPT_PID,
-	OPT_USER,
-	OPT_THREADS,
-	OPT_GROUP,
-	OPT_CGROUP,
-	OPT_SORT,
-	OPT_REVERSE,
-	OPT_COLUMNS,
-	OPT_ACTIVE,
-	OPT_TREE,
-	OPT_TREE_SUMS,
-	OPT_TRIGGER,
-	OPT_FORMAT,
-	OPT_ACCUMULATE,
-	OPT_EXIT_BUFFER,
-	OPT_OUTPUT,
-	OPT_LISTEN,
-	OPT_TOP_COMMANDS,
-	OPT_SERIES_EXPIRY,
-	OPT_WRITE,
-	OPT_ROTATE,
-	OPT_KEEP,
-	OPT_CAPTURE,
-	OPT_READ,
-	OPT_BEGIN,
-	OPT_END,
-	OPT_HELP,
-	OPT_VERSION,
-	OPT_COUNT
-};
-
 /* getopt's value for an option without a letter. */
 #define LONG_ONLY 256
 
-/* THE table of options: getopt's arrays, --help and the options command mode refuses are made
- * from it. A help text may read numbers (%g) from num[]. */
-struct option_def {
-	const char *name;  /* long name */
-	char letter;       /* short name, or 0 */
-	const char *arg;   /* the value's name in --help; NULL: takes no value */
-	int command_mode;  /* applies with -- COMMAND too; the others choose, order or pace rows */
-	const char *help;  /* N_(): what it does, one line that --help wraps */
-	double num[2];     /* what the help's %g show */
+/* Where a field of struct options is, for the table. */
+#define AT(field) offsetof(struct options, field)
+
+_Static_assert(sizeof(enum output_format) == sizeof(int), "--format's choice is stored as an int");
+
+/* --group: which rows, as the two fields of struct options say it. */
+static void set_group(struct options *o, int choice)
+{
+	o->threads = choice == 1;
+	o->cgroups = choice == 2;
+}
+
+static int get_group(const struct options *o)
+{
+	return o->cgroups ? 2 : o->threads ? 1 : 0;
+}
+
+/* Whether the rows are processes: the tree's settings apply only then. */
+static int process_rows(const struct options *o)
+{
+	return !o->threads && !o->cgroups;
+}
+
+/* THE table of options: getopt's arrays, --help, the refusals, the settings file and the options
+ * command mode refuses are made from it (see struct option_def). */
+static const struct option_def option_table[OPT_COUNT] = {
+	[OPT_BATCH] = { .name = "batch", .letter = 'b', .type = OPTT_FLAG, .at = AT(batch), .command_mode = 1,
+			.help = N_("print reports as text instead of the full screen") },
+	[OPT_ITERATIONS] = {
+		.name = "iterations", .letter = 'n', .arg = "N", .type = OPTT_COUNT, .at = AT(iterations),
+		.min = 1, .max = (double)LONG_MAX,
+		.help = N_("stop after N reports, or quit the screen after N refreshes (default: until "
+			   "interrupted)"),
+		.bad = N_("invalid number of iterations '%s': expected a whole number of at least 1") },
+	[OPT_DELAY] = {
+		.name = "delay", .letter = 'd', .arg = "SECS", .type = OPTT_SECONDS, .at = AT(delay_s),
+		.min = MIN_DELAY - 1e-9, .max = MAX_DELAY, .def = DEFAULT_DELAY, .setting = 1,
+		.help = N_("seconds between reports, fractional, at least %g (default %g)"),
+		.num = { MIN_DELAY, DEFAULT_DELAY },
+		.bad = N_("invalid delay '%s': expected seconds, such as 1 or 0.5"),
+		.below = N_("invalid delay '%s': the minimum is %g seconds"),
+		.above = N_("invalid delay '%s': the maximum is %g seconds") },
+	[OPT_PID] = { .name = "pid", .letter = 'p', .arg = "PID[,PID...]", .type = OPTT_PIDS, .at = AT(pids),
+		      .n_at = AT(npids), .help = N_("only these processes (may be repeated)") },
+	[OPT_USER] = { .name = "user", .letter = 'u', .arg = "USER", .type = OPTT_USER, .at = AT(uid),
+		       .given = AT(by_uid), .help = N_("only tasks of this user (name or uid)") },
+	[OPT_THREADS] = { .name = "threads", .letter = 'H', .type = OPTT_FLAG, .at = AT(threads),
+			  .implies = "group", .implies_value = "thread",
+			  .help = N_("one row per thread instead of per process (--group=thread)") },
+	[OPT_GROUP] = {
+		.name = "group", .arg = "GROUP", .type = OPTT_CHOICE, .choices = { "process", "thread", "cgroup" },
+		.set = set_group, .get = get_group, .setting = 1,
+		.help = N_("one row per process, thread or cgroup (a tree of cgroups with their pressure; "
+			   "default process)"),
+		.bad = N_("unknown group '%s' (choose from: process, thread, cgroup)") },
+	[OPT_CGROUP] = { .name = "cgroup", .letter = 'c', .arg = "PATH", .type = OPTT_CGROUP, .at = AT(cgroup),
+			 .help = N_("only tasks in this cgroup and below, a path as /proc/PID/cgroup shows it") },
+	[OPT_SORT] = { .name = "sort", .letter = 's', .arg = "KEY", .type = OPTT_COLUMN, .at = AT(sort_col),
+		       .def = COL_TOTAL, .setting = 1, .help = N_("sort by KEY (default total), one of:"),
+		       .bad = N_("unknown sort key '%s' (choose from: %s)") },
+	[OPT_REVERSE] = { .name = "reverse", .type = OPTT_FLAG, .at = AT(reverse), .setting = 1,
+			  .help = N_("reverse the sort order") },
+	[OPT_COLUMNS] = {
+		.name = "columns", .arg = "LIST", .type = OPTT_COLUMNS, .at = AT(chosen), .n_at = AT(nchosen),
+		.setting = 1,
+		.help = N_("show these columns in this order, names as for --sort separated by commas (the "
+			   "command stays last; CSV and JSON keep every field)"),
+		.bad = N_("unknown column '%s' (choose from: %s)") },
+	[OPT_ACTIVE] = { .name = "active", .letter = 'a', .type = OPTT_FLAG, .at = AT(active), .setting = 1,
+			 .help = N_("only tasks that waited during the interval") },
+	[OPT_TREE] = { .name = "tree", .type = OPTT_FLAG, .at = AT(tree), .setting = 1, .applies = process_rows,
+		       .help = N_("processes as a tree, each under its parent") },
+	[OPT_TREE_SUMS] = { .name = "tree-sums", .type = OPTT_FLAG, .at = AT(tree_sums), .implies = "tree",
+			    .setting = 1, .applies = process_rows,
+			    .help = N_("the tree, each process's numbers summing its own and its descendants'") },
+	[OPT_TRIGGER] = {
+		.name = "trigger", .arg = "SPEC", .type = OPTT_TRIGGER, .at = AT(triggers), .n_at = AT(ntriggers),
+		.help = N_("register a PSI trigger, such as 'memory some 150ms 1s' (a cgroup path may follow): "
+			   "when it fires, say which tasks stalled (may be repeated)") },
+	[OPT_FORMAT] = {
+		.name = "format", .arg = "FORMAT", .type = OPTT_CHOICE, .at = AT(format),
+		.choices = { "text", "csv", "json", "openmetrics" }, .def = FORMAT_TEXT, .implies = "batch",
+		.command_mode = 1,
+		.help = N_("batch output: text, csv, json or openmetrics (implies --batch; command mode: not openmetrics)"),
+		.bad = N_("unknown format '%s' (choose from: text, csv, json, openmetrics)") },
+	[OPT_ACCUMULATE] = { .name = "accumulate", .type = OPTT_FLAG, .at = AT(accumulate),
+			     .help = N_("totals since the start, exited tasks included") },
+	[OPT_EXIT_BUFFER] = {
+		.name = "exit-buffer", .arg = "SIZE", .type = OPTT_SIZE, .at = AT(exit_buffer),
+		.min = MIN_EXIT_BUFFER, .max = MAX_EXIT_BUFFER, .def = DEFAULT_EXIT_BUFFER, .command_mode = 1,
+		.help = N_("receive buffer of each exit listener, such as 16M (default %gM)"),
+		.num = { DEFAULT_EXIT_BUFFER / (1024.0 * 1024) },
+		.bad = N_("invalid exit buffer size '%s': expected %gK to %gG, such as 16M"),
+		.say = { MIN_EXIT_BUFFER / 1024, MAX_EXIT_BUFFER / (1024.0 * 1024 * 1024) } },
+	[OPT_OUTPUT] = { .name = "output", .letter = 'o', .arg = "FILE", .type = OPTT_STRING, .at = AT(output),
+			 .command_mode = 1, .help = N_("command mode: write the report to FILE, not stderr") },
+	[OPT_LISTEN] = {
+		.name = "listen", .arg = "[ADDR:]PORT", .type = OPTT_STRING, .at = AT(listen),
+		.help = N_("serve Prometheus metrics at http://ADDR:PORT/metrics (ADDR: loopback unless given); "
+			   "without -b nothing else is printed") },
+	[OPT_TOP_COMMANDS] = {
+		.name = "top-commands", .arg = "N", .type = OPTT_COUNT, .at = AT(top_commands), .min = 0,
+		.max = 100000, .def = DEFAULT_TOP_COMMANDS,
+		.help = N_("the metrics show the first N command names that wait by name, the rest as "
+			   "_other (default %g)"),
+		.num = { DEFAULT_TOP_COMMANDS },
+		.bad = N_("invalid number of command names '%s': expected 0 to 100000") },
+	[OPT_SERIES_EXPIRY] = {
+		.name = "series-expiry", .arg = "SECS", .type = OPTT_SECONDS, .at = AT(series_expiry_s), .min = 0,
+		.max = SERIES_EXPIRY_MAX, .def = DEFAULT_SERIES_EXPIRY,
+		.help = N_("the metrics of a cgroup that is gone stay SECS seconds more, then go "
+			   "(default %g)"),
+		.num = { DEFAULT_SERIES_EXPIRY },
+		.bad = N_("invalid --series-expiry '%s': expected seconds from 0 to %d"), .say = { SERIES_EXPIRY_MAX } },
+	[OPT_WRITE] = {
+		.name = "write", .letter = 'w', .arg = "FILE", .type = OPTT_STRING, .at = AT(write),
+		.help = N_("record every reading to FILE (appending to a recording there); without -b and "
+			   "without a terminal nothing else is done") },
+	[OPT_ROTATE] = {
+		.name = "rotate", .arg = "PERIOD", .type = OPTT_PERIOD, .at = AT(rotate), .choices = { "hour", "day" },
+		.min = 1, .max = 86400,
+		.help = N_("-w: a new file every hour, day or PERIOD seconds, the last one renamed after its "
+			   "start: FILE.YYYY-MM-DD[-HH[MMSS]]"),
+		.bad = N_("invalid --rotate '%s': expected hour, day or seconds from 1 to 86400") },
+	[OPT_KEEP] = { .name = "keep", .arg = "N", .type = OPTT_COUNT, .at = AT(keep), .min = 1, .max = 100000,
+		       .help = N_("--rotate: keep the N newest renamed files, remove older ones"),
+		       .bad = N_("invalid --keep '%s': expected a number of files from 1 to 100000") },
+	[OPT_CAPTURE] = {
+		.name = "capture", .arg = "SECS", .type = OPTT_SECONDS, .at = AT(capture_s), .min = 1, .max = 3600,
+		.help = N_("-w with --trigger: keep the last SECS seconds in memory and write them, and the "
+			   "next SECS, only when a trigger fires"),
+		.bad = N_("invalid --capture '%s': expected seconds from 1 to 3600") },
+	[OPT_READ] = { .name = "read", .letter = 'r', .arg = "FILE", .type = OPTT_STRING, .at = AT(read),
+		       .help = N_("replay a recording: the screen, or reports with -b, as a live run shows them") },
+	[OPT_BEGIN] = {
+		.name = "begin", .arg = "TIME", .type = OPTT_TIME, .at = AT(begin_ns), .given = AT(has_begin),
+		.help = N_("-r: start at TIME: YYYY-MM-DD HH:MM[:SS], HH:MM[:SS] (today), @SECONDS, or like "
+			   "'10 minutes ago'") },
+	[OPT_END] = { .name = "end", .arg = "TIME", .type = OPTT_TIME, .at = AT(end_ns), .given = AT(has_end),
+		      .help = N_("-r: stop after TIME") },
+	[OPT_HELP] = { .name = "help", .letter = 'h', .type = OPTT_ACTION, .command_mode = 1,
+		       .help = N_("show this help and exit") },
+	[OPT_VERSION] = { .name = "version", .letter = 'V', .type = OPTT_ACTION, .command_mode = 1,
+			  .help = N_("show the version and exit") },
 };
 
-static const struct option_def option_table[OPT_COUNT] = {
-	[OPT_BATCH] = { "batch", 'b', NULL, 1, N_("print reports as text instead of the full screen"), { 0 } },
-	[OPT_ITERATIONS] = { "iterations", 'n', "N", 0,
-			     N_("stop after N reports, or quit the screen after N refreshes (default: until "
-				"interrupted)"), { 0 } },
-	[OPT_DELAY] = { "delay", 'd', "SECS", 0,
-			N_("seconds between reports, fractional, at least %g (default %g)"),
-			{ MIN_DELAY, DEFAULT_DELAY } },
-	[OPT_PID] = { "pid", 'p', "PID[,PID...]", 0, N_("only these processes (may be repeated)"), { 0 } },
-	[OPT_USER] = { "user", 'u', "USER", 0, N_("only tasks of this user (name or uid)"), { 0 } },
-	[OPT_THREADS] = { "threads", 'H', NULL, 0, N_("one row per thread instead of per process (--group=thread)"),
-			  { 0 } },
-	[OPT_GROUP] = { "group", 0, "GROUP", 0,
-			N_("one row per process, thread or cgroup (a tree of cgroups with their pressure; "
-			   "default process)"), { 0 } },
-	[OPT_CGROUP] = { "cgroup", 'c', "PATH", 0,
-			 N_("only tasks in this cgroup and below, a path as /proc/PID/cgroup shows it"), { 0 } },
-	[OPT_SORT] = { "sort", 's', "KEY", 0, N_("sort by KEY (default total), one of:"), { 0 } },
-	[OPT_REVERSE] = { "reverse", 0, NULL, 0, N_("reverse the sort order"), { 0 } },
-	[OPT_COLUMNS] = { "columns", 0, "LIST", 0,
-			  N_("show these columns in this order, names as for --sort separated by commas (the "
-			     "command stays last; CSV and JSON keep every field)"), { 0 } },
-	[OPT_ACTIVE] = { "active", 'a', NULL, 0, N_("only tasks that waited during the interval"), { 0 } },
-	[OPT_TREE] = { "tree", 0, NULL, 0, N_("processes as a tree, each under its parent"), { 0 } },
-	[OPT_TREE_SUMS] = { "tree-sums", 0, NULL, 0,
-			    N_("the tree, each process's numbers summing its own and its descendants'"), { 0 } },
-	[OPT_TRIGGER] = { "trigger", 0, "SPEC", 0,
-			   N_("register a PSI trigger, such as 'memory some 150ms 1s' (a cgroup path may follow): "
-			      "when it fires, say which tasks stalled (may be repeated)"), { 0 } },
-	[OPT_FORMAT] = { "format", 0, "FORMAT", 1,
-			 N_("batch output: text, csv, json or openmetrics (implies --batch; command mode: not openmetrics)"),
-			 { 0 } },
-	[OPT_ACCUMULATE] = { "accumulate", 0, NULL, 0, N_("totals since the start, exited tasks included"), { 0 } },
-	[OPT_EXIT_BUFFER] = { "exit-buffer", 0, "SIZE", 1,
-			      N_("receive buffer of each exit listener, such as 16M (default %gM)"),
-			      { DEFAULT_EXIT_BUFFER / (1024.0 * 1024) } },
-	[OPT_OUTPUT] = { "output", 'o', "FILE", 1, N_("command mode: write the report to FILE, not stderr"), { 0 } },
-	[OPT_LISTEN] = { "listen", 0, "[ADDR:]PORT", 0,
-			 N_("serve Prometheus metrics at http://ADDR:PORT/metrics (ADDR: loopback unless given); "
-			    "without -b nothing else is printed"), { 0 } },
-	[OPT_TOP_COMMANDS] = { "top-commands", 0, "N", 0,
-			       N_("the metrics show the first N command names that wait by name, the rest as "
-				  "_other (default %g)"), { DEFAULT_TOP_COMMANDS } },
-	[OPT_SERIES_EXPIRY] = { "series-expiry", 0, "SECS", 0,
-				N_("the metrics of a cgroup that is gone stay SECS seconds more, then go "
-				   "(default %g)"), { DEFAULT_SERIES_EXPIRY } },
-	[OPT_WRITE] = { "write", 'w', "FILE", 0,
-			N_("record every reading to FILE (appending to a recording there); without -b and "
-			   "without a terminal nothing else is done"), { 0 } },
-	[OPT_ROTATE] = { "rotate", 0, "PERIOD", 0,
-			 N_("-w: a new file every hour, day or PERIOD seconds, the last one renamed after its "
-			    "start: FILE.YYYY-MM-DD[-HH[MMSS]]"), { 0 } },
-	[OPT_KEEP] = { "keep", 0, "N", 0, N_("--rotate: keep the N newest renamed files, remove older ones"),
-		       { 0 } },
-	[OPT_CAPTURE] = { "capture", 0, "SECS", 0,
-			  N_("-w with --trigger: keep the last SECS seconds in memory and write them, and the "
-			     "next SECS, only when a trigger fires"), { 0 } },
-	[OPT_READ] = { "read", 'r', "FILE", 0,
-		       N_("replay a recording: the screen, or reports with -b, as a live run shows them"), { 0 } },
-	[OPT_BEGIN] = { "begin", 0, "TIME", 0,
-			N_("-r: start at TIME: YYYY-MM-DD HH:MM[:SS], HH:MM[:SS] (today), @SECONDS, or like "
-			   "'10 minutes ago'"), { 0 } },
-	[OPT_END] = { "end", 0, "TIME", 0, N_("-r: stop after TIME"), { 0 } },
-	[OPT_HELP] = { "help", 'h', NULL, 1, N_("show this help and exit"), { 0 } },
-	[OPT_VERSION] = { "version", 'V', NULL, 1, N_("show the version and exit"), { 0 } },
-};
+const struct option_def *option_def(enum option_id id)
+{
+	return &option_table[id];
+}
+
+int option_find(const char *name)
+{
+	for (int id = 0; id < OPT_COUNT; id++)
+		if (strcmp(option_table[id].name, name) == 0)
+			return id;
+	return -1;
+}
+
+void options_defaults(struct options *o)
+{
+	memset(o, 0, sizeof(*o));
+	for (int id = 0; id < OPT_COUNT; id++)
+		if (option_table[id].def != 0)
+			optvalue_store(&option_table[id], o, option_table[id].def);
+}
 
 /* getopt's value for an option. */
 static int option_val(enum option_id id)
@@ -232,7 +286,7 @@ static void usage_option(FILE *f, enum option_id id)
 	}
 	help_text(help, sizeof(help), d);
 	print_wrapped(f, help, len);
-	if (id == OPT_SORT)
+	if (d->type == OPTT_COLUMN) /* the names it takes */
 		print_wrapped(f, order_keys(), 0);
 }
 
@@ -260,76 +314,6 @@ static void version(void)
 		"License GPLv2+: GNU GPL version 2 or later <https://gnu.org/licenses/gpl.html>.\n"
 		"This is free software: you are free to change and redistribute it.\n"
 		"There is NO WARRANTY, to the extent permitted by law.\n"), stdout);
-}
-
-static int parse_sort(const char *s, int *col, char *err, size_t errlen)
-{
-	char val[SHOWN_SIZE];
-
-	*col = order_find(s);
-	if (*col >= 0)
-		return 0;
-	return optvalue_fail(err, errlen, F_(N_("unknown sort key '%s' (choose from: %s)")), text_shown(s, val), order_keys());
-}
-
-/* --columns: column names (those of the sort keys) separated by commas, each once. */
-static int parse_columns(const char *s, struct options *o, char *err, size_t errlen)
-{
-	char val[SHOWN_SIZE], list[SHOWN_SIZE], name[SHOWN_SIZE];
-	const char *p = s;
-
-	o->nchosen = 0;
-	for (;;) {
-		size_t len = strcspn(p, ",");
-		int col;
-
-		if (len == 0)
-			return optvalue_fail(err, errlen, F_(N_("empty column name in '%s'")), text_shown(s, list));
-		snprintf(name, sizeof(name), "%.*s", (int)(len < 40 ? len : 40), p);
-		col = len < 40 ? order_find(name) : -1;
-		if (col < 0)
-			return optvalue_fail(err, errlen, F_(N_("unknown column '%s' (choose from: %s)")), text_shown(name, val),
-			            order_keys());
-		for (int i = 0; i < o->nchosen; i++)
-			if (o->chosen[i] == col)
-				return optvalue_fail(err, errlen, F_(N_("column '%s' is listed twice in '%s'")), text_shown(name, val),
-				            text_shown(s, list));
-		o->chosen[o->nchosen++] = col;
-		if (!p[len])
-			return 0;
-		p += len + 1;
-	}
-}
-
-/* Parses a byte count with an optional K, M or G (powers of 1024). */
-static int parse_group(const char *s, struct options *o, char *err, size_t errlen)
-{
-	char val[SHOWN_SIZE];
-
-	if (strcmp(s, "process") == 0 || strcmp(s, "thread") == 0 || strcmp(s, "cgroup") == 0) {
-		o->threads = strcmp(s, "thread") == 0;
-		o->cgroups = strcmp(s, "cgroup") == 0;
-		return 0;
-	}
-	return optvalue_fail(err, errlen, F_(N_("unknown group '%s' (choose from: process, thread, cgroup)")), text_shown(s, val));
-}
-
-static int parse_format(const char *s, enum output_format *f, char *err, size_t errlen)
-{
-	char val[SHOWN_SIZE];
-
-	if (strcmp(s, "text") == 0)
-		*f = FORMAT_TEXT;
-	else if (strcmp(s, "csv") == 0)
-		*f = FORMAT_CSV;
-	else if (strcmp(s, "json") == 0)
-		*f = FORMAT_JSON;
-	else if (strcmp(s, "openmetrics") == 0)
-		*f = FORMAT_OPENMETRICS;
-	else
-		return optvalue_fail(err, errlen, F_(N_("unknown format '%s' (choose from: text, csv, json, openmetrics)")),
-		            text_shown(s, val));
-	return 0;
 }
 
 /* The option getopt stopped at, as the user wrote it and as a message may show it (see
@@ -368,93 +352,12 @@ static int long_matches(const char *name, size_t len, char *buf, size_t size)
 	return n;
 }
 
-/* Whether name is one of the long options. */
-static int known_long(const char *name)
-{
-	for (int id = 0; id < OPT_COUNT; id++)
-		if (strcmp(option_table[id].name, name) == 0)
-			return 1;
-	return 0;
-}
-
-static void defaults(struct options *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->delay_s = DEFAULT_DELAY;
-	o->sort_col = COL_TOTAL;
-	o->format = FORMAT_TEXT;
-	o->exit_buffer = DEFAULT_EXIT_BUFFER;
-	o->top_commands = DEFAULT_TOP_COMMANDS;
-	o->series_expiry_s = DEFAULT_SERIES_EXPIRY;
-}
-
 /* Notes the first option given that command mode refuses: one that chooses, orders or paces
  * rows, which command mode has none of. */
 static void note_task_option(int id, int c, const char *word, struct options *o)
 {
 	if (!o->task_option[0] && !option_table[id].command_mode)
 		bad_option(word, c, o->task_option, sizeof(o->task_option));
-}
-
-/* -c PATH: a path below the hierarchy's root; '..' would leave it. */
-static int parse_cgroup(const char *s, struct options *o, char *err, size_t errlen)
-{
-	char val[SHOWN_SIZE];
-
-	if (!s[0])
-		return optvalue_fail(err, errlen, "%s", _("an empty cgroup path: give one such as /system.slice"));
-	if (cgpath_climbs(s))
-		return optvalue_fail(err, errlen, F_(N_("invalid cgroup path '%s': '..' would leave the hierarchy")),
-				     text_shown(s, val));
-	o->cgroup = s;
-	return 0;
-}
-
-/* Takes option id's value into o. */
-static int take_option(enum option_id id, struct options *o, char *err, size_t errlen)
-{
-	switch (id) {
-	case OPT_BATCH: o->batch = 1; return 0;
-	case OPT_ITERATIONS: return optvalue_iterations(optarg, &o->iterations, err, errlen);
-	case OPT_DELAY: return options_parse_delay(optarg, &o->delay_s, err, errlen);
-	case OPT_PID: return options_parse_pids(optarg, &o->pids, &o->npids, err, errlen);
-	case OPT_USER:
-		o->by_uid = 1;
-		return options_parse_user(optarg, &o->uid, err, errlen);
-	case OPT_THREADS:
-		o->threads = 1;
-		o->cgroups = 0;
-		return 0;
-	case OPT_GROUP: return parse_group(optarg, o, err, errlen);
-	case OPT_CGROUP: return parse_cgroup(optarg, o, err, errlen);
-	case OPT_SORT: return parse_sort(optarg, &o->sort_col, err, errlen);
-	case OPT_REVERSE: o->reverse = 1; return 0;
-	case OPT_COLUMNS: return parse_columns(optarg, o, err, errlen);
-	case OPT_ACTIVE: o->active = 1; return 0;
-	case OPT_TREE: o->tree = 1; return 0;
-	case OPT_TREE_SUMS: o->tree = o->tree_sums = 1; return 0;
-	case OPT_TRIGGER:
-		if (o->ntriggers == TRIGGER_MAX)
-			return optvalue_fail(err, errlen, F_(N_("at most %d --trigger options")), TRIGGER_MAX);
-		return trigger_parse(optarg, &o->triggers[o->ntriggers++], err, errlen);
-	case OPT_FORMAT:
-		o->batch = 1;
-		return parse_format(optarg, &o->format, err, errlen);
-	case OPT_ACCUMULATE: o->accumulate = 1; return 0;
-	case OPT_EXIT_BUFFER: return optvalue_size(optarg, &o->exit_buffer, err, errlen);
-	case OPT_OUTPUT: o->output = optarg; return 0;
-	case OPT_LISTEN: o->listen = optarg; return 0;
-	case OPT_TOP_COMMANDS: return optvalue_top_commands(optarg, &o->top_commands, err, errlen);
-	case OPT_SERIES_EXPIRY: return optvalue_series_expiry(optarg, &o->series_expiry_s, err, errlen);
-	case OPT_WRITE: o->write = optarg; return 0;
-	case OPT_ROTATE: return optvalue_rotate(optarg, &o->rotate, err, errlen);
-	case OPT_KEEP: return optvalue_keep(optarg, &o->keep, err, errlen);
-	case OPT_CAPTURE: return optvalue_capture(optarg, &o->capture_s, err, errlen);
-	case OPT_READ: o->read = optarg; return 0;
-	case OPT_BEGIN: return optvalue_time(optarg, "--begin", &o->begin_ns, &o->has_begin, err, errlen);
-	case OPT_END: return optvalue_time(optarg, "--end", &o->end_ns, &o->has_end, err, errlen);
-	default: return 0; /* --help and --version are handled by the caller */
-	}
 }
 
 static int parse_one(int c, const char *word, struct options *o, char *err, size_t errlen)
@@ -464,14 +367,14 @@ static int parse_one(int c, const char *word, struct options *o, char *err, size
 
 	if (id >= 0) {
 		note_task_option(id, c, word, o);
-		return take_option((enum option_id)id, o, err, errlen);
+		return optvalue_take(&option_table[id], optarg, o, err, errlen);
 	}
 	switch (c) {
 	case ':':
 		return optvalue_fail(err, errlen, F_(N_("option '%s' needs a value")), bad_option(word, optopt, opt, sizeof(opt)));
 	default:
 		bad_option(word, optopt, opt, sizeof(opt));
-		if (strncmp(word, "--", 2) == 0 && strchr(word, '=') && known_long(opt + 2))
+		if (strncmp(word, "--", 2) == 0 && strchr(word, '=') && option_find(opt + 2) >= 0)
 			return optvalue_fail(err, errlen, F_(N_("option '%s' takes no value")), opt);
 		if (strncmp(word, "--", 2) == 0 && strcspn(word + 2, "=") > 0 &&
 		    long_matches(word + 2, strcspn(word + 2, "="), possible, sizeof(possible)) > 1)
@@ -518,7 +421,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	char short_options[2 + 2 * OPT_COUNT + 1];
 
 	getopt_arrays(long_options, short_options);
-	defaults(o);
+	options_defaults(o);
 	opterr = 0;
 	optind = 0; /* 0, not 1: glibc then also forgets a half-read group such as -zb */
 	/* word: optind before the call is the argument getopt reads, also inside "-bx" clusters */

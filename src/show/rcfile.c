@@ -12,6 +12,7 @@
 #include "columns.h"
 #include "format.h"
 #include "i18n.h"
+#include "optvalue.h"
 #include "rcfile.h"
 #include "secure.h"
 #include "users.h"
@@ -20,15 +21,30 @@
 /* The largest file read: a few lines are expected. */
 #define RCFILE_MAX (64 * 1024)
 
-/* THE table of settings: the long options the file may set; a flag is "yes" or "no". */
-static const struct setting {
-	const char *name;
-	int flag;
-} settings[] = {
-	{ "delay", 0 }, { "sort", 0 }, { "reverse", 1 }, { "group", 0 }, { "active", 1 }, { "columns", 0 },
-	{ "tree", 1 }, { "tree-sums", 1 },
+/* The settings in the order of the files W wrote before the option table: W keeps it, and a
+ * setting added since comes after these, in the table's order. */
+static const enum option_id first_settings[] = {
+	OPT_DELAY, OPT_SORT, OPT_REVERSE, OPT_GROUP, OPT_ACTIVE, OPT_COLUMNS, OPT_TREE, OPT_TREE_SUMS,
 };
-#define NSETTINGS (sizeof(settings) / sizeof(settings[0]))
+#define NFIRST (sizeof(first_settings) / sizeof(first_settings[0]))
+
+/* The options the file may set, in the file's order, into ids[OPT_COUNT]; returns how many. */
+static int setting_order(int *ids)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < NFIRST; i++)
+		ids[n++] = first_settings[i];
+	for (int id = 0; id < OPT_COUNT; id++) {
+		size_t i = 0;
+
+		while (i < NFIRST && first_settings[i] != (enum option_id)id)
+			i++;
+		if (option_def((enum option_id)id)->setting && i == NFIRST)
+			ids[n++] = id;
+	}
+	return n;
+}
 
 int rcfile_path(char *buf, size_t size)
 {
@@ -137,12 +153,14 @@ static char *trim(char *s)
 	return s;
 }
 
-/* A line's setting: the index of its name in settings[] and, in *opt, the option as the command
- * line would give it ("--sort=io", "--reverse"; NULL for a flag set to no). Returns -1 for a line
- * that sets nothing (empty, a comment) and -2, with a message in why, for one that cannot be used. */
+/* A line's setting: its option (one the table marks a setting) and, in *opt, the option as the
+ * command line would give it ("--sort=io", "--reverse"; NULL for a flag set to no). Returns -1 for
+ * a line that sets nothing (empty, a comment) and -2, with a message in why, for one that cannot
+ * be used. */
 static int line_setting(char *line, char **opt, char *why, size_t whylen)
 {
 	char *eq, *name, *value, buf[SHOWN_SIZE];
+	int i;
 
 	*opt = NULL;
 	for (const char *c = line; *c; c++)
@@ -162,10 +180,9 @@ static int line_setting(char *line, char **opt, char *why, size_t whylen)
 	*eq = '\0';
 	name = trim(line);
 	value = trim(eq + 1);
-	for (int i = 0; i < (int)NSETTINGS; i++) {
-		if (strcmp(name, settings[i].name) != 0)
-			continue;
-		if (!settings[i].flag) {
+	i = option_find(name);
+	if (i >= 0 && option_def((enum option_id)i)->setting) {
+		if (option_def((enum option_id)i)->type != OPTT_FLAG) {
 			*opt = xmalloc(strlen(name) + strlen(value) + 4);
 			sprintf(*opt, "--%s=%s", name, value);
 		} else if (strcmp(value, "yes") == 0) {
@@ -241,7 +258,7 @@ static void collect(const char *text, struct pending *last, rcfile_warn_fn *warn
 void rcfile_apply(const char *text, int argc, char **argv, struct options *o, struct rcfile_args *keep,
 		  rcfile_warn_fn *warn, void *arg)
 {
-	struct pending last[NSETTINGS] = { { 0, NULL } };
+	struct pending last[OPT_COUNT] = { { 0, NULL } };
 	char **kept, why[512];
 	int nkept = 0;
 
@@ -249,11 +266,11 @@ void rcfile_apply(const char *text, int argc, char **argv, struct options *o, st
 	if (!text || o->command)
 		return;
 	collect(text, last, warn, arg);
-	kept = xcalloc(NSETTINGS + 1, sizeof(*kept)); /* room for one being tried */
+	kept = xcalloc(OPT_COUNT + 1, sizeof(*kept)); /* room for one being tried */
 	for (;;) { /* in the file's order */
 		struct pending *p = NULL;
 
-		for (size_t i = 0; i < NSETTINGS; i++)
+		for (size_t i = 0; i < OPT_COUNT; i++)
 			if (last[i].line > 0 && (!p || last[i].line < p->line))
 				p = &last[i];
 		if (!p)
@@ -288,31 +305,87 @@ void rcfile_free_args(struct rcfile_args *keep)
 	memset(keep, 0, sizeof(*keep));
 }
 
+/* The file's first lines: what it is, the names of the settings (ids, n of them) wrapped at 81
+ * columns. */
+static void format_header(struct outbuf *out, const int *ids, int n)
+{
+	const char *intro = "# values of its long options (";
+	int col = (int)strlen(intro);
+
+	out_str(out, "# delaytop's settings, written by its W key: one name=value a line, the names and\n");
+	out_str(out, intro);
+	for (int i = 0; i < n; i++) {
+		const char *name = option_def((enum option_id)ids[i])->name;
+		int w = (int)strlen(name) + 1; /* and the ',' or ')' after it */
+
+		if (i && col + 1 + w > 81) {
+			out_char(out, '\n');
+			out_char(out, '#');
+			col = 1;
+		}
+		if (i) {
+			out_char(out, ' ');
+			col++;
+		}
+		out_printf(out, "%s%c", name, i + 1 < n ? ',' : ')');
+		col += w;
+	}
+	out_str(out, ". Options\n# on the command line win over these.\n");
+}
+
+/* One setting's line, unless it does not apply to *o or has nothing to write. */
+static void format_setting(struct outbuf *out, enum option_id id, const struct options *o)
+{
+	const struct option_def *d = option_def(id);
+	size_t len = out->len;
+
+	if (d->applies && !d->applies(o))
+		return;
+	out_printf(out, "%s=", d->name);
+	if (optvalue_format(d, o, out) < 0)
+		out->len = len;
+	else
+		out_char(out, '\n');
+}
+
+/* Whether option d takes a list. */
+static int is_list(const struct option_def *d)
+{
+	return d->type == OPTT_COLUMNS || d->type == OPTT_PIDS || d->type == OPTT_TRIGGER;
+}
+
+char *rcfile_text(const struct options *o)
+{
+	struct outbuf out = { 0 };
+	int ids[OPT_COUNT], n = setting_order(ids);
+
+	format_header(&out, ids, n);
+	for (int list = 0; list < 2; list++) /* a list, long, comes after the others */
+		for (int i = 0; i < n; i++)
+			if (is_list(option_def((enum option_id)ids[i])) == list)
+				format_setting(&out, (enum option_id)ids[i], o);
+	out_char(&out, '\0');
+	return out.data;
+}
+
 char *rcfile_format(const struct rcfile_values *v)
 {
-	struct outbuf o = { 0 };
+	struct options o;
+	int n = v->nchosen < COL_COUNT ? v->nchosen : COL_COUNT;
 
-	out_str(&o, "# delaytop's settings, written by its W key: one name=value a line, the names and\n"
-		    "# values of its long options (delay, sort, reverse, group, active, columns, tree,\n"
-		    "# tree-sums). Options\n"
-		    "# on the command line win over these.\n");
-	out_printf(&o, "delay=%g\n", v->delay_s);
-	out_printf(&o, "sort=%s\n", column_def(v->sort_col).key);
-	out_printf(&o, "reverse=%s\n", v->reverse ? "yes" : "no");
-	out_printf(&o, "group=%s\n", v->cgroups ? "cgroup" : v->threads ? "thread" : "process");
-	out_printf(&o, "active=%s\n", v->active ? "yes" : "no");
-	if (!v->threads && !v->cgroups) {
-		out_printf(&o, "tree=%s\n", v->tree ? "yes" : "no");
-		out_printf(&o, "tree-sums=%s\n", v->tree_sums ? "yes" : "no");
-	}
-	if (v->nchosen) {
-		out_str(&o, "columns=");
-		for (int i = 0; i < v->nchosen; i++)
-			out_printf(&o, "%s%s", i ? "," : "", column_def(v->chosen[i]).key);
-		out_char(&o, '\n');
-	}
-	out_char(&o, '\0');
-	return o.data;
+	options_defaults(&o);
+	o.delay_s = v->delay_s;
+	o.sort_col = v->sort_col;
+	o.reverse = v->reverse;
+	o.threads = v->threads;
+	o.cgroups = v->cgroups;
+	o.active = v->active;
+	o.tree = v->tree;
+	o.tree_sums = v->tree_sums;
+	o.nchosen = v->chosen ? n : 0;
+	if (o.nchosen)
+		memcpy(o.chosen, v->chosen, (size_t)n * sizeof(*o.chosen));
+	return rcfile_text(&o);
 }
 
 /* Makes the directories of path that are missing, private to the user. */

@@ -2,9 +2,9 @@
  * without following another user's symlinks, its lines as command-line options (which the command
  * line overrides), and writing it from the screen's settings.
  *
- * The file has one "name=value" a line, the names those of the long options it may set (delay,
- * sort, reverse, group, active, columns), the values as the command line takes them and yes or
- * no for reverse and active; '#' starts a comment. */
+ * The file has one "name=value" a line, the names those of the long options that the option
+ * table (options.c) marks as settings, the values as the command line takes them and yes or no
+ * for a flag; '#' starts a comment. */
 #ifndef DELAYTOP_RCFILE_H
 #define DELAYTOP_RCFILE_H
 
@@ -43,7 +43,13 @@ void rcfile_apply(const char *text, int argc, char **argv, struct options *o, st
 		  rcfile_warn_fn *warn, void *arg);
 void rcfile_free_args(struct rcfile_args *keep);
 
-/* What the screen saves. */
+/* The file's text for the settings in *o, in the order W has always written them (a setting that
+ * does not apply to *o left out, a list after the others), a new string. Pure. */
+char *rcfile_text(const struct options *o);
+
+/* The settings W writes, held apart from struct options (the screen fills struct options and
+ * writes rcfile_text of it; this is for a caller, such as the unit tests, that holds the values
+ * alone). */
 struct rcfile_values {
 	double delay_s;
 	int sort_col;
@@ -55,7 +61,7 @@ struct rcfile_values {
 	int nchosen;
 };
 
-/* The file's text for these values, a new string. Pure. */
+/* The file's text for these values (rcfile_text of them over the defaults), a new string. Pure. */
 char *rcfile_format(const struct rcfile_values *v);
 
 /* Writes text to path through a new file renamed over it, making the directories it needs.

@@ -50,6 +50,17 @@ got=$(complete_words -- | sed 's/=$//' | sort -u | tr '\n' ' ')
 tap_ok $? "-- completes to every long option of the man page's OPTIONS, and no other" \
 	"man page: '$man_opts'; completion: '$got'"
 
+# Every option that takes a value has its own branch in the completion (what it completes, or
+# nothing: a value of the user's own), and no branch names an option delaytop does not have: both
+# lists come from delaytop's option table, the one through --help.
+help_vals=$(LC_ALL=C "$bin" --help | sed -n 's/^  \(-.\), \(--[a-z][a-z-]*\)=.*/\1 \2/p; s/^      \(--[a-z][a-z-]*\)=.*/\1/p' |
+	tr ' ' '\n' | sort -u | tr '\n' ' ')
+branches=$(sed -n '/^\tcase \$prev in/,/^\tesac/p' "$script" | sed 's/#.*//' | sed -e ':a' -e '/\\$/N; s/\\\n//; ta' |
+	grep -E '^[[:space:]]*-[^)]*\)' | sed 's/).*//' | grep -oE -- '--?[A-Za-z][a-z-]*' | sort -u | tr '\n' ' ')
+[ -n "$help_vals" ] && [ "$branches" = "$help_vals" ]
+tap_ok $? "the completion has a branch for each option --help shows with a value, and only those" \
+	"--help: '$help_vals'; completion: '$branches'"
+
 is --so -- --sort=
 is --th -- --threads
 is --ex -- --exit-buffer=
