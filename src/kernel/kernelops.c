@@ -75,9 +75,9 @@ static int live_list_processes(struct kernel *k, const uint32_t *pids, size_t np
 			       size_t *n, size_t *cap)
 {
 	struct kernel_live *l = live(k);
-	struct taskset *set = npids ? NULL : followed(l);
+	struct taskset *set = followed(l); /* drained even when pids are chosen: its buffer stays small */
 
-	if (!set) {
+	if (!set || npids) {
 		l->following = 0;
 		return procfs_list(pids, npids, out, n, cap);
 	}
@@ -89,9 +89,9 @@ static int live_walk_processes(struct kernel *k, const uint32_t *pids, size_t np
 			       size_t *n)
 {
 	struct kernel_live *l = live(k);
-	struct taskset *set = npids ? NULL : followed(l);
+	struct taskset *set = followed(l);
 
-	if (!set) {
+	if (!set || npids) {
 		l->following = 0;
 		return procfs_walk(l->procfs, pids, npids, out, n);
 	}
