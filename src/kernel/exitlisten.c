@@ -42,7 +42,7 @@ struct rawq {
 	size_t len, cap;
 };
 
-struct ts_listener {
+struct exitlisten {
 	int family;
 	int rcvbuf;
 	int epfd;   /* the sockets and stopfd, for the thread */
@@ -206,7 +206,7 @@ static void listen_error(int rc, char *err, size_t errlen)
 }
 
 /* Opens the socket of one group of CPUs and registers it. */
-static int open_sock(struct ts_listener *l, struct listen_sock *ls, const char *cpus, int rcvbuf, char *err,
+static int open_sock(struct exitlisten *l, struct listen_sock *ls, const char *cpus, int rcvbuf, char *err,
 		     size_t errlen)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
@@ -296,7 +296,7 @@ static void account_drops(struct listen_sock *ls, int enobufs, uint64_t *lost)
 }
 
 /* Moves what one socket holds into the queue; returns the datagrams moved. Under the lock. */
-static int fetch_sock(struct ts_listener *l, struct listen_sock *ls)
+static int fetch_sock(struct exitlisten *l, struct listen_sock *ls)
 {
 	int moved = 0;
 
@@ -323,7 +323,7 @@ static int fetch_sock(struct ts_listener *l, struct listen_sock *ls)
 }
 
 /* Moves what every socket holds into the queue. Under the lock. */
-static int fetch(struct ts_listener *l)
+static int fetch(struct exitlisten *l)
 {
 	int moved = 0;
 
@@ -335,7 +335,7 @@ static int fetch(struct ts_listener *l)
 /* The thread: waits for records on any socket and queues them, until stopfd says to end. */
 static void *receive_thread(void *arg)
 {
-	struct ts_listener *l = arg;
+	struct exitlisten *l = arg;
 
 	for (;;) {
 		struct epoll_event ev[EXITLISTEN_MAX + 1];
@@ -357,7 +357,7 @@ static void *receive_thread(void *arg)
 /* Starts the thread, with every signal blocked (thread.h): they are for the caller's thread
  * (command mode reads SIGCHLD through a signalfd, which a thread that left it unblocked could
  * swallow). */
-static int start_thread(struct ts_listener *l)
+static int start_thread(struct exitlisten *l)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 	int rc;
@@ -376,9 +376,9 @@ static int start_thread(struct ts_listener *l)
 	return 0;
 }
 
-int ts_listen(struct ts_listener **out, int rcvbuf, char *err, size_t errlen)
+int exitlisten_open(struct exitlisten **out, int rcvbuf, char *err, size_t errlen)
 {
-	struct ts_listener *l = xcalloc(1, sizeof(*l));
+	struct exitlisten *l = xcalloc(1, sizeof(*l));
 	char possible[1024], groups[EXITLISTEN_MAX][EXITLISTEN_LIST];
 	int rc, k;
 
@@ -399,14 +399,14 @@ int ts_listen(struct ts_listener **out, int rcvbuf, char *err, size_t errlen)
 	if (rc < 0) {
 		if (!err[0])
 			listen_error(rc, err, errlen);
-		ts_listen_close(l);
+		exitlisten_close(l);
 		return rc;
 	}
 	*out = l;
 	return 0;
 }
 
-void ts_listen_close(struct ts_listener *l)
+void exitlisten_close(struct exitlisten *l)
 {
 	if (!l)
 		return;
@@ -431,12 +431,12 @@ void ts_listen_close(struct ts_listener *l)
 	free(l);
 }
 
-int ts_listen_fd(const struct ts_listener *l)
+int exitlisten_fd(const struct exitlisten *l)
 {
 	return l->evfd;
 }
 
-int ts_listen_rcvbuf(const struct ts_listener *l)
+int exitlisten_rcvbuf(const struct exitlisten *l)
 {
 	return l->rcvbuf;
 }
@@ -444,7 +444,7 @@ int ts_listen_rcvbuf(const struct ts_listener *l)
 /* ---- draining ---- */
 
 /* Hands the records of one queued datagram to fn; returns how many messages. */
-static int deliver(struct ts_listener *l, unsigned char *data, uint32_t len, ts_exit_fn fn, void *arg)
+static int deliver(struct exitlisten *l, unsigned char *data, uint32_t len, ts_exit_fn fn, void *arg)
 {
 	struct ts_record thread, process;
 	struct nlmsghdr *h = (struct nlmsghdr *)data;
@@ -462,7 +462,7 @@ static int deliver(struct ts_listener *l, unsigned char *data, uint32_t len, ts_
 	return messages;
 }
 
-int ts_listen_drain(struct ts_listener *l, ts_exit_fn fn, void *arg, uint64_t *lost)
+int exitlisten_drain(struct exitlisten *l, ts_exit_fn fn, void *arg, uint64_t *lost)
 {
 	struct rawq taken;
 	eventfd_t ignored;

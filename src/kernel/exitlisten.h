@@ -11,7 +11,7 @@
 
 #include "taskstats.h"
 
-struct ts_listener;
+struct exitlisten;
 
 /* Called for each exit message: the exiting thread's record, and, when it was the last thread of
  * a process that ever had several, the process aggregate (else NULL). A thread record whose
@@ -36,16 +36,16 @@ int exitlisten_groups(const char *possible, char (*groups)[EXITLISTEN_LIST], int
 /* Registers the listeners for every possible CPU, each socket with a receive buffer of rcvbuf
  * bytes. Needs CAP_NET_ADMIN and the initial user and PID namespace. Returns 0 or a negative errno
  * with a message in err. */
-int ts_listen(struct ts_listener **out, int rcvbuf, char *err, size_t errlen);
-void ts_listen_close(struct ts_listener *l);
+int exitlisten_open(struct exitlisten **out, int rcvbuf, char *err, size_t errlen);
+void exitlisten_close(struct exitlisten *l);
 /* One descriptor that polls readable when records are waiting. */
-int ts_listen_fd(const struct ts_listener *l);
+int exitlisten_fd(const struct exitlisten *l);
 /* The receive buffer the kernel granted each socket (the smallest). */
-int ts_listen_rcvbuf(const struct ts_listener *l);
+int exitlisten_rcvbuf(const struct exitlisten *l);
 
 /* Takes every exit message waiting, in memory or still in a socket, without blocking, and calls
  * fn for each. Messages the kernel dropped because a buffer was full, or that found the queue in
  * memory full, are added to *lost. Returns the number of messages. */
-int ts_listen_drain(struct ts_listener *l, ts_exit_fn fn, void *arg, uint64_t *lost);
+int exitlisten_drain(struct exitlisten *l, ts_exit_fn fn, void *arg, uint64_t *lost);
 
 #endif

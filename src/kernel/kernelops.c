@@ -18,7 +18,7 @@ struct kernel_live {
 	struct kernel k; /* first: the ops see this struct through it */
 	struct procfs *procfs;
 	struct ts_client *ts;        /* open for queries and CGROUPSTATS, or NULL */
-	struct ts_listener *listener;
+	struct exitlisten *listener;
 	struct taskwatch *watch;     /* the task set followed through the connector, or NULL: walks */
 	int following;               /* this reading's task set is the followed one */
 	uint32_t *ids;               /* the followed processes, for a walk of their stat files */
@@ -40,14 +40,14 @@ static int live_open_taskstats(struct kernel *k, uint32_t probe_pid, char *err, 
 
 static int live_open_exits(struct kernel *k, int rcvbuf, char *err, size_t errlen)
 {
-	return ts_listen(&live(k)->listener, rcvbuf, err, errlen);
+	return exitlisten_open(&live(k)->listener, rcvbuf, err, errlen);
 }
 
 static void live_close(struct kernel *k)
 {
 	struct kernel_live *l = live(k);
 
-	ts_listen_close(l->listener);
+	exitlisten_close(l->listener);
 	taskwatch_close(l->watch);
 	free(l->ids);
 	ts_close(l->ts);
@@ -192,7 +192,7 @@ static int live_exits_fd(const struct kernel *k)
 {
 	const struct kernel_live *l = (const struct kernel_live *)k;
 
-	return l->listener ? ts_listen_fd(l->listener) : -1;
+	return l->listener ? exitlisten_fd(l->listener) : -1;
 }
 
 static void live_exits_drain(struct kernel *k, ts_exit_fn fn, void *arg, uint64_t *lost)
@@ -200,7 +200,7 @@ static void live_exits_drain(struct kernel *k, ts_exit_fn fn, void *arg, uint64_
 	struct kernel_live *l = live(k);
 
 	if (l->listener)
-		ts_listen_drain(l->listener, fn, arg, lost);
+		exitlisten_drain(l->listener, fn, arg, lost);
 }
 
 static void live_cgroup_detect(struct kernel *k, struct cgroup_hier *h)

@@ -95,7 +95,7 @@ struct kernel_ops {
 		     void *arg);
 	/* The descriptor that polls readable when exit records wait, or -1 without listeners. */
 	int (*exits_fd)(const struct kernel *k);
-	/* Calls fn for each exit message waiting, the lost ones added to *lost (ts_listen_drain). */
+	/* Calls fn for each exit message waiting, the lost ones added to *lost (exitlisten_drain). */
 	void (*exits_drain)(struct kernel *k, ts_exit_fn fn, void *arg, uint64_t *lost);
 
 	/* ---- cgroups ---- */

@@ -10,7 +10,7 @@
 #include "xalloc.h"
 
 struct follow {
-	struct ts_listener *l;
+	struct exitlisten *l;
 	struct ts_client *ts;
 };
 
@@ -18,7 +18,7 @@ int follow_open(struct follow **out, int exit_buffer, char *err, size_t errlen)
 {
 	struct follow *f = xcalloc(1, sizeof(*f));
 
-	if (ts_listen(&f->l, exit_buffer, err, errlen) < 0 || ts_open(&f->ts, err, errlen) < 0) {
+	if (exitlisten_open(&f->l, exit_buffer, err, errlen) < 0 || ts_open(&f->ts, err, errlen) < 0) {
 		follow_close(f);
 		*out = NULL;
 		return -1;
@@ -31,19 +31,19 @@ void follow_close(struct follow *f)
 {
 	if (!f)
 		return;
-	ts_listen_close(f->l);
+	exitlisten_close(f->l);
 	ts_close(f->ts);
 	free(f);
 }
 
 int follow_fd(const struct follow *f)
 {
-	return ts_listen_fd(f->l);
+	return exitlisten_fd(f->l);
 }
 
 void follow_drain(struct follow *f, ts_exit_fn fn, void *arg, uint64_t *lost)
 {
-	ts_listen_drain(f->l, fn, arg, lost);
+	exitlisten_drain(f->l, fn, arg, lost);
 }
 
 int follow_own_cgroup(struct cgroup_hier *h, char *buf, size_t size)

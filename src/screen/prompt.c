@@ -84,7 +84,7 @@ static void apply_user(struct view *v)
 		v->user_text[0] = '\0';
 		return;
 	}
-	if (options_parse_user(v->input, &uid, err, sizeof(err)) < 0) {
+	if (optvalue_parse_user(v->input, &uid, err, sizeof(err)) < 0) {
 		view_say(v, "%s", err);
 		return;
 	}
@@ -100,7 +100,7 @@ static void apply_pids(struct view *v)
 	uint32_t *pids = NULL;
 	size_t n = 0;
 
-	if (v->input[0] && options_parse_pids(v->input, &pids, &n, err, sizeof(err)) < 0) {
+	if (v->input[0] && optvalue_parse_pids(v->input, &pids, &n, err, sizeof(err)) < 0) {
 		view_say(v, "%s", err);
 		free(pids);
 		return;
@@ -116,7 +116,7 @@ static void apply_delay(struct view *v, uint64_t *deadline)
 	char err[256];
 	double d;
 
-	if (options_parse_delay(v->input, &d, err, sizeof(err)) < 0) {
+	if (optvalue_parse_delay(v->input, &d, err, sizeof(err)) < 0) {
 		view_say(v, "%s", err);
 		return;
 	}

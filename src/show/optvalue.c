@@ -170,7 +170,7 @@ static int parse_columns(const struct option_def *d, const char *s, struct optio
 	}
 }
 
-int options_parse_delay(const char *s, double *out, char *err, size_t errlen)
+int optvalue_parse_delay(const char *s, double *out, char *err, size_t errlen)
 {
 	return parse_number(option_def(OPT_DELAY), s, out, err, errlen);
 }
@@ -193,7 +193,7 @@ static int parse_pid(const char *s, size_t len, uint32_t *out)
 	return 0;
 }
 
-int options_parse_pids(const char *s, uint32_t **pids, size_t *n, char *err, size_t errlen)
+int optvalue_parse_pids(const char *s, uint32_t **pids, size_t *n, char *err, size_t errlen)
 {
 	size_t cap = *n;
 	const char *p = s;
@@ -221,7 +221,7 @@ int options_parse_pids(const char *s, uint32_t **pids, size_t *n, char *err, siz
 	}
 }
 
-int options_parse_user(const char *s, uint32_t *uid, char *err, size_t errlen)
+int optvalue_parse_user(const char *s, uint32_t *uid, char *err, size_t errlen)
 {
 	struct passwd *pw = getpwnam(s);
 	char val[SHOWN_SIZE], *end;
@@ -314,8 +314,8 @@ static int take_value(const struct option_def *d, const char *s, struct options 
 	case OPTT_COLUMN: rc = parse_column(d, s, &v, err, errlen); break;
 	case OPTT_COLUMNS: return parse_columns(d, s, o, err, errlen);
 	case OPTT_PIDS:
-		return options_parse_pids(s, FIELD(uint32_t *, o, d->at), FIELD(size_t, o, d->n_at), err, errlen);
-	case OPTT_USER: return options_parse_user(s, FIELD(uint32_t, o, d->at), err, errlen);
+		return optvalue_parse_pids(s, FIELD(uint32_t *, o, d->at), FIELD(size_t, o, d->n_at), err, errlen);
+	case OPTT_USER: return optvalue_parse_user(s, FIELD(uint32_t, o, d->at), err, errlen);
 	case OPTT_CGROUP:
 		if (parse_cgroup(s, err, errlen) < 0)
 			return -1;

@@ -40,10 +40,10 @@ int optvalue_format(const struct option_def *d, const struct options *o, struct 
 /* The same checks for the screen's prompts: each returns 0 with the value in *out, or -1 with a
  * message naming s in err (and *out as it was). */
 /* A delay in seconds as -d takes it. */
-int options_parse_delay(const char *s, double *out, char *err, size_t errlen);
+int optvalue_parse_delay(const char *s, double *out, char *err, size_t errlen);
 /* A comma-separated pid list as -p takes it, appended to *pids. */
-int options_parse_pids(const char *s, uint32_t **pids, size_t *n, char *err, size_t errlen);
+int optvalue_parse_pids(const char *s, uint32_t **pids, size_t *n, char *err, size_t errlen);
 /* A user name or uid as -u takes it. */
-int options_parse_user(const char *s, uint32_t *uid, char *err, size_t errlen);
+int optvalue_parse_user(const char *s, uint32_t *uid, char *err, size_t errlen);
 
 #endif

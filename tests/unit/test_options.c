@@ -227,17 +227,17 @@ static void test_parse_delay(void)
 {
 	double d = -7;
 
-	ok(options_parse_delay("0.1", &d, err, sizeof(err)) == 0 && d == 0.1, "delay 0.1 (the minimum) is accepted");
-	ok(options_parse_delay("86400", &d, err, sizeof(err)) == 0 && d == 86400, "delay 86400 (the maximum)");
-	ok(options_parse_delay("2.5", &d, err, sizeof(err)) == 0 && d == 2.5, "delay 2.5");
+	ok(optvalue_parse_delay("0.1", &d, err, sizeof(err)) == 0 && d == 0.1, "delay 0.1 (the minimum) is accepted");
+	ok(optvalue_parse_delay("86400", &d, err, sizeof(err)) == 0 && d == 86400, "delay 86400 (the maximum)");
+	ok(optvalue_parse_delay("2.5", &d, err, sizeof(err)) == 0 && d == 2.5, "delay 2.5");
 	d = 3;
-	ok(options_parse_delay("0.09", &d, err, sizeof(err)) == -1 && strstr(err, "0.09") && d == 3,
+	ok(optvalue_parse_delay("0.09", &d, err, sizeof(err)) == -1 && strstr(err, "0.09") && d == 3,
 	   "delay 0.09 is refused, names the value, leaves the output alone");
-	ok(options_parse_delay("86401", &d, err, sizeof(err)) == -1 && strstr(err, "86401"), "delay 86401 is refused");
-	ok(options_parse_delay("", &d, err, sizeof(err)) == -1, "an empty delay is refused");
-	ok(options_parse_delay("1s", &d, err, sizeof(err)) == -1 && strstr(err, "1s"), "delay '1s' is refused");
-	ok(options_parse_delay("inf", &d, err, sizeof(err)) == -1, "delay inf is refused");
-	ok(options_parse_delay("nan", &d, err, sizeof(err)) == -1, "delay nan is refused");
+	ok(optvalue_parse_delay("86401", &d, err, sizeof(err)) == -1 && strstr(err, "86401"), "delay 86401 is refused");
+	ok(optvalue_parse_delay("", &d, err, sizeof(err)) == -1, "an empty delay is refused");
+	ok(optvalue_parse_delay("1s", &d, err, sizeof(err)) == -1 && strstr(err, "1s"), "delay '1s' is refused");
+	ok(optvalue_parse_delay("inf", &d, err, sizeof(err)) == -1, "delay inf is refused");
+	ok(optvalue_parse_delay("nan", &d, err, sizeof(err)) == -1, "delay nan is refused");
 }
 
 static void test_parse_pids(void)
@@ -245,21 +245,21 @@ static void test_parse_pids(void)
 	uint32_t *pids = NULL;
 	size_t n = 0;
 
-	ok(options_parse_pids("10,20", &pids, &n, err, sizeof(err)) == 0 && n == 2 && pids[0] == 10 && pids[1] == 20,
+	ok(optvalue_parse_pids("10,20", &pids, &n, err, sizeof(err)) == 0 && n == 2 && pids[0] == 10 && pids[1] == 20,
 	   "pids 10,20");
-	ok(options_parse_pids("30", &pids, &n, err, sizeof(err)) == 0 && n == 3 && pids[2] == 30 && pids[0] == 10,
+	ok(optvalue_parse_pids("30", &pids, &n, err, sizeof(err)) == 0 && n == 3 && pids[2] == 30 && pids[0] == 10,
 	   "a second list is appended");
-	ok(options_parse_pids("2147483647", &pids, &n, err, sizeof(err)) == 0 && n == 4 && pids[3] == 2147483647u,
+	ok(optvalue_parse_pids("2147483647", &pids, &n, err, sizeof(err)) == 0 && n == 4 && pids[3] == 2147483647u,
 	   "pid 2^31-1 is accepted");
-	ok(options_parse_pids("2147483648", &pids, &n, err, sizeof(err)) == -1 && strstr(err, "2147483648"),
+	ok(optvalue_parse_pids("2147483648", &pids, &n, err, sizeof(err)) == -1 && strstr(err, "2147483648"),
 	   "pid 2^31 is refused");
-	ok(options_parse_pids("99999999999", &pids, &n, err, sizeof(err)) == -1, "an 11-digit pid is refused");
-	ok(options_parse_pids("1,,2", &pids, &n, err, sizeof(err)) == -1 && strstr(err, "''"),
+	ok(optvalue_parse_pids("99999999999", &pids, &n, err, sizeof(err)) == -1, "an 11-digit pid is refused");
+	ok(optvalue_parse_pids("1,,2", &pids, &n, err, sizeof(err)) == -1 && strstr(err, "''"),
 	   "an empty item in the list is refused");
-	ok(options_parse_pids("1,", &pids, &n, err, sizeof(err)) == -1, "a trailing comma is refused");
-	ok(options_parse_pids("-1", &pids, &n, err, sizeof(err)) == -1 && strstr(err, "-1"), "pid -1 is refused");
-	ok(options_parse_pids("+1", &pids, &n, err, sizeof(err)) == -1, "pid +1 is refused");
-	ok(options_parse_pids(" 1", &pids, &n, err, sizeof(err)) == -1, "pid ' 1' is refused");
+	ok(optvalue_parse_pids("1,", &pids, &n, err, sizeof(err)) == -1, "a trailing comma is refused");
+	ok(optvalue_parse_pids("-1", &pids, &n, err, sizeof(err)) == -1 && strstr(err, "-1"), "pid -1 is refused");
+	ok(optvalue_parse_pids("+1", &pids, &n, err, sizeof(err)) == -1, "pid +1 is refused");
+	ok(optvalue_parse_pids(" 1", &pids, &n, err, sizeof(err)) == -1, "pid ' 1' is refused");
 	free(pids);
 }
 
@@ -267,14 +267,14 @@ static void test_parse_user(void)
 {
 	uint32_t uid = 77;
 
-	ok(options_parse_user("root", &uid, err, sizeof(err)) == 0 && uid == 0, "user root");
-	ok(options_parse_user("0", &uid, err, sizeof(err)) == 0 && uid == 0, "user 0");
-	ok(options_parse_user("4294967294", &uid, err, sizeof(err)) == 0 && uid == 4294967294u, "uid 2^32-2");
-	ok(options_parse_user("4294967295", &uid, err, sizeof(err)) == -1 && strstr(err, "4294967295"),
+	ok(optvalue_parse_user("root", &uid, err, sizeof(err)) == 0 && uid == 0, "user root");
+	ok(optvalue_parse_user("0", &uid, err, sizeof(err)) == 0 && uid == 0, "user 0");
+	ok(optvalue_parse_user("4294967294", &uid, err, sizeof(err)) == 0 && uid == 4294967294u, "uid 2^32-2");
+	ok(optvalue_parse_user("4294967295", &uid, err, sizeof(err)) == -1 && strstr(err, "4294967295"),
 	   "uid 2^32-1 (the invalid uid) is refused");
-	ok(options_parse_user("-1", &uid, err, sizeof(err)) == -1 && strstr(err, "-1"), "uid -1 is refused");
-	ok(options_parse_user("", &uid, err, sizeof(err)) == -1, "an empty user is refused");
-	ok(options_parse_user("no_such_user_xyz", &uid, err, sizeof(err)) == -1 && strstr(err, "no_such_user_xyz"),
+	ok(optvalue_parse_user("-1", &uid, err, sizeof(err)) == -1 && strstr(err, "-1"), "uid -1 is refused");
+	ok(optvalue_parse_user("", &uid, err, sizeof(err)) == -1, "an empty user is refused");
+	ok(optvalue_parse_user("no_such_user_xyz", &uid, err, sizeof(err)) == -1 && strstr(err, "no_such_user_xyz"),
 	   "an unknown user name is refused and named");
 }
 
