@@ -8,7 +8,9 @@
 # Environment: ROUNDS (5), N (20 refreshes measured per run), DELAY (0.5 s), PROCS (10) and
 # THREADS (1000 per process) for the load, BUSY (0: how many of the processes have a thread that
 # wakes every 50 ms, so that their delays move at every refresh), TOOLS (the tools to run, default all four: process
-# thread iotop minimal), STRICT=1 to exit 1 when a target fails.
+# thread iotop minimal; also walk: thread mode walking /proc at each reading, DELAYTOP_TASK_WALK=1; and
+# process_base, thread_base: BASE=PATH, another build's delaytop, side by side), STRICT=1 to exit 1
+# when a target fails.
 # Needs root: taskstats queries need CAP_NET_ADMIN, and kernel.task_delayacct is switched on for
 # the run and put back after it.
 set -euo pipefail
@@ -35,7 +37,11 @@ workload=${WORKLOAD:-$root/tests/workload}
 [ -x "$workload" ] || die "no $workload: run 'make tests/workload' first (or set WORKLOAD)"
 
 for t in $TOOLS; do
-	case $t in process | thread | iotop | minimal) ;; *) die "unknown tool '$t' in TOOLS (process thread iotop minimal)" ;; esac
+	case $t in
+	process | thread | walk | iotop | minimal) ;;
+	process_base | thread_base) [ -x "${BASE:-}" ] || die "$t needs BASE=PATH, another build's delaytop" ;;
+	*) die "unknown tool '$t' in TOOLS (process thread walk process_base thread_base iotop minimal)" ;;
+	esac
 done
 iotop=$(command -v iotop-c || true)
 [ -n "$iotop" ] || iotop=$( [ -x /usr/sbin/iotop-c ] && echo /usr/sbin/iotop-c || true)
@@ -108,6 +114,9 @@ label() {
 	case $1 in
 	process) echo "delaytop -b" ;;
 	thread) echo "delaytop -b -H" ;;
+	walk) echo "walking -b -H" ;;
+	process_base) echo "base -b" ;;
+	thread_base) echo "base -b -H" ;;
 	iotop) echo "iotop-c -b" ;;
 	minimal) echo "minsampler" ;;
 	esac
@@ -119,6 +128,9 @@ set_cmd() {
 	case $1 in
 	process) cmd=("$delaytop" -b -n "$2" -d "$DELAY") ;;
 	thread) cmd=("$delaytop" -b -H -n "$2" -d "$DELAY") ;;
+	walk) cmd=(env DELAYTOP_TASK_WALK=1 "$delaytop" -b -H -n "$2" -d "$DELAY") ;;
+	process_base) cmd=("$BASE" -b -n "$2" -d "$DELAY") ;;
+	thread_base) cmd=("$BASE" -b -H -n "$2" -d "$DELAY") ;;
 	iotop) cmd=("$iotop" -b --threads --no-only -n "$2" -d "$DELAY") ;;
 	minimal) cmd=("$tmp/minsampler" -n "$2" -d "$DELAY") ;;
 	esac
@@ -163,7 +175,7 @@ for ((r = 0; r < ROUNDS; r++)); do
 		run "$t" 1
 		u1=$user s1=$sys
 		# delaytop's first report comes one delay after its first reading; the others' at once
-		first=$(awk -v w="$wall" -v d="$DELAY" -v t="$t" 'BEGIN { printf "%.3f", t ~ /^(process|thread)$/ ? w - d : w }')
+		first=$(awk -v w="$wall" -v d="$DELAY" -v t="$t" 'BEGIN { printf "%.3f", t !~ /^(iotop|minimal)$/ ? w - d : w }')
 		run "$t" $((N + 1))
 		threads2=$(nr_threads)
 		ms=$(awk -v u1="$u1" -v s1="$s1" -v u="$user" -v s="$sys" -v n="$N" \
@@ -177,7 +189,7 @@ done
 echo
 
 # The table, the ratios and the verdicts, from the raw rows.
-awk -F '\t' -v strict="$STRICT" -v load="$((PROCS * THREADS))" '
+awk -F '\t' -v strict="$STRICT" -v load="$((PROCS * THREADS))" -v busy="$BUSY" -v procs="$PROCS" '
 function median(a, tool, n,   i, j, v, t) {
 	for (i = 1; i <= n; i++) v[i] = a[tool, i]
 	for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
@@ -195,11 +207,12 @@ NR > 1 {
 }
 END {
 	name["process"] = "delaytop -b"; name["thread"] = "delaytop -b -H"
-	name["iotop"] = "iotop-c -b"; name["minimal"] = "minsampler"
-	split("process thread iotop minimal", order, " ")
+	name["iotop"] = "iotop-c -b"; name["minimal"] = "minsampler"; name["walk"] = "walking -b -H"
+	name["process_base"] = "base -b"; name["thread_base"] = "base -b -H"
+	norder = split("process_base process thread_base thread walk iotop minimal", order, " ")
 	printf "%-15s %10s %17s %8s %8s %10s %8s %10s %8s\n", "tool", "ms/refresh", "(min..max)", "user ms", "sys ms",
 		"us/thread", "threads", "peak KiB", "first s"
-	for (k = 1; k <= 4; k++) {
+	for (k = 1; k <= norder; k++) {
 		t = order[k]
 		n = cnt[t]
 		if (!n) continue
@@ -212,8 +225,17 @@ END {
 	}
 	print ""
 	printf "%-32s %9s %9s  %s\n", "target", "value", "goal", "result"
+	# thread mode against the floor: idle 0.2, busy (every process) 0.7, mixed 0.3
+	goal = busy == 0 ? 0.2 : busy >= procs ? 0.7 : 0.3
 	if (cnt["thread"] && cnt["minimal"])
-		target("thread / minimal (CPU)", m["thread"] / m["minimal"], "x", "<= 1x", m["thread"] <= m["minimal"])
+		target("thread / minimal (CPU)", m["thread"] / m["minimal"], "x", sprintf("<= %.1fx", goal),
+			m["thread"] <= goal * m["minimal"])
+	if (cnt["process"] && cnt["minimal"] && busy >= procs)
+		target("process / minimal (CPU)", m["process"] / m["minimal"], "x", "<= 0.5x", m["process"] <= 0.5 * m["minimal"])
+	if (cnt["thread"] && cnt["thread_base"])
+		target("thread / base thread (CPU)", m["thread"] / m["thread_base"], "x", "< 1x", m["thread"] < m["thread_base"])
+	if (cnt["thread"] && cnt["walk"])
+		target("thread / walking (CPU)", m["thread"] / m["walk"], "x", "< 1x", m["thread"] < m["walk"])
 	if (cnt["thread"] && cnt["iotop"])
 		target("iotop-c / thread (CPU)", m["iotop"] / m["thread"], "x", ">= 8x", m["iotop"] >= 8 * m["thread"])
 	if (cnt["thread"] && cnt["process"])

@@ -64,3 +64,9 @@ open_replay() {
 	keys x
 	wait_for_screen_not '^delaytop help' 3 && wait_for_screen '^RECORDING ' 3
 }
+
+# rows_are "ID ID ... ": waits until the table's rows are these, in this order.
+ids() { row_ids | tr '\n' ' '; }
+want_rows=""
+rows_ok() { [ "$(ids)" = "$want_rows" ]; }
+rows_are() { want_rows=$1; wait_for_screen_fn rows_ok 3; }

@@ -9,12 +9,6 @@
 . "$top_srcdir/tests/screen/tmux.sh"
 . "$top_srcdir/tests/replay/fixture.sh"
 
-ids() { row_ids | tr '\n' ' '; }
-want_rows=""
-rows_ok() { [ "$(ids)" = "$want_rows" ]; }
-# rows_are "ID ID ... ": waits until the table's rows are these, in this order.
-rows_are() { want_rows=$1; wait_for_screen_fn rows_ok 3; }
-
 open_replay -- -r "$FIX/procs.rec"
 wait_for_screen '^RECORDING 2026-01-01 00:00:00\.0  PAUSED 1x  procs\.rec, recorded on fixture-host  ' 3
 screen_ok $? "the screen opens paused on the first reading, naming the file and the host"

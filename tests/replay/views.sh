@@ -13,10 +13,6 @@
 . "$top_srcdir/tests/screen/tmux.sh"
 . "$top_srcdir/tests/replay/fixture.sh"
 
-ids() { row_ids | tr '\n' ' '; }
-want_rows=""
-rows_ok() { [ "$(ids)" = "$want_rows" ]; }
-rows_are() { want_rows=$1; wait_for_screen_fn rows_ok 3; }
 # titles: the words of the table's title line (the line that ends in COMMAND or CGROUP), without
 # the sort marker; marked: the title that carries it
 title_words() { printf '%s\n' "$SCREEN" | grep -m1 -E '^ *[▼▲]?[A-Z]+[▼▲]? .*(COMMAND|CGROUP)[▼▲]? *$'; }
