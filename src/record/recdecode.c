@@ -255,6 +255,8 @@ static const char *bad_head(const struct rec_head *h)
 		return "reading";
 	if (h->delayacct < DELAYACCT_UNKNOWN || h->delayacct > DELAYACCT_ON)
 		return "delayacct";
+	if (h->tasks_from > TASKS_FOLLOWED)
+		return "tasks_from";
 	bad = BAD_FLAG({ "threads", (uint64_t)h->threads }, { "limited", (uint64_t)h->limited },
 		       { "listening", (uint64_t)h->listening }, { "cgroups", (uint64_t)h->cgroups },
 		       { "states_from_tasks", (uint64_t)h->states_from_tasks });
@@ -562,6 +564,8 @@ void rec_decoder_snapshot(struct rec_decoder *d, struct snapshot *snap)
 	snap->listening = h->listening;
 	snap->exits = h->exits;
 	snap->exits_lost = h->exits_lost;
+	snap->tasks_from = (enum task_source)h->tasks_from;
+	snap->task_walks = h->task_walks;
 	rec_psi_to(&h->psi, &snap->psi);
 	snap->events = str_of(d, h->events, NULL);
 	d->rows = xgrow(d->rows, &d->caprows, d->st.ntasks ? d->st.ntasks : 1, sizeof(*d->rows));

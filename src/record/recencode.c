@@ -271,6 +271,8 @@ static void head_truth(struct rec_head *h, const struct snapshot *snap)
 	h->nthreads = snap->nthreads;
 	h->exits = snap->exits;
 	h->exits_lost = snap->exits_lost;
+	h->tasks_from = (uint8_t)snap->tasks_from;
+	h->task_walks = snap->task_walks;
 	rec_psi_from(&h->psi, &snap->psi);
 }
 

@@ -211,6 +211,8 @@ static void add_head_fields(void)
 	ADD(RO_HEAD, struct rec_head, nthreads, "nthreads", RF_NUM, 1);
 	ADD(RO_HEAD, struct rec_head, exits, "exits", RF_NUM, 1);
 	ADD(RO_HEAD, struct rec_head, exits_lost, "exits_lost", RF_NUM, 1);
+	ADD(RO_HEAD, struct rec_head, tasks_from, "tasks_from", RF_NUM, 1);
+	ADD(RO_HEAD, struct rec_head, task_walks, "task_walks", RF_NUM, 1);
 	ADD(RO_HEAD, struct rec_head, events, "events", RF_NUM, 1);
 	add_psi(RO_HEAD, offsetof(struct rec_head, psi));
 }

@@ -61,6 +61,8 @@ struct rec_head {
 	uint8_t threads, limited, listening, cgroups, states_from_tasks;
 	uint32_t nprocs, nthreads;
 	uint64_t exits, exits_lost;
+	uint8_t tasks_from;  /* enum task_source; 0 (unknown) in a file before 1.1 */
+	uint64_t task_walks;
 	uint32_t events; /* string id: the triggers that fired, or 0 */
 	struct rec_psi psi;
 };
