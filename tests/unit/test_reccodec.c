@@ -230,6 +230,8 @@ static void make_snapshot(struct run *run)
 	s->delayacct = DELAYACCT_ON;
 	s->listening = 1;
 	s->exits = (uint64_t)run->readings * 3;
+	s->tasks_from = TASKS_FOLLOWED;
+	s->task_walks = 1 + (uint64_t)run->readings / 4;
 	run->psi_prev = run->psi;
 	run->psi.when_ns = run->mono;
 	run->psi.res[PSI_CPU].present = 1;
@@ -372,7 +374,7 @@ static const char *snapshot_differs(const struct snapshot *o, const struct snaps
 	if (o->wall.tv_sec != d->wall.tv_sec || o->wall.tv_nsec != d->wall.tv_nsec || o->interval_s != d->interval_s ||
 	    o->elapsed_s != d->elapsed_s || o->reading_s != d->reading_s || o->nprocs != d->nprocs ||
 	    o->nthreads != d->nthreads || o->exits != d->exits || o->delayacct != d->delayacct ||
-	    o->listening != d->listening)
+	    o->listening != d->listening || o->tasks_from != d->tasks_from || o->task_walks != d->task_walks)
 		return snprintf(why, size, "%s", "the header facts differ"), why;
 	for (int r = 0; r < PSI_COUNT; r++) {
 		const struct psi_resource *a = &o->psi.res[r], *b = &d->psi.res[r];
