@@ -81,79 +81,87 @@ static int event_of(const unsigned char *ev, size_t len, struct procevent *e)
 	}
 }
 
-/* One connector message's payload at msg[0..len): its events. Returns how many, or -EINVAL. */
-static int cn_events(const unsigned char *msg, size_t len, procevent_fn fn, void *arg)
+/* Calls fn with each connector message of the datagram buf[0..len) (its header, and its cn.len
+ * bytes of data) until fn returns non-zero, which it then returns. Returns 0 when every message
+ * was seen, or -EINVAL for a malformed datagram (fn saw the messages before the damage). */
+static int each_message(const unsigned char *buf, size_t len,
+                        int (*fn)(void *arg, const struct cn_msg *cn, const unsigned char *data), void *arg)
 {
-	struct cn_msg cn;
-	struct procevent e;
-
-	if (len < sizeof(cn))
-		return -EINVAL;
-	memcpy(&cn, msg, sizeof(cn));
-	if (cn.len > len - sizeof(cn))
-		return -EINVAL;
-	if (cn.id.idx != CN_IDX_PROC || cn.id.val != CN_VAL_PROC || cn.len < EV_MIN)
-		return 0; /* another connector's, or an acknowledgement too short to be an event */
-	if (event_of(msg + sizeof(cn), cn.len, &e) < 0)
-		return 0;
-	fn(arg, &e);
-	return 1;
-}
-
-int procevents_parse(const void *buf, size_t len, procevent_fn fn, void *arg)
-{
-	const unsigned char *p = buf;
-	int n = 0;
-
 	while (len >= sizeof(struct nlmsghdr)) {
 		struct nlmsghdr h;
-		size_t step;
-		int got;
+		struct cn_msg cn;
+		size_t step, size;
+		int rc;
 
-		memcpy(&h, p, sizeof(h));
+		memcpy(&h, buf, sizeof(h));
 		if (h.nlmsg_len < sizeof(h) || h.nlmsg_len > len)
 			return -EINVAL;
 		if (h.nlmsg_type == NLMSG_DONE || h.nlmsg_type >= NLMSG_MIN_TYPE) {
-			got = cn_events(p + NLMSG_HDRLEN, h.nlmsg_len - NLMSG_HDRLEN, fn, arg);
-			if (got < 0)
-				return got;
-			n += got;
+			size = h.nlmsg_len - NLMSG_HDRLEN;
+			if (size < sizeof(cn))
+				return -EINVAL;
+			memcpy(&cn, buf + NLMSG_HDRLEN, sizeof(cn));
+			if (cn.len > size - sizeof(cn))
+				return -EINVAL;
+			rc = fn(arg, &cn, buf + NLMSG_HDRLEN + sizeof(cn));
+			if (rc)
+				return rc;
 		}
 		step = NLMSG_ALIGN(h.nlmsg_len);
 		if (step >= len)
 			break;
-		p += step;
+		buf += step;
 		len -= step;
 	}
-	return n;
+	return 0;
 }
 
-/* The kernel's answer to our request, whose ack field was nonce, in the datagram buf[0..len): 1
- * with its error (0: the events will come; EPERM where they need CAP_NET_ADMIN) in *error, or 0
- * when it holds no such answer. The answer goes to every listener; ours has ack nonce + 1 (its
- * seq is the kernel's own). */
-static int ack_of(const unsigned char *buf, size_t len, uint32_t nonce, int *error)
-{
-	while (len >= NLMSG_HDRLEN + sizeof(struct cn_msg) + EV_MIN) {
-		struct nlmsghdr h;
-		struct cn_msg cn;
-		const unsigned char *ev = buf + NLMSG_HDRLEN + sizeof(cn);
+struct giving {
+	procevent_fn fn;
+	void *arg;
+	int n;
+};
 
-		memcpy(&h, buf, sizeof(h));
-		memcpy(&cn, buf + NLMSG_HDRLEN, sizeof(cn));
-		if (h.nlmsg_len > len || h.nlmsg_len < NLMSG_HDRLEN + sizeof(cn) + EV_MIN)
-			return 0;
-		if (cn.id.idx == CN_IDX_PROC && cn.ack == nonce + 1 &&
-		    u32_at(ev + EV_WHAT) == PROC_EVENT_NONE) {
-			*error = (int)u32_at(ev + EV_DATA);
-			return 1;
-		}
-		if (NLMSG_ALIGN(h.nlmsg_len) >= len)
-			return 0;
-		len -= NLMSG_ALIGN(h.nlmsg_len);
-		buf += NLMSG_ALIGN(h.nlmsg_len);
-	}
+/* A message's event, given when it is one of the process connector's that delaytop uses (not
+ * another connector's, nor an acknowledgement too short to be an event). */
+static int give_event(void *arg, const struct cn_msg *cn, const unsigned char *data)
+{
+	struct giving *g = arg;
+	struct procevent e;
+
+	if (cn->id.idx != CN_IDX_PROC || cn->id.val != CN_VAL_PROC || cn->len < EV_MIN ||
+	    event_of(data, cn->len, &e) < 0)
+		return 0;
+	g->fn(g->arg, &e);
+	g->n++;
 	return 0;
+}
+
+int procevents_parse(const void *buf, size_t len, procevent_fn fn, void *arg)
+{
+	struct giving g = {fn, arg, 0};
+	int rc = each_message(buf, len, give_event, &g);
+
+	return rc < 0 ? rc : g.n;
+}
+
+struct answer {
+	uint32_t nonce;
+	int error;
+};
+
+/* 1 for the kernel's answer to our request, whose ack field was nonce: the answer goes to every
+ * listener, and ours has ack nonce + 1 (its seq is the kernel's own); its error (0: the events
+ * will come; EPERM where they need CAP_NET_ADMIN) goes to the struct answer. */
+static int our_answer(void *arg, const struct cn_msg *cn, const unsigned char *data)
+{
+	struct answer *a = arg;
+
+	if (cn->id.idx != CN_IDX_PROC || cn->ack != a->nonce + 1 || cn->len < EV_MIN ||
+	    u32_at(data + EV_WHAT) != PROC_EVENT_NONE)
+		return 0;
+	a->error = (int)u32_at(data + EV_DATA);
+	return 1;
 }
 
 /* Waits up to a second for the answer to request nonce, passing over the events before it (a
@@ -162,7 +170,7 @@ static int await_ack(int fd, uint32_t nonce, unsigned char *buf)
 {
 	for (int tries = 0; tries < 100; tries++) {
 		ssize_t len = recv(fd, buf, BUF_SIZE, MSG_DONTWAIT);
-		int error;
+		struct answer a = {nonce, 0};
 
 		if (len < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
 			struct pollfd pfd = {.fd = fd, .events = POLLIN};
@@ -172,8 +180,8 @@ static int await_ack(int fd, uint32_t nonce, unsigned char *buf)
 		}
 		if (len < 0 && errno != ENOBUFS && errno != EINTR)
 			return -errno;
-		if (len > 0 && ack_of(buf, (size_t)len, nonce, &error))
-			return -error;
+		if (len > 0 && each_message(buf, (size_t)len, our_answer, &a) == 1)
+			return -a.error;
 	}
 	return -ETIMEDOUT;
 }
