@@ -16,10 +16,11 @@ cd "$(dirname "$0")"
 top=$(pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 
-# Build and test dependencies; the reasons are in README.md.
+# What building and running needs (run), and what only the tests need (check); the reasons
+# are in README.md.
 PACKAGES="build-essential autoconf automake autopoint gettext pkg-config
-libncurses-dev libnl-genl-3-dev libproc2-dev libzstd-dev libmicrohttpd-dev systemd
-tmux groff-base jq python3 util-linux mount bsdutils procps locales libcap2-bin
+libncurses-dev libnl-genl-3-dev libproc2-dev libzstd-dev libmicrohttpd-dev"
+TEST_PACKAGES="systemd tmux groff-base jq python3 util-linux mount bsdutils procps locales libcap2-bin
 prometheus curl bash-completion debhelper dh-autoreconf lintian clang libclang-rt-14-dev"
 
 say() {
@@ -33,12 +34,14 @@ need_root() {
 	fi
 }
 
+# Installs the missing ones of the packages named in $1.
 install_packages() {
 	missing=""
-	for p in $PACKAGES; do
+	for p in $1; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 	done
 	if [ -n "$missing" ]; then
+		installed_now=1
 		say "installing:$missing"
 		apt-get update -qq
 		# The tests start their own Prometheus on a port of their own: no package's service is
@@ -81,8 +84,7 @@ configure_in() {
 
 build() {
 	need_root
-	install_packages
-	ensure_locale
+	install_packages "$PACKAGES"
 	if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt Makefile.in ]; then
 		./autogen.sh
 	fi
@@ -104,6 +106,15 @@ no_skips() {
 }
 
 check() {
+	need_root
+	installed_now=0
+	install_packages "$PACKAGES $TEST_PACKAGES"
+	ensure_locale
+	# a build/ configured by "run" before the test tools came did not find them (clang, ...)
+	if [ "$installed_now" -eq 1 ] && [ -f "$top/build/config.status" ]; then
+		say "test tools installed since build/ was configured: configuring it again"
+		(cd "$top/build" && ./config.status --recheck >/dev/null && ./config.status >/dev/null)
+	fi
 	build
 	say "make check"
 	make -C "$top/build" -j"$jobs" check || { cat "$top/build/test-suite.log"; exit 1; }
