@@ -393,15 +393,25 @@ void out_csv_field(struct outbuf *o, const char *s)
 	out_char(o, '"');
 }
 
+void out_spill(struct outbuf *o)
+{
+	if (!o->spill || o->len < OUT_SPILL_BYTES)
+		return;
+	if (fwrite(o->data, 1, o->len, o->spill) != o->len)
+		o->spill_err = 1;
+	o->len = 0;
+}
+
 int out_flush(struct outbuf *o, FILE *f)
 {
-	int rc = 0;
+	int rc = o->spill_err ? -1 : 0;
 
 	if (o->len && fwrite(o->data, 1, o->len, f) != o->len)
 		rc = -1;
 	if (fflush(f) != 0)
 		rc = -1;
 	o->len = 0;
+	o->spill_err = 0;
 	return rc;
 }
 

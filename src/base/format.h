@@ -17,11 +17,17 @@ size_t fmt_cell(char *buf, double v, int decimals, int width);
 /* Writes v for JSON: up to 3 decimals, "null" for NAN or infinity. Returns the length. */
 size_t fmt_json_number(char *buf, double v);
 
-/* A growable output buffer, so that a report is written with one fwrite(). */
+/* A growable output buffer, so that a report is written with few fwrite()s. With spill set, a
+ * writer that calls out_spill() at the end of each line has the buffer written to spill whenever
+ * it holds OUT_SPILL_BYTES: a report of 100,000 rows then needs no buffer of its size. */
 struct outbuf {
 	char *data;
 	size_t len, cap;
+	FILE *spill;   /* where out_spill() writes; NULL: keep everything until out_flush() */
+	int spill_err; /* a spill failed: out_flush() says so */
 };
+
+#define OUT_SPILL_BYTES 65536
 
 void out_reserve(struct outbuf *o, size_t more);
 void out_mem(struct outbuf *o, const char *s, size_t n);
@@ -59,6 +65,8 @@ void out_json_string(struct outbuf *o, const char *s);
  * and bad bytes become TEXT_REPLACEMENT. */
 void out_csv_field(struct outbuf *o, const char *s);
 /* Writes the buffer to f and empties it; returns 0, or -1 when the write failed (EPIPE). */
+/* At the end of a line: writes the buffer to o->spill when it holds OUT_SPILL_BYTES or more. */
+void out_spill(struct outbuf *o);
 int out_flush(struct outbuf *o, FILE *f);
 void out_free(struct outbuf *o);
 

@@ -135,6 +135,7 @@ static void text_report(struct batch_printer *b, const struct snapshot *snap, si
 	column_line(&b->out, NULL, &b->spec.display, &t, -1, 0);
 	for (size_t i = 0; i < n; i++) {
 		column_line(&b->out, b->list.rows[i], &b->spec.display, &t, -1, 0);
+		out_spill(&b->out);
 		carried |= column_carried(b->list.rows[i], &b->spec.display) != 0;
 		partial |= b->list.rows[i]->partial;
 	}
@@ -350,11 +351,13 @@ static void batch_json_report(struct batch_printer *b, const struct snapshot *sn
 
 	timing_iso8601(&snap->wall, when, sizeof(when));
 	json_psi(&b->out, when, snap);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (b->spec.display.cgroups)
 			json_cgroup(&b->out, when, snap, b->list.rows[i], &b->spec.display);
 		else
 			json_task(&b->out, when, snap, b->list.rows[i], &b->spec.display);
+		out_spill(&b->out);
+	}
 }
 
 void batch_format(struct batch_printer *b, const struct snapshot *snap)
@@ -480,6 +483,8 @@ int batch_event(struct batch_printer *b, const struct snapshot *snap, const stru
 
 int batch_print(struct batch_printer *b, const struct snapshot *snap, FILE *f)
 {
+	b->out.spill = f; /* a long report goes out as it is made */
 	batch_format(b, snap);
+	b->out.spill = NULL;
 	return out_flush(&b->out, f);
 }

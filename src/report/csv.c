@@ -163,9 +163,11 @@ void csv_report(struct outbuf *o, const struct snapshot *snap, const struct row 
 		*header_done = 1;
 	}
 	timing_iso8601(&snap->wall, when, sizeof(when));
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (d->cgroups)
 			csv_cgroup(o, when, snap, rows[i], d);
 		else
 			csv_task(o, when, snap, rows[i], d);
+		out_spill(o);
+	}
 }

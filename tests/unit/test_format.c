@@ -375,6 +375,52 @@ static void test_outbuf(void)
 	ok(o.data == NULL && o.len == 0 && o.cap == 0, "out_free empties the buffer");
 }
 
+/* A long report spilled line by line: the same bytes, in a buffer that stays small. */
+static void test_spill(void)
+{
+	struct outbuf o = { 0 };
+	FILE *f = tmpfile(), *ro = fopen("/dev/null", "r");
+	long size = -1;
+	size_t lines = 20000, most = 0;
+	char line[64];
+	int same = 1;
+
+	if (!f || !ro) {
+		ok(0, "tmpfile and /dev/null opened");
+		return;
+	}
+	o.spill = f;
+	for (size_t i = 0; i < lines; i++) {
+		out_printf(&o, "%zu some text of a row\n", i);
+		out_spill(&o);
+		if (o.cap > most)
+			most = o.cap;
+	}
+	o.spill = NULL;
+	ok(out_flush(&o, f) == 0, "out_flush after spills succeeds");
+	ok(most < 2 * OUT_SPILL_BYTES + 64, "spilling keeps the buffer under twice OUT_SPILL_BYTES (%zu)", most);
+	size = ftell(f);
+	rewind(f);
+	for (size_t i = 0; i < lines && same; i++) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "%zu some text of a row\n", i);
+		same = fgets(line, sizeof(line), f) && strcmp(line, want) == 0;
+	}
+	ok(same && size > 20 * (long)lines, "every line came out, in order, once (%ld bytes)", size);
+	o.spill = ro; /* a spill that fails is said by out_flush */
+	for (size_t i = 0; i < lines; i++) {
+		out_str(&o, "a line that cannot be written\n");
+		out_spill(&o);
+	}
+	o.spill = NULL;
+	ok(out_flush(&o, f) == -1, "out_flush returns -1 when a spill failed");
+	ok(out_flush(&o, f) == 0, "and the failure is said once");
+	out_free(&o);
+	fclose(f);
+	fclose(ro);
+}
+
 int main(void)
 {
 	if (!setlocale(LC_ALL, "C.UTF-8"))
@@ -390,6 +436,7 @@ int main(void)
 	test_clean();
 	test_str_copy();
 	test_outbuf();
+	test_spill();
 	setlocale(LC_ALL, "C");
 	test_display("C");
 	return tap_done();
