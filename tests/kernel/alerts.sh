@@ -5,9 +5,9 @@
 # on loopback ports of their own and stopped by their pids. The rules are a test copy with the
 # same expressions but windows of 10 s, `for:` of 2 s and a lower I/O threshold. An O_DIRECT
 # writer in a test cgroup waits on block I/O: DelaytopCgroupIOWait reaches Alertmanager naming
-# the cgroup, every query of the dashboard (its variables given concrete values) returns data,
-# and once the writer is stopped the alert resolves; once the exporter is stopped,
-# DelaytopExporterDown arrives.
+# the cgroup, the alerts on the exporter's health stay quiet, every query of the dashboard (its
+# variables given concrete values) returns data, and once the writer is stopped the alert
+# resolves; once the exporter is stopped, DelaytopExporterDown arrives.
 . "$top_srcdir/tests/lib.sh"
 
 require_root
@@ -128,6 +128,13 @@ description=$(jq -r '.annotations.description // empty' <<<"${alert:-null}")
 case $summary in *"$NAME on 127.0.0.1:$PORT waits on block I/O"*) true ;; *) false ;; esac &&
 	case $description in *"cgroup /$NAME"*) true ;; *) false ;; esac
 tap_ok $? "its summary and description name the cgroup and the host" "summary: $summary" "description: $description"
+
+# The exporter's health alerts stay quiet while it is healthy (lost exit records aside: another
+# test's fork storm may overrun the listeners).
+others=$(curl -s -m 2 "$AM/api/v2/alerts" | jq -r '.[].labels.alertname' 2>&1 |
+	grep -x -e DelaytopDelayAccountingOff -e DelaytopExporterDown -e DelaytopExporterAbsent -e DelaytopReadingsStalled)
+[ -z "$others" ]
+tap_ok $? "no alert on the exporter's health while it is healthy" "active: $(echo $others)"
 
 # The dashboard's queries, with its variables given values as Grafana would: each returns data.
 # Those of the unit label (delaytop's ident labels) only where delaytop's series have one.
