@@ -21,7 +21,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 PACKAGES="build-essential autoconf automake autopoint gettext pkg-config
 libncurses-dev libnl-genl-3-dev libproc2-dev libzstd-dev libmicrohttpd-dev"
 TEST_PACKAGES="systemd tmux groff-base jq python3 util-linux mount bsdutils procps locales libcap2-bin
-prometheus curl bash-completion debhelper dh-autoreconf lintian clang libclang-rt-14-dev"
+prometheus prometheus-alertmanager curl bash-completion debhelper dh-autoreconf lintian clang libclang-rt-14-dev"
+# Test packages whose service the package enables: the tests run their own.
+SERVICE_PACKAGES="prometheus prometheus-alertmanager"
 
 say() {
 	printf 'quickstart: %s\n' "$*"
@@ -44,8 +46,9 @@ install_packages() {
 		installed_now=1
 		say "installing:$missing"
 		apt-get update -qq
-		# The tests start their own Prometheus on a port of their own: no package's service is
-		# started by this install (policy-rc.d refuses, for this install only).
+		# The tests start their own Prometheus and Alertmanager on ports of their own: no
+		# package's service is started by this install (policy-rc.d refuses, for this install
+		# only), nor at the next boot (those installed now are disabled again).
 		no_services=0
 		if [ ! -e /usr/sbin/policy-rc.d ]; then
 			printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d && no_services=1
@@ -55,6 +58,11 @@ install_packages() {
 			exit 1
 		}
 		[ "$no_services" -eq 0 ] || rm -f /usr/sbin/policy-rc.d
+		for p in $SERVICE_PACKAGES; do
+			case " $missing " in
+			*" $p "*) systemctl disable --quiet "$p.service" >/dev/null 2>&1 || true ;;
+			esac
+		done
 	fi
 }
 

@@ -1,8 +1,8 @@
 #!/bin/bash
 # package.sh — builds the Debian package from a clean export of this checkout's HEAD with
 # dpkg-buildpackage -us -uc -b, runs lintian on it (errors fail), and installs it: delaytop
-# --version from the installed binary, the capability postinst gives it, the unit, the man page
-# and the translation. A delaytop package that was installed before is left alone: then the .deb
+# --version from the installed binary, the capability postinst gives it, the unit, the man page,
+# the translation, the Prometheus rules and the Grafana dashboard. A delaytop package that was installed before is left alone: then the .deb
 # is unpacked into a directory instead. Run as root by ./quickstart.sh check; prints TAP.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -65,6 +65,8 @@ point $? "the man page is installed"
 point $? "the German translation is installed"
 [ -f "$root/usr/share/bash-completion/completions/delaytop" ] && grep -q '^complete -F _delaytop delaytop$' "$root/usr/share/bash-completion/completions/delaytop"
 point $? "the bash completion is installed where bash-completion looks"
+[ -f "$root/usr/share/delaytop/prometheus/delaytop-rules.yml" ] && [ -f "$root/usr/share/delaytop/grafana/delaytop.json" ]
+point $? "the Prometheus rules and the Grafana dashboard are installed in /usr/share/delaytop"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]
