@@ -110,7 +110,26 @@ static enum MHD_Result metrics_reply(struct exporter *e, struct MHD_Connection *
 	return ret;
 }
 
-/* Basic auth's user and password, through the library's parser, checked against the users. */
+/* Basic auth's user and password, through the library's parser, checked against the users (a
+ * NUL inside either is refused). The 0.9.77 interface where there is one (the older one is
+ * deprecated there), else 0.9.75's (Debian 12). */
+#if MHD_VERSION >= 0x00097701
+static int authorized(struct exporter *e, struct MHD_Connection *c)
+{
+	struct MHD_BasicAuthInfo *info = MHD_basic_auth_get_username_password3(c);
+	int ok;
+
+	if (!info)
+		return 0;
+	ok = info->password && strlen(info->username) == info->username_len &&
+	     strlen(info->password) == info->password_len && webauth_check(e->auth, info->username, info->password);
+	if (info->password)
+		explicit_bzero(info->password, info->password_len);
+	MHD_free(info);
+	return ok;
+}
+#define basic_auth_fail(c, realm, r) MHD_queue_basic_auth_required_response3(c, realm, MHD_YES, r)
+#else
 static int authorized(struct exporter *e, struct MHD_Connection *c)
 {
 	char *user, *password = NULL;
@@ -126,6 +145,8 @@ static int authorized(struct exporter *e, struct MHD_Connection *c)
 		MHD_free(user);
 	return ok;
 }
+#define basic_auth_fail(c, realm, r) MHD_queue_basic_auth_fail_response(c, realm, r)
+#endif
 
 /* 401, asking for basic auth. */
 static enum MHD_Result refuse(struct MHD_Connection *c)
@@ -137,7 +158,7 @@ static enum MHD_Result refuse(struct MHD_Connection *c)
 	if (!r)
 		return MHD_NO;
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
-	ret = MHD_queue_basic_auth_fail_response(c, "delaytop", r);
+	ret = basic_auth_fail(c, "delaytop", r);
 	MHD_destroy_response(r);
 	return ret;
 }
