@@ -27,6 +27,8 @@ void webconfig_free(struct web_config *wc)
 	free(wc->cert_file);
 	free(wc->key_file);
 	free(wc->cert_pem);
+	if (wc->key_pem) /* the private key leaves no copy behind */
+		explicit_bzero(wc->key_pem, strlen(wc->key_pem));
 	free(wc->key_pem);
 	memset(wc, 0, sizeof(*wc));
 }
