@@ -93,7 +93,7 @@ _delaytop()
 		COMPREPLY=($(compgen -W "$(cd /proc && compgen -G '[0-9]*')" -- "$cur"))
 		return 0
 		;;
-	-o | --output | -w | --write | -r | --read)
+	-o | --output | -w | --write | -r | --read | --web-config)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return 0
 		;;

@@ -13,6 +13,7 @@
 #include "i18n.h"
 #include "metrics.h"
 #include "thread.h"
+#include "webauth.h"
 #include "xalloc.h"
 
 /* Connections at once, and from one address: a connection over either limit is closed at once,
@@ -42,6 +43,8 @@ enum exporter_reply exporter_route(const char *method, const char *url, const ch
 #include <pthread.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -68,6 +71,8 @@ struct exporter {
 	int stopping;
 	pthread_t reaper;
 	int reaping;
+	struct web_auth *auth; /* --web-config's basic_auth_users, or NULL: everyone may read */
+	int exposed;	       /* the address is not loopback */
 };
 
 /* A response with a short text body and its status. */
@@ -105,6 +110,59 @@ static enum MHD_Result metrics_reply(struct exporter *e, struct MHD_Connection *
 	return ret;
 }
 
+/* Basic auth's user and password, through the library's parser, checked against the users (a
+ * NUL inside either is refused). The 0.9.77 interface where there is one (the older one is
+ * deprecated there), else 0.9.75's (Debian 12). */
+#if MHD_VERSION >= 0x00097701
+static int authorized(struct exporter *e, struct MHD_Connection *c)
+{
+	struct MHD_BasicAuthInfo *info = MHD_basic_auth_get_username_password3(c);
+	int ok;
+
+	if (!info)
+		return 0;
+	ok = info->password && strlen(info->username) == info->username_len &&
+	     strlen(info->password) == info->password_len && webauth_check(e->auth, info->username, info->password);
+	if (info->password)
+		explicit_bzero(info->password, info->password_len);
+	MHD_free(info);
+	return ok;
+}
+#define basic_auth_fail(c, realm, r) MHD_queue_basic_auth_required_response3(c, realm, MHD_YES, r)
+#else
+static int authorized(struct exporter *e, struct MHD_Connection *c)
+{
+	char *user, *password = NULL;
+	int ok;
+
+	user = MHD_basic_auth_get_username_password(c, &password);
+	ok = user && password && webauth_check(e->auth, user, password);
+	if (password) {
+		explicit_bzero(password, strlen(password));
+		MHD_free(password);
+	}
+	if (user)
+		MHD_free(user);
+	return ok;
+}
+#define basic_auth_fail(c, realm, r) MHD_queue_basic_auth_fail_response(c, realm, r)
+#endif
+
+/* 401, asking for basic auth. */
+static enum MHD_Result refuse(struct MHD_Connection *c)
+{
+	static const char body[] = "401 Unauthorized: this endpoint asks for a user and password\n";
+	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_PERSISTENT);
+	enum MHD_Result ret;
+
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+	ret = basic_auth_fail(c, "delaytop", r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 			      const char *version, const char *upload_data, size_t *upload_size, void **state)
 {
@@ -117,6 +175,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		*upload_size = 0;
 		return MHD_YES;
 	}
+	if (((struct exporter *)cls)->auth && !authorized(cls, c))
+		return refuse(c);
 	accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
 	switch (exporter_route(method, url, accept)) {
 	case EXPORTER_TEXT: return metrics_reply(cls, c, 0);
@@ -257,6 +317,7 @@ static void reaper_stop(struct exporter *e)
 
 static void exporter_free(struct exporter *e)
 {
+	webauth_free(e->auth);
 	pthread_mutex_destroy(&e->lock);
 	free(e->text[0]);
 	free(e->text[1]);
@@ -273,14 +334,34 @@ static unsigned connection_limit(void)
 	return rl.rlim_cur > 100 + 16 ? (unsigned)rl.rlim_cur - 100 : 16;
 }
 
+/* Whether the address is loopback: 127.0.0.0/8, ::1, or 127.0.0.0/8 mapped into IPv6. */
+static int loopback(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+		return (ntohl(((const struct sockaddr_in *)(const void *)sa)->sin_addr.s_addr) >> 24) == 127;
+	if (sa->sa_family == AF_INET6) {
+		const struct in6_addr *a = &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
+
+		return IN6_IS_ADDR_LOOPBACK(a) || (IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127);
+	}
+	return 0;
+}
+
 /* The library's poll loop (or select without poll), not epoll: with epoll (0.9.75) a connection
  * whose request and close arrived before its accept is not seen to close, and holds its place
- * until the idle timeout. */
-static struct MHD_Daemon *daemon_start(struct exporter *e, const struct addrinfo *ai, unsigned port)
+ * until the idle timeout. With a certificate and key (wc), TLS through the library's GnuTLS. */
+static struct MHD_Daemon *daemon_start(struct exporter *e, const struct addrinfo *ai, unsigned port,
+				       const struct web_config *wc)
 {
 	unsigned poll = MHD_is_feature_supported(MHD_FEATURE_POLL) == MHD_YES ? MHD_USE_POLL : 0;
+	int tls = wc && wc->cert_pem;
+	struct MHD_OptionItem with_tls[] = {
+		{ MHD_OPTION_HTTPS_MEM_KEY, 0, tls ? wc->key_pem : NULL },
+		{ MHD_OPTION_HTTPS_MEM_CERT, 0, tls ? wc->cert_pem : NULL },
+		{ MHD_OPTION_END, 0, NULL },
+	};
 
-	return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | poll |
+	return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | poll | (tls ? MHD_USE_TLS : 0) |
 					(ai->ai_family == AF_INET6 ? MHD_USE_IPv6 : 0),
 				(uint16_t)port, NULL, NULL, handle, e, MHD_OPTION_SOCK_ADDR, ai->ai_addr,
 				MHD_OPTION_CONNECTION_LIMIT, connection_limit(),
@@ -288,10 +369,11 @@ static struct MHD_Daemon *daemon_start(struct exporter *e, const struct addrinfo
 				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONNECTION_S,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
 				MHD_OPTION_NOTIFY_CONNECTION, conn_notify, e, MHD_OPTION_NOTIFY_COMPLETED,
-				request_done, e, MHD_OPTION_END);
+				request_done, e, MHD_OPTION_ARRAY, tls ? with_tls : with_tls + 2, MHD_OPTION_END);
 }
 
-int exporter_start(struct exporter **out, const char *host, unsigned port, char *err, size_t errlen)
+int exporter_start(struct exporter **out, const char *host, unsigned port, const struct web_config *wc, char *err,
+		   size_t errlen)
 {
 	struct addrinfo hints, *ai = NULL;
 	struct exporter *e;
@@ -303,6 +385,12 @@ int exporter_start(struct exporter **out, const char *host, unsigned port, char 
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = AI_NUMERICSERV;
 	snprintf(service, sizeof(service), "%u", port);
+	if (wc && wc->cert_pem && MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+		snprintf(err, errlen, "%s",
+			 _("--web-config's tls_server_config needs libmicrohttpd built with TLS (GnuTLS), "
+			   "which this one is not"));
+		return -1;
+	}
 	rc = getaddrinfo(host, service, &hints, &ai);
 	if (rc != 0) {
 		snprintf(err, errlen, F_(N_("cannot listen on '%s': %s")), host, gai_strerror(rc));
@@ -311,18 +399,24 @@ int exporter_start(struct exporter **out, const char *host, unsigned port, char 
 	e = xcalloc(1, sizeof(*e));
 	pthread_mutex_init(&e->lock, NULL);
 	snprintf(e->address, sizeof(e->address), ai->ai_family == AF_INET6 ? "[%s]:%u" : "%s:%u", host, port);
+	e->exposed = !loopback(ai->ai_addr);
+	e->auth = webauth_new(wc);
 	errno = 0;
 	if (reaper_start(e) == 0) {
 		/* the library's threads inherit the mask: every signal blocked, as on every thread but
 		 * main's */
 		thread_signals_block(&old);
-		e->daemon = daemon_start(e, ai, port);
+		e->daemon = daemon_start(e, ai, port, wc);
 		thread_signals_restore(&old);
 	}
 	freeaddrinfo(ai);
 	if (!e->daemon) {
 		snprintf(err, errlen, F_(N_("cannot listen on %s: %s")), e->address,
-			 errno ? strerror(errno) : _("the HTTP server did not start"));
+			 errno ? strerror(errno)
+			 : wc && wc->cert_pem
+				 ? _("the HTTPS server did not start: are cert_file and key_file a certificate "
+				     "and its own key?")
+				 : _("the HTTP server did not start"));
 		reaper_stop(e);
 		exporter_free(e);
 		return -1;
@@ -359,6 +453,11 @@ const char *exporter_address(const struct exporter *e)
 	return e->address;
 }
 
+int exporter_exposed(const struct exporter *e)
+{
+	return e->exposed;
+}
+
 void exporter_stop(struct exporter *e)
 {
 	if (!e)
@@ -370,11 +469,13 @@ void exporter_stop(struct exporter *e)
 
 #else /* built without libmicrohttpd */
 
-int exporter_start(struct exporter **out, const char *host, unsigned port, char *err, size_t errlen)
+int exporter_start(struct exporter **out, const char *host, unsigned port, const struct web_config *wc, char *err,
+		   size_t errlen)
 {
 	(void)out;
 	(void)host;
 	(void)port;
+	(void)wc;
 	snprintf(err, errlen, "%s", _("--listen needs libmicrohttpd, which this delaytop was built without"));
 	return -1;
 }
@@ -392,6 +493,12 @@ const char *exporter_address(const struct exporter *e)
 {
 	(void)e;
 	return "";
+}
+
+int exporter_exposed(const struct exporter *e)
+{
+	(void)e;
+	return 0;
 }
 
 void exporter_stop(struct exporter *e)

@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "webconfig.h"
+
 struct exporter;
 
 /* What a request gets, from its method, path and Accept header (NULL: none). */
@@ -21,15 +23,21 @@ enum exporter_reply {
 };
 enum exporter_reply exporter_route(const char *method, const char *url, const char *accept);
 
-/* Starts serving on host:port. Returns 0, or -1 with a message in err (no such address, the port
- * is taken, or delaytop was built without libmicrohttpd). */
-int exporter_start(struct exporter **out, const char *host, unsigned port, char *err, size_t errlen);
+/* Starts serving on host:port, over TLS and asking for a user and password as wc says (NULL, or
+ * a configuration without them: plain HTTP to anyone; wc must outlive the exporter). Returns 0,
+ * or -1 with a message in err (no such address, the port is taken, the certificate or key
+ * refused, TLS unavailable, or delaytop was built without libmicrohttpd). */
+int exporter_start(struct exporter **out, const char *host, unsigned port, const struct web_config *wc, char *err,
+		   size_t errlen);
 
 /* Publishes a reading's exposition in both formats (copied). */
 void exporter_publish(struct exporter *e, const char *text, size_t len, const char *om, size_t omlen);
 
 /* The address it serves, "127.0.0.1:9277" or "[::1]:9277". */
 const char *exporter_address(const struct exporter *e);
+
+/* Whether the address it serves is not loopback (anyone who can reach it may connect). */
+int exporter_exposed(const struct exporter *e);
 
 void exporter_stop(struct exporter *e);
 

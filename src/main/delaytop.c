@@ -32,6 +32,7 @@
 #include "trigger.h"
 #include "trigwatch.h"
 #include "view.h"
+#include "webconfig.h"
 
 
 /* The stop signal that came before they were blocked (stopsig.h), if any; once they are, a
@@ -292,9 +293,20 @@ static void print_notice(struct sampler *s)
 		fprintf(stderr, "%s: %s\n", PACKAGE, sampler_pids_notice(s));
 }
 
+/* --listen on an address others reach, without a user and password asked: said on stderr, which
+ * is the service's log under systemd. */
+static void warn_exposed(const struct exporter *e, const struct web_config *wc)
+{
+	if (exporter_exposed(e) && !(wc && wc->nusers))
+		fprintf(stderr,
+			F_(N_("%s: warning: %s is not a loopback address and no --web-config asks for a user "
+			      "and password: anyone who can reach the port can read every process name\n")),
+			PACKAGE, exporter_address(e));
+}
+
 /* --listen: serves the metrics of every reading, and with -b prints the reports too. */
-static int run_exporter(const struct options *o, struct sampler *s, int *trigger_fds, struct recorder *rec,
-			int stop_fd)
+static int run_exporter(const struct options *o, const struct web_config *wc, struct sampler *s, int *trigger_fds,
+			struct recorder *rec, int stop_fd)
 {
 	struct serving sv;
 	char host[256], err[512];
@@ -303,12 +315,16 @@ static int run_exporter(const struct options *o, struct sampler *s, int *trigger
 
 	memset(&sv, 0, sizeof(sv));
 	if (listenaddr_parse(o->listen, host, sizeof(host), &port, err, sizeof(err)) < 0 ||
-	    exporter_start(&sv.e, host, port, err, sizeof(err)) < 0) {
+	    exporter_start(&sv.e, host, port, wc, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", PACKAGE, err);
 		return EXIT_FAILURE;
 	}
 	print_notice(s);
-	fprintf(stderr, F_(N_("%s: serving metrics on http://%s/metrics\n")), PACKAGE, exporter_address(sv.e));
+	if (wc && wc->cert_pem)
+		fprintf(stderr, F_(N_("%s: serving metrics on https://%s/metrics\n")), PACKAGE, exporter_address(sv.e));
+	else
+		fprintf(stderr, F_(N_("%s: serving metrics on http://%s/metrics\n")), PACKAGE, exporter_address(sv.e));
+	warn_exposed(sv.e, wc);
 	metrics_init(&sv.m, (int)o->top_commands);
 	sv.m.expiry_s = o->series_expiry_s;
 	rc = run_batch(o, s, &sv, trigger_fds, rec, stop_fd);
@@ -411,7 +427,7 @@ static int records_alone(const struct options *o)
 /* The sampler, the --trigger registrations (before the screen, so that a refusal is a plain
  * message), the recording and the front end the options ask for: the exporter, batch reports,
  * the recording alone or the screen, until a stop signal (stop_fd, stopsig.h) if nothing else. */
-static int run_front_end(const struct options *o, int stop_fd)
+static int run_front_end(const struct options *o, const struct web_config *wc, int stop_fd)
 {
 	struct sampler *s = open_sampler(o);
 	struct recorder *rec;
@@ -428,7 +444,7 @@ static int run_front_end(const struct options *o, int stop_fd)
 	if (open_recorder(o, &rec) < 0) {
 		rc = EXIT_FAILURE;
 	} else if (o->listen) {
-		rc = run_exporter(o, s, fds, rec, stop_fd);
+		rc = run_exporter(o, wc, s, fds, rec, stop_fd);
 	} else if (o->batch || records_alone(o)) {
 		print_notice(s);
 		rc = run_batch(o, s, NULL, fds, rec, stop_fd);
@@ -476,6 +492,7 @@ static void apply_settings(struct options *o, int argc, char **argv, struct rcfi
 
 int main(int argc, char **argv)
 {
+	struct web_config wc = { 0 };
 	struct options o;
 	char err[512], cgroup[CGROUP_PATH_MAX];
 	struct rcfile_args settings;
@@ -492,12 +509,19 @@ int main(int argc, char **argv)
 		return rc == OPTIONS_EXIT ? check_stdout(closed) : EXIT_USAGE;
 	}
 	apply_settings(&o, argc, argv, &settings);
+	if (o.web_config && webconfig_load(o.web_config, &wc, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", PACKAGE, err);
+		options_free(&o);
+		rcfile_free_args(&settings);
+		return EXIT_USAGE;
+	}
 	setup_signals();
 	if (o.command) {
 		int warned = 0, delayacct = delayacct_read();
 
 		warn_delayacct(delayacct, &warned);
 		rc = command_run(&o, delayacct == DELAYACCT_OFF, (unsigned)closed);
+		webconfig_free(&wc);
 		options_free(&o);
 		return rc;
 	}
@@ -516,9 +540,10 @@ int main(int argc, char **argv)
 	else if (check_cgroup(&o, cgroup, sizeof(cgroup)) < 0)
 		rc = EXIT_USAGE;
 	else
-		rc = run_front_end(&o, stop_fd);
+		rc = run_front_end(&o, &wc, stop_fd);
 	if (stop_fd >= 0)
 		close(stop_fd);
+	webconfig_free(&wc);
 	options_free(&o);
 	rcfile_free_args(&settings);
 	return rc;

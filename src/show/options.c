@@ -125,6 +125,10 @@ static const struct option_def option_table[OPT_COUNT] = {
 		.name = "listen", .arg = "[ADDR:]PORT", .type = OPTT_STRING, .at = AT(listen),
 		.help = N_("serve Prometheus metrics at http://ADDR:PORT/metrics (ADDR: loopback unless given); "
 			   "without -b nothing else is printed") },
+	[OPT_WEB_CONFIG] = {
+		.name = "web-config", .arg = "FILE", .type = OPTT_STRING, .at = AT(web_config),
+		.help = N_("--listen: TLS and basic auth as FILE says, in the Prometheus exporters' web "
+			   "configuration format (tls_server_config, basic_auth_users)") },
 	[OPT_TOP_COMMANDS] = {
 		.name = "top-commands", .arg = "N", .type = OPTT_COUNT, .at = AT(top_commands), .min = 0,
 		.max = 100000, .def = DEFAULT_TOP_COMMANDS,
@@ -462,6 +466,10 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 
 		if (listenaddr_parse(o->listen, host, sizeof(host), &port, err, errlen) < 0)
 			return OPTIONS_ERROR;
+	}
+	if (o->web_config && !o->listen) {
+		optvalue_fail(err, errlen, "%s", _("--web-config is for --listen"));
+		return OPTIONS_ERROR;
 	}
 	if (o->listen && (o->threads || o->cgroups)) {
 		optvalue_fail(err, errlen, "%s", _("--listen reads processes: -H and --group do not apply to it"));

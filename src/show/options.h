@@ -38,6 +38,7 @@ struct options {
 	int exit_buffer;   /* receive buffer for exit records, bytes */
 	const char *output; /* command mode: where the report goes (NULL: stderr) */
 	const char *listen; /* --listen: serve Prometheus metrics there (NULL: do not) */
+	const char *web_config; /* --web-config: TLS and basic auth for --listen (NULL: none) */
 	long top_commands;  /* command names the metrics show one by one */
 	double series_expiry_s; /* --series-expiry: a removed cgroup's series stay this long */
 	const char *write;  /* -w: the recording (NULL: none) */
@@ -63,7 +64,7 @@ struct options {
 enum option_id {
 	OPT_BATCH, OPT_ITERATIONS, OPT_DELAY, OPT_PID, OPT_USER, OPT_THREADS, OPT_GROUP, OPT_CGROUP, OPT_SORT,
 	OPT_REVERSE, OPT_COLUMNS, OPT_ACTIVE, OPT_TREE, OPT_TREE_SUMS, OPT_TRIGGER, OPT_FORMAT, OPT_ACCUMULATE,
-	OPT_EXIT_BUFFER, OPT_OUTPUT, OPT_LISTEN, OPT_TOP_COMMANDS, OPT_SERIES_EXPIRY, OPT_WRITE, OPT_ROTATE,
+	OPT_EXIT_BUFFER, OPT_OUTPUT, OPT_LISTEN, OPT_WEB_CONFIG, OPT_TOP_COMMANDS, OPT_SERIES_EXPIRY, OPT_WRITE, OPT_ROTATE,
 	OPT_KEEP, OPT_CAPTURE, OPT_READ, OPT_BEGIN, OPT_END, OPT_HELP, OPT_VERSION,
 	OPT_COUNT
 };

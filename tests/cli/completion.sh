@@ -72,6 +72,11 @@ is --columns = pid,i -- pid,io pid,io_some pid,io_full pid,iowait pid,irq pid,ir
 is --columns = pi -- pid
 is --format c -- csv
 is -b --format '' -- text csv json openmetrics
+is --web-c -- --web-config=
+mkdir -p "$TMPDIR_TEST/webdir" && touch "$TMPDIR_TEST/webdir/web.yml"
+cd "$TMPDIR_TEST/webdir" || exit 1
+is --listen 9277 --web-config = w -- web.yml # a file name
+cd - >/dev/null || exit 1
 
 # The sort keys are delaytop's own: a key the completion offers is accepted.
 bad=""

@@ -52,4 +52,27 @@ grep -q '^  fuzz harnesses: *no (/bin/false cannot link .*apt-get install libcla
 tap_ok $? "with a compiler that cannot link libFuzzer, the summary says no and names libclang-rt-14-dev" \
 	"$(grep 'fuzz harnesses' "$TMPDIR_TEST/configure.nofuzz")"
 
+# --web-config's libraries are optional: without libyaml's and libcrypt's .pc files, configure
+# goes on and its summary says no, naming the package; --with-yaml stops, naming it.
+pcs=$TMPDIR_TEST/pc.noyaml
+mkdir -p "$pcs"
+for d in $(pkg-config --variable pc_path pkg-config | tr : ' '); do
+	for f in "$d"/*.pc; do
+		case ${f##*/} in yaml-0.1.pc | libcrypt.pc | libxcrypt.pc) ;; *) [ -e "$f" ] && ln -sf "$f" "$pcs/" ;; esac
+	done
+done
+mkdir -p "$TMPDIR_TEST/build.noyaml" "$TMPDIR_TEST/build.withyaml"
+(cd "$TMPDIR_TEST/build.noyaml" && PKG_CONFIG_LIBDIR=$pcs FUZZ_CC=no "$srcdir/configure" >"$TMPDIR_TEST/configure.noyaml" 2>&1)
+status=$?
+[ "$status" -eq 0 ] && grep -q '^  web config (--web-config): *no (libyaml not found; apt-get install libyaml-dev)$' "$TMPDIR_TEST/configure.noyaml"
+tap_ok $? "without libyaml, configure goes on and its summary names libyaml-dev" \
+	"status $status: $(grep -e 'web config' -e error "$TMPDIR_TEST/configure.noyaml")"
+(cd "$TMPDIR_TEST/build.withyaml" && PKG_CONFIG_LIBDIR=$pcs FUZZ_CC=no "$srcdir/configure" --with-yaml >"$TMPDIR_TEST/configure.withyaml" 2>&1)
+status=$?
+[ "$status" -ne 0 ] && grep -q 'apt-get install libyaml-dev' "$TMPDIR_TEST/configure.withyaml"
+tap_ok $? "--with-yaml without libyaml stops and names libyaml-dev" "status $status; last line: $(tail -1 "$TMPDIR_TEST/configure.withyaml")"
+grep -q "^TLS_SUMMARY='yes" "$top_builddir/config.log"
+tap_ok $? "this build's libmicrohttpd serves TLS (Debian's is built with GnuTLS), as configure asked it" \
+	"$(grep -e '^TLS_SUMMARY' "$top_builddir/config.log")"
+
 done_testing

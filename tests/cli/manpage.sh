@@ -18,4 +18,11 @@ for section in NAME SYNOPSIS DESCRIPTION OPTIONS PRIVILEGES "DELAY ACCOUNTING" "
 	tap_ok $? "the man page has a $section section"
 done
 
+# --web-config's section names the keys it takes (what a user copies from node_exporter's file).
+sed -n '/^\.SS WHO MAY SCRAPE/,/^\.S[HS]/p' "$man" >"$TMPDIR_TEST/scrape"
+for key in tls_server_config cert_file key_file basic_auth_users; do
+	grep -q "$key" "$TMPDIR_TEST/scrape"
+	tap_ok $? "WHO MAY SCRAPE names $key"
+done
+
 done_testing

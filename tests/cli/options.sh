@@ -38,6 +38,8 @@ bad_input "no_such_user_xyz" -b -u no_such_user_xyz
 bad_input "extra" -b extra
 bad_input "' 0'" -b -n 1 -u ' 0'
 bad_input "'+0'" -b -n 1 -u +0
+bad_input "--web-config is for --listen" -b --web-config web.yml
+bad_input "no-such-web.yml: No such file" --listen 127.0.0.1:9 --web-config no-such-web.yml
 bad_input "'86401'" -b --series-expiry 86401
 bad_input "'-1'" -b --series-expiry -1
 bad_input "'1e3'" -b --series-expiry 1e3

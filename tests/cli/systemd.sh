@@ -23,4 +23,21 @@ level=$(systemd-analyze security --offline=yes "$TMPDIR_TEST/delaytop.service" 2
 case ${level#* } in OK | SAFE) true ;; *) false ;; esac
 tap_ok $? "systemd-analyze security: exposure OK or better" "got: ${level:-nothing}"
 
+# The unit's commented way to serve other machines (--web-config through LoadCredential=):
+# verified, and rated OK or better too.
+sed -n 's/^#   \(LoadCredential=.*\)/\1/p; s/^#   \(ExecStart=.*\)/\1/p' "$unit" >"$TMPDIR_TEST/web.lines"
+grep -q -- '--web-config %d/web.yml' "$TMPDIR_TEST/web.lines" && [ "$(grep -c '^LoadCredential=' "$TMPDIR_TEST/web.lines")" -eq 3 ]
+tap_ok $? "the unit's comments show --web-config with LoadCredential=" "$(cat "$TMPDIR_TEST/web.lines")"
+mkdir -p "$TMPDIR_TEST/web"
+sed "s|^ExecStart=[^ ]*delaytop |ExecStart=$bin |" "$unit" | awk -v lines="$TMPDIR_TEST/web.lines" -v bin="$bin" '
+	/^ExecStart=/ { while ((getline l <lines) > 0) { sub(/^ExecStart=[^ ]*delaytop /, "ExecStart=" bin " ", l); print l }; next }
+	{ print }' >"$TMPDIR_TEST/web/delaytop.service"
+systemd-analyze verify --man=no "$TMPDIR_TEST/web/delaytop.service" >"$TMPDIR_TEST/verify.web" 2>&1
+tap_ok $? "systemd-analyze verify passes with the web config's lines" "$(cat "$TMPDIR_TEST/verify.web")" \
+	"$(grep -e ExecStart -e LoadCredential "$TMPDIR_TEST/web/delaytop.service")"
+level=$(systemd-analyze security --offline=yes "$TMPDIR_TEST/web/delaytop.service" 2>/dev/null |
+	sed -n 's/.*Overall exposure level for delaytop.service: \([0-9.]*\) \([A-Z]*\).*/\1 \2/p')
+case ${level#* } in OK | SAFE) true ;; *) false ;; esac
+tap_ok $? "systemd-analyze security with the web config's lines: exposure OK or better" "got: ${level:-nothing}"
+
 done_testing

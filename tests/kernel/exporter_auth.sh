@@ -1,0 +1,148 @@
+#!/bin/bash
+# exporter_auth.sh — delaytop --listen --web-config: over TLS with a certificate the test makes
+# (curl --cacert verifies it, and plain HTTP to the port gets no metrics), basic auth with a
+# bcrypt hash htpasswd makes: no, wrong and right credentials get 401, 401 and 200, an unknown
+# user 401, each 401 asking for Basic; users without TLS over plain HTTP alike; bad files refused
+# at the start with status 2 naming the file, the line and the reason; and the warning on stderr
+# when a non-loopback address serves anyone, not when basic auth guards it.
+. "$top_srcdir/tests/lib.sh"
+
+require_cmd curl openssl htpasswd python3
+
+T=$TMPDIR_TEST
+cd "$T" || exit 1
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout key.pem -out cert.pem \
+	-days 2 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 >openssl.log 2>&1 ||
+	skip_all "openssl cannot make a certificate: $(tail -1 openssl.log)"
+HASH=$(htpasswd -nbBC 10 alice 'open sesame' | cut -d: -f2)
+cat >web.yml <<CONF
+tls_server_config:
+  cert_file: cert.pem
+  key_file: key.pem
+basic_auth_users:
+  alice: $HASH
+CONF
+printf 'basic_auth_users:\n  alice: %s\n' "$HASH" >users.yml
+printf 'tls_server_config:\n  cert_file: %s/cert.pem\n  key_file: key.pem\n' "$T" >tls.yml
+
+# serve ADDR CONFIG [NAME]: delaytop --listen ADDR (--web-config CONFIG unless empty) in the
+# background, its stderr in NAME.err; waits (5 s at most) until it says where it serves.
+serve() {
+	local name=${3:-serve} i
+	"$DELAYTOP" --listen "$1" ${2:+--web-config "$2"} -d 0.5 >/dev/null 2>"$name.err" 9>&- &
+	SERVE_PID=$!
+	track_pid "$SERVE_PID"
+	for ((i = 0; i < 50; i++)); do
+		grep -q 'serving metrics' "$name.err" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# status URL CURL-ARGS...: the HTTP status curl gets (000: none).
+status() {
+	local url=$1
+	shift
+	curl -s -m 5 -o /dev/null -w '%{http_code}' "$@" "$url"
+}
+
+PORT=$(free_port)
+URL=https://127.0.0.1:$PORT/metrics
+serve "127.0.0.1:$PORT" web.yml tls
+tap_ok $? "it starts with TLS and basic auth" "$(cat tls.err)"
+grep -q "serving metrics on https://127.0.0.1:$PORT/metrics" tls.err
+tap_ok $? "it says it serves https" "$(cat tls.err)"
+for ((i = 0; i < 50; i++)); do # the first reading
+	[ "$(status "$URL" --cacert cert.pem -u 'alice:open sesame')" = 200 ] && break
+	sleep 0.1
+done
+
+got=$(status "$URL" --cacert cert.pem)
+[ "$got" = 401 ]
+tap_ok $? "no credentials: 401" "got $got"
+curl -s -m 5 -D headers -o /dev/null --cacert cert.pem "$URL"
+grep -qi '^WWW-Authenticate: Basic realm="delaytop"' headers
+tap_ok $? "the 401 asks for basic auth (WWW-Authenticate: Basic realm=...)" "$(cat headers)"
+got=$(status "$URL" --cacert cert.pem -u 'alice:open sesamE')
+[ "$got" = 401 ]
+tap_ok $? "a wrong password: 401" "got $got"
+got=$(status "$URL" --cacert cert.pem -u 'bob:open sesame')
+[ "$got" = 401 ]
+tap_ok $? "an unknown user with alice's password: 401" "got $got"
+got=$(status "$URL" --cacert cert.pem -u 'alice:open sesame')
+[ "$got" = 200 ]
+tap_ok $? "the right user and password: 200" "got $got"
+curl -s -m 5 --cacert cert.pem -u 'alice:open sesame' -o body "$URL"
+grep -q '^delaytop_readings_total ' body
+tap_ok $? "and the body is the metrics" "$(head -3 body)"
+got=$(status "https://127.0.0.1:$PORT/" --cacert cert.pem)
+[ "$got" = 401 ]
+tap_ok $? "the index asks for credentials too" "got $got"
+curl -s -m 5 -o /dev/null -u 'alice:open sesame' "$URL"
+rc=$?
+[ "$rc" -ne 0 ]
+tap_ok $? "without --cacert curl refuses the test's own certificate (it is the one served)" "curl status $rc"
+got=$(status "http://127.0.0.1:$PORT/metrics" -u 'alice:open sesame')
+[ "$got" != 200 ]
+tap_ok $? "plain HTTP to the TLS port gets no metrics" "got $got"
+! grep -q warning tls.err
+tap_ok $? "no warning on loopback" "$(cat tls.err)"
+stop_pid "$SERVE_PID"
+
+# Users without TLS, over plain HTTP.
+PORT=$(free_port)
+serve "127.0.0.1:$PORT" users.yml users
+for ((i = 0; i < 50; i++)); do
+	[ "$(status "http://127.0.0.1:$PORT/metrics" -u 'alice:open sesame')" = 200 ] && break
+	sleep 0.1
+done
+codes="$(status "http://127.0.0.1:$PORT/metrics") $(status "http://127.0.0.1:$PORT/metrics" -u alice:x) $(status "http://127.0.0.1:$PORT/metrics" -u 'alice:open sesame')"
+[ "$codes" = "401 401 200" ]
+tap_ok $? "basic auth without TLS: none, wrong, right get 401 401 200" "got $codes"
+stop_pid "$SERVE_PID"
+
+# The warning: a non-loopback address without basic auth, with TLS alone too; not with users.
+for c in "none::1" "tls.yml:tls.yml:1" "users.yml:users.yml:0"; do
+	name=${c%%:*} conf=${c#*:}
+	want=${conf##*:} conf=${conf%:*}
+	PORT=$(free_port)
+	serve "0.0.0.0:$PORT" "$conf" "any-$name"
+	started=$?
+	stop_pid "$SERVE_PID"
+	grep -q "warning: 0.0.0.0:$PORT is not a loopback address .*anyone who can reach the port can read every process name" "any-$name.err"
+	warned=$((!$?))
+	[ "$started" -eq 0 ] && [ "$warned" -eq "$want" ]
+	tap_ok $? "--listen 0.0.0.0 with ${conf:-no web config}: $([ "$want" = 1 ] && echo "warns" || echo "no warning")" \
+		"$(cat "any-$name.err")"
+done
+
+# Bad files: status 2, the file, the line and the reason, before anything is served.
+PORT=$(free_port)
+while IFS='|' read -r name line reason text; do
+	printf '%b' "$text" >"$name.yml"
+	"$DELAYTOP" --listen "127.0.0.1:$PORT" --web-config "$name.yml" -n 1 >/dev/null 2>"$name.err"
+	rc=$?
+	[ "$rc" -eq 2 ] && grep -q "^delaytop: $name.yml:$line: .*$reason" "$name.err"
+	tap_ok $? "a bad file ($name) is refused with status 2 at line $line: $reason" "status $rc: $(cat "$name.err")"
+done <<CASES
+bad_yaml|3|not valid YAML|tls_server_config:\n  cert_file: cert.pem\n key_file: key.pem\n
+unknown_key|2|unknown key 'basic_auth_user'|# a typo\nbasic_auth_user:\n  alice: $HASH\n
+toolkit_key|4|'cipher_suites' is not supported|tls_server_config:\n  cert_file: cert.pem\n  key_file: key.pem\n  cipher_suites: [TLS_AES_128_GCM_SHA256]\n
+client_certs|4|client_auth_type may only be NoClientCert|tls_server_config:\n  cert_file: cert.pem\n  key_file: key.pem\n  client_auth_type: RequireAndVerifyClientCert\n
+missing_cert|2|cert_file './nothere.pem': No such file|tls_server_config:\n  cert_file: nothere.pem\n  key_file: key.pem\n
+missing_key|3|key_file './gone.pem': No such file|tls_server_config:\n  cert_file: cert.pem\n  key_file: gone.pem\n
+no_key|1|key_file is missing|tls_server_config:\n  cert_file: cert.pem\n
+not_bcrypt|2|the hash of user 'alice' is not bcrypt|basic_auth_users:\n  alice: \$6\$salt\$IxDD3jeSOb5eB1CX5LBsqZFVkJdido3OUILO5Ifz5iwMuTS4XMS130MTSuDDl3aCI6WouIL9AjRbLCelDCy.g.\n
+plain_password|2|the hash of user 'alice' is not bcrypt|basic_auth_users:\n  alice: open sesame\n
+no_users|1|basic_auth_users has no users|basic_auth_users: {}\n
+CASES
+"$DELAYTOP" --listen "127.0.0.1:$PORT" --web-config nothere.yml -n 1 >/dev/null 2>missing.err
+rc=$?
+[ "$rc" -eq 2 ] && grep -q '^delaytop: nothere.yml: No such file or directory' missing.err
+tap_ok $? "a missing file is refused with status 2, naming it" "status $rc: $(cat missing.err)"
+"$DELAYTOP" -b -n 1 --web-config web.yml >/dev/null 2>alone.err
+rc=$?
+[ "$rc" -eq 2 ] && grep -q -- '--web-config is for --listen' alone.err
+tap_ok $? "--web-config without --listen is refused" "status $rc: $(cat alone.err)"
+
+done_testing

@@ -1,0 +1,193 @@
+/* test_webconfig.c — --web-config's file (tests/unit/webconfig/): the exporter toolkit's keys
+ * that delaytop takes are read (file names joined to the file's directory, users in order), an
+ * empty file is plain HTTP, and each bad file is refused naming its line and the reason; then the
+ * check of users and passwords: the right password passes, a wrong one or an unknown user does
+ * not, an unknown user costs a bcrypt too, and only a success is cached. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "webauth.h"
+#include "webconfig.h"
+
+static char dir[4096];
+
+/* The fixture's path. */
+static const char *fixture(const char *name)
+{
+	static char path[4200];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return path;
+}
+
+#if defined(HAVE_YAML) && defined(HAVE_CRYPT)
+/* Each bad file: the line its message names and a piece of the reason. */
+static const struct bad_case {
+	const char *file;
+	unsigned line;
+	const char *reason;
+} bad_cases[] = {
+	{ .file = "bad_yaml.yml", .line = 3, .reason = "not valid YAML" },
+	{ .file = "unknown_key.yml", .line = 4, .reason = "unknown key 'basic_auth_user'" },
+	{ .file = "min_version.yml", .line = 4, .reason = "'min_version' is not supported by delaytop" },
+	{ .file = "client_auth.yml", .line = 4, .reason = "client_auth_type may only be NoClientCert" },
+	{ .file = "headers.yml", .line = 2, .reason = "'headers' is not supported by delaytop" },
+	{ .file = "rate_limit.yml", .line = 1, .reason = "'rate_limit' is not supported by delaytop" },
+	{ .file = "no_key.yml", .line = 1, .reason = "key_file is missing" },
+	{ .file = "no_cert.yml", .line = 1, .reason = "cert_file is missing" },
+	{ .file = "missing_cert.yml", .line = 2, .reason = "cert_file '" },
+	{ .file = "key_not_pem.yml", .line = 3, .reason = "key_file '" },
+	{ .file = "md5_hash.yml", .line = 3, .reason = "the hash of user 'bob' is not bcrypt" },
+	{ .file = "plain_password.yml", .line = 2, .reason = "the hash of user 'alice' is not bcrypt" },
+	{ .file = "short_hash.yml", .line = 2, .reason = "is not bcrypt" },
+	{ .file = "no_users.yml", .line = 1, .reason = "basic_auth_users has no users" },
+	{ .file = "twice_user.yml", .line = 3, .reason = "user 'alice' is given twice" },
+	{ .file = "colon_user.yml", .line = 2, .reason = "has a ':'" },
+	{ .file = "users_list.yml", .line = 2, .reason = "basic_auth_users must be a mapping" },
+	{ .file = "twice_key.yml", .line = 4, .reason = "'tls_server_config' is given twice" },
+	{ .file = "not_mapping.yml", .line = 1, .reason = "must be a mapping" },
+	{ .file = "two_documents.yml", .line = 4, .reason = "a second YAML document" },
+	{ .file = "cert_list.yml", .line = 2, .reason = "cert_file must be a single value" },
+	{ .file = "nothere.yml", .line = 0, .reason = "No such file or directory" },
+};
+
+static void test_good(void)
+{
+	struct web_config wc;
+	char err[1024], want[4200];
+
+	is_int(webconfig_load(fixture("good.yml"), &wc, err, sizeof(err)), 0, "good.yml is taken");
+	snprintf(want, sizeof(want), "%s/cert.pem", dir);
+	is_str(wc.cert_file, want, "cert_file is joined to the file's directory");
+	snprintf(want, sizeof(want), "%s/key.pem", dir);
+	is_str(wc.key_file, want, "key_file is joined to the file's directory");
+	ok(wc.cert_pem && strstr(wc.cert_pem, "BEGIN CERTIFICATE") && wc.key_pem && strstr(wc.key_pem, "PRIVATE KEY"),
+	   "the certificate and the key are read");
+	is_int(wc.nusers, 2, "two users");
+	ok(wc.nusers == 2 && strcmp(wc.users[0].name, "alice") == 0 && strcmp(wc.users[1].name, "bob") == 0 &&
+		   strncmp(wc.users[1].hash, "$2y$04$", 7) == 0,
+	   "alice and bob in order, a quoted name and hash read as plain ones");
+	webconfig_free(&wc);
+
+	is_int(webconfig_load(fixture("empty.yml"), &wc, err, sizeof(err)), 0, "an empty file is taken");
+	ok(!wc.cert_file && !wc.nusers, "an empty file asks for neither TLS nor users");
+	webconfig_free(&wc);
+	is_int(webconfig_load(fixture("users_only.yml"), &wc, err, sizeof(err)), 0, "users without TLS are taken");
+	ok(!wc.cert_file && wc.nusers == 1, "users without TLS: one user, no certificate");
+	webconfig_free(&wc);
+}
+
+/* The parser alone: an absolute name is kept, a relative one joined. */
+static void test_paths(void)
+{
+	static const char text[] = "tls_server_config:\n  cert_file: /etc/delaytop/cert.pem\n  key_file: key.pem\n";
+	struct web_config wc;
+	unsigned long line;
+	char err[512];
+
+	is_int(webconfig_parse(text, strlen(text), "/srv/conf", &wc, &line, err, sizeof(err)), 0, "parsed");
+	is_str(wc.cert_file, "/etc/delaytop/cert.pem", "an absolute cert_file is kept as it is");
+	is_str(wc.key_file, "/srv/conf/key.pem", "a relative key_file is joined to the directory");
+	webconfig_free(&wc);
+	is_int(webconfig_parse("a: [", 4, NULL, &wc, &line, err, sizeof(err)), -1, "unclosed flow sequence refused");
+	ok(err[0] && line >= 1, "libyaml's complaint comes with a line (%lu: %s)", line, err);
+}
+
+static void test_bad(void)
+{
+	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		const struct bad_case *c = &bad_cases[i];
+		struct web_config wc;
+		char err[1024], where[4300];
+		int rc = webconfig_load(fixture(c->file), &wc, err, sizeof(err));
+
+		if (c->line)
+			snprintf(where, sizeof(where), "%s:%u: ", fixture(c->file), c->line);
+		else
+			snprintf(where, sizeof(where), "%s: ", fixture(c->file));
+		ok(rc == -1 && strncmp(err, where, strlen(where)) == 0 && strstr(err, c->reason) && !wc.nusers &&
+			   !wc.cert_file,
+		   "%s refused at line %u: %s", c->file, c->line, c->reason);
+		if (rc != -1 || strncmp(err, where, strlen(where)) != 0 || !strstr(err, c->reason))
+			printf("#   got %d: %s\n", rc, rc == -1 ? err : "(taken)");
+		if (rc == 0)
+			webconfig_free(&wc);
+	}
+}
+
+static void test_auth(void)
+{
+	struct web_config wc;
+	struct web_auth *a;
+	unsigned long cached, computed;
+	char err[1024];
+
+	if (webconfig_load(fixture("good.yml"), &wc, err, sizeof(err)) < 0) {
+		ok(0, "good.yml for the checks: %s", err);
+		return;
+	}
+	a = webauth_new(&wc);
+	ok(a != NULL, "a configuration with users makes a check");
+	if (!a) {
+		webconfig_free(&wc);
+		return;
+	}
+	is_int(webauth_check(a, "alice", "secret"), 1, "alice with her password passes");
+	is_int(webauth_check(a, "bob", "hunter2"), 1, "bob with his password passes");
+	is_int(webauth_check(a, "alice", "hunter2"), 0, "alice with bob's password does not");
+	is_int(webauth_check(a, "alice", "secre"), 0, "a password cut short does not");
+	is_int(webauth_check(a, "alice", ""), 0, "an empty password does not");
+	is_int(webauth_check(a, "carol", "secret"), 0, "an unknown user does not, with a known user's password");
+	is_int(webauth_check(a, "alic", "secret"), 0, "a user name cut short does not");
+	is_int(webauth_check(a, "", ""), 0, "no user does not");
+	webauth_counts(a, &cached, &computed);
+	is_int(computed, 8, "every check so far cost one bcrypt, the unknown users' too");
+	is_int(cached, 0, "none came from the cache");
+	is_int(webauth_check(a, "alice", "secret"), 1, "alice again passes");
+	is_int(webauth_check(a, "alice", "wrong"), 0, "a wrong password after a success does not");
+	webauth_counts(a, &cached, &computed);
+	is_int(cached, 1, "alice's second check came from the cache");
+	is_int(computed, 9, "the wrong password cost a bcrypt: failures are never cached");
+	webauth_free(a);
+	webconfig_free(&wc);
+	ok(webauth_new(NULL) == NULL, "no configuration: no check");
+}
+
+#else
+
+/* Built without what --web-config needs: it says which. */
+static void test_without(void)
+{
+	struct web_config wc;
+	char err[1024];
+
+#ifdef HAVE_YAML
+	const char *want = "libcrypt";
+#else
+	const char *want = "libyaml";
+#endif
+	ok(webconfig_load(fixture("users_only.yml"), &wc, err, sizeof(err)) == -1 && strstr(err, want),
+	   "users refused, naming %s: %s", want, err);
+}
+
+#endif
+
+int main(void)
+{
+	const char *top = getenv("top_srcdir");
+
+	snprintf(dir, sizeof(dir), "%s/tests/unit/webconfig", top ? top : "..");
+#if defined(HAVE_YAML) && defined(HAVE_CRYPT)
+	test_good();
+	test_paths();
+	test_bad();
+	test_auth();
+#else
+	test_without();
+#endif
+	return tap_done();
+}
