@@ -1,0 +1,287 @@
+/* history.c — the screen's last minutes of readings: pressure as a ring of numbers, each task's
+ * delays as a log of its waits above zero, its sort values as a small ring. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "history.h"
+#include "xalloc.h"
+
+static double seconds(const struct timespec *t)
+{
+	return (double)t->tv_sec + t->tv_nsec / 1e9;
+}
+
+void history_init(struct history *h)
+{
+	memset(h, 0, sizeof(*h));
+	idmap_init(&h->tasks);
+}
+
+static void task_free(struct task_history *t)
+{
+	free(t->log);
+	free(t);
+}
+
+void history_clear(struct history *h)
+{
+	uint32_t id;
+	void *val;
+
+	for (size_t i = 0; idmap_next(&h->tasks, &i, &id, &val);)
+		task_free(val);
+	idmap_free(&h->tasks);
+	history_init(h);
+}
+
+void history_free(struct history *h)
+{
+	history_clear(h);
+	idmap_free(&h->tasks);
+}
+
+/* ---- pressure ---- */
+
+static void psi_add(struct psi_history *p, const struct snapshot *s, double when)
+{
+	size_t at = p->head;
+
+	p->when[at] = when;
+	for (int r = 0; r < PSI_COUNT; r++) {
+		const struct psi_resource *res = &s->psi.res[r];
+
+		p->pct[at][r][0] = res->present && res->some.present ? (float)res->some.pct : NAN;
+		p->pct[at][r][1] = res->present && res->full.present ? (float)res->full.pct : NAN;
+	}
+	p->head = (at + 1) % PSI_HISTORY_READINGS;
+	if (p->n < PSI_HISTORY_READINGS)
+		p->n++;
+}
+
+void history_psi(const struct history *h, int res, int full, double *out, size_t n)
+{
+	const struct psi_history *p = &h->psi;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t back = n - i; /* 1 is the newest */
+
+		if (back > p->n) {
+			out[i] = NAN;
+			continue;
+		}
+		out[i] = p->pct[(p->head + PSI_HISTORY_READINGS - back) % PSI_HISTORY_READINGS][res][full];
+	}
+}
+
+/* ---- tasks ---- */
+
+static uint32_t row_id(const struct history *h, const struct row *r)
+{
+	return h->threads ? r->tid : r->pid;
+}
+
+/* The task's entry, new when its id is new or was another task's (a reused id). */
+static struct task_history *task_entry(struct history *h, uint32_t id, uint64_t start_ns)
+{
+	struct task_history *t = idmap_get(&h->tasks, id);
+
+	if (t && t->start_ns == start_ns)
+		return t;
+	if (t)
+		task_free(t);
+	t = xcalloc(1, sizeof(*t));
+	t->start_ns = start_ns;
+	t->first = h->readings;
+	idmap_put(&h->tasks, id, t);
+	return t;
+}
+
+/* The number of the oldest reading kept (the last one found, moved on). */
+static uint32_t oldest_reading(const struct history *h)
+{
+	uint32_t r = h->readings > HISTORY_READINGS ? h->readings - HISTORY_READINGS : 0;
+
+	if (h->oldest > r)
+		r = h->oldest;
+	while (r + 1 < h->readings && h->when[r % HISTORY_READINGS] < h->last - HISTORY_SECONDS)
+		r++;
+	return r;
+}
+
+/* Drops the log's points older than reading oldest. */
+static void log_trim(struct task_history *t, uint32_t oldest)
+{
+	uint32_t drop = 0;
+
+	while (drop < t->nlog && t->log[drop].reading < oldest)
+		drop++;
+	if (!drop)
+		return;
+	memmove(t->log, t->log + drop, (t->nlog - drop) * sizeof(*t->log));
+	t->nlog -= drop;
+}
+
+static void log_add(struct task_history *t, uint32_t reading, int k, double pct, uint32_t oldest)
+{
+	if (t->nlog == t->cap) {
+		log_trim(t, oldest);
+		if (t->nlog == t->cap) {
+			t->cap = t->cap ? t->cap * 2 : 4;
+			t->log = xrealloc(t->log, t->cap * sizeof(*t->log));
+		}
+	}
+	t->log[t->nlog++] = (struct history_point){
+		.reading = reading,
+		.kind = (uint8_t)k,
+		.centi_pct = pct >= 655.35 ? 65535 : (uint16_t)lround(pct * 100),
+	};
+}
+
+static void task_add(struct history *h, struct task_history *t, const struct row *r, double value, uint32_t oldest)
+{
+	t->seen = h->readings;
+	if (t->trend_epoch != h->trend_epoch) {
+		t->trend_epoch = h->trend_epoch;
+		t->trend_n = t->trend_head = 0;
+	}
+	t->trend[t->trend_head] = (float)value;
+	t->trend_head = (uint8_t)((t->trend_head + 1) % TREND_POINTS);
+	if (t->trend_n < TREND_POINTS)
+		t->trend_n++;
+	if (r->fresh)
+		return; /* no rates yet */
+	for (int k = 0; k < DK_COUNT; k++) {
+		double pct = r->r.kind[k].pct;
+
+		if (!(pct > 0)) /* zero, or not known */
+			continue;
+		log_add(t, h->readings, k, pct, oldest);
+	}
+}
+
+/* Lets go the tasks not seen since before the oldest reading kept. */
+static void tasks_expire(struct history *h, uint32_t oldest)
+{
+	uint32_t id;
+	void *val;
+
+	for (size_t i = 0; idmap_next(&h->tasks, &i, &id, &val);) {
+		struct task_history *t = val;
+
+		if (t->seen >= oldest)
+			continue;
+		idmap_del(&h->tasks, id);
+		task_free(t);
+		i--;
+	}
+}
+
+void history_add(struct history *h, const struct snapshot *s, history_value_fn fn, const void *ctx, int trend_of)
+{
+	double when = seconds(&s->wall);
+	uint32_t oldest;
+
+	if ((h->readings && when < h->last) || (h->readings && h->threads != s->threads))
+		history_clear(h);
+	h->threads = s->threads;
+	if (trend_of != h->trend_of) {
+		h->trend_of = trend_of;
+		h->trend_epoch++;
+	}
+	h->last = when;
+	h->when[h->readings % HISTORY_READINGS] = when;
+	psi_add(&h->psi, s, when);
+	oldest = h->oldest = oldest_reading(h);
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct row *r = &s->rows[i];
+
+		if (r->departed || !row_id(h, r))
+			continue;
+		task_add(h, task_entry(h, row_id(h, r), r->start_ns), r, fn ? fn(r, ctx) : NAN, oldest);
+	}
+	h->readings++;
+	if (h->readings % 16 == 0) /* now and then: the sweep costs a look at every task */
+		tasks_expire(h, oldest);
+}
+
+const struct task_history *history_task(const struct history *h, uint32_t id, uint64_t start_ns)
+{
+	const struct task_history *t = id ? idmap_get(&h->tasks, id) : NULL;
+
+	return t && t->start_ns == start_ns ? t : NULL;
+}
+
+const struct task_history *history_row(const struct history *h, const struct row *r)
+{
+	return history_task(h, row_id(h, r), r->start_ns);
+}
+
+double history_since(const struct history *h)
+{
+	return h->readings ? h->when[oldest_reading(h) % HISTORY_READINGS] : 0;
+}
+
+/* The column of [from, to] in n that time when falls in, or -1. */
+static long column_of(double when, double from, double to, size_t n)
+{
+	long c;
+
+	if (when < from || when > to || to <= from)
+		return -1;
+	c = (long)((when - from) / (to - from) * (double)n);
+	return c < (long)n ? c : (long)n - 1;
+}
+
+void history_kind_series(const struct history *h, const struct task_history *t, int k, double from, double to,
+			 double *out, size_t n)
+{
+	uint32_t oldest = oldest_reading(h);
+
+	for (size_t i = 0; i < n; i++)
+		out[i] = NAN;
+	if (!t)
+		return;
+	/* the readings the task was in: 0 (waited nothing) until a point says otherwise */
+	for (uint32_t r = t->first > oldest ? t->first : oldest; r <= t->seen && r < h->readings; r++) {
+		long c = column_of(h->when[r % HISTORY_READINGS], from, to, n);
+
+		if (c >= 0 && isnan(out[c]))
+			out[c] = 0;
+	}
+	for (uint32_t i = 0; i < t->nlog; i++) {
+		const struct history_point *p = &t->log[i];
+		long c;
+
+		if (p->kind != k || p->reading < oldest)
+			continue;
+		c = column_of(h->when[p->reading % HISTORY_READINGS], from, to, n);
+		if (c >= 0 && !(out[c] >= p->centi_pct / 100.0))
+			out[c] = p->centi_pct / 100.0;
+	}
+}
+
+size_t history_trend(const struct task_history *t, double *out, size_t n)
+{
+	size_t have = t ? t->trend_n : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t back = n - i;
+
+		out[i] = back > have ? NAN : t->trend[(t->trend_head + TREND_POINTS - back) % TREND_POINTS];
+	}
+	return have;
+}
+
+size_t history_bytes(const struct history *h)
+{
+	size_t bytes = sizeof(*h) + h->tasks.cap * (sizeof(uint32_t) + sizeof(void *));
+	uint32_t id;
+	void *val;
+
+	for (size_t i = 0; idmap_next(&h->tasks, &i, &id, &val);)
+		bytes += sizeof(struct task_history) + ((const struct task_history *)val)->cap * sizeof(struct history_point);
+	return bytes;
+}
