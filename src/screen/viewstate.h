@@ -66,11 +66,13 @@ struct view_source {
 };
 
 struct view_replay;
+struct detail;
 
 struct view {
 	const struct view_source *src; /* where the readings come from */
 	struct reader *reader;     /* a live run's: takes the readings, on its own thread */
 	struct view_replay *replay; /* a recording's (viewreplay.c); NULL in a live run */
+	struct detail *detail;     /* the history and the detail view (detail.c) */
 	const struct trigger_spec *triggers; /* --trigger, watched by the reader */
 	int ntriggers;
 	struct snapcopy copy;      /* the reading shown, the screen's own */

@@ -1,0 +1,464 @@
+/* detail.c — the screen's history (show/history.c fed with each reading taken), the strip charts
+ * of the PSI lines and of the TREND column, and the detail view of one row: a task's delays per
+ * kind over the last minutes with labelled axes, its facts, threads, longest waits and accounting
+ * fields; a cgroup's pressure, busiest tasks and task states. The view holds the row's identity
+ * (id and start, or the cgroup's path), not its place, so it follows the row when the table
+ * re-sorts, and says so when the task is gone. */
+#include "config.h"
+
+#include <curses.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "detail.h"
+#include "format.h"
+#include "history.h"
+#include "i18n.h"
+#include "strip.h"
+#include "xalloc.h"
+
+/* The busiest tasks and the threads a detail view lists at most. */
+#define DETAIL_TASKS 8
+
+struct detail {
+	struct history hist;
+	int open;
+	int cgroup;             /* a cgroup's view (by path) rather than a task's */
+	int threads;            /* the task is a thread (its id a tid) */
+	uint32_t id;
+	uint64_t start_ns;
+	char path[1024];        /* the cgroup's */
+	char comm[64];          /* the task's name when opened, for when it is gone */
+	int top;                /* lines scrolled */
+};
+
+/* ---- history ---- */
+
+/* The row's value in the sort column (TOTAL when sorting by TREND itself), for its trend. */
+static double sort_value(const struct row *r, const void *ctx)
+{
+	const struct view *v = ctx;
+	struct display d = v->spec.display;
+	int col = v->spec.sort_col == COL_TREND ? COL_TOTAL : v->spec.sort_col;
+
+	d.trend = NULL;
+	return column_value(r, col, &d);
+}
+
+/* Whether the sort column's values are shares of the interval (drawn on a fixed 0 to 100 scale). */
+static int sort_is_share(const struct view *v)
+{
+	int col = v->spec.sort_col == COL_TREND ? COL_TOTAL : v->spec.sort_col;
+
+	return !v->spec.display.accumulate && v->spec.display.metric == METRIC_PCT &&
+	       ((col >= COL_KIND && col <= COL_TOTAL) || col == COL_PCPU);
+}
+
+/* The TREND cell: the row's last sort values, on 0 to 100% for shares, else on its own highest;
+ * returns how much the last grew over the first. */
+static double trend_cell(const void *ctx, const struct row *r, char *buf)
+{
+	const struct view *v = ctx;
+	double vals[TREND_POINTS], max = 100, first = NAN, last = NAN;
+	size_t have = history_trend(history_row(&v->detail->hist, r), vals, TREND_POINTS);
+
+	for (int i = 0; i < TREND_POINTS; i++) {
+		if (isnan(vals[i]))
+			continue;
+		if (isnan(first))
+			first = vals[i];
+		last = vals[i];
+	}
+	if (buf) {
+		if (!sort_is_share(v)) {
+			max = 0;
+			for (int i = 0; i < TREND_POINTS; i++)
+				if (vals[i] > max)
+					max = vals[i];
+		}
+		strip_render(buf, 32, vals, TREND_POINTS, max, strip_glyphs_for_locale());
+	}
+	return have ? last - first : NAN;
+}
+
+void detail_attach(struct view *v)
+{
+	v->detail = xcalloc(1, sizeof(*v->detail));
+	history_init(&v->detail->hist);
+	v->spec.display.trend = trend_cell;
+	v->spec.display.trend_ctx = v;
+}
+
+void detail_detach(struct view *v)
+{
+	if (!v->detail)
+		return;
+	history_free(&v->detail->hist);
+	free(v->detail);
+	v->detail = NULL;
+}
+
+void detail_feed(struct view *v)
+{
+	if (v->have_snap)
+		history_add(&v->detail->hist, &v->snap, sort_value, v, v->spec.sort_col);
+}
+
+void detail_psi_strip(const struct view *v, int res, int full, int width, char *buf, size_t size)
+{
+	double vals[PSI_HISTORY_READINGS];
+
+	if (width > PSI_HISTORY_READINGS)
+		width = PSI_HISTORY_READINGS;
+	history_psi(&v->detail->hist, res, full, vals, (size_t)width);
+	strip_render(buf, size, vals, (size_t)width, 100, strip_glyphs_for_locale());
+}
+
+/* ---- opening and keys ---- */
+
+void detail_open(struct view *v)
+{
+	struct detail *d = v->detail;
+	const struct row *r;
+
+	if (v->selected >= v->list.n) {
+		view_say(v, "%s", _("no row selected"));
+		return;
+	}
+	r = v->list.rows[v->selected];
+	d->cgroup = v->spec.display.cgroups;
+	d->threads = v->spec.display.threads;
+	d->id = d->threads ? r->tid : r->pid;
+	d->start_ns = r->start_ns;
+	str_copy(d->path, sizeof(d->path), r->cgroup ? r->cgroup : "");
+	str_copy(d->comm, sizeof(d->comm), r->cg ? r->cg->name : r->comm ? r->comm : "");
+	d->top = 0;
+	d->open = 1;
+}
+
+int detail_is_open(const struct view *v)
+{
+	return v->detail && v->detail->open;
+}
+
+int detail_key(struct view *v, wint_t c, int is_key)
+{
+	struct detail *d = v->detail;
+
+	if (!is_key && c == KEY_ESC) {
+		d->open = 0;
+		return 1;
+	}
+	if (is_key && c == KEY_DOWN) {
+		d->top++;
+		return 1;
+	}
+	if (is_key && c == KEY_UP) {
+		d->top = d->top > 0 ? d->top - 1 : 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- drawing ---- */
+
+/* The lines of the view, drawn from d->top on. */
+struct lines {
+	int y, end, skip;
+};
+
+/* Writes one line (display text, cut to the screen's width) if it is in sight. */
+static void line(struct lines *l, attr_t a, const char *s)
+{
+	struct outbuf o = { 0 };
+
+	if (l->skip > 0) {
+		l->skip--;
+		return;
+	}
+	if (l->y >= l->end)
+		return;
+	out_padded(&o, s, text_width(s) < COLS ? text_width(s) : COLS, 0);
+	attron(a);
+	move(l->y, 0);
+	clrtoeol();
+	mvaddnstr(l->y, 0, o.data ? o.data : "", (int)o.len);
+	attroff(a);
+	l->y++;
+	out_free(&o);
+}
+
+static void linef(struct lines *l, attr_t a, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void linef(struct lines *l, attr_t a, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	line(l, a, buf);
+}
+
+static void clock_text(double epoch_s, char *buf, size_t size)
+{
+	time_t t = (time_t)epoch_s;
+	struct tm tm;
+
+	if (isnan(epoch_s) || epoch_s <= 0 || !localtime_r(&t, &tm))
+		str_copy(buf, size, "-");
+	else
+		strftime(buf, size, "%H:%M:%S", &tm);
+}
+
+/* The task's row in the reading shown, or NULL when it is gone. */
+static const struct row *task_row(const struct view *v)
+{
+	const struct detail *d = v->detail;
+
+	for (size_t i = 0; i < v->snap.nrows; i++) {
+		const struct row *r = &v->snap.rows[i];
+
+		if ((d->threads ? r->tid : r->pid) == d->id && r->start_ns == d->start_ns && !r->departed)
+			return r;
+	}
+	return NULL;
+}
+
+/* The cgroup's row in the reading shown, or NULL. */
+static const struct row *cgroup_row(const struct view *v, const char *path)
+{
+	for (size_t i = 0; path[0] && i < v->snap.ncgroup_rows; i++)
+		if (v->snap.cgroup_rows[i].cgroup && strcmp(v->snap.cgroup_rows[i].cgroup, path) == 0)
+			return &v->snap.cgroup_rows[i];
+	return NULL;
+}
+
+/* A cgroup's pressure in the interval: each resource's some and full share. */
+static void pressure_line(struct lines *l, const char *lead, const struct row *cg)
+{
+	struct outbuf o = { 0 };
+
+	out_str(&o, lead);
+	for (int res = 0; cg && cg->cg && cg->cg->facts && res < PSI_COUNT; res++) {
+		const struct psi_resource *p = &cg->cg->facts->psi.res[res];
+		char some[32], full[32];
+
+		if (!p->present)
+			continue;
+		fmt_cell(some, p->some.present ? p->some.pct : NAN, 1, 6);
+		fmt_cell(full, p->full.present ? p->full.pct : NAN, 1, 6);
+		out_printf(&o, F_(N_("  %s some %s%% full %s%%")), _(psi_label(res)), some, full);
+	}
+	if (!cg || !cg->cg || !cg->cg->facts)
+		out_str(&o, _(" not read (the cgroup view, g, reads it)"));
+	out_char(&o, '\0');
+	line(l, A_NORMAL, o.data);
+	out_free(&o);
+}
+
+/* The time axis under the charts: the first reading's time at the left, the last's at the right. */
+static void time_axis(struct lines *l, int indent, int width, double from, double to)
+{
+	char a[16], b[16], buf[1024];
+	int gap;
+
+	clock_text(from, a, sizeof(a));
+	clock_text(to, b, sizeof(b));
+	gap = width - (int)strlen(a) - (int)strlen(b);
+	if (gap < 1)
+		gap = 1;
+	snprintf(buf, sizeof(buf), "%*s%s%*s%s", indent, "", a, gap, "", b);
+	line(l, A_NORMAL, buf);
+}
+
+/* One chart per delay kind over the readings kept: the share of the interval it waited, on a
+ * fixed scale of 0 to 100%, with its latest share, its peak and the kernel's longest wait. */
+static void kind_charts(struct view *v, struct lines *l, const struct row *r)
+{
+	const struct history *h = &v->detail->hist;
+	const struct task_history *t = history_task(h, v->detail->id, v->detail->start_ns);
+	int indent = 11, width = COLS - indent - 1 - 44;
+	double from = history_since(h), to = h->last;
+	double vals[1024];
+	char strip[1024 * 3 + 1];
+
+	if (width > 1024)
+		width = 1024;
+	if (width < 8)
+		width = 8;
+	if (h->readings - h->oldest < (uint32_t)width) /* a reading a character while they are few */
+		width = (int)(h->readings - h->oldest);
+	/* xgettext:no-c-format */
+	line(l, A_BOLD, _("Delays: % of the time waiting, on a scale of 0 to 100%, one character a moment"));
+	for (int k = 0; k < DK_COUNT; k++) {
+		char now[32], peak[32], longest[32], at[16];
+		double top = 0;
+
+		history_kind_series(h, t, k, from, to, vals, (size_t)width);
+		for (int i = 0; i < width; i++)
+			if (vals[i] > top)
+				top = vals[i];
+		strip_render(strip, sizeof(strip), vals, (size_t)width, 100, strip_glyphs_for_locale());
+		fmt_cell(now, r && !r->fresh ? r->r.kind[k].pct : NAN, 1, 6);
+		fmt_cell(peak, t ? top : NAN, 1, 6);
+		fmt_cell(longest, r ? r->r.kind[k].max_ms : NAN, 1, 7);
+		clock_text(r && r->acc && (r->acc->kinds_max & (1u << k)) ? r->acc->max_at_ns[k] / 1e9 : NAN, at,
+			   sizeof(at));
+		linef(l, A_NORMAL, F_(N_("%-9.9s |%s| now %5s peak %5s max %6sms %s")), _(delay_kinds[k].title), strip,
+		      now, peak, longest, at);
+	}
+	time_axis(l, indent, width, from, to);
+}
+
+/* The task's other threads in the reading (thread rows of its process), the busiest first. */
+static void thread_lines(const struct view *v, struct lines *l, const struct row *r)
+{
+	const struct row *top[DETAIL_TASKS];
+	size_t n = 0;
+
+	if (!r || !v->snap.threads) {
+		line(l, A_NORMAL, _("Threads: H shows them, with their delays"));
+		return;
+	}
+	for (size_t i = 0; i < v->snap.nrows; i++) {
+		const struct row *t = &v->snap.rows[i];
+		size_t at = n;
+
+		if (t->pid != r->pid || t->departed)
+			continue;
+		while (at > 0 && !(top[at - 1]->r.total_pct >= t->r.total_pct))
+			at--;
+		if (at >= DETAIL_TASKS)
+			continue;
+		if (n < DETAIL_TASKS)
+			n++;
+		memmove(top + at + 1, top + at, (n - 1 - at) * sizeof(*top));
+		top[at] = t;
+	}
+	linef(l, A_BOLD, _("Threads of process %u, the busiest first:"), r->pid);
+	for (size_t i = 0; i < n; i++) {
+		char total[32];
+
+		fmt_cell(total, top[i]->r.total_pct, 1, 7);
+		linef(l, A_NORMAL, F_(N_("  %7u %7s%%  %s")), top[i]->tid, total, top[i]->comm ? top[i]->comm : "");
+	}
+}
+
+/* The accounting fields of the interval, a few to a line. */
+static void acct_lines(struct lines *l, const struct row *r)
+{
+	struct outbuf o = { 0 };
+
+	line(l, A_BOLD, _("Accounting (per second, % of the time, or the high-water mark):"));
+	for (int f = 0; f < AF_COUNT; f++) {
+		char val[32];
+
+		double x = r ? r->r.acct[f] : NAN;
+
+		fmt_cell(val, x, fabs(x) >= 100 ? 0 : 1, 8);
+		out_printf(&o, "  %-8s %8s", _(acct_fields[f].title), val);
+		if (f % 4 == 3 || f == AF_COUNT - 1) {
+			out_char(&o, '\0');
+			line(l, A_NORMAL, o.data);
+			o.len = 0;
+		}
+	}
+	out_free(&o);
+}
+
+static void task_detail(struct view *v, struct lines *l)
+{
+	struct detail *d = v->detail;
+	const struct row *r = task_row(v);
+	char state[2] = { r ? r->state : '?', '\0' };
+
+	if (!r)
+		linef(l, A_BOLD | A_REVERSE, _("%s %u (%s) ended: its last minutes as kept; Esc returns"),
+		      d->threads ? _("Thread") : _("Process"), d->id, d->comm);
+	else
+		linef(l, A_BOLD | A_REVERSE, _("%s %u (%s), followed as the table re-sorts; Esc returns"),
+		      d->threads ? _("Thread") : _("Process"), d->id, d->comm);
+	if (r && r->exited)
+		line(l, A_BOLD, _("It ended during the last interval."));
+	linef(l, A_NORMAL, _("Command: %s"), r && r->cmdline ? r->cmdline : r && r->comm ? r->comm : d->comm);
+	linef(l, A_NORMAL, _("User: %s  State: %s  Process: %u  Cgroup: %s"), r && r->user ? r->user : "-", state,
+	      r ? r->pid : 0, r && r->cgroup ? r->cgroup : "-");
+	pressure_line(l, _("Cgroup pressure:"), r && r->cgroup ? cgroup_row(v, r->cgroup) : NULL);
+	kind_charts(v, l, r);
+	thread_lines(v, l, r);
+	acct_lines(l, r);
+}
+
+/* A cgroup: its pressure now, its task states, its busiest tasks. */
+static void cgroup_detail(struct view *v, struct lines *l)
+{
+	struct detail *d = v->detail;
+	const struct row *cg = cgroup_row(v, d->path);
+	const struct row *top[DETAIL_TASKS];
+	size_t n = 0, plen = strlen(d->path);
+
+	linef(l, A_BOLD | A_REVERSE, cg ? _("Cgroup %s; Esc returns") : _("Cgroup %s is gone; Esc returns"), d->path);
+	pressure_line(l, _("Pressure:"), cg);
+	if (cg && cg->cg) {
+		static const char *const names[CG_STATES] = {
+			[CG_RUNNING] = N_("running"), [CG_SLEEPING] = N_("sleeping"),
+			[CG_UNINTERRUPTIBLE] = N_("uninterruptible"), [CG_STOPPED] = N_("stopped"),
+			[CG_IOWAIT] = N_("waiting for I/O"),
+		};
+		struct outbuf o = { 0 };
+
+		out_printf(&o, F_(N_("Tasks: %u")), (unsigned)cg->cg->tasks);
+		for (int s = 0; s < CG_STATES; s++)
+			if (cg->cg->states_have & (1u << s))
+				out_printf(&o, "  %s %llu", _(names[s]), (unsigned long long)cg->cg->states[s]);
+		out_char(&o, '\0');
+		line(l, A_NORMAL, o.data);
+		out_free(&o);
+	}
+	for (size_t i = 0; i < v->snap.nrows; i++) {
+		const struct row *t = &v->snap.rows[i];
+		size_t at = n;
+
+		if (!t->cgroup || strncmp(t->cgroup, d->path, plen) != 0 ||
+		    (plen > 1 && t->cgroup[plen] && t->cgroup[plen] != '/') || t->departed)
+			continue;
+		while (at > 0 && !(top[at - 1]->r.total_pct >= t->r.total_pct))
+			at--;
+		if (at >= DETAIL_TASKS)
+			continue;
+		if (n < DETAIL_TASKS)
+			n++;
+		memmove(top + at + 1, top + at, (n - 1 - at) * sizeof(*top));
+		top[at] = t;
+	}
+	line(l, A_BOLD, _("Busiest tasks (TOTAL, % of the time waiting):"));
+	for (size_t i = 0; i < n; i++) {
+		char total[32];
+
+		fmt_cell(total, top[i]->r.total_pct, 1, 7);
+		linef(l, A_NORMAL, F_(N_("  %7u %7s%%  %s")), v->snap.threads ? top[i]->tid : top[i]->pid, total,
+		      top[i]->comm ? top[i]->comm : "");
+	}
+}
+
+void detail_draw(struct view *v, int y, int rows)
+{
+	struct lines l = { .y = y, .end = y + rows, .skip = v->detail->top };
+
+	if (v->detail->cgroup)
+		cgroup_detail(v, &l);
+	else
+		task_detail(v, &l);
+	if (l.skip > 0) { /* scrolled past the end */
+		v->detail->top -= l.skip;
+	}
+	for (; l.y < l.end; l.y++) {
+		move(l.y, 0);
+		clrtoeol();
+	}
+}
