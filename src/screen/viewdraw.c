@@ -525,6 +525,10 @@ static const char *const help_notes[] = {
 	N_("PSI bars: the share of the interval with stalls; green below 10%,"),
 	/* xgettext:no-c-format */
 	N_("yellow below 40%, red above; without colour drawn with '-', '=' and '#'."),
+	N_("Beside each bar its share in each reading of the last minutes, the newest"),
+	/* xgettext:no-c-format */
+	N_("right, 0 to 100%; TREND (C) draws a row's sort value the same way."),
+	N_("Enter (i) shows the selected row's delays over the last minutes; Esc returns."),
 	N_("Pause (z) freezes the screen; exits are still collected, and the"),
 	N_("next reading covers the whole pause."),
 	N_("A recording (-r) shows its readings as they were taken: n and N step, J goes"),

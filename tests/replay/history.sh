@@ -30,6 +30,8 @@ screen_ok $? "a chart a kind: CPU over four readings (0, then 33, 140 and 18%), 
 screen_has '^User: alice  State: R  Process: 1301  Cgroup: /user\.slice/user-1000\.slice/session-1\.scope$' &&
 	screen_has '^Command: /usr/lib/gcc/x86_64-linux-gnu/13/cc1 -quiet' && screen_has '^  DISK RD +[0-9]'
 screen_ok $? "its user, state, cgroup, command line and accounting fields"
+# README.md's picture of the detail view: SCREENSHOT=FILE keeps this screen
+[ -z "${SCREENSHOT:-}" ] || printf '%s\n' "$SCREEN" | sed -e 's/ *$//' >"$SCREENSHOT"
 keys r
 wait_for_screen '^ +[0-9.]+ avg300 .*' 1 # the header stays
 keys n
