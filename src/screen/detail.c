@@ -291,15 +291,15 @@ static void kind_charts(struct view *v, struct lines *l, const struct row *r)
 		width = 1024;
 	if (width < 8)
 		width = 8;
-	if (h->readings - h->oldest < (uint32_t)width) /* a reading a character while they are few */
-		width = (int)(h->readings - h->oldest);
+	if (history_readings(h) < (uint32_t)width) /* a reading a character while they are few */
+		width = (int)history_readings(h);
 	/* xgettext:no-c-format */
-	line(l, A_BOLD, _("Delays: % of the time waiting, on a scale of 0 to 100%, one character a moment"));
+	line(l, A_BOLD, _("Delays: % of the time waiting in each reading, on a scale of 0 to 100%"));
 	for (int k = 0; k < DK_COUNT; k++) {
 		char now[32], peak[32], longest[32], at[16];
 		double top = 0;
 
-		history_kind_series(h, t, k, from, to, vals, (size_t)width);
+		history_kind_series(h, t, k, vals, (size_t)width);
 		for (int i = 0; i < width; i++)
 			if (vals[i] > top)
 				top = vals[i];

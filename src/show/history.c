@@ -224,41 +224,40 @@ double history_since(const struct history *h)
 	return h->readings ? h->when[oldest_reading(h) % HISTORY_READINGS] : 0;
 }
 
-/* The column of [from, to] in n that time when falls in, or -1. */
-static long column_of(double when, double from, double to, size_t n)
+uint32_t history_readings(const struct history *h)
 {
-	long c;
-
-	if (when < from || when > to || to <= from)
-		return -1;
-	c = (long)((when - from) / (to - from) * (double)n);
-	return c < (long)n ? c : (long)n - 1;
+	return h->readings - oldest_reading(h);
 }
 
-void history_kind_series(const struct history *h, const struct task_history *t, int k, double from, double to,
-			 double *out, size_t n)
+/* The column of n over the kept readings from oldest on (count of them) that reading r is in. */
+static size_t column_of(uint32_t r, uint32_t oldest, uint32_t count, size_t n)
 {
-	uint32_t oldest = oldest_reading(h);
+	return (size_t)((uint64_t)(r - oldest) * n / count);
+}
+
+void history_kind_series(const struct history *h, const struct task_history *t, int k, double *out, size_t n)
+{
+	uint32_t oldest = oldest_reading(h), count = h->readings - oldest;
 
 	for (size_t i = 0; i < n; i++)
 		out[i] = NAN;
-	if (!t)
+	if (!t || !count || !n)
 		return;
 	/* the readings the task was in: 0 (waited nothing) until a point says otherwise */
 	for (uint32_t r = t->first > oldest ? t->first : oldest; r <= t->seen && r < h->readings; r++) {
-		long c = column_of(h->when[r % HISTORY_READINGS], from, to, n);
+		size_t c = column_of(r, oldest, count, n);
 
-		if (c >= 0 && isnan(out[c]))
+		if (isnan(out[c]))
 			out[c] = 0;
 	}
 	for (uint32_t i = 0; i < t->nlog; i++) {
 		const struct history_point *p = &t->log[i];
-		long c;
+		size_t c;
 
 		if (p->kind != k || p->reading < oldest)
 			continue;
-		c = column_of(h->when[p->reading % HISTORY_READINGS], from, to, n);
-		if (c >= 0 && !(out[c] >= p->centi_pct / 100.0))
+		c = column_of(p->reading, oldest, count, n);
+		if (!(out[c] >= p->centi_pct / 100.0))
 			out[c] = p->centi_pct / 100.0;
 	}
 }

@@ -79,10 +79,13 @@ const struct task_history *history_row(const struct history *h, const struct row
 /* The oldest reading kept, as a time (seconds since the epoch); 0 when empty. */
 double history_since(const struct history *h);
 
-/* Kind k's share over [from, to] (seconds since the epoch) in n equal columns into out: a
- * column's highest share; 0 where the task was read and did not wait, NAN where it was not read. */
-void history_kind_series(const struct history *h, const struct task_history *t, int k, double from, double to,
-			 double *out, size_t n);
+/* How many readings the store keeps now. */
+uint32_t history_readings(const struct history *h);
+
+/* Kind k's share in each reading kept, the oldest first, spread over n columns into out (a
+ * column a reading when there are n; else each column the highest share of its readings); 0
+ * where the task was read and did not wait, NAN where it was not read. */
+void history_kind_series(const struct history *h, const struct task_history *t, int k, double *out, size_t n);
 
 /* The task's last n sort values into out, the oldest first, NAN before the first. Returns how
  * many it had. */

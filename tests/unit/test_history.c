@@ -74,18 +74,18 @@ static void test_tasks(struct history *h)
 	}
 	t = history_task(h, 100, 1000);
 	ok(t != NULL, "task 100 is kept");
-	history_kind_series(h, t, DK_IO, 2000, 2009, out, 10);
+	history_kind_series(h, t, DK_IO, out, 10);
 	ok(out[0] == 0 && out[3] == 0 && out[4] == 50 && out[5] == 12.5 && out[9] == 0,
 	   "I/O of task 100: 0, then 50 and 12.5 where it waited, then 0 (%g %g %g %g %g)", out[0], out[3], out[4],
 	   out[5], out[9]);
-	history_kind_series(h, t, DK_CPU, 2000, 2009, out, 10);
+	history_kind_series(h, t, DK_CPU, out, 10);
 	ok(out[4] == 0, "a kind it never waited on: 0 where read");
 	ok(t->nlog == 2, "only the two waits above zero are logged (%u)", t->nlog);
-	history_kind_series(h, history_task(h, 101, 1001), DK_IO, 2000, 2009, out, 10);
+	history_kind_series(h, history_task(h, 101, 1001), DK_IO, out, 10);
 	ok(out[4] == 0 && isnan(out[5]) && isnan(out[9]), "task 101: read until it ended, blank after");
 	ok(history_task(h, 101, 1001)->nlog == 0 && history_task(h, 101, 1001)->cap == 0,
 	   "an idle task keeps no log at all");
-	history_kind_series(h, t, DK_IO, 2000, 2009, out, 5);
+	history_kind_series(h, t, DK_IO, out, 5);
 	ok(out[2] == 50, "five columns of two readings: a column's highest share (%g)", out[2]);
 	ok(history_trend(t, trend, TREND_POINTS) == TREND_POINTS && trend[0] == 2 && trend[7] == 9,
 	   "the trend: the last 8 sort values, oldest first");
@@ -117,6 +117,7 @@ static void test_expiry(struct history *h)
 	}
 	ok(history_task(h, 100, 1000) != NULL, "a task read now is kept");
 	ok(history_task(h, 101, 1001) == NULL, "a task last read 400 s ago is let go");
+	ok(history_readings(h) == 31, "the readings of the last %d s are kept (%u)", HISTORY_SECONDS, history_readings(h));
 	ok(history_since(h) >= 3400 - HISTORY_SECONDS, "the oldest reading kept is within %d s (%g)", HISTORY_SECONDS,
 	   history_since(h));
 	ok(history_bytes(h) > sizeof(*h), "the store counts its bytes");
