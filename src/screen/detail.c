@@ -276,33 +276,51 @@ static void time_axis(struct lines *l, int indent, int width, double from, doubl
 	line(l, A_NORMAL, buf);
 }
 
+/* The width of the charts when the text beside them takes tail columns: what is left, a reading
+ * a character while they are fewer. */
+static int chart_width(const struct history *h, int indent, int tail)
+{
+	int width = COLS - indent - 1 - tail;
+
+	if (width > 1024)
+		width = 1024;
+	if (width < 8)
+		width = 8;
+	if (history_readings(h) < (uint32_t)width)
+		width = (int)history_readings(h);
+	return width;
+}
+
+/* The highest of n values, 0 when none is known. */
+static double highest(const double *vals, int n)
+{
+	double top = 0;
+
+	for (int i = 0; i < n; i++)
+		if (vals[i] > top)
+			top = vals[i];
+	return top;
+}
+
 /* One chart per delay kind over the readings kept: the share of the interval it waited, on a
  * fixed scale of 0 to 100%, with its latest share, its peak and the kernel's longest wait. */
 static void kind_charts(struct view *v, struct lines *l, const struct row *r)
 {
 	const struct history *h = &v->detail->hist;
 	const struct task_history *t = history_task(h, v->detail->id, v->detail->start_ns);
-	int indent = 11, width = COLS - indent - 1 - 44;
+	int indent = 11, width = chart_width(h, indent, 44);
 	double from = history_since(h), to = h->last;
 	double vals[1024];
 	char strip[1024 * 3 + 1];
 
-	if (width > 1024)
-		width = 1024;
-	if (width < 8)
-		width = 8;
-	if (history_readings(h) < (uint32_t)width) /* a reading a character while they are few */
-		width = (int)history_readings(h);
 	/* xgettext:no-c-format */
 	line(l, A_BOLD, _("Delays: % of the time waiting in each reading, on a scale of 0 to 100%"));
 	for (int k = 0; k < DK_COUNT; k++) {
 		char now[32], peak[32], longest[32], at[16];
-		double top = 0;
+		double top;
 
 		history_kind_series(h, t, k, vals, (size_t)width);
-		for (int i = 0; i < width; i++)
-			if (vals[i] > top)
-				top = vals[i];
+		top = highest(vals, width);
 		strip_render(strip, sizeof(strip), vals, (size_t)width, 100, strip_glyphs_for_locale());
 		fmt_cell(now, r && !r->fresh ? r->r.kind[k].pct : NAN, 1, 6);
 		fmt_cell(peak, t ? top : NAN, 1, 6);
@@ -313,6 +331,28 @@ static void kind_charts(struct view *v, struct lines *l, const struct row *r)
 		      now, peak, longest, at);
 	}
 	time_axis(l, indent, width, from, to);
+}
+
+/* A row's TOTAL for the busiest first: one without rates (a first reading) last. */
+static double busy(const struct row *r)
+{
+	return r->fresh || isnan(r->r.total_pct) ? -1 : r->r.total_pct;
+}
+
+/* Puts t among top[0..n), the busiest first, keeping DETAIL_TASKS; returns the new count. */
+static size_t busiest_add(const struct row **top, size_t n, const struct row *t)
+{
+	size_t at = n;
+
+	while (at > 0 && busy(top[at - 1]) < busy(t))
+		at--;
+	if (at >= DETAIL_TASKS)
+		return n;
+	if (n < DETAIL_TASKS)
+		n++;
+	memmove(top + at + 1, top + at, (n - 1 - at) * sizeof(*top));
+	top[at] = t;
+	return n;
 }
 
 /* The task's other threads in the reading (thread rows of its process), the busiest first. */
@@ -327,18 +367,9 @@ static void thread_lines(const struct view *v, struct lines *l, const struct row
 	}
 	for (size_t i = 0; i < v->snap.nrows; i++) {
 		const struct row *t = &v->snap.rows[i];
-		size_t at = n;
 
-		if (t->pid != r->pid || t->departed)
-			continue;
-		while (at > 0 && !(top[at - 1]->r.total_pct >= t->r.total_pct))
-			at--;
-		if (at >= DETAIL_TASKS)
-			continue;
-		if (n < DETAIL_TASKS)
-			n++;
-		memmove(top + at + 1, top + at, (n - 1 - at) * sizeof(*top));
-		top[at] = t;
+		if (t->pid == r->pid && !t->departed)
+			n = busiest_add(top, n, t);
 	}
 	linef(l, A_BOLD, _("Threads of process %u, the busiest first:"), r->pid);
 	for (size_t i = 0; i < n; i++) {
@@ -394,6 +425,38 @@ static void task_detail(struct view *v, struct lines *l)
 	acct_lines(l, r);
 }
 
+/* A chart per pressure line of the cgroup over the readings kept, on 0 to 100%. */
+static void pressure_charts(struct view *v, struct lines *l, const struct row *cg)
+{
+	const struct history *h = &v->detail->hist;
+	const struct task_history *t = history_cgroup(h, v->detail->path);
+	int indent = 13, width = chart_width(h, indent, 24);
+	double vals[1024];
+	char strip[1024 * 3 + 1];
+
+	if (!cg || !cg->cg || !cg->cg->facts)
+		return;
+	/* xgettext:no-c-format */
+	line(l, A_BOLD, _("Pressure: % of the time stalled in each reading, on a scale of 0 to 100%"));
+	for (int res = 0; res < PSI_COUNT; res++) {
+		const struct psi_resource *p = &cg->cg->facts->psi.res[res];
+
+		for (int full = 0; p->present && full < 2; full++) {
+			char now[32], peak[32];
+
+			if (!(full ? p->full.present : p->some.present))
+				continue;
+			history_kind_series(h, t, history_psi_line(res, full), vals, (size_t)width);
+			strip_render(strip, sizeof(strip), vals, (size_t)width, 100, strip_glyphs_for_locale());
+			fmt_cell(now, full ? p->full.pct : p->some.pct, 1, 6);
+			fmt_cell(peak, t ? highest(vals, width) : NAN, 1, 6);
+			linef(l, A_NORMAL, F_(N_("%-6.6s %-4s |%s| now %5s peak %5s")), _(psi_label(res)),
+			      full ? "full" : "some", strip, now, peak);
+		}
+	}
+	time_axis(l, indent, width, history_since(h), h->last);
+}
+
 /* A cgroup: its pressure now, its task states, its busiest tasks. */
 static void cgroup_detail(struct view *v, struct lines *l)
 {
@@ -404,6 +467,7 @@ static void cgroup_detail(struct view *v, struct lines *l)
 
 	linef(l, A_BOLD | A_REVERSE, cg ? _("Cgroup %s; Esc returns") : _("Cgroup %s is gone; Esc returns"), d->path);
 	pressure_line(l, _("Pressure:"), cg);
+	pressure_charts(v, l, cg);
 	if (cg && cg->cg) {
 		static const char *const names[CG_STATES] = {
 			[CG_RUNNING] = N_("running"), [CG_SLEEPING] = N_("sleeping"),
@@ -422,19 +486,11 @@ static void cgroup_detail(struct view *v, struct lines *l)
 	}
 	for (size_t i = 0; i < v->snap.nrows; i++) {
 		const struct row *t = &v->snap.rows[i];
-		size_t at = n;
 
 		if (!t->cgroup || strncmp(t->cgroup, d->path, plen) != 0 ||
 		    (plen > 1 && t->cgroup[plen] && t->cgroup[plen] != '/') || t->departed)
 			continue;
-		while (at > 0 && !(top[at - 1]->r.total_pct >= t->r.total_pct))
-			at--;
-		if (at >= DETAIL_TASKS)
-			continue;
-		if (n < DETAIL_TASKS)
-			n++;
-		memmove(top + at + 1, top + at, (n - 1 - at) * sizeof(*top));
-		top[at] = t;
+		n = busiest_add(top, n, t);
 	}
 	line(l, A_BOLD, _("Busiest tasks (TOTAL, % of the time waiting):"));
 	for (size_t i = 0; i < n; i++) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgtree.h"
 #include "history.h"
 #include "xalloc.h"
 
@@ -18,6 +19,7 @@ void history_init(struct history *h)
 {
 	memset(h, 0, sizeof(*h));
 	idmap_init(&h->tasks);
+	idmap_init(&h->cgroups);
 }
 
 static void task_free(struct task_history *t)
@@ -33,7 +35,10 @@ void history_clear(struct history *h)
 
 	for (size_t i = 0; idmap_next(&h->tasks, &i, &id, &val);)
 		task_free(val);
+	for (size_t i = 0; idmap_next(&h->cgroups, &i, &id, &val);)
+		task_free(val);
 	idmap_free(&h->tasks);
+	idmap_free(&h->cgroups);
 	history_init(h);
 }
 
@@ -41,6 +46,7 @@ void history_free(struct history *h)
 {
 	history_clear(h);
 	idmap_free(&h->tasks);
+	idmap_free(&h->cgroups);
 }
 
 /* ---- pressure ---- */
@@ -83,10 +89,25 @@ static uint32_t row_id(const struct history *h, const struct row *r)
 	return h->threads ? r->tid : r->pid;
 }
 
-/* The task's entry, new when its id is new or was another task's (a reused id). */
-static struct task_history *task_entry(struct history *h, uint32_t id, uint64_t start_ns)
+/* A cgroup's path as an id (never 0) and a second hash to tell two paths of one id apart:
+ * FNV-1a, 32 and 64 bits. */
+static uint32_t path_id(const char *path, uint64_t *check)
 {
-	struct task_history *t = idmap_get(&h->tasks, id);
+	uint32_t h32 = 2166136261u;
+	uint64_t h64 = 14695981039346656037ull;
+
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		h32 = (h32 ^ *p) * 16777619u;
+		h64 = (h64 ^ *p) * 1099511628211ull;
+	}
+	*check = h64;
+	return h32 ? h32 : 1;
+}
+
+/* The entry of id in map, new when its id is new or was another's (a reused id). */
+static struct task_history *map_entry(struct history *h, struct idmap *map, uint32_t id, uint64_t start_ns)
+{
+	struct task_history *t = idmap_get(map, id);
 
 	if (t && t->start_ns == start_ns)
 		return t;
@@ -95,7 +116,7 @@ static struct task_history *task_entry(struct history *h, uint32_t id, uint64_t 
 	t = xcalloc(1, sizeof(*t));
 	t->start_ns = start_ns;
 	t->first = h->readings;
-	idmap_put(&h->tasks, id, t);
+	idmap_put(map, id, t);
 	return t;
 }
 
@@ -151,8 +172,11 @@ static void task_add(struct history *h, struct task_history *t, const struct row
 	t->trend_head = (uint8_t)((t->trend_head + 1) % TREND_POINTS);
 	if (t->trend_n < TREND_POINTS)
 		t->trend_n++;
-	if (r->fresh)
-		return; /* no rates yet */
+	if (r->fresh) { /* no rates yet: its charts start with the next reading */
+		if (t->first == h->readings)
+			t->first++;
+		return;
+	}
 	for (int k = 0; k < DK_COUNT; k++) {
 		double pct = r->r.kind[k].pct;
 
@@ -162,18 +186,42 @@ static void task_add(struct history *h, struct task_history *t, const struct row
 	}
 }
 
-/* Lets go the tasks not seen since before the oldest reading kept. */
-static void tasks_expire(struct history *h, uint32_t oldest)
+/* A cgroup row's pressure: each line above zero, in its log. */
+static void cgroup_add(struct history *h, const struct row *r, uint32_t oldest)
+{
+	uint64_t check;
+	uint32_t id;
+	struct task_history *t;
+
+	if (!r->cgroup || !r->cg || !r->cg->facts)
+		return;
+	id = path_id(r->cgroup, &check); /* before check is read */
+	t = map_entry(h, &h->cgroups, id, check);
+	t->seen = h->readings;
+	for (int res = 0; res < PSI_COUNT; res++) {
+		const struct psi_resource *p = &r->cg->facts->psi.res[res];
+
+		if (!p->present)
+			continue;
+		if (p->some.present && p->some.pct > 0)
+			log_add(t, h->readings, history_psi_line(res, 0), p->some.pct, oldest);
+		if (p->full.present && p->full.pct > 0)
+			log_add(t, h->readings, history_psi_line(res, 1), p->full.pct, oldest);
+	}
+}
+
+/* Lets go the entries of map not seen since before the oldest reading kept. */
+static void map_expire(struct idmap *map, uint32_t oldest)
 {
 	uint32_t id;
 	void *val;
 
-	for (size_t i = 0; idmap_next(&h->tasks, &i, &id, &val);) {
+	for (size_t i = 0; idmap_next(map, &i, &id, &val);) {
 		struct task_history *t = val;
 
 		if (t->seen >= oldest)
 			continue;
-		idmap_del(&h->tasks, id);
+		idmap_del(map, id);
 		task_free(t);
 		i--;
 	}
@@ -186,6 +234,8 @@ void history_add(struct history *h, const struct snapshot *s, history_value_fn f
 
 	if ((h->readings && when < h->last) || (h->readings && h->threads != s->threads))
 		history_clear(h);
+	if (h->readings && when == h->last)
+		return; /* the same reading again */
 	h->threads = s->threads;
 	if (trend_of != h->trend_of) {
 		h->trend_of = trend_of;
@@ -200,11 +250,15 @@ void history_add(struct history *h, const struct snapshot *s, history_value_fn f
 
 		if (r->departed || !row_id(h, r))
 			continue;
-		task_add(h, task_entry(h, row_id(h, r), r->start_ns), r, fn ? fn(r, ctx) : NAN, oldest);
+		task_add(h, map_entry(h, &h->tasks, row_id(h, r), r->start_ns), r, fn ? fn(r, ctx) : NAN, oldest);
 	}
+	for (size_t i = 0; s->cgroup_rows && i < s->ncgroup_rows; i++) /* shown or not (a replay's) */
+		cgroup_add(h, &s->cgroup_rows[i], oldest);
 	h->readings++;
-	if (h->readings % 16 == 0) /* now and then: the sweep costs a look at every task */
-		tasks_expire(h, oldest);
+	if (h->readings % 16 == 0) { /* now and then: the sweep costs a look at every task */
+		map_expire(&h->tasks, oldest);
+		map_expire(&h->cgroups, oldest);
+	}
 }
 
 const struct task_history *history_task(const struct history *h, uint32_t id, uint64_t start_ns)
@@ -217,6 +271,14 @@ const struct task_history *history_task(const struct history *h, uint32_t id, ui
 const struct task_history *history_row(const struct history *h, const struct row *r)
 {
 	return history_task(h, row_id(h, r), r->start_ns);
+}
+
+const struct task_history *history_cgroup(const struct history *h, const char *path)
+{
+	uint64_t check;
+	const struct task_history *t = idmap_get(&h->cgroups, path_id(path, &check));
+
+	return t && t->start_ns == check ? t : NULL;
 }
 
 double history_since(const struct history *h)
@@ -281,6 +343,9 @@ size_t history_bytes(const struct history *h)
 	void *val;
 
 	for (size_t i = 0; idmap_next(&h->tasks, &i, &id, &val);)
+		bytes += sizeof(struct task_history) + ((const struct task_history *)val)->cap * sizeof(struct history_point);
+	bytes += h->cgroups.cap * (sizeof(uint32_t) + sizeof(void *));
+	for (size_t i = 0; idmap_next(&h->cgroups, &i, &id, &val);)
 		bytes += sizeof(struct task_history) + ((const struct task_history *)val)->cap * sizeof(struct history_point);
 	return bytes;
 }

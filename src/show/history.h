@@ -49,6 +49,8 @@ struct task_history {
 struct history {
 	struct psi_history psi;
 	struct idmap tasks;         /* by pid (process rows) or tid (thread rows) */
+	struct idmap cgroups;       /* the cgroup view's cgroups, by a hash of the path (and a second
+				       one in start_ns); their log's kinds are pressure lines */
 	int threads;                /* the task rows are threads */
 	uint32_t readings;          /* readings fed since the start */
 	uint32_t oldest;            /* the oldest of them kept */
@@ -67,11 +69,21 @@ void history_free(struct history *h);
 void history_clear(struct history *h);
 
 /* Keeps snapshot s: its pressure, each task row's delays and its value under fn, which trend_of
- * names (the trends start again when it changes). A task not seen for HISTORY_SECONDS is let go. */
+ * names (the trends start again when it changes), each cgroup row's pressure. A task not seen for
+ * HISTORY_SECONDS is let go; a snapshot of the same time as the last is the same reading again,
+ * and left out. */
 void history_add(struct history *h, const struct snapshot *s, history_value_fn fn, const void *ctx, int trend_of);
 
 /* The task with this id (a pid or a tid as h->threads says) and start, or NULL. */
 const struct task_history *history_task(const struct history *h, uint32_t id, uint64_t start_ns);
+
+/* A cgroup's entry (the cgroup view's), by its path, or NULL. Its log's kind is a pressure
+ * line: history_psi_line(resource, full). */
+const struct task_history *history_cgroup(const struct history *h, const char *path);
+static inline int history_psi_line(int res, int full)
+{
+	return res * 2 + full;
+}
 
 /* The row's entry: by the row's id under the store's kind of rows. */
 const struct task_history *history_row(const struct history *h, const struct row *r);

@@ -91,14 +91,22 @@ static void test_tasks(struct history *h)
 	   "the trend: the last 8 sort values, oldest first");
 	ok(history_task(h, 100, 999) == NULL, "another start: not the same task");
 
-	rows[0].start_ns = 5000; /* id 100 reused */
+	rows[0].start_ns = 5000; /* id 100 reused, first read without rates */
+	rows[0].fresh = 1;
 	reading(2010, 1);
 	history_add(h, &snap, sort_value, NULL, 7);
 	t = history_task(h, 100, 5000);
 	ok(t && t->nlog == 0 && history_trend(t, trend, 2) == 1, "a reused id starts a new task");
+	history_kind_series(h, t, DK_IO, out, 10);
+	ok(isnan(out[9]), "its first reading, without rates, is blank in its charts, not 0");
+	rows[0].fresh = 0;
 	reading(2011, 1);
 	history_add(h, &snap, sort_value, NULL, 8);
 	ok(history_trend(t, trend, 2) == 1, "the trend starts again when the sort changes");
+
+	reading(2011, 1); /* the same reading again */
+	history_add(h, &snap, sort_value, NULL, 8);
+	ok(h->readings == 12 && history_trend(t, trend, 2) == 1, "the same reading again is left out (%u)", h->readings);
 
 	reading(2005, 1); /* a replay stepped back */
 	history_add(h, &snap, sort_value, NULL, 8);
