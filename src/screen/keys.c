@@ -36,7 +36,7 @@ const struct key_binding key_bindings[] = {
 	{ .codes = { 'g', 0 }, .label = "g", .action = ACT_GROUP,
 	  .help = N_("rows: processes, threads, cgroups (a tree with pressure), in turn") },
 	{ .codes = { '\n', '\r', KEY_ENTER }, .label = N_("Enter"), .action = ACT_OPEN,
-	  .help = N_("cgroups: show the processes of the selected cgroup; else: i") },
+	  .help = N_("cgroups: show the processes of the selected cgroup; processes, threads: as i") },
 	{ .codes = { 'i', 0 }, .label = "i", .action = ACT_DETAIL,
 	  .help = N_("details of the selected row: its delays over the last minutes, its facts (Esc returns)") },
 	{ .codes = { '-', 0 }, .label = "-", .action = ACT_FOLD,

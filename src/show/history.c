@@ -132,32 +132,57 @@ static uint32_t oldest_reading(const struct history *h)
 	return r;
 }
 
-/* Drops the log's points older than reading oldest. */
-static void log_trim(struct task_history *t, uint32_t oldest)
+/* A point's reading, in full: the newest with its low 16 bits up to now. */
+static uint32_t point_reading(const struct history *h, const struct history_point *p)
+{
+	return h->readings - (uint16_t)((uint16_t)h->readings - p->reading);
+}
+
+static int point_kind(const struct history_point *p)
+{
+	return p->value >> HISTORY_KIND_SHIFT;
+}
+
+static double point_pct(const struct history_point *p)
+{
+	return (p->value & HISTORY_VALUE_MAX) / 10.0;
+}
+
+/* Drops the log's points older than reading oldest; an empty log is freed. */
+static void log_trim(const struct history *h, struct task_history *t, uint32_t oldest)
 {
 	uint32_t drop = 0;
 
-	while (drop < t->nlog && t->log[drop].reading < oldest)
+	while (drop < t->nlog && point_reading(h, &t->log[drop]) < oldest)
 		drop++;
 	if (!drop)
 		return;
 	memmove(t->log, t->log + drop, (t->nlog - drop) * sizeof(*t->log));
 	t->nlog -= drop;
+	if (!t->nlog) {
+		free(t->log);
+		t->log = NULL;
+		t->cap = 0;
+	}
 }
 
-static void log_add(struct task_history *t, uint32_t reading, int k, double pct, uint32_t oldest)
+static void log_add(const struct history *h, struct task_history *t, int k, double pct, uint32_t oldest)
 {
+	long tenths = lround(pct * 10);
+
 	if (t->nlog == t->cap) {
-		log_trim(t, oldest);
+		log_trim(h, t, oldest);
 		if (t->nlog == t->cap) {
 			t->cap = t->cap ? t->cap * 2 : 4;
 			t->log = xrealloc(t->log, t->cap * sizeof(*t->log));
 		}
 	}
+	if (tenths < 1)
+		tenths = 1; /* above zero, so never drawn as none */
 	t->log[t->nlog++] = (struct history_point){
-		.reading = reading,
-		.kind = (uint8_t)k,
-		.centi_pct = pct >= 655.35 ? 65535 : (uint16_t)lround(pct * 100),
+		.reading = (uint16_t)h->readings,
+		.value = (uint16_t)((unsigned)k << HISTORY_KIND_SHIFT |
+				    (tenths > (long)HISTORY_VALUE_MAX ? HISTORY_VALUE_MAX : (unsigned)tenths)),
 	};
 }
 
@@ -182,7 +207,7 @@ static void task_add(struct history *h, struct task_history *t, const struct row
 
 		if (!(pct > 0)) /* zero, or not known */
 			continue;
-		log_add(t, h->readings, k, pct, oldest);
+		log_add(h, t, k, pct, oldest);
 	}
 }
 
@@ -204,14 +229,15 @@ static void cgroup_add(struct history *h, const struct row *r, uint32_t oldest)
 		if (!p->present)
 			continue;
 		if (p->some.present && p->some.pct > 0)
-			log_add(t, h->readings, history_psi_line(res, 0), p->some.pct, oldest);
+			log_add(h, t, history_psi_line(res, 0), p->some.pct, oldest);
 		if (p->full.present && p->full.pct > 0)
-			log_add(t, h->readings, history_psi_line(res, 1), p->full.pct, oldest);
+			log_add(h, t, history_psi_line(res, 1), p->full.pct, oldest);
 	}
 }
 
-/* Lets go the entries of map not seen since before the oldest reading kept. */
-static void map_expire(struct idmap *map, uint32_t oldest)
+/* Lets go the entries of map not seen since before the oldest reading kept, and the points of
+ * the others older than it. */
+static void map_expire(const struct history *h, struct idmap *map, uint32_t oldest)
 {
 	uint32_t id;
 	void *val;
@@ -219,8 +245,10 @@ static void map_expire(struct idmap *map, uint32_t oldest)
 	for (size_t i = 0; idmap_next(map, &i, &id, &val);) {
 		struct task_history *t = val;
 
-		if (t->seen >= oldest)
+		if (t->seen >= oldest) {
+			log_trim(h, t, oldest);
 			continue;
+		}
 		idmap_del(map, id);
 		task_free(t);
 		i--;
@@ -256,8 +284,8 @@ void history_add(struct history *h, const struct snapshot *s, history_value_fn f
 		cgroup_add(h, &s->cgroup_rows[i], oldest);
 	h->readings++;
 	if (h->readings % 16 == 0) { /* now and then: the sweep costs a look at every task */
-		map_expire(&h->tasks, oldest);
-		map_expire(&h->cgroups, oldest);
+		map_expire(h, &h->tasks, oldest);
+		map_expire(h, &h->cgroups, oldest);
 	}
 }
 
@@ -316,11 +344,11 @@ void history_kind_series(const struct history *h, const struct task_history *t, 
 		const struct history_point *p = &t->log[i];
 		size_t c;
 
-		if (p->kind != k || p->reading < oldest)
+		if (point_kind(p) != k || point_reading(h, p) < oldest)
 			continue;
-		c = column_of(p->reading, oldest, count, n);
-		if (!(out[c] >= p->centi_pct / 100.0))
-			out[c] = p->centi_pct / 100.0;
+		c = column_of(point_reading(h, p), oldest, count, n);
+		if (!(out[c] >= point_pct(p)))
+			out[c] = point_pct(p);
 	}
 }
 

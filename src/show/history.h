@@ -13,9 +13,10 @@
 #include "idmap.h"
 #include "model.h"
 
-/* How long the store keeps a reading, seconds, and at most how many readings. */
+/* How long the store keeps a reading, seconds, and at most how many readings (5 minutes at the
+ * default interval): a task that waits in every reading costs 4 bytes a kind a reading. */
 #define HISTORY_SECONDS 300
-#define HISTORY_READINGS 4096
+#define HISTORY_READINGS 300
 /* The pressure readings kept: more than a terminal is wide. */
 #define PSI_HISTORY_READINGS 1024
 /* The sort values a task keeps for the TREND column (its width). */
@@ -28,12 +29,16 @@ struct psi_history {
 	float pct[PSI_HISTORY_READINGS][PSI_COUNT][2]; /* [some, full]; NAN when not given */
 };
 
-/* A reading's wait of one kind, above zero: the kind and its share, hundredths of a percent. */
+/* A reading's wait of one kind, above zero, in 4 bytes: the reading's number (its low 16 bits: a
+ * point is never kept for 65,536 readings), the kind (3 bits) and its share in tenths of a percent
+ * (13 bits, at most 819.1%). */
 struct history_point {
-	uint32_t reading; /* the store's count of readings when it was made */
-	uint8_t kind;
-	uint16_t centi_pct; /* at most 655.35% */
+	uint16_t reading;
+	uint16_t value; /* kind << HISTORY_KIND_SHIFT | tenths of a percent */
 };
+#define HISTORY_KIND_SHIFT 13
+#define HISTORY_VALUE_MAX ((1u << HISTORY_KIND_SHIFT) - 1)
+_Static_assert(DK_COUNT <= 8 && PSI_COUNT * 2 <= 8, "a kind or a pressure line that 3 bits do not hold");
 
 /* One task (by id and start). */
 struct task_history {
