@@ -19,7 +19,7 @@ wait_for_screen '^CPU    some \[[-=# ]*\] +[▁▂▃▄▅▆▇█]{4,} +[0-9.
 screen_ok $? "the CPU some line grows a strip chart of its readings beside the bar"
 keys Enter
 wait_for_screen "^Process $SPIN \\(workload\\), followed as the table re-sorts; Esc returns\$" 3 &&
-	wait_for_screen '^CPU +\|[▁▂▃▄▅▆▇█]{2,}\| now ' 3
+	wait_for_screen '^CPU +\| *[▁▂▃▄▅▆▇█]{2,}\| now ' 3
 screen_ok $? "Enter opens the detail view of the process, its CPU chart growing a reading at a time"
 keys r
 sleep 0.7
