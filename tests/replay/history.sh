@@ -87,6 +87,11 @@ screen_ok $? "LANG=C: the charts in _.-=#"
 	screen_has '^User: alice  State: R  Process: 1301  Cgroup: /user\.slice/user-1000\.slice/sessio$'
 screen_ok $? "80x24: the command line is cut at the edge, not wrapped onto the next line"
 
+open_replay -u LANG LANG=C -- -r "$FIX/procs.rec" --columns=pid,total,trend,command
+keys n n n
+wait_for_screen '^ +PID +vTOTAL TREND +COMMAND$' 3 && row_of 1301 | grep -q -E '^ +1301 +[0-9.]+\+? +\.?-#- cc1$'
+screen_ok $? "LANG=C: TREND in _.-=#" "cc1: $(row_of 1301)"
+
 # ---- narrow: 40x24 ----
 SCREEN_W=40 SCREEN_H=24
 open_replay -- -r "$FIX/procs.rec"
