@@ -104,8 +104,14 @@ void detail_detach(struct view *v)
 
 void detail_feed(struct view *v)
 {
-	if (v->have_snap)
-		history_add(&v->detail->hist, &v->snap, sort_value, v, v->spec.sort_col);
+	struct detail *d = v->detail;
+
+	if (!v->have_snap)
+		return;
+	history_add(&d->hist, &v->snap, sort_value, v, v->spec.sort_col);
+	/* rows of another kind (H, g): the row opened is not among them; back to the table */
+	if (d->open && (d->cgroup ? !v->snap.cgroups : d->threads != v->snap.threads || v->snap.cgroups))
+		d->open = 0;
 }
 
 void detail_psi_strip(const struct view *v, int res, int full, int width, char *buf, size_t size)

@@ -2,7 +2,7 @@
 # history.sh — the screen's history on a live run: each PSI line grows a strip chart beside its
 # bar, one character a reading; Enter opens the detail view of the selected process (its charts
 # a character a reading), it follows a process that the table re-sorts away from the top (r), and
-# Esc returns to the table; on 80x24 nothing goes past the edge.
+# Esc returns to the table, and so does H (rows of threads); on 80x24 nothing goes past the edge.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/screen/tmux.sh"
 
@@ -31,4 +31,7 @@ screen_ok $? "80 columns: no line past the edge"
 keys Escape
 wait_for_screen "^ +PID .*TOTAL" 3 && ! screen_has '^Process '
 screen_ok $? "Esc returns to the table"
+keys Enter
+wait_for_screen "^Process $SPIN " 3 && keys H && wait_for_screen "^ +TID .*TOTAL" 3 && ! screen_has '^Process '
+screen_ok $? "H under the detail view: thread rows, which the process is not among; the table again"
 quit_ok "q quits with status 0"
