@@ -26,6 +26,8 @@
 
 struct detail {
 	struct history hist;
+	struct history window;  /* a recording's: the readings around the one shown */
+	int windowed;           /* the charts are window's */
 	int open;
 	int cgroup;             /* a cgroup's view (by path) rather than a task's */
 	int threads;            /* the task is a thread (its id a tid) */
@@ -89,6 +91,7 @@ void detail_attach(struct view *v)
 {
 	v->detail = xcalloc(1, sizeof(*v->detail));
 	history_init(&v->detail->hist);
+	history_init(&v->detail->window);
 	v->spec.display.trend = trend_cell;
 	v->spec.display.trend_ctx = v;
 }
@@ -98,8 +101,42 @@ void detail_detach(struct view *v)
 	if (!v->detail)
 		return;
 	history_free(&v->detail->hist);
+	history_free(&v->detail->window);
 	free(v->detail);
 	v->detail = NULL;
+}
+
+static void window_feed(void *ctx, const struct snapshot *s)
+{
+	history_add(ctx, s, NULL, NULL, 0);
+}
+
+/* The time of the reading shown, seconds since the epoch. */
+static double shown_time(const struct view *v)
+{
+	return (double)v->snap.wall.tv_sec + v->snap.wall.tv_nsec / 1e9;
+}
+
+/* A recording's: the readings around the one shown (HISTORY_SECONDS in all), read again when the
+ * one shown is outside those read. */
+static void window_fill(struct view *v)
+{
+	struct detail *d = v->detail;
+	double t = shown_time(v);
+
+	if (!v->src->around || !v->have_snap)
+		return;
+	if (d->windowed && t >= history_since(&d->window) && t <= d->window.last)
+		return;
+	history_clear(&d->window);
+	v->src->around(v, HISTORY_SECONDS / 2.0, window_feed, &d->window);
+	d->windowed = d->window.readings > 0;
+}
+
+/* The store the charts show: a recording's window, else the readings taken. */
+static const struct history *charted(const struct view *v)
+{
+	return v->detail->windowed ? &v->detail->window : &v->detail->hist;
 }
 
 void detail_feed(struct view *v)
@@ -109,6 +146,8 @@ void detail_feed(struct view *v)
 	if (!v->have_snap)
 		return;
 	history_add(&d->hist, &v->snap, sort_value, v, v->spec.sort_col);
+	if (d->open)
+		window_fill(v);
 	/* rows of another kind (H, g): the row opened is not among them; back to the table */
 	if (d->open && (d->cgroup ? !v->snap.cgroups : d->threads != v->snap.threads || v->snap.cgroups))
 		d->open = 0;
@@ -144,6 +183,8 @@ void detail_open(struct view *v)
 	str_copy(d->comm, sizeof(d->comm), r->cg ? r->cg->name : r->comm ? r->comm : "");
 	d->top = 0;
 	d->open = 1;
+	d->windowed = 0;
+	window_fill(v);
 }
 
 int detail_is_open(const struct view *v)
@@ -267,11 +308,19 @@ static void pressure_line(struct lines *l, const char *lead, const struct row *c
 	out_free(&o);
 }
 
-/* The time axis under the charts: the first reading's time at the left, the last's at the right. */
-static void time_axis(struct lines *l, int indent, int width, double from, double to)
+/* The time axis under the charts: the first reading's time at the left, the last's at the right;
+ * in a recording's window a mark under the reading shown. */
+static void time_axis(const struct view *v, struct lines *l, int indent, int width, double from, double to)
 {
 	char a[16], b[16], buf[1024];
 	int gap;
+	long at = v->detail->windowed ? history_column(charted(v), shown_time(v), (size_t)width) : -1;
+
+	if (at >= 0 && at < 1000) {
+		clock_text(shown_time(v), a, sizeof(a));
+		snprintf(buf, sizeof(buf), "%*s^ %s", indent + (int)at, "", _("shown"));
+		line(l, A_NORMAL, buf);
+	}
 
 	clock_text(from, a, sizeof(a));
 	clock_text(to, b, sizeof(b));
@@ -312,7 +361,7 @@ static double highest(const double *vals, int n)
  * fixed scale of 0 to 100%, with its latest share, its peak and the kernel's longest wait. */
 static void kind_charts(struct view *v, struct lines *l, const struct row *r)
 {
-	const struct history *h = &v->detail->hist;
+	const struct history *h = charted(v);
 	const struct task_history *t = history_task(h, v->detail->id, v->detail->start_ns);
 	int indent = 11, width = chart_width(h, indent, 44);
 	double from = history_since(h), to = h->last;
@@ -336,7 +385,7 @@ static void kind_charts(struct view *v, struct lines *l, const struct row *r)
 		linef(l, A_NORMAL, F_(N_("%-9.9s |%s| now %5s peak %5s max %6sms %s")), _(delay_kinds[k].title), strip,
 		      now, peak, longest, at);
 	}
-	time_axis(l, indent, width, from, to);
+	time_axis(v, l, indent, width, from, to);
 }
 
 /* A row's TOTAL for the busiest first: one without rates (a first reading) last. */
@@ -434,7 +483,7 @@ static void task_detail(struct view *v, struct lines *l)
 /* A chart per pressure line of the cgroup over the readings kept, on 0 to 100%. */
 static void pressure_charts(struct view *v, struct lines *l, const struct row *cg)
 {
-	const struct history *h = &v->detail->hist;
+	const struct history *h = charted(v);
 	const struct task_history *t = history_cgroup(h, v->detail->path);
 	int indent = 13, width = chart_width(h, indent, 24);
 	double vals[1024];
@@ -460,7 +509,7 @@ static void pressure_charts(struct view *v, struct lines *l, const struct row *c
 			      full ? "full" : "some", strip, now, peak);
 		}
 	}
-	time_axis(l, indent, width, history_since(h), h->last);
+	time_axis(v, l, indent, width, history_since(h), h->last);
 }
 
 /* A cgroup: its pressure now, its task states, its busiest tasks. */

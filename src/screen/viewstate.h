@@ -63,6 +63,9 @@ struct view_source {
 	void (*state)(const struct view *v, struct outbuf *o);
 	void (*origin)(const struct view *v, struct outbuf *o);
 	void (*jump)(struct view *v, const char *text, uint64_t *deadline);
+	/* A recording's (NULL in a live run): the readings within span_s seconds either side of the
+	 * one shown, the oldest first, each to feed (the detail view's window). */
+	void (*around)(struct view *v, double span_s, void (*feed)(void *ctx, const struct snapshot *s), void *ctx);
 };
 
 struct view_replay;

@@ -352,6 +352,16 @@ void history_kind_series(const struct history *h, const struct task_history *t, 
 	}
 }
 
+long history_column(const struct history *h, double when, size_t n)
+{
+	uint32_t oldest = oldest_reading(h), count = h->readings - oldest;
+
+	for (uint32_t r = oldest; n && r < h->readings; r++)
+		if (h->when[r % HISTORY_READINGS] == when)
+			return (long)column_of(r, oldest, count, n);
+	return -1;
+}
+
 size_t history_trend(const struct task_history *t, double *out, size_t n)
 {
 	size_t have = t ? t->trend_n : 0;

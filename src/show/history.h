@@ -104,6 +104,10 @@ uint32_t history_readings(const struct history *h);
  * where the task was read and did not wait, NAN where it was not read. */
 void history_kind_series(const struct history *h, const struct task_history *t, int k, double *out, size_t n);
 
+/* The column of n (as history_kind_series spreads them) of the reading kept of time when; -1 when
+ * none is. */
+long history_column(const struct history *h, double when, size_t n);
+
 /* The task's last n sort values into out, the oldest first, NAN before the first. Returns how
  * many it had. */
 size_t history_trend(const struct task_history *t, double *out, size_t n);

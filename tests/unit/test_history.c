@@ -87,6 +87,8 @@ static void test_tasks(struct history *h)
 	   "an idle task keeps no log at all");
 	history_kind_series(h, t, DK_IO, out, 5);
 	ok(out[2] == 50, "five columns of two readings: a column's highest share (%g)", out[2]);
+	ok(history_column(h, 2004, 10) == 4 && history_column(h, 2004, 5) == 2 && history_column(h, 1999, 10) == -1,
+	   "the column of a reading's time: 4 of 10, 2 of 5; none for a time not kept");
 	ok(history_trend(t, trend, TREND_POINTS) == TREND_POINTS && trend[0] == 2 && trend[7] == 9,
 	   "the trend: the last 8 sort values, oldest first");
 	ok(history_task(h, 100, 999) == NULL, "another start: not the same task");
