@@ -23,8 +23,8 @@ wait_for_screen "^Process $SPIN \\(workload\\), followed as the table re-sorts; 
 screen_ok $? "Enter opens the detail view of the process, its CPU chart growing a reading at a time"
 keys r
 sleep 0.7
-capture
-screen_has "^Process $SPIN \\(workload\\), followed"
+wait_for_screen '^Accounting ' 3 && wait_for_screen '^ +[0-9.]+ avg300 .*|sort total reversed' 3 &&
+	screen_has "^Process $SPIN \\(workload\\), followed"
 screen_ok $? "reversed sort: the view stays on the process"
 [ "$(printf '%s\n' "$SCREEN" | sed 's/[▁▂▃▄▅▆▇█▼▲]/x/g' | awk 'length($0) > 80' | wc -l)" -eq 0 ]
 screen_ok $? "80 columns: no line past the edge"
