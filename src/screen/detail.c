@@ -426,7 +426,7 @@ static void thread_lines(const struct view *v, struct lines *l, const struct row
 		if (t->pid == r->pid && !t->departed)
 			n = busiest_add(top, n, t);
 	}
-	linef(l, A_BOLD, _("Threads of process %u, the busiest first:"), r->pid);
+	linef(l, A_BOLD, F_(N_("Threads of process %u, the busiest first:")), r->pid);
 	for (size_t i = 0; i < n; i++) {
 		char total[32];
 
@@ -464,15 +464,15 @@ static void task_detail(struct view *v, struct lines *l)
 	char state[2] = { r ? r->state : '?', '\0' };
 
 	if (!r)
-		linef(l, A_BOLD | A_REVERSE, _("%s %u (%s) ended: its last minutes as kept; Esc returns"),
+		linef(l, A_BOLD | A_REVERSE, F_(N_("%s %u (%s) ended: its last minutes as kept; Esc returns")),
 		      d->threads ? _("Thread") : _("Process"), d->id, d->comm);
 	else
-		linef(l, A_BOLD | A_REVERSE, _("%s %u (%s), followed as the table re-sorts; Esc returns"),
+		linef(l, A_BOLD | A_REVERSE, F_(N_("%s %u (%s), followed as the table re-sorts; Esc returns")),
 		      d->threads ? _("Thread") : _("Process"), d->id, d->comm);
 	if (r && r->exited)
 		line(l, A_BOLD, _("It ended during the last interval."));
-	linef(l, A_NORMAL, _("Command: %s"), r && r->cmdline ? r->cmdline : r && r->comm ? r->comm : d->comm);
-	linef(l, A_NORMAL, _("User: %s  State: %s  Process: %u  Cgroup: %s"), r && r->user ? r->user : "-", state,
+	linef(l, A_NORMAL, F_(N_("Command: %s")), r && r->cmdline ? r->cmdline : r && r->comm ? r->comm : d->comm);
+	linef(l, A_NORMAL, F_(N_("User: %s  State: %s  Process: %u  Cgroup: %s")), r && r->user ? r->user : "-", state,
 	      r ? r->pid : 0, r && r->cgroup ? r->cgroup : "-");
 	pressure_line(l, _("Cgroup pressure:"), r && r->cgroup ? cgroup_row(v, r->cgroup) : NULL);
 	kind_charts(v, l, r);
@@ -520,7 +520,7 @@ static void cgroup_detail(struct view *v, struct lines *l)
 	const struct row *top[DETAIL_TASKS];
 	size_t n = 0, plen = strlen(d->path);
 
-	linef(l, A_BOLD | A_REVERSE, cg ? _("Cgroup %s; Esc returns") : _("Cgroup %s is gone; Esc returns"), d->path);
+	linef(l, A_BOLD | A_REVERSE, cg ? F_(N_("Cgroup %s; Esc returns")) : F_(N_("Cgroup %s is gone; Esc returns")), d->path);
 	pressure_line(l, _("Pressure:"), cg);
 	pressure_charts(v, l, cg);
 	if (cg && cg->cg) {
