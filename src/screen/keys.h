@@ -47,6 +47,7 @@ enum action {
 	ACT_JUMP,
 	ACT_FASTER,
 	ACT_SLOWER,
+	ACT_DETAIL,        /* the detail view of the selected row */
 	ACT_COUNT
 };
 

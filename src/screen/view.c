@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "detail.h"
 #include "format.h"
 #include "i18n.h"
 #include "keys.h"
@@ -64,6 +65,7 @@ static int take_reading(struct view *v)
 	else
 		view_say(v, "%s", err);
 	view_rebuild(v);
+	detail_feed(v);
 	return 1;
 }
 
@@ -292,7 +294,13 @@ static void act(struct view *v, enum action a, uint64_t *deadline)
 		break;
 	case ACT_THREADS: switch_threads(v, deadline); break;
 	case ACT_GROUP: next_group(v, deadline); break;
-	case ACT_OPEN: open_cgroup(v, deadline); break;
+	case ACT_OPEN:
+		if (v->spec.display.cgroups)
+			open_cgroup(v, deadline);
+		else
+			detail_open(v);
+		break;
+	case ACT_DETAIL: detail_open(v); break;
 	case ACT_FOLD: fold(v, 1); break;
 	case ACT_UNFOLD: fold(v, 0); break;
 	case ACT_ACTIVE: toggle(v, &v->spec.filter.active); break;
@@ -367,6 +375,8 @@ static int handle_keys(struct view *v, uint64_t *deadline)
 		}
 		if (v->help)
 			help_key(v, c, is_key);
+		else if (v->prompt == PROMPT_NONE && detail_is_open(v) && detail_key(v, c, is_key))
+			continue;
 		else if (v->prompt != PROMPT_NONE)
 			prompt_key(v, c, is_key, deadline);
 		else
@@ -412,10 +422,12 @@ void view_init(struct view *v, const struct options *o)
 	v->spec.reverse = o->reverse;
 	v->delay_s = o->delay_s;
 	v->iterations = o->iterations;
+	detail_attach(v);
 }
 
 void view_free(struct view *v)
 {
+	detail_detach(v);
 	listing_free(&v->list);
 	snapcopy_free(&v->copy);
 	free(v->pids);

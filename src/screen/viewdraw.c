@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "detail.h"
 #include "format.h"
 #include "i18n.h"
 #include "keys.h"
@@ -333,6 +334,22 @@ static void draw_bar(const struct view *v, int y, const struct bar *b)
 		out_free(&lb);
 		return;
 	}
+	if (width >= 16) { /* half the room for the history, beside the bar */
+		char strip[3 * 512 + 1];
+		int sw = width / 2 > 512 ? 512 : width / 2;
+
+		detail_psi_strip(v, b->res, b->which[0] == 'f', sw, strip, sizeof(strip));
+		width -= sw + 1;
+		if (v->colors)
+			attron(COLOR_PAIR(severity_pair(pct)));
+		put(y, text_width(label) + 3 + width, strip);
+		if (v->colors)
+			attroff(COLOR_PAIR(severity_pair(pct)));
+		put(y, text_width(label) + 3 + width + sw, numbers);
+	} else {
+		put(y, text_width(label) + 1 + width, "]");
+		put(y, text_width(label) + 2 + width, numbers);
+	}
 	fill = (int)lround(fmin(pct, 100.0) / 100.0 * width);
 	put(y, text_width(label), "[");
 	if (v->colors)
@@ -342,7 +359,6 @@ static void draw_bar(const struct view *v, int y, const struct bar *b)
 	if (v->colors)
 		attroff(COLOR_PAIR(severity_pair(pct)) | A_BOLD);
 	put(y, text_width(label) + 1 + width, "]");
-	put(y, text_width(label) + 2 + width, numbers);
 	out_free(&lb);
 }
 
@@ -509,6 +525,10 @@ static const char *const help_notes[] = {
 	N_("PSI bars: the share of the interval with stalls; green below 10%,"),
 	/* xgettext:no-c-format */
 	N_("yellow below 40%, red above; without colour drawn with '-', '=' and '#'."),
+	N_("Beside each bar its share in each reading of the last minutes, the newest"),
+	/* xgettext:no-c-format */
+	N_("right, 0 to 100%; TREND (C) draws a row's sort value the same way."),
+	N_("Enter (i) shows the selected row's delays over the last minutes; Esc returns."),
 	N_("Pause (z) freezes the screen; exits are still collected, and the"),
 	N_("next reading covers the whole pause."),
 	N_("A recording (-r) shows its readings as they were taken: n and N step, J goes"),
@@ -569,6 +589,8 @@ void view_draw(struct view *v)
 		draw_sort_menu(v, y, rows);
 	else if (v->prompt == PROMPT_COLUMNS)
 		draw_columns_menu(v, y, rows);
+	else if (rows > 0 && detail_is_open(v))
+		detail_draw(v, y, rows);
 	else if (rows > 0)
 		draw_table(v, y, rows);
 	if (footer)

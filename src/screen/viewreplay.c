@@ -33,6 +33,7 @@
 struct view_replay {
 	struct replay *r;
 	const char *file;        /* the recording's name, without its directory */
+	const char *path;        /* and as given (-r) */
 	struct snapshot snap;    /* the decoder's, of the reading replay gave last: valid until the next call */
 	int ready;               /* snap is to be shown: src->take copies it */
 	int ahead;               /* snap is the reading after the one shown, read for play's pace */
@@ -321,12 +322,42 @@ static void viewreplay_jump(struct view *v, const char *text, uint64_t *deadline
 static void viewreplay_when(const struct view *v, struct outbuf *o);
 static void viewreplay_origin(const struct view *v, struct outbuf *o);
 static void viewreplay_state(const struct view *v, struct outbuf *o);
+static void viewreplay_around(struct view *v, double span_s, void (*feed)(void *ctx, const struct snapshot *s),
+			      void *ctx);
 
 static const struct view_source replay_source = {
 	.start = replay_start, .fd = replay_fd, .take = replay_take, .due = replay_due,
 	.group = replay_group, .pids = replay_pids, .act = replay_act,
 	.when = viewreplay_when, .state = viewreplay_state, .origin = viewreplay_origin, .jump = viewreplay_jump,
+	.around = viewreplay_around,
 };
+
+/* The readings within span_s seconds either side of the one shown, read through a reader of the
+ * file's own (the screen's keeps its place); damage is passed over, said by the screen's reader
+ * when it gets there. */
+static void viewreplay_around(struct view *v, double span_s, void (*feed)(void *ctx, const struct snapshot *s),
+			      void *ctx)
+{
+	struct view_replay *rv = v->replay;
+	int64_t span = (int64_t)(span_s * 1e9);
+	struct snapshot s;
+	struct replay *r;
+	char err[1024];
+
+	if (!rv->path || replay_open(&r, rv->path, err, sizeof(err)) < 0)
+		return;
+	for (int skips = 0, rc = replay_seek(r, rv->shown_ns - span) == 0; rc && skips < DAMAGE_SKIPS;) {
+		rc = replay_next(r, &s, err, sizeof(err));
+		if (rc < 0) {
+			skips++;
+			continue;
+		}
+		if (rc == 0 || replay_time(r) > rv->shown_ns + span)
+			break;
+		feed(ctx, &s);
+	}
+	replay_close(r);
+}
 
 /* ---- the prompt and the header ---- */
 
@@ -396,6 +427,7 @@ static void init_replay(struct view *v, struct view_replay *rv, const struct opt
 	memset(rv, 0, sizeof(*rv));
 	rv->r = r;
 	rv->file = slash && slash[1] ? slash + 1 : o->read;
+	rv->path = o->read;
 	rv->has_end = o->has_end;
 	rv->end_ns = o->end_ns;
 	users_init(&rv->users);

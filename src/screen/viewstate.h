@@ -63,14 +63,19 @@ struct view_source {
 	void (*state)(const struct view *v, struct outbuf *o);
 	void (*origin)(const struct view *v, struct outbuf *o);
 	void (*jump)(struct view *v, const char *text, uint64_t *deadline);
+	/* A recording's (NULL in a live run): the readings within span_s seconds either side of the
+	 * one shown, the oldest first, each to feed (the detail view's window). */
+	void (*around)(struct view *v, double span_s, void (*feed)(void *ctx, const struct snapshot *s), void *ctx);
 };
 
 struct view_replay;
+struct detail;
 
 struct view {
 	const struct view_source *src; /* where the readings come from */
 	struct reader *reader;     /* a live run's: takes the readings, on its own thread */
 	struct view_replay *replay; /* a recording's (viewreplay.c); NULL in a live run */
+	struct detail *detail;     /* the history and the detail view (detail.c) */
 	const struct trigger_spec *triggers; /* --trigger, watched by the reader */
 	int ntriggers;
 	struct snapcopy copy;      /* the reading shown, the screen's own */

@@ -120,6 +120,8 @@ static const struct column_def fixed_columns[COL_COUNT] = {
 				    .fit = KIND_WIDTH, .views = CGROUPS },
 	[COL_MAX_AT] = { .key = "max_at", .title = N_("MAX AT"), .width = 8, .right = 1, .value = VALUE_NUMBER,
 			 .fit = 8, .views = TASKS, .optional = 1 },
+	[COL_TREND] = { .key = "trend", .title = N_("TREND"), .width = 8, .value = VALUE_NUMBER, .views = TASKS,
+			.optional = 1 },
 	[COL_CGROUP] = { .key = "cgroup", .title = N_("CGROUP"), .width = 24, .value = VALUE_TEXT, .views = BOTH },
 	[COL_COMMAND] = { .key = "command", .title = N_("COMMAND"), .width = 7, .value = VALUE_TEXT,
 			  .views = TASKS },
@@ -149,7 +151,7 @@ struct column_span {
 static const struct column_span sort_keys[] = {
 	ONE(COL_TOTAL), ALL(COL_KIND, DK_COUNT), ONE(COL_PCPU), ONE(COL_TASKS), ALL(COL_NR, CG_STATES),
 	ALL(COL_PSI, PSI_COLS), ONE(COL_ID), ONE(COL_USER), ONE(COL_STATE), ONE(COL_CGROUP), ONE(COL_COMMAND),
-	ALL(COL_ACCT, AF_COUNT), ONE(COL_MAX_AT),
+	ALL(COL_ACCT, AF_COUNT), ONE(COL_MAX_AT), ONE(COL_TREND),
 };
 
 /* The order a narrow screen hides columns in, the first hidden first: the cgroup of a task, the last
@@ -158,7 +160,7 @@ static const struct column_span sort_keys[] = {
  * CPU), the other pressures, TOTAL. The id and the command, not here, are never hidden; nor is a
  * view's last column. */
 static const struct column_span hide_order[] = {
-	ONE(COL_CGROUP), ONE(COL_KIND + DK_IRQ), ALL(COL_ACCT, AF_COUNT), ONE(COL_MAX_AT),
+	ONE(COL_CGROUP), ONE(COL_KIND + DK_IRQ), ALL(COL_ACCT, AF_COUNT), ONE(COL_MAX_AT), ONE(COL_TREND),
 	ONE(COL_KIND + DK_WPCOPY), ONE(COL_KIND + DK_COMPACT), ONE(COL_KIND + DK_THRASHING),
 	ONE(COL_KIND + DK_RECLAIM), ONE(COL_KIND + DK_SWAPIN),
 	ONE(COL_NR + CG_SLEEPING), ONE(COL_NR + CG_STOPPED), ONE(COL_NR + CG_IOWAIT), ONE(COL_PSI + PC_CPU_FULL),
@@ -408,6 +410,7 @@ double column_value(const struct row *r, int id, const struct display *d)
 	case COL_PCPU: return pcpu_value(r, d);
 	case COL_TOTAL: return total_value(r, d);
 	case COL_MAX_AT: return max_at_value(r, d);
+	case COL_TREND: return d->trend && !r->cg ? d->trend(d->trend_ctx, r, NULL) : NAN;
 	default: return NAN;
 	}
 }
@@ -431,7 +434,7 @@ static int is_number_column(int id)
 {
 	enum column_value_kind v = column_def(id).value;
 
-	return (v == VALUE_NUMBER || v == VALUE_ID) && id != COL_MAX_AT; /* a time of day */
+	return (v == VALUE_NUMBER || v == VALUE_ID) && id != COL_MAX_AT && id != COL_TREND; /* a time of day, a chart */
 }
 
 unsigned column_carried(const struct row *r, const struct display *d)
@@ -501,6 +504,11 @@ const char *column_text(const struct row *r, int id, const struct display *d, ch
 	case COL_COMMAND: return d->cmdline && r->cmdline ? r->cmdline : r->comm;
 	case COL_CGROUP: return r->cgroup ? r->cgroup : "-";
 	case COL_MAX_AT: return time_text(column_value(r, id, d), buf);
+	case COL_TREND:
+		if (!d->trend || r->cg)
+			return "-";
+		d->trend(d->trend_ctx, r, buf);
+		return buf;
 	default:
 		number_text(r, id, d, buf);
 		return buf;

@@ -47,6 +47,11 @@ struct display {
 	const int *chosen; /* --columns: the columns shown, in order (ids; those the view lacks are
 			       left out, and its last column ends every row); NULL: all of the view's */
 	int nchosen;
+	/* The TREND column: the row's last sort values as a strip chart into buf (>= 32 bytes; NULL:
+	 * none wanted), and how much the last grew over the first (NAN: no trend); NULL where there is
+	 * no history (batch reports), whose cells show "-". */
+	double (*trend)(const void *ctx, const struct row *r, char *buf);
+	const void *trend_ctx;
 };
 
 enum column_id {
@@ -61,6 +66,7 @@ enum column_id {
 	COL_PSI,   /* COL_PSI + i: a cgroup's pressure, one of PSI_COLS */
 	COL_ACCT = COL_PSI + PSI_COLS, /* COL_ACCT + f: accounting field f (acctfield.h), optional */
 	COL_MAX_AT = COL_ACCT + AF_COUNT, /* when the row's longest wait happened, optional */
+	COL_TREND, /* the row's sort value over its last readings, a strip chart; optional */
 	COL_CGROUP,
 	COL_COMMAND,
 	COL_COUNT

@@ -64,7 +64,7 @@ tap_ok $? "the completion has a branch for each option --help shows with a value
 is --so -- --sort=
 is --th -- --threads
 is --ex -- --exit-buffer=
-is -s t -- total thrashing tasks
+is -s t -- total thrashing tasks trend
 is --sort = io -- io io_some io_full iowait
 is --sort = -- $(LC_ALL=C "$bin" -s '?' 2>&1 | sed -n 's/.*(choose from: \(.*\))$/\1/p' | tr -d ',')
 is --group = -- process thread cgroup

@@ -155,7 +155,7 @@ bar_colour_problems() {
 	for ((i = HEADER_LINES + 1; i <= NBARS + HEADER_LINES; i++)); do
 		pl=$(printf '%s\n' "$plain" | sed -n "${i}p")
 		el=$(printf '%s\n' "$escaped" | sed -n "${i}p")
-		pct=$(printf '%s\n' "$pl" | sed -n -E 's/.*\] +([0-9.]+)%.*/\1/p')
+		pct=$(printf '%s\n' "$pl" | sed -n -E 's/.*\] +([^ 0-9]+ +)?([0-9.]+)%.*/\2/p')
 		[ -n "$pct" ] || { echo "line $i: no percentage"; continue; }
 		want=$(awk -v p="$pct" 'function c(x) { return x >= 40 ? 31 : x >= 10 ? 33 : 32 }
 			BEGIN { print c(p); if (c(p - 0.05) != c(p)) print c(p - 0.05); if (c(p + 0.05) != c(p)) print c(p + 0.05) }')
@@ -180,7 +180,7 @@ color_plain=$plain
 
 # ---- NO_COLOR ----
 start_screen NO_COLOR=1 -- -d 0.5
-wait_for_screen '^CPU +some \[.*\] +[0-9.]+%' 6
+wait_for_screen '^CPU +some \[.*\] +([^ 0-9]+ +)?[0-9.]+%' 6
 screen_ok $? "with NO_COLOR=1 the screen comes up with its bars"
 capture -e
 colours=$(sgr_colours "$SCREEN")
@@ -200,7 +200,7 @@ fill_problems() {
 	local i l pct inner
 	for ((i = HEADER_LINES + 1; i <= NBARS + HEADER_LINES; i++)); do
 		l=$(line "$i")
-		pct=$(printf '%s\n' "$l" | sed -n -E 's/.*\] +([0-9.]+)%.*/\1/p')
+		pct=$(printf '%s\n' "$l" | sed -n -E 's/.*\] +([^ 0-9]+ +)?([0-9.]+)%.*/\2/p')
 		inner=$(printf '%s\n' "$l" | sed -n -E 's/^[^[]*\[([^]]*)\].*/\1/p')
 		[ -n "$pct" ] && [ -n "$inner" ] || { echo "line $i: no bar"; continue; }
 		awk -v p="$pct" -v s="$inner" -v n="$i" 'function level(x) { return x >= 40 ? "#" : x >= 10 ? "=" : "-" }

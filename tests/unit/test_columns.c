@@ -315,11 +315,11 @@ static void test_pinned_orders(void)
 	       "total, cpu, io, swapin, reclaim, thrashing, compact, wpcopy, irq, pcpu, tasks, running, sleeping, "
 	       "uninterruptible, stopped, iowait, cpu_some, cpu_full, memory_some, memory_full, io_some, io_full, "
 	       "irq_full, pid, user, state, cgroup, command, read, write, cancelled, rchar, wchar, syscr, syscw, "
-	       "vcsw, ivcsw, utime, stime, maxrss, maxvm, max_at",
+	       "vcsw, ivcsw, utime, stime, maxrss, maxvm, max_at, trend",
 	       "the list of sort keys: TOTAL, the kinds, CPU%, the cgroup view's, the names, the optional ones");
 	is_str(hide_order(0, buf, sizeof(buf)),
 	       "cgroup,irq,read,write,cancelled,rchar,wchar,syscr,syscw,vcsw,ivcsw,utime,stime,maxrss,maxvm,"
-	       "max_at,wpcopy,compact,thrashing,reclaim,swapin,user,state,pcpu,io,cpu,total",
+	       "max_at,trend,wpcopy,compact,thrashing,reclaim,swapin,user,state,pcpu,io,cpu,total",
 	       "the task view hides the cgroup, the last kind, the optional columns, the other minor kinds, the "
 	       "user, state, CPU%, the major kinds, TOTAL; never the id or the command");
 	is_str(hide_order(1, buf, sizeof(buf)),

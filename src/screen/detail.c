@@ -1,0 +1,575 @@
+/* detail.c — the screen's history (show/history.c fed with each reading taken), the strip charts
+ * of the PSI lines and of the TREND column, and the detail view of one row: a task's delays per
+ * kind over the last minutes with labelled axes, its facts, threads, longest waits and accounting
+ * fields; a cgroup's pressure, busiest tasks and task states. The view holds the row's identity
+ * (id and start, or the cgroup's path), not its place, so it follows the row when the table
+ * re-sorts, and says so when the task is gone. */
+#include "config.h"
+
+#include <curses.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "detail.h"
+#include "format.h"
+#include "history.h"
+#include "i18n.h"
+#include "strip.h"
+#include "xalloc.h"
+
+/* The busiest tasks and the threads a detail view lists at most. */
+#define DETAIL_TASKS 8
+
+struct detail {
+	struct history hist;
+	struct history window;  /* a recording's: the readings around the one shown */
+	int windowed;           /* the charts are window's */
+	int open;
+	int cgroup;             /* a cgroup's view (by path) rather than a task's */
+	int threads;            /* the task is a thread (its id a tid) */
+	uint32_t id;
+	uint64_t start_ns;
+	char path[1024];        /* the cgroup's */
+	char comm[64];          /* the task's name when opened, for when it is gone */
+	int top;                /* lines scrolled */
+};
+
+/* ---- history ---- */
+
+/* The row's value in the sort column (TOTAL when sorting by TREND itself), for its trend. */
+static double sort_value(const struct row *r, const void *ctx)
+{
+	const struct view *v = ctx;
+	struct display d = v->spec.display;
+	int col = v->spec.sort_col == COL_TREND ? COL_TOTAL : v->spec.sort_col;
+
+	d.trend = NULL;
+	return column_value(r, col, &d);
+}
+
+/* Whether the sort column's values are shares of the interval (drawn on a fixed 0 to 100 scale). */
+static int sort_is_share(const struct view *v)
+{
+	int col = v->spec.sort_col == COL_TREND ? COL_TOTAL : v->spec.sort_col;
+
+	return !v->spec.display.accumulate && v->spec.display.metric == METRIC_PCT &&
+	       ((col >= COL_KIND && col <= COL_TOTAL) || col == COL_PCPU);
+}
+
+/* The TREND cell: the row's last sort values, on 0 to 100% for shares, else on its own highest;
+ * returns how much the last grew over the first. */
+static double trend_cell(const void *ctx, const struct row *r, char *buf)
+{
+	const struct view *v = ctx;
+	double vals[TREND_POINTS], max = 100, first = NAN, last = NAN;
+	size_t have = history_trend(history_row(&v->detail->hist, r), vals, TREND_POINTS);
+
+	for (int i = 0; i < TREND_POINTS; i++) {
+		if (isnan(vals[i]))
+			continue;
+		if (isnan(first))
+			first = vals[i];
+		last = vals[i];
+	}
+	if (buf) {
+		if (!sort_is_share(v)) {
+			max = 0;
+			for (int i = 0; i < TREND_POINTS; i++)
+				if (vals[i] > max)
+					max = vals[i];
+		}
+		strip_render(buf, 32, vals, TREND_POINTS, max, strip_glyphs_for_locale());
+	}
+	return have ? last - first : NAN;
+}
+
+void detail_attach(struct view *v)
+{
+	v->detail = xcalloc(1, sizeof(*v->detail));
+	history_init(&v->detail->hist);
+	history_init(&v->detail->window);
+	v->spec.display.trend = trend_cell;
+	v->spec.display.trend_ctx = v;
+}
+
+void detail_detach(struct view *v)
+{
+	if (!v->detail)
+		return;
+	history_free(&v->detail->hist);
+	history_free(&v->detail->window);
+	free(v->detail);
+	v->detail = NULL;
+}
+
+static void window_feed(void *ctx, const struct snapshot *s)
+{
+	history_add(ctx, s, NULL, NULL, 0);
+}
+
+/* The time of the reading shown, seconds since the epoch. */
+static double shown_time(const struct view *v)
+{
+	return (double)v->snap.wall.tv_sec + v->snap.wall.tv_nsec / 1e9;
+}
+
+/* A recording's: the readings around the one shown (HISTORY_SECONDS in all), read again when the
+ * one shown is outside those read. */
+static void window_fill(struct view *v)
+{
+	struct detail *d = v->detail;
+	double t = shown_time(v);
+
+	if (!v->src->around || !v->have_snap)
+		return;
+	if (d->windowed && t >= history_since(&d->window) && t <= d->window.last)
+		return;
+	history_clear(&d->window);
+	v->src->around(v, HISTORY_SECONDS / 2.0, window_feed, &d->window);
+	d->windowed = d->window.readings > 0;
+}
+
+/* The store the charts show: a recording's window, else the readings taken. */
+static const struct history *charted(const struct view *v)
+{
+	return v->detail->windowed ? &v->detail->window : &v->detail->hist;
+}
+
+void detail_feed(struct view *v)
+{
+	struct detail *d = v->detail;
+
+	if (!v->have_snap)
+		return;
+	history_add(&d->hist, &v->snap, sort_value, v, v->spec.sort_col);
+	if (d->open)
+		window_fill(v);
+	/* rows of another kind (H, g): the row opened is not among them; back to the table */
+	if (d->open && (d->cgroup ? !v->snap.cgroups : d->threads != v->snap.threads || v->snap.cgroups))
+		d->open = 0;
+}
+
+void detail_psi_strip(const struct view *v, int res, int full, int width, char *buf, size_t size)
+{
+	double vals[PSI_HISTORY_READINGS];
+
+	if (width > PSI_HISTORY_READINGS)
+		width = PSI_HISTORY_READINGS;
+	history_psi(&v->detail->hist, res, full, vals, (size_t)width);
+	strip_render(buf, size, vals, (size_t)width, 100, strip_glyphs_for_locale());
+}
+
+/* ---- opening and keys ---- */
+
+void detail_open(struct view *v)
+{
+	struct detail *d = v->detail;
+	const struct row *r;
+
+	if (v->selected >= v->list.n) {
+		view_say(v, "%s", _("no row selected"));
+		return;
+	}
+	r = v->list.rows[v->selected];
+	d->cgroup = v->spec.display.cgroups;
+	d->threads = v->spec.display.threads;
+	d->id = d->threads ? r->tid : r->pid;
+	d->start_ns = r->start_ns;
+	str_copy(d->path, sizeof(d->path), r->cgroup ? r->cgroup : "");
+	str_copy(d->comm, sizeof(d->comm), r->cg ? r->cg->name : r->comm ? r->comm : "");
+	d->top = 0;
+	d->open = 1;
+	d->windowed = 0;
+	window_fill(v);
+}
+
+int detail_is_open(const struct view *v)
+{
+	return v->detail && v->detail->open;
+}
+
+int detail_key(struct view *v, wint_t c, int is_key)
+{
+	struct detail *d = v->detail;
+
+	if (!is_key && c == KEY_ESC) {
+		d->open = 0;
+		return 1;
+	}
+	if (is_key && c == KEY_DOWN) {
+		d->top++;
+		return 1;
+	}
+	if (is_key && c == KEY_UP) {
+		d->top = d->top > 0 ? d->top - 1 : 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- drawing ---- */
+
+/* The lines of the view, drawn from d->top on. */
+struct lines {
+	int y, end, skip;
+};
+
+/* Writes one line (display text, cut to the screen's width) if it is in sight. */
+static void line(struct lines *l, attr_t a, const char *s)
+{
+	struct outbuf o = { 0 };
+
+	if (l->skip > 0) {
+		l->skip--;
+		return;
+	}
+	if (l->y >= l->end)
+		return;
+	out_padded(&o, s, text_width(s) < COLS ? text_width(s) : COLS, 0);
+	attron(a);
+	move(l->y, 0);
+	clrtoeol();
+	mvaddnstr(l->y, 0, o.data ? o.data : "", (int)o.len);
+	attroff(a);
+	l->y++;
+	out_free(&o);
+}
+
+static void linef(struct lines *l, attr_t a, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void linef(struct lines *l, attr_t a, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	line(l, a, buf);
+}
+
+static void clock_text(double epoch_s, char *buf, size_t size)
+{
+	time_t t = (time_t)epoch_s;
+	struct tm tm;
+
+	if (isnan(epoch_s) || epoch_s <= 0 || !localtime_r(&t, &tm))
+		str_copy(buf, size, "-");
+	else
+		strftime(buf, size, "%H:%M:%S", &tm);
+}
+
+/* The task's row in the reading shown, or NULL when it is gone. */
+static const struct row *task_row(const struct view *v)
+{
+	const struct detail *d = v->detail;
+
+	for (size_t i = 0; i < v->snap.nrows; i++) {
+		const struct row *r = &v->snap.rows[i];
+
+		if ((d->threads ? r->tid : r->pid) == d->id && r->start_ns == d->start_ns && !r->departed)
+			return r;
+	}
+	return NULL;
+}
+
+/* The cgroup's row in the reading shown, or NULL. */
+static const struct row *cgroup_row(const struct view *v, const char *path)
+{
+	for (size_t i = 0; path[0] && i < v->snap.ncgroup_rows; i++)
+		if (v->snap.cgroup_rows[i].cgroup && strcmp(v->snap.cgroup_rows[i].cgroup, path) == 0)
+			return &v->snap.cgroup_rows[i];
+	return NULL;
+}
+
+/* A cgroup's pressure in the interval: each resource's some and full share. */
+static void pressure_line(struct lines *l, const char *lead, const struct row *cg)
+{
+	struct outbuf o = { 0 };
+
+	out_str(&o, lead);
+	for (int res = 0; cg && cg->cg && cg->cg->facts && res < PSI_COUNT; res++) {
+		const struct psi_resource *p = &cg->cg->facts->psi.res[res];
+		char some[32], full[32];
+
+		if (!p->present)
+			continue;
+		fmt_cell(some, p->some.present ? p->some.pct : NAN, 1, 6);
+		fmt_cell(full, p->full.present ? p->full.pct : NAN, 1, 6);
+		out_printf(&o, F_(N_("  %s some %s%% full %s%%")), _(psi_label(res)), some, full);
+	}
+	if (!cg || !cg->cg || !cg->cg->facts)
+		out_str(&o, _(" not read (the cgroup view, g, reads it)"));
+	out_char(&o, '\0');
+	line(l, A_NORMAL, o.data);
+	out_free(&o);
+}
+
+/* The time axis under the charts: the first reading's time at the left, the last's at the right;
+ * in a recording's window a mark under the reading shown. */
+static void time_axis(const struct view *v, struct lines *l, int indent, int width, double from, double to)
+{
+	char a[16], b[16], buf[1024];
+	int gap;
+	long at = v->detail->windowed ? history_column(charted(v), shown_time(v), (size_t)width) : -1;
+
+	if (at >= 0 && at < 1000) {
+		clock_text(shown_time(v), a, sizeof(a));
+		snprintf(buf, sizeof(buf), "%*s^ %s", indent + (int)at, "", _("shown"));
+		line(l, A_NORMAL, buf);
+	}
+
+	clock_text(from, a, sizeof(a));
+	clock_text(to, b, sizeof(b));
+	gap = width - (int)strlen(a) - (int)strlen(b);
+	if (gap < 1)
+		gap = 1;
+	snprintf(buf, sizeof(buf), "%*s%s%*s%s", indent, "", a, gap, "", b);
+	line(l, A_NORMAL, buf);
+}
+
+/* The width of the charts when the text beside them takes tail columns: what is left, a reading
+ * a character while they are fewer. */
+static int chart_width(const struct history *h, int indent, int tail)
+{
+	int width = COLS - indent - 1 - tail;
+
+	if (width > 1024)
+		width = 1024;
+	if (width < 8)
+		width = 8;
+	if (history_readings(h) < (uint32_t)width)
+		width = (int)history_readings(h);
+	return width;
+}
+
+/* The highest of n values, 0 when none is known. */
+static double highest(const double *vals, int n)
+{
+	double top = 0;
+
+	for (int i = 0; i < n; i++)
+		if (vals[i] > top)
+			top = vals[i];
+	return top;
+}
+
+/* One chart per delay kind over the readings kept: the share of the interval it waited, on a
+ * fixed scale of 0 to 100%, with its latest share, its peak and the kernel's longest wait. */
+static void kind_charts(struct view *v, struct lines *l, const struct row *r)
+{
+	const struct history *h = charted(v);
+	const struct task_history *t = history_task(h, v->detail->id, v->detail->start_ns);
+	int indent = 11, width = chart_width(h, indent, 44);
+	double from = history_since(h), to = h->last;
+	double vals[1024];
+	char strip[1024 * 3 + 1];
+
+	/* xgettext:no-c-format */
+	line(l, A_BOLD, _("Delays: % of the time waiting in each reading, on a scale of 0 to 100%"));
+	for (int k = 0; k < DK_COUNT; k++) {
+		char now[32], peak[32], longest[32], at[16];
+		double top;
+
+		history_kind_series(h, t, k, vals, (size_t)width);
+		top = highest(vals, width);
+		strip_render(strip, sizeof(strip), vals, (size_t)width, 100, strip_glyphs_for_locale());
+		fmt_cell(now, r && !r->fresh ? r->r.kind[k].pct : NAN, 1, 6);
+		fmt_cell(peak, t ? top : NAN, 1, 6);
+		fmt_cell(longest, r ? r->r.kind[k].max_ms : NAN, 1, 7);
+		clock_text(r && r->acc && (r->acc->kinds_max & (1u << k)) ? r->acc->max_at_ns[k] / 1e9 : NAN, at,
+			   sizeof(at));
+		linef(l, A_NORMAL, F_(N_("%-9.9s |%s| now %5s peak %5s max %6sms %s")), _(delay_kinds[k].title), strip,
+		      now, peak, longest, at);
+	}
+	time_axis(v, l, indent, width, from, to);
+}
+
+/* A row's TOTAL for the busiest first: one without rates (a first reading) last. */
+static double busy(const struct row *r)
+{
+	return r->fresh || isnan(r->r.total_pct) ? -1 : r->r.total_pct;
+}
+
+/* Puts t among top[0..n), the busiest first, keeping DETAIL_TASKS; returns the new count. */
+static size_t busiest_add(const struct row **top, size_t n, const struct row *t)
+{
+	size_t at = n;
+
+	while (at > 0 && busy(top[at - 1]) < busy(t))
+		at--;
+	if (at >= DETAIL_TASKS)
+		return n;
+	if (n < DETAIL_TASKS)
+		n++;
+	memmove(top + at + 1, top + at, (n - 1 - at) * sizeof(*top));
+	top[at] = t;
+	return n;
+}
+
+/* The task's other threads in the reading (thread rows of its process), the busiest first. */
+static void thread_lines(const struct view *v, struct lines *l, const struct row *r)
+{
+	const struct row *top[DETAIL_TASKS];
+	size_t n = 0;
+
+	if (!r || !v->snap.threads) {
+		line(l, A_NORMAL, _("Threads: H shows them, with their delays"));
+		return;
+	}
+	for (size_t i = 0; i < v->snap.nrows; i++) {
+		const struct row *t = &v->snap.rows[i];
+
+		if (t->pid == r->pid && !t->departed)
+			n = busiest_add(top, n, t);
+	}
+	linef(l, A_BOLD, F_(N_("Threads of process %u, the busiest first:")), r->pid);
+	for (size_t i = 0; i < n; i++) {
+		char total[32];
+
+		fmt_cell(total, top[i]->r.total_pct, 1, 7);
+		linef(l, A_NORMAL, F_(N_("  %7u %7s%%  %s")), top[i]->tid, total, top[i]->comm ? top[i]->comm : "");
+	}
+}
+
+/* The accounting fields of the interval, a few to a line. */
+static void acct_lines(struct lines *l, const struct row *r)
+{
+	struct outbuf o = { 0 };
+
+	line(l, A_BOLD, _("Accounting (per second, % of the time, or the high-water mark):"));
+	for (int f = 0; f < AF_COUNT; f++) {
+		char val[32];
+
+		double x = r ? r->r.acct[f] : NAN;
+
+		fmt_cell(val, x, fabs(x) >= 100 ? 0 : 1, 8);
+		out_printf(&o, "  %-8s %8s", _(acct_fields[f].title), val);
+		if (f % 4 == 3 || f == AF_COUNT - 1) {
+			out_char(&o, '\0');
+			line(l, A_NORMAL, o.data);
+			o.len = 0;
+		}
+	}
+	out_free(&o);
+}
+
+static void task_detail(struct view *v, struct lines *l)
+{
+	struct detail *d = v->detail;
+	const struct row *r = task_row(v);
+	char state[2] = { r ? r->state : '?', '\0' };
+
+	if (!r)
+		linef(l, A_BOLD | A_REVERSE, F_(N_("%s %u (%s) ended: its last minutes as kept; Esc returns")),
+		      d->threads ? _("Thread") : _("Process"), d->id, d->comm);
+	else
+		linef(l, A_BOLD | A_REVERSE, F_(N_("%s %u (%s), followed as the table re-sorts; Esc returns")),
+		      d->threads ? _("Thread") : _("Process"), d->id, d->comm);
+	if (r && r->exited)
+		line(l, A_BOLD, _("It ended during the last interval."));
+	linef(l, A_NORMAL, F_(N_("Command: %s")), r && r->cmdline ? r->cmdline : r && r->comm ? r->comm : d->comm);
+	linef(l, A_NORMAL, F_(N_("User: %s  State: %s  Process: %u  Cgroup: %s")), r && r->user ? r->user : "-", state,
+	      r ? r->pid : 0, r && r->cgroup ? r->cgroup : "-");
+	pressure_line(l, _("Cgroup pressure:"), r && r->cgroup ? cgroup_row(v, r->cgroup) : NULL);
+	kind_charts(v, l, r);
+	thread_lines(v, l, r);
+	acct_lines(l, r);
+}
+
+/* A chart per pressure line of the cgroup over the readings kept, on 0 to 100%. */
+static void pressure_charts(struct view *v, struct lines *l, const struct row *cg)
+{
+	const struct history *h = charted(v);
+	const struct task_history *t = history_cgroup(h, v->detail->path);
+	int indent = 13, width = chart_width(h, indent, 24);
+	double vals[1024];
+	char strip[1024 * 3 + 1];
+
+	if (!cg || !cg->cg || !cg->cg->facts)
+		return;
+	/* xgettext:no-c-format */
+	line(l, A_BOLD, _("Pressure: % of the time stalled in each reading, on a scale of 0 to 100%"));
+	for (int res = 0; res < PSI_COUNT; res++) {
+		const struct psi_resource *p = &cg->cg->facts->psi.res[res];
+
+		for (int full = 0; p->present && full < 2; full++) {
+			char now[32], peak[32];
+
+			if (!(full ? p->full.present : p->some.present))
+				continue;
+			history_kind_series(h, t, history_psi_line(res, full), vals, (size_t)width);
+			strip_render(strip, sizeof(strip), vals, (size_t)width, 100, strip_glyphs_for_locale());
+			fmt_cell(now, full ? p->full.pct : p->some.pct, 1, 6);
+			fmt_cell(peak, t ? highest(vals, width) : NAN, 1, 6);
+			linef(l, A_NORMAL, F_(N_("%-6.6s %-4s |%s| now %5s peak %5s")), _(psi_label(res)),
+			      full ? "full" : "some", strip, now, peak);
+		}
+	}
+	time_axis(v, l, indent, width, history_since(h), h->last);
+}
+
+/* A cgroup: its pressure now, its task states, its busiest tasks. */
+static void cgroup_detail(struct view *v, struct lines *l)
+{
+	struct detail *d = v->detail;
+	const struct row *cg = cgroup_row(v, d->path);
+	const struct row *top[DETAIL_TASKS];
+	size_t n = 0, plen = strlen(d->path);
+
+	linef(l, A_BOLD | A_REVERSE, cg ? F_(N_("Cgroup %s; Esc returns")) : F_(N_("Cgroup %s is gone; Esc returns")), d->path);
+	pressure_line(l, _("Pressure:"), cg);
+	pressure_charts(v, l, cg);
+	if (cg && cg->cg) {
+		static const char *const names[CG_STATES] = {
+			[CG_RUNNING] = N_("running"), [CG_SLEEPING] = N_("sleeping"),
+			[CG_UNINTERRUPTIBLE] = N_("uninterruptible"), [CG_STOPPED] = N_("stopped"),
+			[CG_IOWAIT] = N_("waiting for I/O"),
+		};
+		struct outbuf o = { 0 };
+
+		out_printf(&o, F_(N_("Tasks: %u")), (unsigned)cg->cg->tasks);
+		for (int s = 0; s < CG_STATES; s++)
+			if (cg->cg->states_have & (1u << s))
+				out_printf(&o, "  %s %llu", _(names[s]), (unsigned long long)cg->cg->states[s]);
+		out_char(&o, '\0');
+		line(l, A_NORMAL, o.data);
+		out_free(&o);
+	}
+	for (size_t i = 0; i < v->snap.nrows; i++) {
+		const struct row *t = &v->snap.rows[i];
+
+		if (!t->cgroup || strncmp(t->cgroup, d->path, plen) != 0 ||
+		    (plen > 1 && t->cgroup[plen] && t->cgroup[plen] != '/') || t->departed)
+			continue;
+		n = busiest_add(top, n, t);
+	}
+	line(l, A_BOLD, _("Busiest tasks (TOTAL, % of the time waiting):"));
+	for (size_t i = 0; i < n; i++) {
+		char total[32];
+
+		fmt_cell(total, top[i]->r.total_pct, 1, 7);
+		linef(l, A_NORMAL, F_(N_("  %7u %7s%%  %s")), v->snap.threads ? top[i]->tid : top[i]->pid, total,
+		      top[i]->comm ? top[i]->comm : "");
+	}
+}
+
+void detail_draw(struct view *v, int y, int rows)
+{
+	struct lines l = { .y = y, .end = y + rows, .skip = v->detail->top };
+
+	if (v->detail->cgroup)
+		cgroup_detail(v, &l);
+	else
+		task_detail(v, &l);
+	if (l.skip > 0) { /* scrolled past the end */
+		v->detail->top -= l.skip;
+	}
+	for (; l.y < l.end; l.y++) {
+		move(l.y, 0);
+		clrtoeol();
+	}
+}

@@ -1,0 +1,67 @@
+/* strip.c — strip charts: values as one line of glyphs on a fixed scale. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strip.h"
+
+/* The glyphs of each set, lowest first: the first stands for 0. */
+static const char *const utf8_glyphs[] = {
+	"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588",
+};
+static const char *const ascii_glyphs[] = { "_", ".", "-", "=", "#" };
+
+static const struct {
+	const char *const *glyphs;
+	int levels;
+} sets[] = {
+	[STRIP_ASCII] = { .glyphs = ascii_glyphs, .levels = 5 },
+	[STRIP_UTF8] = { .glyphs = utf8_glyphs, .levels = 8 },
+};
+
+enum strip_glyphs strip_glyphs_for_locale(void)
+{
+	return MB_CUR_MAX > 1 ? STRIP_UTF8 : STRIP_ASCII;
+}
+
+int strip_levels(enum strip_glyphs g)
+{
+	return sets[g].levels;
+}
+
+int strip_level(double v, double max, int levels)
+{
+	int level;
+
+	if (isnan(v))
+		return -1;
+	if (v <= 0 || max <= 0)
+		return 0;
+	if (v >= max)
+		return levels - 1;
+	/* (0, max) spread over levels 1 .. levels - 1 */
+	level = 1 + (int)(v / max * (levels - 1));
+	return level < levels ? level : levels - 1;
+}
+
+size_t strip_render(char *out, size_t size, const double *values, size_t n, double max, enum strip_glyphs g)
+{
+	size_t len = 0;
+
+	if (!size)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		int level = strip_level(values[i], max, sets[g].levels);
+		const char *glyph = level < 0 ? " " : sets[g].glyphs[level];
+		size_t gl = strlen(glyph);
+
+		if (len + gl >= size)
+			break;
+		memcpy(out + len, glyph, gl);
+		len += gl;
+	}
+	out[len] = '\0';
+	return len;
+}

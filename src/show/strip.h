@@ -1,0 +1,28 @@
+/* strip.h — strip charts: a run of values drawn as one line of characters, each character one
+ * value, its height the value's share of a fixed scale (0 to max, never rescaled to the values
+ * shown). Unicode blocks where the terminal speaks UTF-8, ASCII otherwise. Pure code. */
+#ifndef DELAYTOP_STRIP_H
+#define DELAYTOP_STRIP_H
+
+#include <stddef.h>
+
+/* The glyph sets: the Unicode one ("▁▂▃▄▅▆▇█") and the ASCII one ("_.-=#"). The first glyph
+ * of each stands for 0; a value above 0 takes one of the others, never the first, so that the
+ * least wait shows. A value not known (NAN) is a space. */
+enum strip_glyphs { STRIP_ASCII, STRIP_UTF8 };
+
+/* The glyph set for the locale: UTF-8 when a character may take more than one byte. */
+enum strip_glyphs strip_glyphs_for_locale(void);
+
+/* The level of value v on the scale 0..max among a set of levels glyphs (0 .. levels - 1):
+ * 0 for v <= 0, levels - 1 for v >= max, else at least 1; -1 for NAN. */
+int strip_level(double v, double max, int levels);
+
+/* How many glyphs a set has. */
+int strip_levels(enum strip_glyphs g);
+
+/* Writes values[0..n) (the oldest first) as n characters into out (size bytes, terminated; a
+ * UTF-8 glyph takes 3 bytes), cut to what fits. Returns the bytes written. */
+size_t strip_render(char *out, size_t size, const double *values, size_t n, double max, enum strip_glyphs g);
+
+#endif
