@@ -47,6 +47,10 @@ enum action {
 	ACT_JUMP,
 	ACT_FASTER,
 	ACT_SLOWER,
+	ACT_NEXT_EVENT,    /* a recording: its timeline's trigger events and peaks of pressure */
+	ACT_PREV_EVENT,
+	ACT_NEXT_PEAK,
+	ACT_PREV_PEAK,
 	ACT_COUNT
 };
 

@@ -63,6 +63,10 @@ struct view_source {
 	void (*state)(const struct view *v, struct outbuf *o);
 	void (*origin)(const struct view *v, struct outbuf *o);
 	void (*jump)(struct view *v, const char *text, uint64_t *deadline);
+	/* A recording's timeline on a line of width cells: each bucket's pressure (0..1, -1: no
+	 * reading) into cells[], whether triggers fired in it into events[]; returns the bucket of
+	 * the reading shown, or -1 for no timeline. NULL in a live run. */
+	int (*timeline)(struct view *v, int width, double *cells, unsigned char *events);
 };
 
 struct view_replay;

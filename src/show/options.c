@@ -394,7 +394,7 @@ static int check_recording(const struct options *o, char *err, size_t errlen)
 		{ 0, N_("--keep is for --rotate") },
 		{ 0, N_("--capture records around the moments a --trigger fires: add one") },
 		{ 0, N_("--begin and --end are for -r") },
-		{ 0, N_("-r replays a recording: -w, -p, --listen, --trigger and a command do not apply to it") },
+		{ 0, N_("-r replays a recording: -w, --listen, --trigger and a command do not apply to it") },
 		{ 0, N_("-r shows the rows as they were recorded: -H and --group=thread do not apply to it") },
 		{ 0, N_("--end is before --begin") },
 	};
@@ -403,7 +403,7 @@ static int check_recording(const struct options *o, char *err, size_t errlen)
 		o->keep && !o->rotate,
 		o->capture_s > 0 && !o->ntriggers,
 		!o->read && (o->has_begin || o->has_end),
-		o->read && (o->write || o->npids || o->listen || o->ntriggers || o->command),
+		o->read && (o->write || o->listen || o->ntriggers || o->command),
 		o->read && o->threads,
 		o->has_begin && o->has_end && o->end_ns < o->begin_ns,
 	};
