@@ -68,7 +68,7 @@ static const struct option_def option_table[OPT_COUNT] = {
 		.below = N_("invalid delay '%s': the minimum is %g seconds"),
 		.above = N_("invalid delay '%s': the maximum is %g seconds") },
 	[OPT_PID] = { .name = "pid", .letter = 'p', .arg = "PID[,PID...]", .type = OPTT_PIDS, .at = AT(pids),
-		      .n_at = AT(npids), .help = N_("only these processes (may be repeated)") },
+		      .n_at = AT(npids), .help = N_("only these processes (may be repeated; on a replay, only their rows)") },
 	[OPT_USER] = { .name = "user", .letter = 'u', .arg = "USER", .type = OPTT_USER, .at = AT(uid),
 		       .given = AT(by_uid), .help = N_("only tasks of this user (name or uid)") },
 	[OPT_THREADS] = { .name = "threads", .letter = 'H', .type = OPTT_FLAG, .at = AT(threads),

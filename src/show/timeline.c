@@ -95,9 +95,12 @@ int timeline_buckets(const struct timeline *tl, int width, double *cells, unsign
 	for (size_t i = 0; i < tl->n; i++) {
 		const struct timeline_point *p = &tl->p[i];
 		int b = bucket_of(p->t_ns, first, last, width);
-		/* the interval it covers, from just after the reading before */
-		int64_t span = (int64_t)((double)p->interval_s * 1e9);
-		int from = span > 0 ? bucket_of(p->t_ns - span + 1, first, last, width) : b;
+		/* the interval it covers, from just after the reading before (from the first reading's
+		 * time at most: a recording's interval may be anything) */
+		double span = (double)p->interval_s * 1e9;
+		int from = span < 1 ? b
+			   : span >= (double)(p->t_ns - first) ? 0
+			   : bucket_of(p->t_ns - (int64_t)span + 1, first, last, width);
 
 		for (int j = from; j <= b; j++)
 			cells[j] = fmax(cells[j], p->pressure);

@@ -82,6 +82,17 @@ static void test_buckets(void)
 	   "a time the recorder did not run stays blank (-1) between two runs");
 	timeline_free(&tl);
 
+	/* a crafted file's interval: larger than the recording, or than a float holds */
+	memset(&tl, 0, sizeof(tl));
+	timeline_add(&tl, 5 * S, 0, 0.1, 0);
+	timeline_add(&tl, 6 * S, 1e300, 0.4, 0);
+	timeline_add(&tl, 7 * S, 3e9, 0.2, 0);
+	timeline_finish(&tl);
+	timeline_buckets(&tl, 4, cells, ev, 0);
+	ok(cells[0] > 0.39 && cells[1] > 0.39 && fabs(cells[3] - 0.2) < 1e-6,
+	   "an interval longer than the recording (or than a float holds) fills it from the start, no further");
+	timeline_free(&tl);
+
 	memset(&tl, 0, sizeof(tl));
 	is_int(timeline_buckets(&tl, 10, cells, ev, 0), -1, "no reading: no cursor");
 	ok(cells[0] < 0 && cells[9] < 0, "no reading: every bucket blank");
