@@ -355,8 +355,8 @@ static void draw_bar(const struct view *v, int y, const struct bar *b)
  * is none (or no room for it). */
 static int draw_timeline(struct view *v, int y)
 {
-	static double cells[TIMELINE_MAX];
-	static unsigned char events[TIMELINE_MAX];
+	double cells[TIMELINE_MAX];
+	unsigned char events[TIMELINE_MAX];
 	const char *label = _("Timeline");
 	int x = text_width(label) + 1, width = COLS - x, cursor;
 
