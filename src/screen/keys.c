@@ -67,14 +67,6 @@ const struct key_binding key_bindings[] = {
 	  .help = N_("replay (-r): play twice as fast (up to 64x)") },
 	{ .codes = { '[', 0 }, .label = "[", .action = ACT_SLOWER,
 	  .help = N_("replay (-r): play half as fast (down to 1/4x)") },
-	{ .codes = { 'e', 0 }, .label = "e", .action = ACT_NEXT_EVENT,
-	  .help = N_("replay (-r): go to the next reading made when a trigger fired (! on the timeline)") },
-	{ .codes = { 'E', 0 }, .label = "E", .action = ACT_PREV_EVENT,
-	  .help = N_("replay (-r): go to the reading before made when a trigger fired") },
-	{ .codes = { '}', 0 }, .label = "}", .action = ACT_NEXT_PEAK,
-	  .help = N_("replay (-r): go to the next peak of pressure (the help's notes say what one is)") },
-	{ .codes = { '{', 0 }, .label = "{", .action = ACT_PREV_PEAK,
-	  .help = N_("replay (-r): go to the peak of pressure before") },
 	{ .codes = { 'd', 0 }, .label = "d", .action = ACT_DELAY, .help = N_("change the interval") },
 	{ .codes = { 'W', 0 }, .label = "W", .action = ACT_WRITE_SETTINGS,
 	  .help = N_("write the interval, sort, order, rows, a and the columns to the settings file") },
@@ -85,6 +77,16 @@ const struct key_binding key_bindings[] = {
 	{ .codes = { CTRL('L'), 0 }, .label = N_("Ctrl-L"), .action = ACT_REDRAW, .help = N_("redraw the screen") },
 	{ .codes = { CTRL('T'), 0 }, .label = N_("Ctrl-T"), .action = ACT_DELAYACCT,
 	  .help = N_("switch kernel.task_delayacct on or off (root)") },
+	/* the timeline's keys last, so that the first page of the help still shows q and the keys
+	 * every screen has */
+	{ .codes = { 'e', 0 }, .label = "e", .action = ACT_NEXT_EVENT,
+	  .help = N_("replay (-r): go to the next reading made when a trigger fired (! on the timeline)") },
+	{ .codes = { 'E', 0 }, .label = "E", .action = ACT_PREV_EVENT,
+	  .help = N_("replay (-r): go to the reading before made when a trigger fired") },
+	{ .codes = { '}', 0 }, .label = "}", .action = ACT_NEXT_PEAK,
+	  .help = N_("replay (-r): go to the next peak of pressure (the help's notes say what one is)") },
+	{ .codes = { '{', 0 }, .label = "{", .action = ACT_PREV_PEAK,
+	  .help = N_("replay (-r): go to the peak of pressure before") },
 };
 
 const size_t key_binding_count = sizeof(key_bindings) / sizeof(key_bindings[0]);
