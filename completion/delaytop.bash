@@ -90,6 +90,10 @@ _delaytop()
 		return 0
 		;;
 	-p | --pid)
+		# on a replay (-r) the pids are the recording's, not this machine's: none offered
+		for ((i = 1; i < COMP_CWORD; i++)); do
+			case ${COMP_WORDS[i]} in -r | --read | -r?* | --read=*) return 0 ;; esac
+		done
 		COMPREPLY=($(compgen -W "$(cd /proc && compgen -G '[0-9]*')" -- "$cur"))
 		return 0
 		;;

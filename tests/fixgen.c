@@ -3,7 +3,8 @@
  * readings' times, the counters (from a fixed seed) and, below, the host name and the file's
  * creation time are fixed.
  *
- *   fixgen DIR   writes DIR/procs.rec, DIR/threads.rec, DIR/cgroups.rec and DIR/long.rec */
+ *   fixgen DIR   writes DIR/procs.rec, DIR/threads.rec, DIR/cgroups.rec, DIR/long.rec and
+ *                DIR/peaks.rec */
 #include "config.h"
 
 #include <errno.h>
@@ -120,6 +121,7 @@ struct fixture {
 	int cgroups;  /* the cgroup view */
 	int readings;
 	int small;    /* only the first few processes, no events, accounting always on */
+	int peaks;    /* the system's pressure quiet but for the bursts of peak_share, and events */
 };
 
 static uint64_t rnd(uint64_t *s)
@@ -208,6 +210,49 @@ static void psi_at(struct psi_snapshot *psi, int r, unsigned div)
 		res->full.avg300 = avg[i] / 16;
 		res->full.total_us = res->some.total_us / 4;
 	}
+}
+
+/* peaks.rec's I/O pressure in the interval before reading r, in percent: 2 but for a burst
+ * rising to 60 at reading 25, one of 30 from reading 70 to 74 (its highest at 72) and a bump of
+ * 8 (below a peak's 10) at reading 100. */
+static double peak_share(int r)
+{
+	static const struct {
+		int from, to;
+		double pct;
+	} bursts[] = {
+		{ 20, 24, 20 }, { 25, 25, 60 }, { 26, 29, 15 }, { 70, 71, 20 }, { 72, 72, 30 }, { 73, 74, 25 },
+		{ 100, 100, 8 },
+	};
+
+	for (size_t i = 0; i < sizeof(bursts) / sizeof(bursts[0]); i++)
+		if (r >= bursts[i].from && r <= bursts[i].to)
+			return bursts[i].pct;
+	return 2;
+}
+
+/* peaks.rec's pressure: every line stalled 1% of each second, I/O some as peak_share says. */
+static void psi_peaks_at(struct psi_snapshot *psi, int r)
+{
+	static uint64_t io_us; /* I/O some's total so far */
+
+	memset(psi, 0, sizeof(*psi));
+	psi->when_ns = (uint64_t)(r + 100) * 1000 * MS;
+	if (r == 0)
+		io_us = 0;
+	else
+		io_us += (uint64_t)(peak_share(r) * 10000);
+	for (int i = 0; i < PSI_COUNT; i++) {
+		struct psi_resource *res = &psi->res[i];
+
+		res->present = 1;
+		res->some.present = i != PSI_IRQ;
+		res->full.present = 1;
+		res->some.total_us = (uint64_t)r * 10000;
+		res->full.total_us = (uint64_t)r * 10000;
+		res->some.avg10 = res->some.avg60 = res->some.avg300 = 1;
+	}
+	psi->res[PSI_IO].some.total_us = io_us;
 }
 
 /* psi's interval shares from the reading before. */
@@ -327,6 +372,8 @@ static void make_row(struct row *row, struct fix_task *t, const struct fixture *
 /* The triggers that fired before reading r: at the fourth reading, two. */
 static const char *events_at(const struct fixture *x, int r)
 {
+	if (x->peaks)
+		return r == 25 || r == 90 ? "io some 150ms 1s" : NULL;
 	return !x->small && r == 3 ? "memory some 150ms 1s\nio full 100ms 2s /system.slice" : NULL;
 }
 
@@ -367,7 +414,10 @@ static int write_fixture(const char *dir, const struct fixture *x, char *err, si
 		snap.listening = 1;
 		snap.exits = (uint64_t)r * 3;
 		snap.events = events_at(x, r);
-		psi_at(&snap.psi, r, 1);
+		if (x->peaks)
+			psi_peaks_at(&snap.psi, r);
+		else
+			psi_at(&snap.psi, r, 1);
 		psi_shares(&prev, &snap.psi, r);
 		for (size_t i = 0; i < ntasks; i++) {
 			struct fix_task *t = &tasks[i];
@@ -414,6 +464,7 @@ static const struct fixture fixtures[] = {
 	{ .name = "threads.rec", .threads = 1, .readings = 6 },
 	{ .name = "cgroups.rec", .cgroups = 1, .readings = 6 },
 	{ .name = "long.rec", .small = 1, .readings = 600 },
+	{ .name = "peaks.rec", .small = 1, .peaks = 1, .readings = 120 },
 };
 
 int main(int argc, char **argv)

@@ -98,6 +98,8 @@ static int print_all(const struct options *o, struct replay *r, int stop_fd)
 	long printed = 0, nread = 0;
 
 	batch_init(&bp, o);
+	bp.spec.filter.pids = o->pids; /* a recording holds the tasks it read: -p only filters its rows */
+	bp.spec.filter.npids = o->npids;
 	while (!stopsig_requested(stop_fd) && (!o->iterations || printed < o->iterations)) {
 		int rc = replay_next(r, &snap, err, sizeof(err));
 

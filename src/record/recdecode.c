@@ -431,54 +431,102 @@ static long damaged(char *err, size_t errlen, const char *why)
 	return -1;
 }
 
-long rec_decode(struct rec_decoder *d, const uint8_t *p, size_t n, int *type, char *err, size_t errlen)
+/* A record's frame at p[0..n): its type, payload (*payload, *len) and whole size (returned,
+ * > 0), its checksum checked when check; 0 when the bytes end before it does; -1 at damage. */
+static long frame(const uint8_t *p, size_t n, int check, const uint8_t **payload, uint64_t *len, char *err,
+		  size_t errlen)
 {
 	const uint8_t *q = p + 1, *end = p + n;
-	uint64_t len, crc;
-	struct cursor r;
-	struct rec_head old;
-	uint64_t dmono;
+	uint64_t crc;
 
 	if (n < 1)
 		return 0;
-	*type = p[0];
 	if (p[0] != REC_KEY && p[0] != REC_SAMPLE)
 		return damaged(err, errlen, _("unknown record type"));
-	if (rec_get_uint(&q, end, &len) < 0)
+	if (rec_get_uint(&q, end, len) < 0)
 		return n > 11 ? damaged(err, errlen, _("bad record length")) : 0;
-	if (len > (1ull << 32))
+	if (*len > (1ull << 32))
 		return damaged(err, errlen, _("bad record length"));
-	if ((size_t)(end - q) < len + 4)
+	if ((size_t)(end - q) < *len + 4)
 		return 0;
-	crc = (uint64_t)q[len] | (uint64_t)q[len + 1] << 8 | (uint64_t)q[len + 2] << 16 | (uint64_t)q[len + 3] << 24;
-	if (rec_crc32(rec_crc32(0, p, 1), q, len) != crc)
+	crc = (uint64_t)q[*len] | (uint64_t)q[*len + 1] << 8 | (uint64_t)q[*len + 2] << 16 |
+	      (uint64_t)q[*len + 3] << 24;
+	if (check && rec_crc32(rec_crc32(0, p, 1), q, *len) != crc)
 		return damaged(err, errlen, _("checksum mismatch"));
+	*payload = q;
+	return (long)(q - p + *len + 4);
+}
+
+/* The record's head into d->st.head (the head before it into *old); 0, or -1 when the record has
+ * no key reading before it (*type then 0). */
+static int start_record(struct rec_decoder *d, const uint8_t *p, int *type, struct cursor *r, const uint8_t *q,
+			uint64_t len, struct rec_head *old)
+{
+	*type = p[0];
 	if (p[0] == REC_KEY) {
 		rec_state_clear(&d->st);
 		d->samples = 0;
 	} else if (!d->st.have_head) {
 		*type = 0; /* no key reading before it: it cannot be read */
-		return (long)(q - p + len + 4);
+		return -1;
 	}
-	r = (struct cursor){ q, q + len, 0, NULL };
-	old = d->st.head;
-	get_object(d, &r, RO_HEAD, &d->st.head, rec_phase_head, &old.psi);
-	out_of_range(&r, bad_head(&d->st.head));
-	dmono = rec_head_dmono(&old, &d->st.head);
+	*r = (struct cursor){ q, q + len, 0, NULL };
+	*old = d->st.head;
+	get_object(d, r, RO_HEAD, &d->st.head, rec_phase_head, &old->psi);
+	out_of_range(r, bad_head(&d->st.head));
 	d->st.have_head = 1;
+	return 0;
+}
+
+/* The message for a record found malformed; -1. */
+static long malformed(struct rec_decoder *d, const struct cursor *r, char *err, size_t errlen)
+{
+	rec_state_clear(&d->st); /* what it left is no reading: nothing of it is shown, and the
+				    records after it are skipped */
+	if (!r->field)
+		return damaged(err, errlen, _("malformed record"));
+	snprintf(err, errlen, F_(N_("malformed record: %s out of range")), r->field);
+	return -1;
+}
+
+long rec_decode(struct rec_decoder *d, const uint8_t *p, size_t n, int *type, char *err, size_t errlen)
+{
+	const uint8_t *q = NULL;
+	uint64_t len = 0;
+	struct cursor r;
+	struct rec_head old;
+	uint64_t dmono;
+	long size = frame(p, n, 1, &q, &len, err, errlen);
+
+	if (size <= 0)
+		return size;
+	if (start_record(d, p, type, &r, q, len, &old) < 0)
+		return size;
+	dmono = rec_head_dmono(&old, &d->st.head);
 	read_strings(d, &r);
 	read_tasks(d, &r, dmono);
 	read_cgroups(d, &r, dmono);
-	if (r.bad) {
-		rec_state_clear(&d->st); /* what it left is no reading: nothing of it is shown, and the
-					    records after it are skipped */
-		if (!r.field)
-			return damaged(err, errlen, _("malformed record"));
-		snprintf(err, errlen, F_(N_("malformed record: %s out of range")), r.field);
-		return -1;
-	}
+	if (r.bad)
+		return malformed(d, &r, err, errlen);
 	d->samples++;
-	return (long)(q - p + len + 4);
+	return size;
+}
+
+long rec_decode_head(struct rec_decoder *d, const uint8_t *p, size_t n, int *type, char *err, size_t errlen)
+{
+	const uint8_t *q = NULL;
+	uint64_t len = 0;
+	struct cursor r;
+	struct rec_head old;
+	long size = frame(p, n, 0, &q, &len, err, errlen);
+
+	if (size <= 0)
+		return size;
+	if (start_record(d, p, type, &r, q, len, &old) < 0)
+		return size;
+	if (r.bad)
+		return malformed(d, &r, err, errlen);
+	return size;
 }
 
 int64_t rec_decoder_wall(const struct rec_decoder *d)

@@ -39,6 +39,10 @@ void rec_decoder_free(struct rec_decoder *d);
  * payload, or a value out of its field's range, which no front end then sees). type gets the
  * record's type, or 0 for a record skipped because no key record came before it. */
 long rec_decode(struct rec_decoder *d, const uint8_t *p, size_t n, int *type, char *err, size_t errlen);
+/* As rec_decode, but only the record's header facts (rec_state's head: its time, pressure and
+ * events), its checksum unchecked and the rest of its payload skipped: for a pass over a whole
+ * file, on a decoder of its own (its tasks and cgroups are not kept). */
+long rec_decode_head(struct rec_decoder *d, const uint8_t *p, size_t n, int *type, char *err, size_t errlen);
 /* The snapshot of the reading decoded last; it lives until the next rec_decode. */
 void rec_decoder_snapshot(struct rec_decoder *d, struct snapshot *snap);
 /* The time of the reading decoded last, ns since the epoch. */

@@ -11,6 +11,7 @@
 #include "recfile.h"
 #include "replay.h"
 #include "i18n.h"
+#include "timeline.h"
 #include "xalloc.h"
 
 struct replay {
@@ -28,6 +29,8 @@ struct replay {
 	int64_t cur, first, last;
 	off_t index_damage; /* the index passed damage there; -1: none */
 	char seek_err[512];  /* the first damage a seek passed, to say */
+	struct timeline tl;  /* made at the first replay_timeline */
+	int have_tl;
 };
 
 static void clock_text(char *buf, size_t size, int64_t ns)
@@ -168,6 +171,7 @@ void replay_close(struct replay *r)
 	if (!r)
 		return;
 	rec_decoder_free(&r->dec);
+	timeline_free(&r->tl);
 	recread_close(r->rr);
 	free(r);
 }
@@ -294,4 +298,49 @@ int replay_prev(struct replay *r, struct snapshot *snap, char *err, size_t errle
 	}
 	rec_decoder_snapshot(&r->dec, snap);
 	return 1;
+}
+
+/* The heads of segment i's readings into the timeline, through dec (a decoder of its own); a
+ * reading past damage is not there. */
+static void scan_segment(struct replay *r, struct rec_decoder *dec, size_t i)
+{
+	const uint8_t *data;
+	size_t len, pos = 0;
+	off_t at;
+	char why[128];
+
+	recread_segment(r->rr, i, &data, &len, &at); /* when damaged, len holds what came before */
+	while (pos < len) {
+		struct psi_snapshot psi;
+		double interval;
+		int type;
+		long used = rec_decode_head(dec, data + pos, len - pos, &type, why, sizeof(why));
+
+		if (used <= 0)
+			return;
+		pos += (size_t)used;
+		if (!type)
+			continue;
+		rec_psi_to(&dec->st.head.psi, &psi);
+		memcpy(&interval, &dec->st.head.interval, sizeof(interval));
+		timeline_add(&r->tl, dec->st.head.wall_ns, interval, timeline_pressure(&psi), dec->st.head.events != 0);
+	}
+}
+
+const struct timeline *replay_timeline(struct replay *r)
+{
+	struct rec_decoder dec;
+	size_t seg = r->seg, index = r->index;
+
+	if (r->have_tl)
+		return &r->tl;
+	r->have_tl = 1;
+	rec_decoder_init(&dec, recread_schema(r->rr));
+	for (size_t i = 0; i < r->nsegs; i++)
+		scan_segment(r, &dec, i);
+	rec_decoder_free(&dec);
+	timeline_finish(&r->tl);
+	if (seg < r->nsegs) /* the pass took the frame buffer: the segment being read, again */
+		goto_reading(r, seg, index);
+	return &r->tl;
 }

@@ -38,4 +38,10 @@ int replay_prev(struct replay *r, struct snapshot *snap, char *err, size_t errle
 /* The time of the reading replay_next or replay_prev gave last; 0 before any. */
 int64_t replay_time(const struct replay *r);
 
+struct timeline;
+/* The recording's timeline (timeline.h): every reading's time, pressure and events, made by one
+ * pass over the file that decodes only the readings' header facts, at the first call; owned by
+ * r. The reading replay_next would give next stays the same. */
+const struct timeline *replay_timeline(struct replay *r);
+
 #endif

@@ -79,6 +79,16 @@ const struct key_binding key_bindings[] = {
 	{ .codes = { CTRL('L'), 0 }, .label = N_("Ctrl-L"), .action = ACT_REDRAW, .help = N_("redraw the screen") },
 	{ .codes = { CTRL('T'), 0 }, .label = N_("Ctrl-T"), .action = ACT_DELAYACCT,
 	  .help = N_("switch kernel.task_delayacct on or off (root)") },
+	/* the timeline's keys last, so that the first page of the help still shows q and the keys
+	 * every screen has */
+	{ .codes = { 'e', 0 }, .label = "e", .action = ACT_NEXT_EVENT,
+	  .help = N_("replay (-r): go to the next reading made when a trigger fired (! on the timeline)") },
+	{ .codes = { 'E', 0 }, .label = "E", .action = ACT_PREV_EVENT,
+	  .help = N_("replay (-r): go to the reading before made when a trigger fired") },
+	{ .codes = { '}', 0 }, .label = "}", .action = ACT_NEXT_PEAK,
+	  .help = N_("replay (-r): go to the next peak of pressure (the help's notes say what one is)") },
+	{ .codes = { '{', 0 }, .label = "{", .action = ACT_PREV_PEAK,
+	  .help = N_("replay (-r): go to the peak of pressure before") },
 };
 
 const size_t key_binding_count = sizeof(key_bindings) / sizeof(key_bindings[0]);

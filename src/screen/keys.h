@@ -48,6 +48,10 @@ enum action {
 	ACT_FASTER,
 	ACT_SLOWER,
 	ACT_DETAIL,        /* the detail view of the selected row */
+	ACT_NEXT_EVENT,    /* a recording: its timeline's trigger events and peaks of pressure */
+	ACT_PREV_EVENT,
+	ACT_NEXT_PEAK,
+	ACT_PREV_PEAK,
 	ACT_COUNT
 };
 

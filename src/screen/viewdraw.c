@@ -5,6 +5,7 @@
 
 #include <curses.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -13,6 +14,7 @@
 #include "i18n.h"
 #include "keys.h"
 #include "order.h"
+#include "strip.h"
 #include "timing.h"
 #include "viewdraw.h"
 
@@ -362,6 +364,41 @@ static void draw_bar(const struct view *v, int y, const struct bar *b)
 	out_free(&lb);
 }
 
+#define TIMELINE_MAX 1024 /* cells of the timeline at most */
+
+/* A recording's timeline: its label, then a cell a bucket (strip.h's heights, coloured by
+ * severity), '!' where triggers fired, the reading shown in reverse video. Returns 0 when there
+ * is none (or no room for it). */
+static int draw_timeline(struct view *v, int y)
+{
+	double cells[TIMELINE_MAX];
+	unsigned char events[TIMELINE_MAX];
+	const char *label = _("Timeline");
+	int x = text_width(label) + 1, width = COLS - x, cursor;
+
+	if (width > TIMELINE_MAX)
+		width = TIMELINE_MAX;
+	if (!v->src->timeline || width < 10)
+		return 0;
+	cursor = v->src->timeline(v, width, cells, events);
+	if (cursor < 0)
+		return 0;
+	move(y, 0);
+	clrtoeol();
+	put(y, 0, label);
+	for (int i = 0; i < width; i++) {
+		attr_t a = (i == cursor ? A_REVERSE : 0) | (events[i] ? A_BOLD : 0);
+		int pair = events[i] ? PAIR_BAD : severity_pair(cells[i] * 100);
+
+		if (v->colors && cells[i] >= 0)
+			a |= COLOR_PAIR(pair);
+		attron(a);
+		put(y, x + i, events[i] ? "!" : strip_glyph(cells[i] < 0 ? NAN : cells[i], 1, strip_glyphs_for_locale()));
+		attroff(a);
+	}
+	return 1;
+}
+
 /* The cgroup view's widest name with its indentation and fold mark, at most half the screen. */
 static int tree_width(const struct view *v)
 {
@@ -533,6 +570,13 @@ static const char *const help_notes[] = {
 	N_("next reading covers the whole pause."),
 	N_("A recording (-r) shows its readings as they were taken: n and N step, J goes"),
 	N_("to a time, z plays at the recorded pace, [ and ] change the speed."),
+	N_("Its timeline spans the whole recording: each cell the highest pressure (the"),
+	N_("largest bar's share) of the readings in it, '!' where triggers fired, the"),
+	N_("reading shown in reverse. e and E go to the next and previous trigger event,"),
+	/* xgettext:no-c-format */
+	N_("} and { to the next and previous peak: the reading of highest pressure in"),
+	/* xgettext:no-c-format */
+	N_("each stretch of readings at 10% or more, parted by readings below 10%."),
 	"",
 	N_("Press any key to return."),
 };
@@ -579,6 +623,9 @@ void view_draw(struct view *v)
 	erase();
 	/* a second header line only when the table keeps at least three rows without the bars */
 	y += draw_header(v, y, LINES - 2 - footer - 1 >= 3 ? 2 : 1);
+	/* a recording's timeline when the table keeps at least three rows */
+	if (v->have_snap && LINES - y - 1 - footer - 1 >= 3)
+		y += draw_timeline(v, y);
 	/* the bars only when the table keeps at least three rows */
 	if (LINES - y - nbars - footer - 1 < 3)
 		nbars = 0;

@@ -96,6 +96,7 @@ static int live_act(struct view *v, enum action a, uint64_t *deadline)
 		*deadline = timing_mono_ns() + (uint64_t)(v->delay_s * 1e9);
 		return 1;
 	case ACT_NEXT_READING: case ACT_PREV_READING: case ACT_JUMP: case ACT_FASTER: case ACT_SLOWER:
+	case ACT_NEXT_EVENT: case ACT_PREV_EVENT: case ACT_NEXT_PEAK: case ACT_PREV_PEAK:
 		view_say(v, "%s", _("this key steps through a recording (delaytop -r FILE); this screen is live"));
 		return 1;
 	default:

@@ -1,7 +1,7 @@
 /* viewreplay.c — the screen on a recording (-r): the source of its readings (viewstate.h), which
  * takes them from the recording at once rather than from a reading thread; the keys that step
- * through it (n, N), go to a time (J), play and pause at the recorded pace (z) and change its
- * speed ([, ]); what the keys that would read or change this machine say instead; the header's
+ * through it (n, N), go to a time (J), to its trigger events (e, E) and peaks of pressure (}, {),
+ * play and pause at the recorded pace (z) and change its speed ([, ]); its timeline (timeline.h); what the keys that would read or change this machine say instead; the header's
  * parts that say what is shown. The table, sorting, filters and the other keys are the live
  * screen's (view.c, viewdraw.c, prompt.c).
  *
@@ -20,6 +20,7 @@
 #include "prompt.h"
 #include "replay.h"
 #include "terminal.h"
+#include "timeline.h"
 #include "timeparse.h"
 #include "timing.h"
 #include "users.h"
@@ -235,6 +236,34 @@ static void step_prev(struct view *v, uint64_t *deadline)
 	*deadline = rv->shown_at;
 }
 
+/* e, E, }, {: the reading the timeline marks next (dir 1) or before (dir -1) the one shown. */
+static void step_mark(struct view *v, enum timeline_mark mark, int dir, uint64_t *deadline)
+{
+	static const char *const none[2][2] = {
+		{ N_("no trigger fired before this reading"), N_("no trigger fired after this reading") },
+		{ N_("no peak of pressure before this reading"), N_("no peak of pressure after this reading") },
+	};
+	struct view_replay *rv = v->replay;
+	const struct timeline *tl = replay_timeline(rv->r);
+	long i = v->have_snap ? timeline_step(tl, rv->shown_ns, dir, mark) : -1;
+
+	if (i < 0) {
+		view_say(v, "%s", _(none[mark == TL_PEAK][dir > 0]));
+		return;
+	}
+	rv->ahead = 0; /* a seek forgets it */
+	if (replay_seek(rv->r, tl->p[i].t_ns) < 0 || !fetch(v, replay_next))
+		return;
+	show(v);
+	*deadline = rv->shown_at;
+	if (mark == TL_PEAK && !rv->snap.events) { /* an event says itself */
+		char pct[16];
+
+		snprintf(pct, sizeof(pct), "%.1f", tl->p[i].pressure * 100.0);
+		view_say(v, F_(N_("a peak of pressure: %s%% of the interval stalled")), pct);
+	}
+}
+
 static void speed_text(char *buf, size_t size, int speed)
 {
 	if (speed >= 0)
@@ -300,6 +329,10 @@ static int replay_act(struct view *v, enum action a, uint64_t *deadline)
 	case ACT_SLOWER: change_speed(v, -1, deadline); break;
 	case ACT_PAUSE: play_or_pause(v, deadline); break;
 	case ACT_GROUP: switch_cgroups(v, deadline); break;
+	case ACT_NEXT_EVENT: step_mark(v, TL_EVENT, 1, deadline); break;
+	case ACT_PREV_EVENT: step_mark(v, TL_EVENT, -1, deadline); break;
+	case ACT_NEXT_PEAK: step_mark(v, TL_PEAK, 1, deadline); break;
+	case ACT_PREV_PEAK: step_mark(v, TL_PEAK, -1, deadline); break;
 	case ACT_REFRESH:
 		view_say(v, "%s", _("a recording takes no readings: n or Right shows its next one"));
 		break;
@@ -324,12 +357,14 @@ static void viewreplay_origin(const struct view *v, struct outbuf *o);
 static void viewreplay_state(const struct view *v, struct outbuf *o);
 static void viewreplay_around(struct view *v, double span_s, void (*feed)(void *ctx, const struct snapshot *s),
 			      void *ctx);
+static int viewreplay_timeline(struct view *v, int width, double *cells, unsigned char *events);
 
 static const struct view_source replay_source = {
 	.start = replay_start, .fd = replay_fd, .take = replay_take, .due = replay_due,
 	.group = replay_group, .pids = replay_pids, .act = replay_act,
 	.when = viewreplay_when, .state = viewreplay_state, .origin = viewreplay_origin, .jump = viewreplay_jump,
 	.around = viewreplay_around,
+	.timeline = viewreplay_timeline,
 };
 
 /* The readings within span_s seconds either side of the one shown, read through a reader of the
@@ -418,6 +453,11 @@ static void viewreplay_state(const struct view *v, struct outbuf *o)
 	out_printf(o, v->paused ? F_(N_("PAUSED %s")) : F_(N_("PLAYING %s")), speed);
 }
 
+static int viewreplay_timeline(struct view *v, int width, double *cells, unsigned char *events)
+{
+	return timeline_buckets(replay_timeline(v->replay->r), width, cells, events, v->replay->shown_ns);
+}
+
 /* ---- set-up ---- */
 
 static void init_replay(struct view *v, struct view_replay *rv, const struct options *o, struct replay *r)
@@ -434,6 +474,7 @@ static void init_replay(struct view *v, struct view_replay *rv, const struct opt
 	v->src = &replay_source;
 	v->replay = rv;
 	v->paused = 1; /* on the first reading, until z */
+	view_set_selection(v, o->pids, o->npids); /* -p filters the rows, as p does */
 	if (o->by_uid)
 		str_copy(v->user_text, sizeof(v->user_text), users_name(&rv->users, o->uid));
 }

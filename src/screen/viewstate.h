@@ -66,6 +66,10 @@ struct view_source {
 	/* A recording's (NULL in a live run): the readings within span_s seconds either side of the
 	 * one shown, the oldest first, each to feed (the detail view's window). */
 	void (*around)(struct view *v, double span_s, void (*feed)(void *ctx, const struct snapshot *s), void *ctx);
+	/* A recording's timeline on a line of width cells: each bucket's pressure (0..1, -1: no
+	 * reading) into cells[], whether triggers fired in it into events[]; returns the bucket of
+	 * the reading shown, or -1 for no timeline. NULL in a live run. */
+	int (*timeline)(struct view *v, int width, double *cells, unsigned char *events);
 };
 
 struct view_replay;

@@ -68,7 +68,7 @@ static const struct option_def option_table[OPT_COUNT] = {
 		.below = N_("invalid delay '%s': the minimum is %g seconds"),
 		.above = N_("invalid delay '%s': the maximum is %g seconds") },
 	[OPT_PID] = { .name = "pid", .letter = 'p', .arg = "PID[,PID...]", .type = OPTT_PIDS, .at = AT(pids),
-		      .n_at = AT(npids), .help = N_("only these processes (may be repeated)") },
+		      .n_at = AT(npids), .help = N_("only these processes (may be repeated; on a replay, only their rows)") },
 	[OPT_USER] = { .name = "user", .letter = 'u', .arg = "USER", .type = OPTT_USER, .at = AT(uid),
 		       .given = AT(by_uid), .help = N_("only tasks of this user (name or uid)") },
 	[OPT_THREADS] = { .name = "threads", .letter = 'H', .type = OPTT_FLAG, .at = AT(threads),
@@ -398,7 +398,7 @@ static int check_recording(const struct options *o, char *err, size_t errlen)
 		{ 0, N_("--keep is for --rotate") },
 		{ 0, N_("--capture records around the moments a --trigger fires: add one") },
 		{ 0, N_("--begin and --end are for -r") },
-		{ 0, N_("-r replays a recording: -w, -p, --listen, --trigger and a command do not apply to it") },
+		{ 0, N_("-r replays a recording: -w, --listen, --trigger and a command do not apply to it") },
 		{ 0, N_("-r shows the rows as they were recorded: -H and --group=thread do not apply to it") },
 		{ 0, N_("--end is before --begin") },
 	};
@@ -407,7 +407,7 @@ static int check_recording(const struct options *o, char *err, size_t errlen)
 		o->keep && !o->rotate,
 		o->capture_s > 0 && !o->ntriggers,
 		!o->read && (o->has_begin || o->has_end),
-		o->read && (o->write || o->npids || o->listen || o->ntriggers || o->command),
+		o->read && (o->write || o->listen || o->ntriggers || o->command),
 		o->read && o->threads,
 		o->has_begin && o->has_end && o->end_ns < o->begin_ns,
 	};

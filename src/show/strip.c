@@ -46,6 +46,13 @@ int strip_level(double v, double max, int levels)
 	return level < levels ? level : levels - 1;
 }
 
+const char *strip_glyph(double v, double max, enum strip_glyphs g)
+{
+	int level = strip_level(v, max, sets[g].levels);
+
+	return level < 0 ? " " : sets[g].glyphs[level];
+}
+
 size_t strip_render(char *out, size_t size, const double *values, size_t n, double max, enum strip_glyphs g)
 {
 	size_t len = 0;
@@ -53,8 +60,7 @@ size_t strip_render(char *out, size_t size, const double *values, size_t n, doub
 	if (!size)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
-		int level = strip_level(values[i], max, sets[g].levels);
-		const char *glyph = level < 0 ? " " : sets[g].glyphs[level];
+		const char *glyph = strip_glyph(values[i], max, g);
 		size_t gl = strlen(glyph);
 
 		if (len + gl >= size)

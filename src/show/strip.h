@@ -21,6 +21,9 @@ int strip_level(double v, double max, int levels);
 /* How many glyphs a set has. */
 int strip_levels(enum strip_glyphs g);
 
+/* The glyph of one value on the scale 0..max (a static string, one column): a space for NAN. */
+const char *strip_glyph(double v, double max, enum strip_glyphs g);
+
 /* Writes values[0..n) (the oldest first) as n characters into out (size bytes, terminated; a
  * UTF-8 glyph takes 3 bytes), cut to what fits. Returns the bytes written. */
 size_t strip_render(char *out, size_t size, const double *values, size_t n, double max, enum strip_glyphs g);

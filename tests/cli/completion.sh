@@ -89,6 +89,10 @@ tap_ok $? "every sort key offered is one delaytop accepts" "refused:$bad"
 is -u roo -- root
 complete_words -p "$$" | grep -qx "$$"
 tap_ok $? "-p completes a running pid (this test's, $$)" "$(complete_words -p "$$" | head -3)"
+complete_words -r rec -p "$$" | grep -q .
+tap_ok $((!$?)) "-p after -r: the pids are the recording's, so none of this machine's is offered"
+complete_words --read = rec -p "$$" | grep -q .
+tap_ok $((!$?)) "-p after --read=FILE: none offered either"
 complete_words -d '' | grep -q .
 tap_ok $((!$?)) "-d takes the user's own number: nothing is offered"
 

@@ -1,6 +1,8 @@
 /* fuzz_recording.c — a recording's file read back as -r reads it (replay.c: recread.c's header,
  * index of segments and frames, recdecode.c's records), every reading made into a snapshot and
- * formatted as a JSON and a text report (batch.c), then a seek to the middle and a step back;
+ * formatted as a JSON and a text report (batch.c), then a seek to the middle and a step back,
+ * the screen's timeline (a pass over the readings' headers, bucketed, its marks stepped to) and
+ * the reading after;
  * then -w's going on with the file (recfile.c's recovery of a killed writer's last segment). The
  * input is written to a temporary file of its own, removed after. */
 #include "config.h"
@@ -16,6 +18,7 @@
 #include "options.h"
 #include "recfile.h"
 #include "replay.h"
+#include "timeline.h"
 
 /* A batch printer of format fmt ("json", "text"), from a command line as main parses it. */
 static void printer(struct batch_printer *bp, struct options *o, const char *fmt)
@@ -34,6 +37,28 @@ static void report(struct batch_printer *bp, const struct snapshot *snap)
 	bp->spec.display.threads = snap->threads;
 	batch_format(bp, snap);
 	bp->out.len = 0;
+}
+
+/* The timeline as the screen draws it and steps through it; then the reading after the one shown. */
+static void timeline_all(struct replay *r)
+{
+	const struct timeline *tl = replay_timeline(r);
+	double cells[80];
+	unsigned char events[80];
+	struct snapshot snap;
+	char err[1024];
+	int64_t t = tl->n ? tl->p[tl->n / 2].t_ns : 0;
+
+	if (timeline_buckets(tl, 80, cells, events, t) >= 80)
+		abort();
+	for (int mark = TL_EVENT; mark <= TL_PEAK; mark++)
+		for (int dir = -1; dir <= 1; dir += 2) {
+			long i = timeline_step(tl, t, dir, (enum timeline_mark)mark);
+
+			if (i >= (long)tl->n)
+				abort();
+		}
+	replay_next(r, &snap, err, sizeof(err));
 }
 
 /* Every reading, as playback.c takes them; then a seek and a step back. */
@@ -71,6 +96,7 @@ static void replay_all(const char *path)
 		if (replay_prev(r, &snap, err, sizeof(err)) > 0)
 			report(&text, &snap);
 	}
+	timeline_all(r);
 	batch_free(&json);
 	batch_free(&text);
 	options_free(&oj);

@@ -57,7 +57,8 @@ static int documented(const char *section, const char *label)
 /* Whether action a applies only to a recording. */
 static int replay_only(enum action a)
 {
-	static const enum action list[] = { ACT_NEXT_READING, ACT_PREV_READING, ACT_JUMP, ACT_FASTER, ACT_SLOWER };
+	static const enum action list[] = { ACT_NEXT_READING, ACT_PREV_READING, ACT_JUMP, ACT_FASTER, ACT_SLOWER,
+						    ACT_NEXT_EVENT, ACT_PREV_EVENT, ACT_NEXT_PEAK, ACT_PREV_PEAK };
 
 	for (size_t i = 0; i < sizeof(list) / sizeof(list[0]); i++)
 		if (list[i] == a)

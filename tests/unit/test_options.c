@@ -48,6 +48,7 @@ static int parse(struct options *o, ...)
 
 static void test_refused(void)
 {
+	REFUSED("-r replays a recording: -w, --listen", "-r", "f.rec", "-w", "g.rec");
 	REFUSED("abc", "-n", "abc");
 	REFUSED("'0'", "-n", "0");
 	REFUSED("-5", "-n", "-5");
@@ -156,6 +157,11 @@ static void test_valid(void)
 	   "-p 1,2 -p 3: three pids in the order given");
 	options_free(&o);
 	ok(o.pids == NULL && o.npids == 0, "options_free releases the pid list");
+
+	rc = parse(&o, "-r", "f.rec", "-b", "-p", "210,480", "-u", "0", "-c", "/system.slice", (char *)NULL);
+	ok(rc == OPTIONS_OK && o.read && o.npids == 2 && o.pids[1] == 480 && o.by_uid && o.cgroup,
+	   "-r with -p, -u and -c: a replay's rows filtered");
+	options_free(&o);
 
 	rc = parse(&o, "-u", "root", (char *)NULL);
 	ok(rc == OPTIONS_OK && o.by_uid && o.uid == 0, "-u root is uid 0");
