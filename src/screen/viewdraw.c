@@ -393,7 +393,7 @@ static int draw_timeline(struct view *v, int y)
 		if (v->colors && cells[i] >= 0)
 			a |= COLOR_PAIR(pair);
 		attron(a);
-		put(y, x + i, events[i] ? "!" : strip_glyph(cells[i] < 0 ? NAN : cells[i], 1, strip_glyphs_for_locale()));
+		put(y, x + i, events[i] ? "!" : strip_share_glyph(cells[i], strip_glyphs_for_locale()));
 		attroff(a);
 	}
 	return 1;

@@ -12,6 +12,8 @@ static const char *const utf8_glyphs[] = {
 	"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588",
 };
 static const char *const ascii_glyphs[] = { "_", ".", "-", "=", "#" };
+/* Eighths in ASCII, by density, for shares (strip_share_glyph). */
+static const char *const ascii_eighths[] = { "_", ".", ":", "-", "=", "+", "*", "#" };
 
 static const struct {
 	const char *const *glyphs;
@@ -51,6 +53,18 @@ const char *strip_glyph(double v, double max, enum strip_glyphs g)
 	int level = strip_level(v, max, sets[g].levels);
 
 	return level < 0 ? " " : sets[g].glyphs[level];
+}
+
+const char *strip_share_glyph(double v, enum strip_glyphs g)
+{
+	int level;
+
+	if (isnan(v) || v < 0)
+		return " ";
+	level = v >= 1 ? 7 : (int)(v * 8);
+	if (level > 7)
+		level = 7;
+	return g == STRIP_UTF8 ? utf8_glyphs[level] : ascii_eighths[level];
 }
 
 size_t strip_render(char *out, size_t size, const double *values, size_t n, double max, enum strip_glyphs g)

@@ -24,6 +24,11 @@ int strip_levels(enum strip_glyphs g);
 /* The glyph of one value on the scale 0..max (a static string, one column): a space for NAN. */
 const char *strip_glyph(double v, double max, enum strip_glyphs g);
 
+/* A share's cell, as a recording's timeline draws it: v in 0..1 (clamped) in eighths, floor(v * 8)
+ * (so a quiet 2% is the lowest cell, like 0), the 8 blocks in UTF-8 or "_.:-=+*#" in ASCII; a
+ * blank for a value below 0 (nothing read there) or NAN. A static string, one column. */
+const char *strip_share_glyph(double v, enum strip_glyphs g);
+
 /* Writes values[0..n) (the oldest first) as n characters into out (size bytes, terminated; a
  * UTF-8 glyph takes 3 bytes), cut to what fits. Returns the bytes written. */
 size_t strip_render(char *out, size_t size, const double *values, size_t n, double max, enum strip_glyphs g);

@@ -159,18 +159,21 @@ static void test_events(void)
 	timeline_free(&tl);
 }
 
-/* The timeline's cells as strip.h draws them: shares of 0..1, a blank where nothing was read. */
+/* The timeline's cells as strip.h draws them: shares of 0..1 in eighths, a blank where nothing
+ * was read. */
 static void test_strip(void)
 {
-	char buf[64];
+	static const double v[] = { -1, 0, 0.124, 0.125, 0.5, 0.99, 1, 7 };
+	char utf8[64] = "", ascii[16] = "";
 
-	is_str(strip_glyph(NAN, 1, STRIP_UTF8), " ", "no reading: a blank");
-	is_str(strip_glyph(0, 1, STRIP_UTF8), "\u2581", "0: the lowest block");
-	is_str(strip_glyph(0.01, 1, STRIP_UTF8), "\u2582", "a little above 0: above the lowest");
-	is_str(strip_glyph(1, 1, STRIP_UTF8), "\u2588", "1: the full block");
-	is_str(strip_glyph(7, 1, STRIP_ASCII), "#", "above 1: the highest, in ASCII too");
-	snprintf(buf, sizeof(buf), "%s%s", strip_glyph(0.5, 1, STRIP_UTF8), strip_glyph(0.5, 1, STRIP_ASCII));
-	is_int(text_width(buf), 2, "one column a cell, UTF-8 and ASCII");
+	is_str(strip_share_glyph(NAN, STRIP_UTF8), " ", "NaN: a blank");
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		strcat(utf8, strip_share_glyph(v[i], STRIP_UTF8));
+		strcat(ascii, strip_share_glyph(v[i], STRIP_ASCII));
+	}
+	is_str(utf8, " \u2581\u2581\u2582\u2585\u2588\u2588\u2588", "UTF-8: a blank, then blocks by eighths");
+	is_int(text_width(utf8), 8, "UTF-8: one column a cell");
+	is_str(ascii, " __.=###", "ASCII: a blank, then _ . : - = + * # by eighths");
 }
 
 int main(void)
