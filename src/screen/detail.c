@@ -145,7 +145,11 @@ void detail_feed(struct view *v)
 
 	if (!v->have_snap)
 		return;
-	history_add(&d->hist, &v->snap, sort_value, v, v->spec.sort_col);
+	/* trends only while TREND is shown or sorts: without, idle rows cost the history nothing */
+	if (v->spec.sort_col == COL_TREND || column_shown(&v->spec.display, COL_TREND))
+		history_add(&d->hist, &v->snap, sort_value, v, v->spec.sort_col);
+	else
+		history_add(&d->hist, &v->snap, NULL, NULL, -1);
 	if (d->open)
 		window_fill(v);
 	/* rows of another kind (H, g): the row opened is not among them; back to the table */
@@ -374,7 +378,7 @@ static void kind_charts(struct view *v, struct lines *l, const struct row *r)
 		char now[32], peak[32], longest[32], at[16];
 		double top;
 
-		history_kind_series(h, t, k, vals, (size_t)width);
+		history_kind_series(h, t, r, k, vals, (size_t)width);
 		top = highest(vals, width);
 		strip_render(strip, sizeof(strip), vals, (size_t)width, 100, strip_glyphs_for_locale());
 		fmt_cell(now, r && !r->fresh ? r->r.kind[k].pct : NAN, 1, 6);
@@ -501,7 +505,7 @@ static void pressure_charts(struct view *v, struct lines *l, const struct row *c
 
 			if (!(full ? p->full.present : p->some.present))
 				continue;
-			history_kind_series(h, t, history_psi_line(res, full), vals, (size_t)width);
+			history_kind_series(h, t, NULL, history_psi_line(res, full), vals, (size_t)width);
 			strip_render(strip, sizeof(strip), vals, (size_t)width, 100, strip_glyphs_for_locale());
 			fmt_cell(now, full ? p->full.pct : p->some.pct, 1, 6);
 			fmt_cell(peak, t ? highest(vals, width) : NAN, 1, 6);

@@ -104,22 +104,6 @@ static uint32_t path_id(const char *path, uint64_t *check)
 	return h32 ? h32 : 1;
 }
 
-/* The entry of id in map, new when its id is new or was another's (a reused id). */
-static struct task_history *map_entry(struct history *h, struct idmap *map, uint32_t id, uint64_t start_ns)
-{
-	struct task_history *t = idmap_get(map, id);
-
-	if (t && t->start_ns == start_ns)
-		return t;
-	if (t)
-		task_free(t);
-	t = xcalloc(1, sizeof(*t));
-	t->start_ns = start_ns;
-	t->first = h->readings;
-	idmap_put(map, id, t);
-	return t;
-}
-
 /* The number of the oldest reading kept (the last one found, moved on). */
 static uint32_t oldest_reading(const struct history *h)
 {
@@ -130,6 +114,38 @@ static uint32_t oldest_reading(const struct history *h)
 	while (r + 1 < h->readings && h->when[r % HISTORY_READINGS] < h->last - HISTORY_SECONDS)
 		r++;
 	return r;
+}
+
+/* The first reading from oldest on whose rows had rates: reading 0 of a live run had none. */
+static uint32_t first_rated(const struct history *h, uint32_t oldest)
+{
+	return oldest + (oldest == 0 && h->first_fresh);
+}
+
+/* The entry of id in map, new when its id is new or was another's (a reused id); a new one's
+ * readings begin now when born (its first reading), else with the oldest kept. */
+static struct task_history *map_entry(struct history *h, struct idmap *map, uint32_t id, uint64_t start_ns, int born)
+{
+	struct task_history *t = idmap_get(map, id);
+
+	if (t && t->start_ns == start_ns)
+		return t;
+	if (t)
+		task_free(t);
+	t = xcalloc(1, sizeof(*t));
+	t->start_ns = start_ns;
+	t->first = born ? h->readings : first_rated(h, oldest_reading(h));
+	idmap_put(map, id, t);
+	return t;
+}
+
+/* Whether a row waited in its interval (a share above zero in a kind). */
+static int row_waited(const struct row *r)
+{
+	for (int k = 0; k < DK_COUNT; k++)
+		if (r->r.kind[k].pct > 0)
+			return 1;
+	return 0;
 }
 
 /* A point's reading, in full: the newest with its low 16 bits up to now. */
@@ -221,7 +237,7 @@ static void cgroup_add(struct history *h, const struct row *r, uint32_t oldest)
 	if (!r->cgroup || !r->cg || !r->cg->facts)
 		return;
 	id = path_id(r->cgroup, &check); /* before check is read */
-	t = map_entry(h, &h->cgroups, id, check);
+	t = map_entry(h, &h->cgroups, id, check, 1);
 	t->seen = h->readings;
 	for (int res = 0; res < PSI_COUNT; res++) {
 		const struct psi_resource *p = &r->cg->facts->psi.res[res];
@@ -255,6 +271,21 @@ static void map_expire(const struct history *h, struct idmap *map, uint32_t olde
 	}
 }
 
+/* Whether every task row of s is a first reading, without rates (a live run's first). */
+static int all_fresh(const struct snapshot *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nrows; i++) {
+		if (s->rows[i].departed)
+			continue;
+		if (!s->rows[i].fresh)
+			return 0;
+		n++;
+	}
+	return n > 0;
+}
+
 void history_add(struct history *h, const struct snapshot *s, history_value_fn fn, const void *ctx, int trend_of)
 {
 	double when = seconds(&s->wall);
@@ -273,12 +304,21 @@ void history_add(struct history *h, const struct snapshot *s, history_value_fn f
 	h->when[h->readings % HISTORY_READINGS] = when;
 	psi_add(&h->psi, s, when);
 	oldest = h->oldest = oldest_reading(h);
+	if (!h->readings)
+		h->first_fresh = all_fresh(s);
 	for (size_t i = 0; i < s->nrows; i++) {
 		const struct row *r = &s->rows[i];
 
 		if (r->departed || !row_id(h, r))
 			continue;
-		task_add(h, map_entry(h, &h->tasks, row_id(h, r), r->start_ns), r, fn ? fn(r, ctx) : NAN, oldest);
+		/* Without trends, a task's entry is made at its first reading (but the store's first:
+		 * every task is new there) and fed when it waits: at 100,000 idle threads a look-up
+		 * each reading would cost more than the reading. An entry not fed is let go after the
+		 * readings kept; its task was there all along (history_kind_series). */
+		if (!fn && (!r->fresh || !h->readings) && !row_waited(r))
+			continue;
+		task_add(h, map_entry(h, &h->tasks, row_id(h, r), r->start_ns, r->fresh), r, fn ? fn(r, ctx) : NAN,
+			 oldest);
 	}
 	for (size_t i = 0; s->cgroup_rows && i < s->ncgroup_rows; i++) /* shown or not (a replay's) */
 		cgroup_add(h, &s->cgroup_rows[i], oldest);
@@ -325,22 +365,27 @@ static size_t column_of(uint32_t r, uint32_t oldest, uint32_t count, size_t n)
 	return (size_t)((uint64_t)(r - oldest) * n / count);
 }
 
-void history_kind_series(const struct history *h, const struct task_history *t, int k, double *out, size_t n)
+void history_kind_series(const struct history *h, const struct task_history *t, const struct row *now, int k,
+			 double *out, size_t n)
 {
-	uint32_t oldest = oldest_reading(h), count = h->readings - oldest;
+	uint32_t oldest = oldest_reading(h), count = h->readings - oldest, first, last;
 
 	for (size_t i = 0; i < n; i++)
 		out[i] = NAN;
-	if (!t || !count || !n)
+	if ((!t && !now) || !count || !n)
 		return;
-	/* the readings the task was in: 0 (waited nothing) until a point says otherwise */
-	for (uint32_t r = t->first > oldest ? t->first : oldest; r <= t->seen && r < h->readings; r++) {
+	/* the readings the task was in: 0 (waited nothing) until a point says otherwise; a task in
+	 * the newest reading was in every one since its first, and one without an entry since
+	 * before the oldest kept (its entry, made at its first reading, was let go) */
+	first = t ? t->first : first_rated(h, oldest);
+	last = now ? h->readings - 1 : t->seen;
+	for (uint32_t r = first > oldest ? first : oldest; r <= last && r < h->readings; r++) {
 		size_t c = column_of(r, oldest, count, n);
 
 		if (isnan(out[c]))
 			out[c] = 0;
 	}
-	for (uint32_t i = 0; i < t->nlog; i++) {
+	for (uint32_t i = 0; t && i < t->nlog; i++) {
 		const struct history_point *p = &t->log[i];
 		size_t c;
 

@@ -59,6 +59,7 @@ struct history {
 	int threads;                /* the task rows are threads */
 	uint32_t readings;          /* readings fed since the start */
 	uint32_t oldest;            /* the oldest of them kept */
+	int first_fresh;            /* reading 0's task rows had no rates (a live run's first) */
 	double when[HISTORY_READINGS]; /* reading r's time, at when[r % HISTORY_READINGS] */
 	double last;                /* the last reading's time; 0 before the first */
 	int trend_of;               /* what the trends are of (the caller's: a sort column) */
@@ -101,8 +102,12 @@ uint32_t history_readings(const struct history *h);
 
 /* Kind k's share in each reading kept, the oldest first, spread over n columns into out (a
  * column a reading when there are n; else each column the highest share of its readings); 0
- * where the task was read and did not wait, NAN where it was not read. */
-void history_kind_series(const struct history *h, const struct task_history *t, int k, double *out, size_t n);
+ * where the task was read and did not wait, NAN where it was not read. t: the task's entry (NULL
+ * when it has none); now: its row in the newest reading, NULL when it is not there (it ended): a
+ * task still there was in every reading since its first. Without trends (history_add's fn), an
+ * entry is fed only when its task waits. */
+void history_kind_series(const struct history *h, const struct task_history *t, const struct row *now, int k,
+			 double *out, size_t n);
 
 /* The column of n (as history_kind_series spreads them) of the reading kept of time when; -1 when
  * none is. */

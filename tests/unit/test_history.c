@@ -74,18 +74,18 @@ static void test_tasks(struct history *h)
 	}
 	t = history_task(h, 100, 1000);
 	ok(t != NULL, "task 100 is kept");
-	history_kind_series(h, t, DK_IO, out, 10);
+	history_kind_series(h, t, NULL, DK_IO, out, 10);
 	ok(out[0] == 0 && out[3] == 0 && out[4] == 50 && out[5] == 12.5 && out[9] == 0,
 	   "I/O of task 100: 0, then 50 and 12.5 where it waited, then 0 (%g %g %g %g %g)", out[0], out[3], out[4],
 	   out[5], out[9]);
-	history_kind_series(h, t, DK_CPU, out, 10);
+	history_kind_series(h, t, NULL, DK_CPU, out, 10);
 	ok(out[4] == 0, "a kind it never waited on: 0 where read");
 	ok(t->nlog == 2, "only the two waits above zero are logged (%u)", t->nlog);
-	history_kind_series(h, history_task(h, 101, 1001), DK_IO, out, 10);
+	history_kind_series(h, history_task(h, 101, 1001), NULL, DK_IO, out, 10);
 	ok(out[4] == 0 && isnan(out[5]) && isnan(out[9]), "task 101: read until it ended, blank after");
 	ok(history_task(h, 101, 1001)->nlog == 0 && history_task(h, 101, 1001)->cap == 0,
 	   "an idle task keeps no log at all");
-	history_kind_series(h, t, DK_IO, out, 5);
+	history_kind_series(h, t, NULL, DK_IO, out, 5);
 	ok(out[2] == 50, "five columns of two readings: a column's highest share (%g)", out[2]);
 	ok(history_column(h, 2004, 10) == 4 && history_column(h, 2004, 5) == 2 && history_column(h, 1999, 10) == -1,
 	   "the column of a reading's time: 4 of 10, 2 of 5; none for a time not kept");
@@ -99,7 +99,7 @@ static void test_tasks(struct history *h)
 	history_add(h, &snap, sort_value, NULL, 7);
 	t = history_task(h, 100, 5000);
 	ok(t && t->nlog == 0 && history_trend(t, trend, 2) == 1, "a reused id starts a new task");
-	history_kind_series(h, t, DK_IO, out, 10);
+	history_kind_series(h, t, NULL, DK_IO, out, 10);
 	ok(isnan(out[9]), "its first reading, without rates, is blank in its charts, not 0");
 	rows[0].fresh = 0;
 	reading(2011, 1);
@@ -123,14 +123,70 @@ static void test_expiry(struct history *h)
 	history_add(h, &snap, NULL, NULL, 0);
 	for (int i = 1; i <= 40; i++) {
 		reading(3000 + i * 10, 1);
+		rows[0].r.kind[DK_IO].pct = i == 40 ? 5 : 0;
 		history_add(h, &snap, NULL, NULL, 0);
+		if (i == 39)
+			ok(history_task(h, 100, 1000) == NULL,
+			   "without trends, a task idle since before the readings kept has no entry");
 	}
-	ok(history_task(h, 100, 1000) != NULL, "a task read now is kept");
+	ok(history_task(h, 100, 1000) != NULL, "a task that waits in the newest reading is kept");
+	rows[0].r.kind[DK_IO].pct = 0;
 	ok(history_task(h, 101, 1001) == NULL, "a task last read 400 s ago is let go");
 	ok(history_readings(h) == 31, "the readings of the last %d s are kept (%u)", HISTORY_SECONDS, history_readings(h));
 	ok(history_since(h) >= 3400 - HISTORY_SECONDS, "the oldest reading kept is within %d s (%g)", HISTORY_SECONDS,
 	   history_since(h));
 	ok(history_bytes(h) > sizeof(*h), "the store counts its bytes");
+}
+
+/* Without trends (history_add's fn NULL) an idle task is looked up only at its first reading;
+ * its charts still show it idle over every reading it was in. */
+static void test_idle(struct history *h)
+{
+	double out[6];
+	const struct task_history *t;
+
+	history_clear(h);
+	memset(rows, 0, sizeof(rows));
+	rows[0].pid = rows[0].tid = 200;
+	rows[0].start_ns = 7000;
+	rows[0].fresh = 1; /* read first at the second reading */
+	rows[1].pid = rows[1].tid = 201; /* there before the first reading kept, never new */
+	rows[1].start_ns = 7001;
+	reading(4000, 0);
+	history_add(h, &snap, NULL, NULL, -1);
+	for (int i = 1; i < 6; i++) {
+		reading(4000 + i, 2);
+		rows[1].r.kind[DK_CPU].pct = i == 4 ? 30 : 0;
+		history_add(h, &snap, NULL, NULL, -1);
+		rows[0].fresh = 0;
+	}
+	t = history_task(h, 200, 7000);
+	ok(t != NULL && t->seen == 1, "a task's entry is made at its first reading and not fed while idle");
+	history_kind_series(h, t, &rows[0], DK_IO, out, 6);
+	ok(isnan(out[0]) && isnan(out[1]) && out[2] == 0 && out[5] == 0,
+	   "still there: 0 in every reading since its first (blank before, and at its first, without rates)");
+	history_kind_series(h, t, NULL, DK_IO, out, 6);
+	ok(isnan(out[2]) && isnan(out[5]), "ended: blank after the last reading it was fed");
+	t = history_task(h, 201, 7001);
+	ok(t != NULL && t->first == 0, "a task first met waiting, not new: its readings begin with the oldest kept");
+	history_kind_series(h, t, &rows[1], DK_CPU, out, 6);
+	ok(out[0] == 0 && out[4] == 30 && out[5] == 0, "its wait where it waited, 0 around it (%g %g %g)", out[0],
+	   out[4], out[5]);
+	history_kind_series(h, NULL, &rows[1], DK_CPU, out, 6);
+	ok(out[0] == 0 && out[5] == 0, "a task there without an entry: 0 over every reading kept");
+
+	history_clear(h); /* a live run's first reading: every row new, none looked up */
+	rows[1].r.kind[DK_CPU].pct = 0;
+	rows[0].fresh = rows[1].fresh = 1;
+	reading(5000, 2);
+	history_add(h, &snap, NULL, NULL, -1);
+	rows[0].fresh = rows[1].fresh = 0;
+	reading(5001, 2);
+	history_add(h, &snap, NULL, NULL, -1);
+	ok(history_task(h, 200, 7000) == NULL && h->tasks.len == 0, "the first reading makes no entry for idle tasks");
+	history_kind_series(h, NULL, &rows[0], DK_IO, out, 2);
+	ok(isnan(out[0]) && out[1] == 0, "blank at the first reading (no rates), then 0");
+	setup();
 }
 
 int main(void)
@@ -141,6 +197,7 @@ int main(void)
 	history_init(&h);
 	test_psi(&h);
 	test_tasks(&h);
+	test_idle(&h);
 	test_expiry(&h);
 	history_free(&h);
 	return tap_done();
