@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "format.h"
 #include "i18n.h"
 #include "psi.h"
 
@@ -25,6 +26,16 @@ const char *psi_name(int res)
 const char *psi_label(int res)
 {
 	return labels[res];
+}
+
+int psi_label_width(void)
+{
+	int w = 0;
+
+	for (int r = 0; r < PSI_COUNT; r++)
+		if (text_width(_(labels[r])) > w)
+			w = text_width(_(labels[r]));
+	return w;
 }
 
 /* Parses "avg10=0.12 avg60=0.05 avg300=0.01 total=12345" after the some/full word. */

@@ -27,6 +27,8 @@ struct psi_snapshot {
 /* The file name of a resource ("cpu") and its label for people (N_("CPU")). */
 const char *psi_name(int res);
 const char *psi_label(int res);
+/* The columns the widest label takes, translated. */
+int psi_label_width(void);
 
 /* Parses the text of one pressure file into *out; a line that is missing or malformed stays not
  * present. Returns 0 when at least one line parsed, -EINVAL otherwise. Pure. */

@@ -17,6 +17,7 @@
 #include "detail.h"
 #include "format.h"
 #include "history.h"
+#include "psi.h"
 #include "i18n.h"
 #include "strip.h"
 #include "xalloc.h"
@@ -444,6 +445,7 @@ static void acct_lines(struct lines *l, const struct row *r)
 {
 	struct outbuf o = { 0 };
 
+	/* xgettext:no-c-format */
 	line(l, A_BOLD, _("Accounting (per second, % of the time, or the high-water mark):"));
 	for (int f = 0; f < AF_COUNT; f++) {
 		char val[32];
@@ -489,7 +491,7 @@ static void pressure_charts(struct view *v, struct lines *l, const struct row *c
 {
 	const struct history *h = charted(v);
 	const struct task_history *t = history_cgroup(h, v->detail->path);
-	int indent = 13, width = chart_width(h, indent, 24);
+	int indent = psi_label_width() + 7, width = chart_width(h, indent, 24);
 	double vals[1024];
 	char strip[1024 * 3 + 1];
 
@@ -509,8 +511,13 @@ static void pressure_charts(struct view *v, struct lines *l, const struct row *c
 			strip_render(strip, sizeof(strip), vals, (size_t)width, 100, strip_glyphs_for_locale());
 			fmt_cell(now, full ? p->full.pct : p->some.pct, 1, 6);
 			fmt_cell(peak, t ? highest(vals, width) : NAN, 1, 6);
-			linef(l, A_NORMAL, F_(N_("%-6.6s %-4s |%s| now %5s peak %5s")), _(psi_label(res)),
-			      full ? "full" : "some", strip, now, peak);
+			struct outbuf label = { 0 };
+
+			out_padded(&label, _(psi_label(res)), psi_label_width(), 0);
+			out_char(&label, '\0');
+			linef(l, A_NORMAL, F_(N_("%s %-4s |%s| now %5s peak %5s")), label.data, full ? "full" : "some",
+			      strip, now, peak);
+			out_free(&label);
 		}
 	}
 	time_axis(v, l, indent, width, history_since(h), h->last);
@@ -551,6 +558,7 @@ static void cgroup_detail(struct view *v, struct lines *l)
 			continue;
 		n = busiest_add(top, n, t);
 	}
+	/* xgettext:no-c-format */
 	line(l, A_BOLD, _("Busiest tasks (TOTAL, % of the time waiting):"));
 	for (size_t i = 0; i < n; i++) {
 		char total[32];

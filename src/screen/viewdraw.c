@@ -300,16 +300,6 @@ static char severity_fill(double pct)
 }
 
 /* The widest resource label, so that every bar starts in the same column. */
-static int label_width(void)
-{
-	int w = 0;
-
-	for (int r = 0; r < PSI_COUNT; r++)
-		if (text_width(_(psi_label(r))) > w)
-			w = text_width(_(psi_label(r)));
-	return w;
-}
-
 static void draw_bar(const struct view *v, int y, const struct bar *b)
 {
 	char numbers[96], c10[16], c60[16], c300[16], cpct[16];
@@ -318,7 +308,7 @@ static void draw_bar(const struct view *v, int y, const struct bar *b)
 	const char *label;
 	int width, fill;
 
-	out_padded(&lb, _(psi_label(b->res)), label_width(), 0);
+	out_padded(&lb, _(psi_label(b->res)), psi_label_width(), 0);
 	out_printf(&lb, " %s ", b->which);
 	out_char(&lb, '\0');
 	label = lb.data;
