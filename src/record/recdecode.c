@@ -63,6 +63,7 @@ void rec_decoder_free(struct rec_decoder *d)
 	rec_state_free(&d->st);
 	free(d->rows);
 	free(d->rates);
+	free(d->still);
 	free(d->facts);
 	free(d->absent);
 	cgtree_free(&d->tree);
@@ -342,6 +343,24 @@ static struct task_rates *rates_of(struct rec_decoder *d)
 	return d->rates;
 }
 
+/* Whether a task's counters did not move from its reading before to its last one, and its
+ * longest waits show whatever its age: then the rates of its next such reading are the same, and
+ * its totals do not grow (a replay of a long recording skips most of its work so). */
+static int unmoved(const struct rec_task *t)
+{
+	const struct sample *a = &t->base, *b = &t->last;
+
+	if (t->departed || t->fresh || a->threads != b->threads || a->kind_total != b->kind_total ||
+	    a->kind_count != b->kind_count || a->have_run != b->have_run || a->run_ns != b->run_ns ||
+	    a->acct_have != b->acct_have || memcmp(a->count, b->count, sizeof(a->count)) != 0 ||
+	    memcmp(a->total, b->total, sizeof(a->total)) != 0 || memcmp(a->acct, b->acct, sizeof(a->acct)) != 0)
+		return 0;
+	for (int k = 0; k < DK_COUNT; k++)
+		if ((t->peak.kinds & (1u << k)) && b->age_ns && t->peak.max[k] > b->age_ns)
+			return 0; /* hidden now, shown once the task is older */
+	return 1;
+}
+
 static void read_tasks(struct rec_decoder *d, struct cursor *r, uint64_t dmono)
 {
 	struct rec_task_phase tp = { dmono, NULL };
@@ -375,9 +394,17 @@ static void read_tasks(struct rec_decoder *d, struct cursor *r, uint64_t dmono)
 		done = mark(done, &capdone, h);
 	}
 	rates_of(d);
-	for (size_t i = 0; i < d->st.ntasks; i++) /* the tasks not listed: predicted whole */
-		if (d->st.live[i] && !done[i])
-			rec_predict_totals(&d->st.tasks[i], &d->rates[i]);
+	d->still = xgrow(d->still, &d->capstill, d->st.ntasks ? d->st.ntasks : 1, 1);
+	for (size_t i = 0; i < d->st.ntasks; i++) { /* the tasks not listed: predicted whole */
+		if (!d->st.live[i] || done[i]) {
+			d->still[i] = 0;
+			continue;
+		}
+		if (d->still[i] && sample_unit(dmono) > 0)
+			continue; /* the same rates as before, nothing to add */
+		rec_predict_totals(&d->st.tasks[i], &d->rates[i]);
+		d->still[i] = sample_unit(dmono) > 0 && unmoved(&d->st.tasks[i]);
+	}
 	free(done);
 }
 
