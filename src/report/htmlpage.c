@@ -33,7 +33,7 @@ static const char style[] =
 	"svg.chart{width:100%;height:auto;font:12px sans-serif}"
 	"svg .grid{stroke:#e4e4e4}svg .axis{stroke:#888}svg .tick{fill:#555}svg .legend{fill:#222}"
 	"svg .series{fill:none;stroke-width:1.5}svg .mark{stroke:#d62728;stroke-dasharray:4 3}"
-	".none{color:#777}.pair{display:grid;grid-template-columns:1fr 1fr;gap:0 1.5em}";
+	".none{color:#777}";
 
 static void fmt_time(char *buf, size_t size, double t)
 {
@@ -143,7 +143,7 @@ static void write_pressure(struct outbuf *o, const struct htmlrep *h, struct poi
 	char id[32], caption[256], title[128];
 	int any = 0;
 
-	out_printf(o, "<section id=\"pressure\"><h2>%s</h2>\n<div class=\"pair\">", _("Pressure"));
+	out_printf(o, "<section id=\"pressure\"><h2>%s</h2>\n", _("Pressure"));
 	for (int r = 0; r < PSI_COUNT; r++) {
 		struct svg_series s[2];
 		size_t ns = 0;
@@ -171,7 +171,6 @@ static void write_pressure(struct outbuf *o, const struct htmlrep *h, struct poi
 		figure(o, id, &(struct svg_chart){ title, "%", h->first_s, h->last_s, s, ns }, caption);
 		out_str(o, "</div>");
 	}
-	out_str(o, "</div>\n");
 	if (!any)
 		out_printf(o, "<p class=\"none\">%s</p>\n", _("No pressure was recorded."));
 	out_str(o, "</section>\n");

@@ -13,7 +13,7 @@
 
 /* The drawing's size in SVG units (the page scales it to its width) and its margins. */
 #define CHART_W 960
-#define CHART_H 200
+#define CHART_H 170
 #define LEFT 56
 #define RIGHT 16
 #define TOP 12
