@@ -55,8 +55,7 @@ static void fmt_span(char *buf, size_t size, double s)
 		snprintf(buf, size, "%ld h %ld min", v / 3600, v % 3600 / 60);
 }
 
-/* A row of the facts: a label and a value that html_text escapes. */
-static void fact(struct outbuf *o, const char *label, const char *value)
+void htmlrep_fact(struct outbuf *o, const char *label, const char *value)
 {
 	out_str(o, "<tr><th>");
 	html_text(o, label);
@@ -76,45 +75,45 @@ static void write_facts(struct outbuf *o, const struct htmlrep *h, const struct 
 
 	out_printf(o, "<section id=\"host\"><h2>%s</h2>\n<table class=\"facts\">\n", _("Host and window"));
 	if (f->host)
-		fact(o, _("Host"), f->host);
+		htmlrep_fact(o, _("Host"), f->host);
 	if (f->kernel)
-		fact(o, _("Kernel"), f->kernel);
+		htmlrep_fact(o, _("Kernel"), f->kernel);
 	if (f->cpus > 0) {
 		snprintf(buf, sizeof(buf), "%ld", f->cpus);
-		fact(o, _("CPUs"), buf);
+		htmlrep_fact(o, _("CPUs"), buf);
 	}
 	if (f->source)
-		fact(o, _("Readings from"), f->source);
+		htmlrep_fact(o, _("Readings from"), f->source);
 	if (f->writer)
-		fact(o, _("Recorded by"), f->writer);
-	fact(o, _("Report by"), PACKAGE " " VERSION);
+		htmlrep_fact(o, _("Recorded by"), f->writer);
+	htmlrep_fact(o, _("Report by"), PACKAGE " " VERSION);
 	if (h->nreadings) {
 		fmt_time(a, sizeof(a), h->first_s);
 		fmt_time(b, sizeof(b), h->last_s);
 		snprintf(buf, sizeof(buf), "%s — %s", a, b);
-		fact(o, _("Window"), buf);
+		htmlrep_fact(o, _("Window"), buf);
 		fmt_span(a, sizeof(a), h->last_s - h->first_s);
 		snprintf(buf, sizeof(buf), "%s, %llu %s", a, (unsigned long long)h->nreadings, _("readings"));
-		fact(o, _("Span"), buf);
+		htmlrep_fact(o, _("Span"), buf);
 		if (h->delayacct_first == h->delayacct_last)
 			snprintf(buf, sizeof(buf), "%s", delayacct_text(h->delayacct_last));
 		else
 			snprintf(buf, sizeof(buf), "%s → %s", delayacct_text(h->delayacct_first),
 				 delayacct_text(h->delayacct_last));
-		fact(o, _("Delay accounting (kernel.task_delayacct)"), buf);
-		fact(o, _("Rows"), h->threads ? _("threads") : _("processes"));
+		htmlrep_fact(o, _("Delay accounting (kernel.task_delayacct)"), buf);
+		htmlrep_fact(o, _("Rows"), h->threads ? _("threads") : _("processes"));
 		if (h->limited)
-			fact(o, _("Limited"), _("without CAP_NET_ADMIN: CPU and I/O delay only, from /proc"));
+			htmlrep_fact(o, _("Limited"), _("without CAP_NET_ADMIN: CPU and I/O delay only, from /proc"));
 		snprintf(buf, sizeof(buf), "%u / %u", h->max_procs, h->max_threads);
-		fact(o, _("Processes / threads on the system (most)"), buf);
+		htmlrep_fact(o, _("Processes / threads on the system (most)"), buf);
 		if (h->exits_lost) {
 			snprintf(buf, sizeof(buf), "%llu", (unsigned long long)h->exits_lost);
-			fact(o, _("Exit records lost"), buf);
+			htmlrep_fact(o, _("Exit records lost"), buf);
 		}
 	}
 	if (f->exit_status >= 0) {
 		snprintf(buf, sizeof(buf), "%d", f->exit_status);
-		fact(o, _("Command's exit status"), buf);
+		htmlrep_fact(o, _("Command's exit status"), buf);
 	}
 	out_str(o, "</table></section>\n");
 }
@@ -364,28 +363,38 @@ static void write_events(struct outbuf *o, const struct htmlrep *h)
 	out_str(o, "</tbody></table></section>\n");
 }
 
+void htmlrep_page_start(struct outbuf *o, const char *host)
+{
+	out_str(o, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+		   "<meta name=\"viewport\" content=\"width=device-width\"><title>");
+	html_text(o, PACKAGE);
+	if (host) {
+		out_str(o, ": ");
+		html_text(o, host);
+	}
+	out_printf(o, "</title>\n<style>%s</style></head>\n<body>\n<h1>", style);
+	html_text(o, _("Delay report"));
+	if (host) {
+		out_str(o, ": ");
+		html_text(o, host);
+	}
+	out_str(o, "</h1>\n");
+}
+
+void htmlrep_page_end(struct outbuf *o)
+{
+	out_str(o, "</body></html>\n");
+}
+
 void htmlrep_page(struct outbuf *o, const struct htmlrep *h, const struct htmlrep_facts *f)
 {
 	struct points *p = xmalloc(sizeof(*p));
 
-	out_str(o, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-		   "<meta name=\"viewport\" content=\"width=device-width\"><title>");
-	html_text(o, PACKAGE);
-	if (f->host) {
-		out_str(o, ": ");
-		html_text(o, f->host);
-	}
-	out_printf(o, "</title>\n<style>%s</style></head>\n<body>\n<h1>", style);
-	html_text(o, _("Delay report"));
-	if (f->host) {
-		out_str(o, ": ");
-		html_text(o, f->host);
-	}
-	out_str(o, "</h1>\n");
+	htmlrep_page_start(o, f->host);
 	write_facts(o, h, f);
 	write_pressure(o, h, p);
 	write_kinds(o, h, p);
 	write_events(o, h);
-	out_str(o, "</body></html>\n");
+	htmlrep_page_end(o);
 	free(p);
 }
