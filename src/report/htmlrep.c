@@ -239,8 +239,8 @@ static void add_row(struct htmlrep *h, const struct row *r, uint32_t bucket, dou
 	struct hr_task *t = NULL;
 	struct hr_cgroup *c = NULL;
 
-	if (r->departed)
-		return; /* its totals only: nothing of this interval */
+	if (r->departed || !(r->r.total_pct > 0))
+		return; /* its totals only, or it did not wait: nothing of this interval */
 	for (int k = 0; k < DK_COUNT; k++) {
 		double pct = r->r.kind[k].pct, ns;
 
