@@ -21,7 +21,8 @@ jobs=$(nproc 2>/dev/null || echo 2)
 PACKAGES="build-essential autoconf automake autopoint gettext pkg-config
 libncurses-dev libnl-genl-3-dev libproc2-dev libzstd-dev libmicrohttpd-dev"
 TEST_PACKAGES="systemd tmux groff-base jq python3 util-linux mount bsdutils procps locales libcap2-bin
-prometheus curl bash-completion debhelper dh-autoreconf lintian clang libclang-rt-14-dev"
+prometheus curl bash-completion debhelper dh-autoreconf lintian clang libclang-rt-14-dev
+chromium python3-html5lib"
 
 say() {
 	printf 'quickstart: %s\n' "$*"
