@@ -3,7 +3,7 @@
 # the JSON printer): all eight delay kinds, the accounting fields, four users and a uid without a
 # name, a tree of parents, threads, UTF-8 and control characters in names, a task that exits then
 # departs, a carried wait, a reading with delay accounting off, trigger events, PSI, the cgroup
-# view with states and pressure, and three segments in long.rec.
+# view with states and pressure, three segments in long.rec, and hostile.rec's names of markup.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/replay/fixture.sh"
 
@@ -16,8 +16,8 @@ for f in "$FIX"/*.rec; do
 	n=$((n + 1))
 	cmp -s "$f" "$TMPDIR_TEST/again/${f##*/}" && same=$((same + 1))
 done
-[ "$n" -eq 4 ] && [ "$same" -eq 4 ]
-tap_ok $? "fixgen writes the same 4 files again, byte for byte, in another time zone and locale" "$same of $n the same"
+[ "$n" -eq 5 ] && [ "$same" -eq 5 ]
+tap_ok $? "fixgen writes the same 5 files again, byte for byte, in another time zone and locale" "$same of $n the same"
 head -c 200 "$FIX/procs.rec" | grep -a -q 'fixture-host'
 tap_ok $? "the recordings name the fixed host, fixture-host"
 
@@ -58,6 +58,9 @@ check_fact "threads.rec: java's four threads, as TIDs 1500-1503" "1500 1501 1502
 	'[.[] | select(.type == "task" and .pid == 1500) | .tid] | unique | map(tostring) | join(" ")'
 check_fact "cgroups.rec: 12 cgroups with states and pressure" 12 cgroups.rec \
 	'[.[] | select(.type == "cgroup" and .tasks != null and .pressure != null) | .cgroup] | unique | length' --group cgroup
+check_fact "hostile.rec: mallory's process (1601) is named <img src=x onerror=alert(1)>, its cgroup holds <svg" \
+	"true true" hostile.rec \
+	'[.[] | select(.type == "task" and .pid == 1601)][0] | [(.command | startswith("<img src=x onerror=alert(1)>")), (.cgroup | contains("<svg onload"))] | map(tostring) | join(" ")'
 reports=$(dt -r "$FIX/long.rec" -b --begin @1767225854 --end @1767225857 | grep -c '^delaytop - ')
 [ "$reports" -eq 3 ] && [ "$(dt -r "$FIX/long.rec" -b | grep -c '^delaytop - ')" -eq 599 ]
 tap_ok $? "long.rec: 599 reports after its first reading; 3 from 00:04:14 to 00:04:17, across the first segment's end" \

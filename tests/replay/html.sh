@@ -17,11 +17,13 @@ for p in python3 /usr/bin/python3; do
 	"$p" -c 'import html5lib' 2>/dev/null && { PY=$p; break; }
 done
 
-# browser ARGS... FILE: Chromium, headless, with its own profile in this test's directory.
+# browser ARGS... FILE: Chromium, headless, with its own profile in this test's directory (its
+# configuration and cache too: XDG_CONFIG_HOME is otherwise the suite's directory without settings,
+# which must stay absent).
 browser() {
 	local profile
 	profile=$(mktemp -d "$TMPDIR_TEST/chromium.XXXXXX")
-	HOME=$profile timeout 90 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
+	HOME=$profile XDG_CONFIG_HOME=$profile/config XDG_CACHE_HOME=$profile/cache timeout 90 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
 		--user-data-dir="$profile" --hide-scrollbars "$@" 2>>"$TMPDIR_TEST/chromium.err"
 }
 
