@@ -9,7 +9,6 @@
 
 #include "html.h"
 #include "svgchart.h"
-#include "xalloc.h"
 
 /* The drawing's size in SVG units (the page scales it to its width) and its margins. */
 #define CHART_W 960
