@@ -361,6 +361,19 @@ static int unmoved(const struct rec_task *t)
 	return 1;
 }
 
+/* rec_predict_task for a task whose reading before is its last one but for the time (unmoved):
+ * only the times change. */
+static void still_on(struct rec_task *t, uint64_t dmono)
+{
+	dmono = sample_unit(dmono);
+	t->base.when_ns = t->last.when_ns;
+	t->base.age_ns = t->last.age_ns;
+	t->last.when_ns += dmono;
+	if (t->last.age_ns)
+		t->last.age_ns += dmono;
+	t->fresh = 0;
+}
+
 static void read_tasks(struct rec_decoder *d, struct cursor *r, uint64_t dmono)
 {
 	struct rec_task_phase tp = { dmono, NULL };
@@ -370,9 +383,14 @@ static void read_tasks(struct rec_decoder *d, struct cursor *r, uint64_t dmono)
 	size_t capdone;
 
 	read_gone(r, d->st.live, d->st.ntasks);
-	for (size_t i = 0; i < d->st.ntasks; i++)
-		if (d->st.live[i])
+	for (size_t i = 0; i < d->st.ntasks; i++) {
+		if (!d->st.live[i])
+			continue;
+		if (i < d->capstill && d->still[i])
+			still_on(&d->st.tasks[i], dmono);
+		else
 			rec_predict_task(&d->st.tasks[i], dmono);
+	}
 	n = get_count(r);
 	d->listed = n;
 	done = xcalloc(d->st.ntasks + 1, 1);
@@ -394,7 +412,12 @@ static void read_tasks(struct rec_decoder *d, struct cursor *r, uint64_t dmono)
 		done = mark(done, &capdone, h);
 	}
 	rates_of(d);
-	d->still = xgrow(d->still, &d->capstill, d->st.ntasks ? d->st.ntasks : 1, 1);
+	if (d->st.ntasks > d->capstill) {
+		size_t old = d->capstill;
+
+		d->still = xgrow(d->still, &d->capstill, d->st.ntasks, 1);
+		memset(d->still + old, 0, d->capstill - old);
+	}
 	for (size_t i = 0; i < d->st.ntasks; i++) { /* the tasks not listed: predicted whole */
 		if (!d->st.live[i] || done[i]) {
 			d->still[i] = 0;
