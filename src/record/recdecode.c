@@ -543,22 +543,19 @@ static const char *str_of(const struct rec_decoder *d, uint32_t id, const char *
 
 static void task_row(const struct rec_decoder *d, struct row *row, struct rec_task *t, const struct task_rates *r)
 {
-	memset(row, 0, sizeof(*row));
 	for (size_t i = 0; i < d->nabsent; i++) /* fields the file is older than */
 		rec_set(d->absent[i], t, d->absent[i]->none);
-	row->fields = t->fields;
+	row->fields = t->fields; /* every member is set here: no memset of the whole row first */
 #define ROW_STRING_OF(member, none) row->member = str_of(d, t->str[ROWSTR_##member], none);
 	ROW_STRINGS(ROW_STRING_OF)
 #undef ROW_STRING_OF
 	row->parent = -1;
+	row->cg = NULL;
 	row->r = *r;
 	row->acc = &t->acc;
-	if (!t->departed) {
-		row->last = &t->last;
-		row->peak = &t->peak;
-		if (!t->fresh)
-			row->base = &t->base;
-	}
+	row->last = t->departed ? NULL : &t->last;
+	row->peak = t->departed ? NULL : &t->peak;
+	row->base = t->departed || t->fresh ? NULL : &t->base;
 }
 
 static int facts_by_path(const void *a, const void *b)
