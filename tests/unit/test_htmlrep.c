@@ -108,6 +108,58 @@ static int count(const char *s, const char *needle)
 	return n;
 }
 
+/* The page of a day of readings, every kind and the pressure of every resource drawn: under 2 MB,
+ * no line of more than 600 points. */
+static void test_day_page(void)
+{
+	struct htmlrep *h = xmalloc(sizeof(*h));
+	struct htmlrep_facts f = { .host = "h", .exit_status = -1 };
+	struct snapshot snap;
+	struct row rows[12];
+	char comm[12][16], cg[12][32];
+	struct outbuf o = { 0 };
+	const char *p;
+	int most = 0, lines = 0;
+
+	htmlrep_init(h);
+	for (long i = 0; i <= 86400; i++) {
+		memset(&snap, 0, sizeof(snap));
+		snap.wall.tv_sec = T0 + i;
+		snap.interval_s = i ? 1.0 : 0;
+		for (int r = 0; r < PSI_COUNT; r++) {
+			snap.psi.res[r].present = snap.psi.res[r].some.present = snap.psi.res[r].full.present = 1;
+			snap.psi.res[r].some.pct = (double)(i % 97);
+			snap.psi.res[r].full.pct = (double)(i % 13);
+		}
+		for (int t = 0; t < 12; t++) {
+			snprintf(comm[t], sizeof(comm[t]), "task%d", t);
+			snprintf(cg[t], sizeof(cg[t]), "/cg%d.slice", t);
+			rows[t] = make_row((uint32_t)(100 + t), 0, comm[t], (double)((i + t) % 50), 0);
+			rows[t].cgroup = cg[t];
+			for (int k = 0; k < DK_COUNT; k++)
+				rows[t].r.kind[k].pct = (float)((i * (k + 1) + t) % 40);
+			rows[t].r.total_pct = 1;
+		}
+		snap.rows = rows;
+		snap.nrows = 12;
+		htmlrep_add(h, &snap);
+	}
+	htmlrep_page(&o, h, &f);
+	out_char(&o, '\0');
+	for (p = strstr(o.data, "data-points=\""); p; p = strstr(p + 1, "data-points=\"")) {
+		int n = atoi(p + 13);
+
+		most = n > most ? n : most;
+		lines++;
+	}
+	is_int(lines, 7 + DK_COUNT * 10, "every line drawn: 7 of pressure, 5 tasks and 5 cgroups a kind");
+	ok(most <= SVG_MAX_POINTS && most > SVG_MAX_POINTS / 4, "no line of more than 600 points (%d)", most);
+	ok(o.len < 2 * 1024 * 1024, "a day of every kind makes a page under 2 MB (%zu bytes)", o.len);
+	out_free(&o);
+	htmlrep_free(h);
+	free(h);
+}
+
 static void test_events_and_page(void)
 {
 	struct htmlrep *h = xmalloc(sizeof(*h));
@@ -152,6 +204,7 @@ int main(void)
 {
 	test_day();
 	test_gap();
+	test_day_page();
 	test_events_and_page();
 	return tap_done();
 }
