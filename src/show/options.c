@@ -109,7 +109,7 @@ static const struct option_def option_table[OPT_COUNT] = {
 		.choices = { "text", "csv", "json", "openmetrics", "html" }, .def = FORMAT_TEXT, .implies = "batch",
 		.command_mode = 1,
 		.help = N_("batch output: text, csv, json or openmetrics (implies --batch; command mode: not "
-			   "openmetrics); html: one page with charts of a recording (-r) or of a command's run"),
+			   "openmetrics); html: one web page of a recording (-r, with charts) or of a command's run"),
 		.bad = N_("unknown format '%s' (choose from: text, csv, json, openmetrics, html)") },
 	[OPT_ACCUMULATE] = { .name = "accumulate", .type = OPTT_FLAG, .at = AT(accumulate),
 			     .help = N_("totals since the start, exited tasks included") },
