@@ -22,7 +22,7 @@ PACKAGES="build-essential autoconf automake autopoint gettext pkg-config
 libncurses-dev libnl-genl-3-dev libproc2-dev libzstd-dev libmicrohttpd-dev libyaml-dev libcrypt-dev"
 TEST_PACKAGES="systemd tmux groff-base jq python3 util-linux mount bsdutils procps locales libcap2-bin
 prometheus prometheus-alertmanager curl bash-completion debhelper dh-autoreconf lintian clang libclang-rt-14-dev
-openssl apache2-utils"
+openssl apache2-utils chromium python3-html5lib"
 # Test packages whose service the package enables: the tests run their own.
 SERVICE_PACKAGES="prometheus prometheus-alertmanager"
 

@@ -122,7 +122,15 @@ struct fixture {
 	int readings;
 	int small;    /* only the first few processes, no events, accounting always on */
 	int peaks;    /* the system's pressure quiet but for the bursts of peak_share, and events */
+	int hostile;  /* mallory's names are markup and bytes that are not UTF-8 (the HTML report's test) */
 };
+
+/* hostile.rec's names for mallory's process (1601): what a task controls, made to break a page. */
+#define HOSTILE_COMM "<img src=x onerror=alert(1)>\xff"
+#define HOSTILE_CMDLINE "\"'><script>alert(2)</script>"
+#define HOSTILE_CGROUP "/evil.slice/<svg onload=alert(3)>&amp;"
+#define HOSTILE_USER "<b>mallory</b>\""
+
 
 static uint64_t rnd(uint64_t *s)
 {
@@ -340,6 +348,12 @@ static void make_row(struct row *row, struct fix_task *t, const struct fixture *
 	row->comm = t->comm;
 	row->cmdline = p->cmdline;
 	row->cgroup = p->cgroup;
+	if (x->hostile && p->pid == 1601) {
+		row->comm = HOSTILE_COMM;
+		row->cmdline = HOSTILE_CMDLINE;
+		row->cgroup = HOSTILE_CGROUP;
+		row->user = HOSTILE_USER;
+	}
 	row->parent = -1;
 	row->acc = &t->acc;
 	if (departed) {
@@ -465,6 +479,7 @@ static const struct fixture fixtures[] = {
 	{ .name = "cgroups.rec", .cgroups = 1, .readings = 6 },
 	{ .name = "long.rec", .small = 1, .readings = 600 },
 	{ .name = "peaks.rec", .small = 1, .peaks = 1, .readings = 120 },
+	{ .name = "hostile.rec", .hostile = 1, .readings = 6 },
 };
 
 int main(int argc, char **argv)

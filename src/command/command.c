@@ -265,9 +265,10 @@ static int follow(struct run *r, struct follow *f, pid_t child, int sigfd)
 /* Prints the report and completes the output. The command has run, so a report that could not
  * be written ends delaytop with EXIT_CANNOT_FOLLOW, not with the command's status, and the
  * message gives that status. A reader that went away (EPIPE) is not an error. */
-static int write_report(struct run *r, const struct options *o, struct output *out, int status)
+static int write_report(struct run *r, const struct options *o, struct output *out, int status,
+			command_page_fn page)
 {
-	int written = report_print(&r->report, o->format, out->f) == 0;
+	int written = (page ? page(&r->report, out->f) : report_print(&r->report, o->format, out->f)) == 0;
 	int e = errno;
 
 	if (reportfile_close(out, written) == 0 || (!written && e == EPIPE))
@@ -290,7 +291,7 @@ static int write_report(struct run *r, const struct options *o, struct output *o
 	return EXIT_CANNOT_FOLLOW;
 }
 
-int command_run(const struct options *o, int delayacct_off, unsigned closed_fds)
+int command_run(const struct options *o, int delayacct_off, unsigned closed_fds, command_page_fn page)
 {
 	struct follow *f = NULL;
 	struct run r;
@@ -344,7 +345,7 @@ int command_run(const struct options *o, int delayacct_off, unsigned closed_fds)
 	count_survivors(&r, f);
 	r.report.lost = r.lost;
 	r.report.undecided = family_undecided(r.family);
-	rc = write_report(&r, o, &out, report_exit_status(&r.report));
+	rc = write_report(&r, o, &out, report_exit_status(&r.report), page);
 out:
 	if (sigfd >= 0)
 		close(sigfd);

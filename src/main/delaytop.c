@@ -22,6 +22,7 @@
 #include "liveloop.h"
 #include "metrics.h"
 #include "options.h"
+#include "htmlfile.h"
 #include "playback.h"
 #include "rcfile.h"
 #include "recorder.h"
@@ -520,7 +521,8 @@ int main(int argc, char **argv)
 		int warned = 0, delayacct = delayacct_read();
 
 		warn_delayacct(delayacct, &warned);
-		rc = command_run(&o, delayacct == DELAYACCT_OFF, (unsigned)closed);
+		rc = command_run(&o, delayacct == DELAYACCT_OFF, (unsigned)closed,
+				 o.format == FORMAT_HTML ? htmlfile_command : NULL);
 		webconfig_free(&wc);
 		options_free(&o);
 		return rc;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "batch.h"
+#include "htmlfile.h"
 #include "i18n.h"
 #include "playback.h"
 #include "replay.h"
@@ -140,7 +141,10 @@ int playback_run(const struct options *o, int stop_fd)
 
 	if (!r)
 		return rc;
-	rc = o->batch ? print_all(o, r, stop_fd) : view_replay(o, r, stop_fd);
+	if (o->format == FORMAT_HTML)
+		rc = htmlfile_replay(o, r, stop_fd);
+	else
+		rc = o->batch ? print_all(o, r, stop_fd) : view_replay(o, r, stop_fd);
 	replay_close(r);
 	return rc;
 }

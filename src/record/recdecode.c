@@ -63,6 +63,7 @@ void rec_decoder_free(struct rec_decoder *d)
 	rec_state_free(&d->st);
 	free(d->rows);
 	free(d->rates);
+	free(d->still);
 	free(d->facts);
 	free(d->absent);
 	cgtree_free(&d->tree);
@@ -342,6 +343,37 @@ static struct task_rates *rates_of(struct rec_decoder *d)
 	return d->rates;
 }
 
+/* Whether a task's counters did not move from its reading before to its last one, and its
+ * longest waits show whatever its age: then the rates of its next such reading are the same, and
+ * its totals do not grow (a replay of a long recording skips most of its work so). */
+static int unmoved(const struct rec_task *t)
+{
+	const struct sample *a = &t->base, *b = &t->last;
+
+	if (t->departed || t->fresh || a->threads != b->threads || a->kind_total != b->kind_total ||
+	    a->kind_count != b->kind_count || a->have_run != b->have_run || a->run_ns != b->run_ns ||
+	    a->acct_have != b->acct_have || memcmp(a->count, b->count, sizeof(a->count)) != 0 ||
+	    memcmp(a->total, b->total, sizeof(a->total)) != 0 || memcmp(a->acct, b->acct, sizeof(a->acct)) != 0)
+		return 0;
+	for (int k = 0; k < DK_COUNT; k++)
+		if ((t->peak.kinds & (1u << k)) && b->age_ns && t->peak.max[k] > b->age_ns)
+			return 0; /* hidden now, shown once the task is older */
+	return 1;
+}
+
+/* rec_predict_task for a task whose reading before is its last one but for the time (unmoved):
+ * only the times change. */
+static void still_on(struct rec_task *t, uint64_t dmono)
+{
+	dmono = sample_unit(dmono);
+	t->base.when_ns = t->last.when_ns;
+	t->base.age_ns = t->last.age_ns;
+	t->last.when_ns += dmono;
+	if (t->last.age_ns)
+		t->last.age_ns += dmono;
+	t->fresh = 0;
+}
+
 static void read_tasks(struct rec_decoder *d, struct cursor *r, uint64_t dmono)
 {
 	struct rec_task_phase tp = { dmono, NULL };
@@ -351,9 +383,14 @@ static void read_tasks(struct rec_decoder *d, struct cursor *r, uint64_t dmono)
 	size_t capdone;
 
 	read_gone(r, d->st.live, d->st.ntasks);
-	for (size_t i = 0; i < d->st.ntasks; i++)
-		if (d->st.live[i])
+	for (size_t i = 0; i < d->st.ntasks; i++) {
+		if (!d->st.live[i])
+			continue;
+		if (i < d->capstill && d->still[i])
+			still_on(&d->st.tasks[i], dmono);
+		else
 			rec_predict_task(&d->st.tasks[i], dmono);
+	}
 	n = get_count(r);
 	d->listed = n;
 	done = xcalloc(d->st.ntasks + 1, 1);
@@ -375,9 +412,22 @@ static void read_tasks(struct rec_decoder *d, struct cursor *r, uint64_t dmono)
 		done = mark(done, &capdone, h);
 	}
 	rates_of(d);
-	for (size_t i = 0; i < d->st.ntasks; i++) /* the tasks not listed: predicted whole */
-		if (d->st.live[i] && !done[i])
-			rec_predict_totals(&d->st.tasks[i], &d->rates[i]);
+	if (d->st.ntasks > d->capstill) {
+		size_t old = d->capstill;
+
+		d->still = xgrow(d->still, &d->capstill, d->st.ntasks, 1);
+		memset(d->still + old, 0, d->capstill - old);
+	}
+	for (size_t i = 0; i < d->st.ntasks; i++) { /* the tasks not listed: predicted whole */
+		if (!d->st.live[i] || done[i]) {
+			d->still[i] = 0;
+			continue;
+		}
+		if (d->still[i] && sample_unit(dmono) > 0)
+			continue; /* the same rates as before, nothing to add */
+		rec_predict_totals(&d->st.tasks[i], &d->rates[i]);
+		d->still[i] = sample_unit(dmono) > 0 && unmoved(&d->st.tasks[i]);
+	}
 	free(done);
 }
 
@@ -541,22 +591,19 @@ static const char *str_of(const struct rec_decoder *d, uint32_t id, const char *
 
 static void task_row(const struct rec_decoder *d, struct row *row, struct rec_task *t, const struct task_rates *r)
 {
-	memset(row, 0, sizeof(*row));
 	for (size_t i = 0; i < d->nabsent; i++) /* fields the file is older than */
 		rec_set(d->absent[i], t, d->absent[i]->none);
-	row->fields = t->fields;
+	row->fields = t->fields; /* every member is set here: no memset of the whole row first */
 #define ROW_STRING_OF(member, none) row->member = str_of(d, t->str[ROWSTR_##member], none);
 	ROW_STRINGS(ROW_STRING_OF)
 #undef ROW_STRING_OF
 	row->parent = -1;
+	row->cg = NULL;
 	row->r = *r;
 	row->acc = &t->acc;
-	if (!t->departed) {
-		row->last = &t->last;
-		row->peak = &t->peak;
-		if (!t->fresh)
-			row->base = &t->base;
-	}
+	row->last = t->departed ? NULL : &t->last;
+	row->peak = t->departed ? NULL : &t->peak;
+	row->base = t->departed || t->fresh ? NULL : &t->base;
 }
 
 static int facts_by_path(const void *a, const void *b)

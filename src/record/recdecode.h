@@ -20,6 +20,9 @@ struct rec_decoder {
 	size_t caprows;
 	struct task_rates *rates; /* per slot */
 	size_t caprates;
+	uint8_t *still; /* per slot: its rates are those of a reading whose counters had not moved
+			   (rec_decode.c's unmoved), and it was not read since */
+	size_t capstill;
 	struct cgroup_facts *facts;
 	size_t capfacts;
 	struct cgtree tree;

@@ -452,6 +452,8 @@ int rec_header_parse(struct rec_schema *s, const char *text, size_t len, char *e
 			sealed = crc == rec_crc32(0, text, pos) && pos + n + 2 == s->header_len ? 1 : -1;
 		pos += n + 1;
 		if (sscanf(line, "format %d.%d", &s->major, &s->minor) == 2) {
+		} else if (strncmp(line, "writer ", 7) == 0) {
+			snprintf(s->writer, sizeof(s->writer), "%s", line + 7);
 		} else if (strncmp(line, "host ", 5) == 0) {
 			snprintf(s->host, sizeof(s->host), "%s", line + 5);
 		} else if (strncmp(line, "started ", 8) == 0) {

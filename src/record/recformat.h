@@ -107,6 +107,7 @@ void rec_header_seal(struct outbuf *o, size_t start);
 struct rec_schema {
 	int major, minor;
 	char host[256];
+	char writer[64]; /* the writer's program and version, "" when not said */
 	int64_t started_ns;
 	int *map[RO_COUNT];
 	uint8_t *types[RO_COUNT]; /* each of the file's fields' enum rec_ftype; RF_UNKNOWN: a type

@@ -187,6 +187,11 @@ const char *replay_host(const struct replay *r)
 	return recread_schema(r->rr)->host;
 }
 
+const char *replay_writer(const struct replay *r)
+{
+	return recread_schema(r->rr)->writer;
+}
+
 int64_t replay_time(const struct replay *r)
 {
 	return r->cur;

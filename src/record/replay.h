@@ -20,6 +20,8 @@ void replay_close(struct replay *r);
 void replay_range(const struct replay *r, int64_t *first_ns, int64_t *last_ns);
 /* The host the recording was made on. */
 const char *replay_host(const struct replay *r);
+/* The program and version that wrote it ("" when the file does not say). */
+const char *replay_writer(const struct replay *r);
 
 /* How many segments the file has (0: no reading at all). */
 size_t replay_segments(const struct replay *r);

@@ -106,10 +106,11 @@ static const struct option_def option_table[OPT_COUNT] = {
 			   "when it fires, say which tasks stalled (may be repeated)") },
 	[OPT_FORMAT] = {
 		.name = "format", .arg = "FORMAT", .type = OPTT_CHOICE, .at = AT(format),
-		.choices = { "text", "csv", "json", "openmetrics" }, .def = FORMAT_TEXT, .implies = "batch",
+		.choices = { "text", "csv", "json", "openmetrics", "html" }, .def = FORMAT_TEXT, .implies = "batch",
 		.command_mode = 1,
-		.help = N_("batch output: text, csv, json or openmetrics (implies --batch; command mode: not openmetrics)"),
-		.bad = N_("unknown format '%s' (choose from: text, csv, json, openmetrics)") },
+		.help = N_("batch output: text, csv, json or openmetrics (implies --batch; command mode: not "
+			   "openmetrics); html: one web page of a recording (-r, with charts) or of a command's run"),
+		.bad = N_("unknown format '%s' (choose from: text, csv, json, openmetrics, html)") },
 	[OPT_ACCUMULATE] = { .name = "accumulate", .type = OPTT_FLAG, .at = AT(accumulate),
 			     .help = N_("totals since the start, exited tasks included") },
 	[OPT_EXIT_BUFFER] = {
@@ -120,7 +121,9 @@ static const struct option_def option_table[OPT_COUNT] = {
 		.bad = N_("invalid exit buffer size '%s': expected %gK to %gG, such as 16M"),
 		.say = { MIN_EXIT_BUFFER / 1024, MAX_EXIT_BUFFER / (1024.0 * 1024 * 1024) } },
 	[OPT_OUTPUT] = { .name = "output", .letter = 'o', .arg = "FILE", .type = OPTT_STRING, .at = AT(output),
-			 .command_mode = 1, .help = N_("command mode: write the report to FILE, not stderr") },
+			 .command_mode = 1,
+			 .help = N_("command mode, and -r with --format html: write the report to FILE, not stderr "
+				    "(or standard output)") },
 	[OPT_LISTEN] = {
 		.name = "listen", .arg = "[ADDR:]PORT", .type = OPTT_STRING, .at = AT(listen),
 		.help = N_("serve Prometheus metrics at http://ADDR:PORT/metrics (ADDR: loopback unless given); "
@@ -493,8 +496,13 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	}
 	if (check_recording(o, err, errlen) < 0)
 		return OPTIONS_ERROR;
-	if (o->output && !o->command) {
-		optvalue_fail(err, errlen, "%s", _("--output is for command mode: add -- COMMAND"));
+	if (o->format == FORMAT_HTML && !o->command && !o->read) {
+		optvalue_fail(err, errlen, F_(N_("--format '%s' makes one page of a window of readings: it needs -r FILE "
+					      "or -- COMMAND")), "html");
+		return OPTIONS_ERROR;
+	}
+	if (o->output && !o->command && !(o->read && o->format == FORMAT_HTML)) {
+		optvalue_fail(err, errlen, "%s", _("--output is for command mode: add -- COMMAND (or -r with --format html)"));
 		return OPTIONS_ERROR;
 	}
 	return OPTIONS_OK;

@@ -11,7 +11,7 @@
 #include "optvalue.h"
 #include "trigger.h"
 
-enum output_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON, FORMAT_OPENMETRICS };
+enum output_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON, FORMAT_OPENMETRICS, FORMAT_HTML };
 
 struct options {
 	int batch;
@@ -36,7 +36,7 @@ struct options {
 	enum output_format format;
 	int accumulate;    /* totals since the start */
 	int exit_buffer;   /* receive buffer for exit records, bytes */
-	const char *output; /* command mode: where the report goes (NULL: stderr) */
+	const char *output; /* command mode, -r's html: where the report goes (NULL: stderr; -r: stdout) */
 	const char *listen; /* --listen: serve Prometheus metrics there (NULL: do not) */
 	const char *web_config; /* --web-config: TLS and basic auth for --listen (NULL: none) */
 	long top_commands;  /* command names the metrics show one by one */
@@ -88,7 +88,7 @@ enum option_type {
 	OPTT_TIME,    /* a time (timeparse.h): an int64_t of ns since the epoch */
 };
 
-#define OPTION_CHOICES_MAX 4
+#define OPTION_CHOICES_MAX 5
 
 /* One option: everything the parser, --help, the settings file and the completion (through
  * --help) know of it. Its value goes to the field at `at` of struct options (ACTION has none, a

@@ -71,7 +71,7 @@ is --group = -- process thread cgroup
 is --columns = pid,i -- pid,io pid,io_some pid,io_full pid,iowait pid,irq pid,irq_full pid,ivcsw
 is --columns = pi -- pid
 is --format c -- csv
-is -b --format '' -- text csv json openmetrics
+is -b --format '' -- text csv json openmetrics html
 is --web-c -- --web-config=
 mkdir -p "$TMPDIR_TEST/webdir" && touch "$TMPDIR_TEST/webdir/web.yml"
 cd "$TMPDIR_TEST/webdir" || exit 1

@@ -33,4 +33,21 @@ for k in $(echo "$keys" | tr ',' ' '); do
 	tap_ok $? "the man page's --sort names key $k"
 done
 
+# Every format --format takes is in the man page's description of --format and in README.md.
+formats=$(LC_ALL=C "$DELAYTOP" --format '?' 2>&1 | sed -n 's/.*(choose from: \(.*\))$/\1/p' | tr -d ',')
+[ -n "$formats" ]
+tap_ok $? "--format names its formats when refused"
+sed -n '/^\.BI \\-\\-format= FORMAT/,/^\.TP/p' "$man" >"$TMPDIR_TEST/format"
+# README.md's list of options: "--format text|csv|..." and "`--format` also takes `...`"
+readme_formats=" $(tr '\n' ' ' <"$readme" | grep -o -E -- '--format [a-z|]+|`--format` also takes `[a-z]+`' |
+	sed -e 's/^--format //' -e 's/.*takes `\(.*\)`/\1/' | tr '|\n' '  ') "
+for f in $formats; do
+	grep -qw -- "$f" "$TMPDIR_TEST/format"
+	tap_ok $? "the man page's --format names the format $f"
+	case $readme_formats in *" $f "*) true ;; *) false ;; esac
+	tap_ok $? "README.md's options name --format $f" "README.md names: $readme_formats"
+done
+grep -q '^\.SH "\?HTML REPORT"\?$' "$man"
+tap_ok $? "the man page has an HTML REPORT section"
+
 done_testing

@@ -34,6 +34,11 @@ bad_input "'--delay'" -b --delay
 bad_input "'-d'" -b -d
 bad_input "'-x'" --batch -xb
 bad_input "xml" --format xml
+# html is a page of a window of readings: a recording's (-r) or a command's run
+bad_input "--format 'html' makes one page of a window of readings: it needs -r FILE or -- COMMAND" --format html
+bad_input "--format 'html' makes one page" -b -n 1 --format html
+bad_input "--output is for command mode: add -- COMMAND (or -r with --format html)" -r /dev/null -o out.html
+bad_input "(or -r with --format html)" -r /dev/null --format json -o out.json
 bad_input "no_such_user_xyz" -b -u no_such_user_xyz
 bad_input "extra" -b extra
 bad_input "' 0'" -b -n 1 -u ' 0'

@@ -3,8 +3,8 @@
 # the JSON printer): all eight delay kinds, the accounting fields, four users and a uid without a
 # name, a tree of parents, threads, UTF-8 and control characters in names, a task that exits then
 # departs, a carried wait, a reading with delay accounting off, trigger events, PSI, the cgroup
-# view with states and pressure, three segments in long.rec, and peaks.rec's bursts of pressure
-# and events.
+# view with states and pressure, three segments in long.rec, peaks.rec's bursts of pressure
+# and events, and hostile.rec's names of markup.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/replay/fixture.sh"
 
@@ -62,6 +62,9 @@ check_fact "cgroups.rec: 12 cgroups with states and pressure" 12 cgroups.rec \
 check_fact "peaks.rec: two readings made when a trigger fired" 2 peaks.rec '[.[] | select(.type == "event")] | length'
 check_fact "peaks.rec: I/O some 2% quiet, the bursts' readings (events aside) 15 to 30%, the bump 8%" "2 8 15 20 25 30" peaks.rec \
 	'[.[] | select(.type == "psi") | .io.some.pct | round] | unique | map(tostring) | join(" ")'
+check_fact "hostile.rec: mallory's process (1601) is named <img src=x onerror=alert(1)>, its cgroup holds <svg" \
+	"true true" hostile.rec \
+	'[.[] | select(.type == "task" and .pid == 1601)][0] | [(.command | startswith("<img src=x onerror=alert(1)>")), (.cgroup | contains("<svg onload"))] | map(tostring) | join(" ")'
 reports=$(dt -r "$FIX/long.rec" -b --begin @1767225854 --end @1767225857 | grep -c '^delaytop - ')
 [ "$reports" -eq 3 ] && [ "$(dt -r "$FIX/long.rec" -b | grep -c '^delaytop - ')" -eq 599 ]
 tap_ok $? "long.rec: 599 reports after its first reading; 3 from 00:04:14 to 00:04:17, across the first segment's end" \

@@ -1,0 +1,17 @@
+/* html.h — text made safe for an HTML page or an SVG drawing inside one: what a task controls
+ * (its command name and line, its cgroup path, its user's name) may hold markup, quotes and bytes
+ * that are not UTF-8. Pure code. */
+#ifndef DELAYTOP_HTML_H
+#define DELAYTOP_HTML_H
+
+#include "format.h"
+
+/* s as HTML text, fit for an element's content and for a quoted attribute's value alike (also
+ * inside SVG <text> and <title>): & < > " ' as character references; a byte that is not UTF-8,
+ * a control character other than tab and newline, and a noncharacter as U+FFFD, so that the page
+ * parses cleanly and no task name adds an element or an attribute. */
+void html_text(struct outbuf *o, const char *s);
+/* The first n bytes of s, as html_text writes them. */
+void html_text_n(struct outbuf *o, const char *s, size_t n);
+
+#endif

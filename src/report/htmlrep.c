@@ -1,0 +1,485 @@
+/* htmlrep.c — what the HTML report keeps of the readings: buckets of time that double in width
+ * when they fill up, each task's and cgroup's delays in them, the pressure, the trigger events.
+ * The page is htmlpage.c's. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "htmlrep.h"
+#include "xalloc.h"
+
+void htmlrep_init(struct htmlrep *h)
+{
+	memset(h, 0, sizeof(*h));
+	idmap_init(&h->tasks);
+}
+
+static void delays_free(struct hr_delays *d)
+{
+	for (int k = 0; k < DK_COUNT; k++)
+		free(d->pts[k]);
+}
+
+void htmlrep_free(struct htmlrep *h)
+{
+	size_t pos = 0;
+	uint32_t id;
+	void *val;
+
+	while (idmap_next(&h->tasks, &pos, &id, &val))
+		for (struct hr_task *t = val, *next; t; t = next) {
+			next = t->next;
+			free(t->comm);
+			free(t->cmdline);
+			free(t->user);
+			free(t->cgroup);
+			delays_free(&t->d);
+			free(t);
+		}
+	idmap_free(&h->tasks);
+	for (size_t i = 0; i < h->ncgroups; i++) {
+		free(h->cgroups[i].path);
+		delays_free(&h->cgroups[i].d);
+	}
+	free(h->cgroups);
+	free(h->cg_index);
+	for (size_t i = 0; i < h->nevents; i++) {
+		for (size_t k = 0; k < h->events[i].ntasks; k++)
+			free(h->events[i].task[k]);
+		for (size_t k = 0; k < h->events[i].ncgroups; k++)
+			free(h->events[i].cgroup[k]);
+	}
+	free(h->events);
+	memset(h, 0, sizeof(*h));
+}
+
+/* ---- buckets ---- */
+
+/* Merges the points of one kind in pairs of buckets, as the buckets were. */
+static void halve_points(struct hr_delays *d)
+{
+	for (int k = 0; k < DK_COUNT; k++) {
+		uint32_t out = 0;
+
+		for (uint32_t i = 0; i < d->npts[k]; i++) {
+			uint32_t b = d->pts[k][i].bucket / 2;
+
+			if (out && d->pts[k][out - 1].bucket == b)
+				d->pts[k][out - 1].ns += d->pts[k][i].ns;
+			else
+				d->pts[k][out++] = (struct hr_point){ b, d->pts[k][i].ns };
+		}
+		d->npts[k] = out;
+	}
+}
+
+/* Doubles the buckets' width: each pair becomes one, in the buckets and in every series. */
+static void halve(struct htmlrep *h)
+{
+	size_t pos = 0;
+	uint32_t id;
+	void *val;
+
+	for (uint32_t i = 0; i < SVG_MAX_POINTS; i++) {
+		struct hr_bucket *to = &h->b[i / 2];
+		const struct hr_bucket *from = &h->b[i];
+
+		if (i % 2 == 0) {
+			*to = *from;
+			continue;
+		}
+		to->cover_s += from->cover_s;
+		to->t_sum += from->t_sum;
+		to->n += from->n;
+		if (from->max_interval > to->max_interval)
+			to->max_interval = from->max_interval;
+		for (int r = 0; r < PSI_COUNT; r++)
+			for (int l = 0; l < 2; l++) {
+				to->psi_s[r][l] += from->psi_s[r][l];
+				to->psi_have[r][l] |= from->psi_have[r][l];
+			}
+	}
+	memset(&h->b[SVG_MAX_POINTS / 2], 0, sizeof(h->b[0]) * (SVG_MAX_POINTS - SVG_MAX_POINTS / 2));
+	h->nbuckets = (h->nbuckets + 1) / 2;
+	h->width *= 2;
+	while (idmap_next(&h->tasks, &pos, &id, &val))
+		for (struct hr_task *t = val; t; t = t->next)
+			halve_points(&t->d);
+	for (size_t i = 0; i < h->ncgroups; i++)
+		halve_points(&h->cgroups[i].d);
+}
+
+/* The bucket of a reading at t, the buckets made wider until it fits. */
+static uint32_t bucket_of(struct htmlrep *h, double t)
+{
+	double i;
+
+	if (!h->nreadings) {
+		h->t0 = t;
+		h->first_s = t;
+	}
+	for (;;) {
+		i = floor((t - h->t0) / h->width);
+		if (i < SVG_MAX_POINTS)
+			break;
+		halve(h);
+	}
+	if (i < 0)
+		i = 0; /* a clock that went back: with the first */
+	if ((uint32_t)i + 1 > h->nbuckets)
+		h->nbuckets = (uint32_t)i + 1;
+	return (uint32_t)i;
+}
+
+/* ---- series ---- */
+
+static void delays_add(struct hr_delays *d, int k, uint32_t bucket, double ns)
+{
+	uint32_t n = d->npts[k];
+
+	d->total_ns[k] += ns;
+	if (n && d->pts[k][n - 1].bucket == bucket) {
+		d->pts[k][n - 1].ns += (float)ns;
+		return;
+	}
+	if (n == d->cap[k]) {
+		size_t cap = d->cap[k];
+
+		d->pts[k] = xgrow(d->pts[k], &cap, n + 1, sizeof(*d->pts[k]));
+		d->cap[k] = (uint32_t)cap;
+	}
+	d->pts[k][n] = (struct hr_point){ bucket, (float)ns };
+	d->npts[k] = n + 1;
+}
+
+/* ---- tasks and cgroups ---- */
+
+static char *copy_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* The task a row stands for, made when new. */
+static struct hr_task *task_of(struct htmlrep *h, const struct row *r)
+{
+	uint32_t id = r->tid ? r->tid : r->pid;
+	struct hr_task *first = idmap_get(&h->tasks, id), *t;
+
+	for (t = first; t; t = t->next)
+		if (t->pid == r->pid && t->tid == r->tid && t->start_ns == r->start_ns)
+			return t;
+	t = xcalloc(1, sizeof(*t));
+	t->pid = r->pid;
+	t->tid = r->tid;
+	t->start_ns = r->start_ns;
+	t->next = first;
+	idmap_put(&h->tasks, id, t);
+	return t;
+}
+
+/* Keeps a copy of the row's strings (as they are now: a command may exec another). */
+static void task_strings(struct hr_task *t, const struct row *r)
+{
+	char **mine[ROW_STRING_COUNT] = { &t->user, &t->comm, &t->cmdline, &t->cgroup };
+	const char *theirs[ROW_STRING_COUNT] = { r->user, r->comm, r->cmdline, r->cgroup };
+
+	for (int i = 0; i < ROW_STRING_COUNT; i++) {
+		if (theirs[i] == t->seen[i] && (!theirs[i] || *mine[i]))
+			continue;
+		t->seen[i] = theirs[i];
+		if (*mine[i] && theirs[i] && strcmp(*mine[i], theirs[i]) == 0)
+			continue;
+		free(*mine[i]);
+		*mine[i] = copy_or_null(theirs[i]);
+	}
+}
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t x = 1469598103934665603ull;
+
+	while (*s)
+		x = (x ^ (unsigned char)*s++) * 1099511628211ull;
+	return x;
+}
+
+/* The cgroup of a path, made when new. */
+static struct hr_cgroup *cgroup_of(struct htmlrep *h, const char *path)
+{
+	size_t mask, i;
+
+	if (h->ncgroups * 2 >= h->cg_slots) {
+		size_t slots = h->cg_slots ? h->cg_slots * 2 : 64;
+
+		free(h->cg_index);
+		h->cg_index = xcalloc(slots, sizeof(*h->cg_index));
+		h->cg_slots = slots;
+		for (size_t c = 0; c < h->ncgroups; c++) {
+			for (i = str_hash(h->cgroups[c].path) & (slots - 1); h->cg_index[i]; i = (i + 1) & (slots - 1))
+				;
+			h->cg_index[i] = (uint32_t)c + 1;
+		}
+	}
+	mask = h->cg_slots - 1;
+	for (i = str_hash(path) & mask; h->cg_index[i]; i = (i + 1) & mask)
+		if (strcmp(h->cgroups[h->cg_index[i] - 1].path, path) == 0)
+			return &h->cgroups[h->cg_index[i] - 1];
+	h->cgroups = xgrow(h->cgroups, &h->capcgroups, h->ncgroups + 1, sizeof(*h->cgroups));
+	memset(&h->cgroups[h->ncgroups], 0, sizeof(h->cgroups[0]));
+	h->cgroups[h->ncgroups].path = xstrdup(path);
+	h->cg_index[i] = (uint32_t)++h->ncgroups;
+	return &h->cgroups[h->ncgroups - 1];
+}
+
+/* A row's delays of the interval into its task and its cgroup. */
+static void add_row(struct htmlrep *h, const struct row *r, uint32_t bucket, double interval_s)
+{
+	struct hr_task *t = NULL;
+	struct hr_cgroup *c = NULL;
+
+	if (r->departed || !(r->r.total_pct > 0))
+		return; /* its totals only, or it did not wait: nothing of this interval */
+	for (int k = 0; k < DK_COUNT; k++) {
+		double pct = r->r.kind[k].pct, ns;
+
+		if (!(pct > 0))
+			continue;
+		ns = pct / 100 * interval_s * 1e9;
+		if (!t) {
+			t = task_of(h, r);
+			task_strings(t, r);
+			if (r->cgroup)
+				c = cgroup_of(h, r->cgroup);
+		}
+		delays_add(&t->d, k, bucket, ns);
+		if (c)
+			delays_add(&c->d, k, bucket, ns);
+		h->kinds |= (kind_mask)(1u << k);
+	}
+}
+
+/* ---- events ---- */
+
+static void add_event(struct htmlrep *h, const struct snapshot *snap, const struct trigger_spec *spec)
+{
+	struct trigger_stallers st;
+	struct hr_event *e;
+
+	h->events = xgrow(h->events, &h->capevents, h->nevents + 1, sizeof(*h->events));
+	e = &h->events[h->nevents++];
+	memset(e, 0, sizeof(*e));
+	e->t = (double)snap->wall.tv_sec + snap->wall.tv_nsec / 1e9;
+	e->spec = *spec;
+	trigger_stallers(snap, trigger_kinds(spec->resource), &st);
+	for (size_t i = 0; i < st.ntasks; i++) {
+		e->task[i] = xstrdup(st.task[i]->comm ? st.task[i]->comm : "?");
+		e->task_pid[i] = st.task[i]->tid ? st.task[i]->tid : st.task[i]->pid;
+		e->task_pct[i] = st.task_pct[i];
+	}
+	e->ntasks = st.ntasks;
+	for (size_t i = 0; i < st.ncgroups; i++) {
+		e->cgroup[i] = xstrdup(st.cgroup[i] ? st.cgroup[i] : "?");
+		e->cgroup_pct[i] = st.cgroup_pct[i];
+	}
+	e->ncgroups = st.ncgroups;
+}
+
+/* The events of a reading: one trigger a line, as --trigger takes it. */
+static void add_events(struct htmlrep *h, const struct snapshot *snap)
+{
+	const char *line = snap->events;
+
+	while (line && *line) {
+		size_t len = strcspn(line, "\n");
+		char text[1100], why[256];
+		struct trigger_spec t;
+
+		snprintf(text, sizeof(text), "%.*s", (int)len, line);
+		if (trigger_parse(text, &t, why, sizeof(why)) == 0)
+			add_event(h, snap, &t);
+		line += len + (line[len] == '\n');
+	}
+}
+
+/* ---- readings ---- */
+
+/* The reading's facts and pressure, into its bucket. */
+static void add_head(struct htmlrep *h, const struct snapshot *snap, struct hr_bucket *b, double t)
+{
+	b->cover_s += snap->interval_s;
+	b->t_sum += t;
+	b->n++;
+	if (snap->interval_s > b->max_interval)
+		b->max_interval = snap->interval_s;
+	for (int r = 0; r < PSI_COUNT; r++) {
+		const struct psi_line *lines[2] = { &snap->psi.res[r].some, &snap->psi.res[r].full };
+
+		for (int l = 0; l < 2; l++)
+			if (snap->psi.res[r].present && lines[l]->present && !isnan(lines[l]->pct)) {
+				b->psi_s[r][l] += lines[l]->pct / 100 * snap->interval_s;
+				b->psi_have[r][l] = 1;
+			}
+	}
+	if (!h->nreadings)
+		h->delayacct_first = snap->delayacct;
+	h->delayacct_last = snap->delayacct;
+	h->limited |= snap->limited;
+	h->threads |= snap->threads;
+	if (snap->nprocs > h->max_procs)
+		h->max_procs = snap->nprocs;
+	if (snap->nthreads > h->max_threads)
+		h->max_threads = snap->nthreads;
+	if (snap->exits_lost > h->exits_lost)
+		h->exits_lost = snap->exits_lost;
+	h->last_s = t;
+	h->cover_s += snap->interval_s;
+	h->nreadings++;
+}
+
+void htmlrep_add(struct htmlrep *h, const struct snapshot *snap)
+{
+	double t = (double)snap->wall.tv_sec + snap->wall.tv_nsec / 1e9;
+	uint32_t bucket;
+
+	if (snap->events)
+		add_events(h, snap);
+	if (!(snap->interval_s > 0))
+		return; /* no rates */
+	if (!h->nreadings)
+		h->width = snap->interval_s > 1e-3 ? snap->interval_s : 1e-3;
+	bucket = bucket_of(h, t);
+	add_head(h, snap, &h->b[bucket], t);
+	for (size_t i = 0; i < snap->nrows; i++)
+		add_row(h, &snap->rows[i], bucket, snap->interval_s);
+}
+
+/* ---- what the page draws ---- */
+
+/* Whether the line breaks before bucket b, the bucket with readings before it being prev: no
+ * reading for longer than two buckets and two intervals. */
+static int gap_before(const struct htmlrep *h, uint32_t prev, uint32_t b)
+{
+	double tp = h->b[prev].t_sum / h->b[prev].n, tb = h->b[b].t_sum / h->b[b].n;
+
+	return tb - tp > 2 * h->width + 2 * h->b[b].max_interval;
+}
+
+/* The buckets with readings as points, the values from value(b) (NAN: none). */
+static size_t series(const struct htmlrep *h, double (*value)(const struct htmlrep *, uint32_t, const void *),
+		     const void *arg, double *t, double *v)
+{
+	size_t n = 0;
+	int have_prev = 0;
+	uint32_t prev = 0;
+
+	for (uint32_t b = 0; b < h->nbuckets && n < SVG_MAX_POINTS; b++) {
+		if (!h->b[b].n || !(h->b[b].cover_s > 0))
+			continue;
+		if (have_prev && gap_before(h, prev, b) && n + 1 < SVG_MAX_POINTS) {
+			t[n] = h->b[prev].t_sum / h->b[prev].n;
+			v[n++] = NAN;
+		}
+		t[n] = h->b[b].t_sum / h->b[b].n;
+		v[n++] = value(h, b, arg);
+		prev = b;
+		have_prev = 1;
+	}
+	return n;
+}
+
+struct delay_arg {
+	const struct hr_delays *d;
+	int k;
+	uint32_t *cursor; /* the next point to look at */
+};
+
+static double delay_value(const struct htmlrep *h, uint32_t b, const void *arg)
+{
+	const struct delay_arg *a = arg;
+	const struct hr_point *p = a->d->pts[a->k];
+	uint32_t *i = a->cursor;
+
+	while (*i < a->d->npts[a->k] && p[*i].bucket < b)
+		(*i)++;
+	if (*i < a->d->npts[a->k] && p[*i].bucket == b)
+		return p[*i].ns / 1e9 / h->b[b].cover_s * 100;
+	return 0;
+}
+
+size_t htmlrep_delay_series(const struct htmlrep *h, const struct hr_delays *d, int k, double *t, double *v)
+{
+	uint32_t cursor = 0;
+	struct delay_arg a = { d, k, &cursor };
+
+	return series(h, delay_value, &a, t, v);
+}
+
+struct psi_arg {
+	int res, line;
+};
+
+static double psi_value(const struct htmlrep *h, uint32_t b, const void *arg)
+{
+	const struct psi_arg *a = arg;
+
+	if (!h->b[b].psi_have[a->res][a->line])
+		return NAN;
+	return h->b[b].psi_s[a->res][a->line] / h->b[b].cover_s * 100;
+}
+
+size_t htmlrep_psi_series(const struct htmlrep *h, int res, int line, double *t, double *v)
+{
+	struct psi_arg a = { res, line };
+
+	return series(h, psi_value, &a, t, v);
+}
+
+/* Inserts (item, key) into the first n of the top list, largest first, at most max. */
+static size_t top_insert(const void **items, double *keys, size_t n, size_t max, const void *item, double key)
+{
+	size_t i = n < max ? n++ : max;
+
+	if (i == max && !(key > keys[max - 1]))
+		return n;
+	if (i == max)
+		i = max - 1;
+	while (i > 0 && keys[i - 1] < key) {
+		items[i] = items[i - 1];
+		keys[i] = keys[i - 1];
+		i--;
+	}
+	items[i] = item;
+	keys[i] = key;
+	return n;
+}
+
+size_t htmlrep_top_tasks(const struct htmlrep *h, int k, const struct hr_task **out, size_t max)
+{
+	double keys[HTMLREP_TABLE];
+	size_t n = 0, pos = 0;
+	uint32_t id;
+	void *val;
+
+	if (max > HTMLREP_TABLE)
+		max = HTMLREP_TABLE;
+	while (max && idmap_next(&h->tasks, &pos, &id, &val))
+		for (const struct hr_task *t = val; t; t = t->next)
+			if (t->d.total_ns[k] > 0)
+				n = top_insert((const void **)out, keys, n, max, t, t->d.total_ns[k]);
+	return n;
+}
+
+size_t htmlrep_top_cgroups(const struct htmlrep *h, int k, const struct hr_cgroup **out, size_t max)
+{
+	double keys[HTMLREP_TABLE];
+	size_t n = 0;
+
+	if (max > HTMLREP_TABLE)
+		max = HTMLREP_TABLE;
+	for (size_t i = 0; max && i < h->ncgroups; i++)
+		if (h->cgroups[i].d.total_ns[k] > 0)
+			n = top_insert((const void **)out, keys, n, max, &h->cgroups[i], h->cgroups[i].d.total_ns[k]);
+	return n;
+}

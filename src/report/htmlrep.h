@@ -1,0 +1,133 @@
+/* htmlrep.h — the HTML report (--format html): what it keeps of the readings of a window (a
+ * recording from --begin to --end, or command mode's run), and the page made of it. The readings'
+ * times are cut into at most SVG_MAX_POINTS buckets, twice as wide each time they fill up, so that
+ * the memory and the page stay the same size for an hour and for a day; each task and each cgroup
+ * keeps its delay per kind in the buckets where it waited, and its total for the window. The
+ * page: the host's facts, the pressure of each resource over time, per delay kind the tasks and
+ * cgroups that waited most (a chart of the first HTMLREP_CHART, a table of the first
+ * HTMLREP_TABLE), and every PSI trigger event with who stalled. Pure code. */
+#ifndef DELAYTOP_HTMLREP_H
+#define DELAYTOP_HTMLREP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "delaykind.h"
+#include "format.h"
+#include "idmap.h"
+#include "model.h"
+#include "psi.h"
+#include "svgchart.h"
+#include "trigger.h"
+
+#define HTMLREP_CHART 5
+#define HTMLREP_TABLE 10
+
+/* One bucket's delay of a task or cgroup in one kind. */
+struct hr_point {
+	uint32_t bucket;
+	float ns;
+};
+
+/* A task's or a cgroup's delays: per kind, the buckets where it waited (in order) and the total. */
+struct hr_delays {
+	struct hr_point *pts[DK_COUNT];
+	uint32_t npts[DK_COUNT], cap[DK_COUNT];
+	double total_ns[DK_COUNT];
+};
+
+struct hr_task {
+	uint32_t pid, tid;
+	uint64_t start_ns;
+	char *comm, *cmdline, *user, *cgroup;
+	const char *seen[ROW_STRING_COUNT]; /* the row's strings when last copied */
+	struct hr_delays d;
+	struct hr_task *next; /* another task of the same id (a pid used again) */
+};
+
+struct hr_cgroup {
+	char *path;
+	struct hr_delays d;
+};
+
+/* A trigger that fired, and who stalled in the reading made then. */
+struct hr_event {
+	double t;          /* seconds since the epoch */
+	struct trigger_spec spec;
+	char *task[TRIGGER_TOP];
+	uint32_t task_pid[TRIGGER_TOP];
+	double task_pct[TRIGGER_TOP];
+	size_t ntasks;
+	char *cgroup[TRIGGER_TOP];
+	double cgroup_pct[TRIGGER_TOP];
+	size_t ncgroups;
+};
+
+/* A bucket of time. */
+struct hr_bucket {
+	double cover_s; /* the readings' intervals in it, seconds */
+	double t_sum;   /* their times, for the average */
+	uint32_t n;     /* readings in it */
+	double max_interval;
+	double psi_s[PSI_COUNT][2]; /* stall seconds of each resource's some and full */
+	uint8_t psi_have[PSI_COUNT][2];
+};
+
+struct htmlrep {
+	double t0;        /* the first reading's time, seconds since the epoch (when nreadings) */
+	double width;     /* a bucket's width, seconds */
+	struct hr_bucket b[SVG_MAX_POINTS];
+	uint32_t nbuckets; /* used */
+	uint64_t nreadings;
+	double first_s, last_s; /* the first and last reading's times */
+	double cover_s;   /* the intervals of all readings */
+	/* the facts: as in the first and the last reading, and whether they changed */
+	int delayacct_first, delayacct_last, limited, threads;
+	unsigned max_procs, max_threads;
+	uint64_t exits_lost;
+	kind_mask kinds;  /* kinds some task waited in */
+	struct idmap tasks; /* id (tid, else pid) -> struct hr_task list */
+	struct hr_cgroup *cgroups;
+	size_t ncgroups, capcgroups;
+	uint32_t *cg_index; /* open addressing: index + 1 into cgroups, by the path's hash */
+	size_t cg_slots;
+	struct hr_event *events;
+	size_t nevents, capevents;
+};
+
+/* What the page says of where the readings came from (NULL or 0: not known, left out). */
+struct htmlrep_facts {
+	const char *source;  /* the recording's file, or the command run */
+	const char *host;
+	const char *writer;  /* the recording's writer: "delaytop 0.1.0" */
+	const char *kernel;  /* uname's release */
+	long cpus;
+	int exit_status;     /* command mode: the command's status, -1: none */
+};
+
+void htmlrep_init(struct htmlrep *h);
+void htmlrep_free(struct htmlrep *h);
+/* Takes one reading: its pressure, its rows' delays, its trigger events. A reading without an
+ * interval (a run's first) has no rates: only its events count. */
+void htmlrep_add(struct htmlrep *h, const struct snapshot *snap);
+
+/* The values of a bucketed series: a task's or cgroup's share of the time in kind k (percent),
+ * or a resource's pressure (line 0: some, 1: full), into t and v (SVG_MAX_POINTS each), a NAN
+ * where readings are missing for a while. Returns how many points. */
+size_t htmlrep_delay_series(const struct htmlrep *h, const struct hr_delays *d, int k, double *t, double *v);
+size_t htmlrep_psi_series(const struct htmlrep *h, int res, int line, double *t, double *v);
+/* The tasks (or cgroups) that waited most in kind k, largest first, at most max, into out;
+ * returns how many (those that waited at all). */
+size_t htmlrep_top_tasks(const struct htmlrep *h, int k, const struct hr_task **out, size_t max);
+size_t htmlrep_top_cgroups(const struct htmlrep *h, int k, const struct hr_cgroup **out, size_t max);
+
+/* The whole page (htmlpage.c). */
+void htmlrep_page(struct outbuf *o, const struct htmlrep *h, const struct htmlrep_facts *f);
+/* Its parts, for another page of the same look (command mode's): the head with the style and the
+ * heading (host: NULL for none), a row of a facts table (<table class="facts">: a label and a
+ * value, both escaped), the end. */
+void htmlrep_page_start(struct outbuf *o, const char *host);
+void htmlrep_fact(struct outbuf *o, const char *label, const char *value);
+void htmlrep_page_end(struct outbuf *o);
+
+#endif

@@ -1,0 +1,41 @@
+# html_command.sh — command mode with --format html: the page of the run's report, written to -o,
+# with the command's own tasks by name: a process that names itself <b>x</b>&" (through
+# /proc/self/comm) waits on the CPU and appears as text in the CPU table, no element made of it;
+# the page parses as HTML5 without an error (html5lib, strict), and delaytop exits with the
+# command's status.
+. "$top_srcdir/tests/lib.sh"
+
+require_taskstats
+T=$TMPDIR_TEST
+PY=
+for p in python3 /usr/bin/python3; do
+	"$p" -c 'import html5lib' 2>/dev/null && { PY=$p; break; }
+done
+
+# the named process spins for 0.6 s beside a second spinner on every CPU, so that it waits
+cpus=$(nproc)
+"$DELAYTOP" --format html -o "$T/run.html" -- sh -c '
+	i=0; while [ $i -lt '"$cpus"' ]; do timeout 0.6 sh -c "while :; do :; done" & i=$((i+1)); done
+	sh -c "printf %s \"<b>x</b>&\\\"\" >/proc/self/comm; timeout 0.6 sh -c \"while :; do :; done\"; :"
+	wait; exit 7' 2>"$T/err"
+st=$?
+[ "$st" -eq 7 ]
+tap_ok $? "delaytop exits with the command's status (7)" "status $st: $(head -3 "$T/err")"
+grep -q '<table class="list" id="top-tasks-cpu">' "$T/run.html"
+tap_ok $? "the page has the CPU table" "$(head -c 300 "$T/run.html")"
+grep -q '<td class="comm">&lt;b&gt;x&lt;/b&gt;&amp;&quot;</td>' "$T/run.html" && ! grep -q '<b>x' "$T/run.html"
+tap_ok $? "the process named <b>x</b>&\" is text in it" "$(grep -o '<td class="comm">[^/]*' "$T/run.html" | head -5)"
+if [ -n "$PY" ]; then
+	err=$("$PY" -c '
+import sys, html5lib
+p = html5lib.HTMLParser(strict=True)
+try:
+    p.parse(open(sys.argv[1], "rb").read())
+except Exception as e:
+    print(e, p.errors[:3])
+' "$T/run.html")
+	tap_ok $([ -z "$err" ] && echo 0 || echo 1) "the page parses as HTML5 without an error (html5lib, strict)" "$err"
+else
+	tap_skip "the page parses as HTML5" "needs python3-html5lib"
+fi
+done_testing

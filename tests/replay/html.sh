@@ -1,0 +1,151 @@
+# html.sh — the HTML report (--format html) of fixture recordings, as an ordinary user, opened in a
+# real browser: headless Chromium loads the page from a file and gives back its DOM, in which the
+# pressure and delay charts have the points the readings make (long.rec: 599 readings with an
+# interval, one point each), the first task of the CPU table is the one that waited most, the
+# trigger events name who stalled, and a process named <img src=x onerror=alert(1)> (hostile.rec)
+# is text: no element and no event handler comes from a name, a command line, a cgroup or a
+# user. The page also parses as HTML5 without a single error (html5lib, strict), and a
+# screenshot of it is kept in the build directory (tests/report.png, for doc/report.png).
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/replay/fixture.sh"
+
+CHROMIUM=$(command -v chromium || command -v chromium-browser) ||
+	skip_all "needs Chromium (Debian's chromium package) to open the report in a browser"
+# html5lib: Debian's python3-html5lib, for the python3 that has it
+PY=
+for p in python3 /usr/bin/python3; do
+	"$p" -c 'import html5lib' 2>/dev/null && { PY=$p; break; }
+done
+
+# browser ARGS... FILE: Chromium, headless, with its own profile in this test's directory (its
+# configuration and cache too: XDG_CONFIG_HOME is otherwise the suite's directory without settings,
+# which must stay absent).
+browser() {
+	local profile
+	profile=$(mktemp -d "$TMPDIR_TEST/chromium.XXXXXX")
+	HOME=$profile XDG_CONFIG_HOME=$profile/config XDG_CACHE_HOME=$profile/cache timeout 90 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$profile" --hide-scrollbars "$@" 2>>"$TMPDIR_TEST/chromium.err"
+}
+
+dt -r "$FIX/hostile.rec" --format html -o "$FIX/hostile.html" 2>"$TMPDIR_TEST/err"
+status=$?
+tap_ok $status "-r hostile.rec --format html -o FILE writes the page" "status $status: $(head -3 "$TMPDIR_TEST/err")"
+dt -r "$FIX/long.rec" --format html >"$TMPDIR_TEST/long.html" 2>"$TMPDIR_TEST/err"
+tap_ok $? "without -o the page goes to standard output" "$(head -3 "$TMPDIR_TEST/err")"
+cp "$FIX/hostile.html" "$TMPDIR_TEST/hostile.html" 2>/dev/null || : >"$TMPDIR_TEST/hostile.html"
+
+browser --dump-dom "file://$TMPDIR_TEST/hostile.html" >"$TMPDIR_TEST/hostile.dom"
+if [ ! -s "$TMPDIR_TEST/hostile.dom" ] || ! grep -q '<svg' "$TMPDIR_TEST/hostile.dom"; then
+	if [ ! -s "$TMPDIR_TEST/hostile.html" ]; then
+		tap_ok 1 "Chromium opens the page" "there is no page"
+	else
+		skip_all "Chromium cannot run here: $(grep -v -i dbus "$TMPDIR_TEST/chromium.err" | head -2)"
+	fi
+fi
+browser --dump-dom "file://$TMPDIR_TEST/long.html" >"$TMPDIR_TEST/long.dom"
+
+# dom_check FILE CHECK: the DOM Chromium made, read by html5lib (as the browser serialized it);
+# CHECK is Python over `doc` (an ElementTree root, namespaces stripped) that prints what is wrong.
+dom_check() {
+	"$PY" - "$1" "$2" <<'PYEOF'
+import sys, html5lib
+doc = html5lib.parse(open(sys.argv[1], 'rb').read(), namespaceHTMLElements=False)
+for e in doc.iter():
+    if isinstance(e.tag, str) and '}' in e.tag:
+        e.tag = e.tag.split('}', 1)[1]
+def text(e):
+    return ''.join(e.itertext())
+def by_id(i):
+    for e in doc.iter():
+        if e.get('id') == i:
+            return e
+    return None
+exec(sys.argv[2])
+PYEOF
+}
+
+if [ -z "$PY" ]; then
+	tap_skip "the DOM's checks" "needs python3-html5lib"
+else
+	out=$(dom_check "$TMPDIR_TEST/long.dom" '
+for fig in ("psi-cpu", "psi-io", "tasks-cpu"):
+    f = by_id(fig)
+    paths = [p for p in f.iter("path") if "series" in (p.get("class") or "")] if f is not None else []
+    if not paths:
+        print(fig, "has no series")
+    for p in paths:
+        n = p.get("d").count("M") + p.get("d").count("L")
+        if n != 599 or p.get("data-points") != "599":
+            print(fig, "draws", n, "points, says", p.get("data-points"), "(599 expected)")
+')
+	tap_ok $([ -z "$out" ] && echo 0 || echo 1) "long.rec in the browser: each chart draws 599 points, one a reading" "$out"
+
+	out=$(dom_check "$TMPDIR_TEST/hostile.dom" '
+rows = by_id("top-tasks-cpu").findall("./tbody/tr")
+first = text(rows[0].find("td")) if rows else None
+if first != "cc1":
+    print("the first row of the CPU table is", repr(first), "not cc1")
+')
+	tap_ok $([ -z "$out" ] && echo 0 || echo 1) "the CPU table starts with the task that waited most (cc1)" "$out"
+
+	out=$(dom_check "$TMPDIR_TEST/hostile.dom" '
+ev = [r for r in by_id("event-list").iter("tr") if r.get("class") == "event"] if by_id("event-list") is not None else []
+if len(ev) != 2:
+    print(len(ev), "events, 2 expected")
+else:
+    trig = text(ev[0].findall("td")[1])
+    who = [text(s) for s in ev[0].iter("span") if s.get("class") == "staller"]
+    if trig != "memory some 150ms 1s" or "postgres" not in who:
+        print("first event:", repr(trig), "stalled:", who)
+')
+	tap_ok $([ -z "$out" ] && echo 0 || echo 1) "the trigger events, the memory one with postgres among who stalled" "$out"
+
+	out=$(dom_check "$TMPDIR_TEST/hostile.dom" '
+bad = [e.tag for e in doc.iter() if e.tag in ("img", "script", "b", "iframe", "object", "embed", "link")]
+bad += [e.tag + " " + a for e in doc.iter() if isinstance(e.tag, str) for a in e.attrib if a.lower().startswith("on")]
+if bad:
+    print("elements or handlers from names:", bad)
+names = [text(td) for td in doc.iter("td") if td.get("class") == "comm"]
+want = "<img src=x onerror=alert(1)>\ufffd"
+if want not in names:
+    print("the name is not shown as text:", names)
+titles = [td.get("title") for td in doc.iter("td") if td.get("class") == "comm"]
+if "\"\x27><script>alert(2)</script>" not in titles:
+    print("the command line is not the cell title as text:", titles[-3:])
+alltext = text(doc.find("body"))
+for s in ("/evil.slice/<svg onload=alert(3)>&amp;", "<b>mallory</b>\""):
+    if s not in alltext:
+        print("missing as text:", s)
+legend = [text(t) for t in doc.iter("title")]
+if not any(t.startswith("/evil.slice/<svg") for t in legend):
+    print("the cgroup is not a chart line title as text")
+')
+	tap_ok $([ -z "$out" ] && echo 0 || echo 1) \
+		"a task named <img src=x onerror=alert(1)> is text: no element or handler from a name, command line, cgroup or user" "$out"
+
+	for f in hostile long; do
+		err=$("$PY" -c '
+import sys, html5lib
+p = html5lib.HTMLParser(strict=True)
+try:
+    p.parse(open(sys.argv[1], "rb").read())
+except Exception as e:
+    print(e, p.errors[:3])
+' "$TMPDIR_TEST/$f.html")
+		tap_ok $([ -z "$err" ] && echo 0 || echo 1) "$f.rec's page parses as HTML5 without an error (html5lib, strict)" "$err"
+	done
+fi
+
+bad=$(grep -o -i -E '<(script|link|img|iframe|object|embed|audio|video)\b|@import|url\(| (src|href)="|https?://[^ "]*' \
+	"$TMPDIR_TEST/hostile.html" | grep -v -x 'http://www.w3.org/2000/svg')
+tap_ok $([ -z "$bad" ] && echo 0 || echo 1) "the page fetches nothing and runs nothing: no script, link, image, url() or src" \
+	"found: $(echo $bad | head -c 300)"
+
+shot=${top_builddir:-.}/tests/report.png
+rm -f "$shot"
+browser --screenshot="$shot" --window-size=1200,2000 "file://$TMPDIR_TEST/hostile.html" >/dev/null
+size=$(stat -c %s "$shot" 2>/dev/null || echo 0)
+[ "$size" -gt 10000 ] && [ "$size" -lt 400000 ] && head -c 8 "$shot" | od -c | grep -q 'P   N   G'
+tap_ok $? "a screenshot of the page, a PNG of 10 to 400 KB, is kept at tests/report.png" "size $size"
+
+done_testing

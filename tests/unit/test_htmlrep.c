@@ -1,0 +1,210 @@
+/* test_htmlrep.c — htmlrep.c and htmlpage.c: the readings of a window kept in buckets (a day
+ * of readings draws as at most 600 points, the totals exact), the tasks and cgroups that waited
+ * most, the pressure, the trigger events with who stalled, and the page. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "htmlrep.h"
+#include "rowfixture.h"
+#include "tap.h"
+#include "xalloc.h"
+
+#define T0 1767225600 /* 2026-01-01 00:00:00 UTC */
+
+/* A reading at second i: three processes, "big" waiting 40% on the CPU, "small" 10%, "io" 20%
+ * on I/O, in two cgroups; CPU pressure some 25%. */
+static void reading(struct snapshot *snap, struct row *rows, long i)
+{
+	memset(snap, 0, sizeof(*snap));
+	snap->wall.tv_sec = T0 + i;
+	snap->interval_s = i ? 1.0 : 0;
+	snap->delayacct = DELAYACCT_ON;
+	snap->nprocs = 3;
+	snap->nthreads = 3;
+	rows[0] = make_row(100, 0, "big", 40, 0);
+	rows[1] = make_row(200, 0, "small", 10, 0);
+	rows[2] = make_row(300, 0, "<img src=x onerror=alert(1)>", 0, 20);
+	rows[0].cgroup = "/a.slice";
+	rows[1].cgroup = "/b.slice";
+	rows[2].cgroup = "/b.slice";
+	rows[2].cmdline = "\"><script>x</script>";
+	snap->rows = rows;
+	snap->nrows = 3;
+	snap->psi.res[PSI_CPU].present = 1;
+	snap->psi.res[PSI_CPU].some.present = 1;
+	snap->psi.res[PSI_CPU].some.pct = 25;
+}
+
+static void test_day(void)
+{
+	struct htmlrep *h = xmalloc(sizeof(*h));
+	struct snapshot snap;
+	struct row rows[3];
+	const struct hr_task *top[HTMLREP_TABLE];
+	const struct hr_cgroup *cg[HTMLREP_TABLE];
+	double t[SVG_MAX_POINTS], v[SVG_MAX_POINTS];
+	size_t n;
+
+	htmlrep_init(h);
+	for (long i = 0; i <= 86400; i++) {
+		reading(&snap, rows, i);
+		htmlrep_add(h, &snap);
+	}
+	is_int(h->nreadings, 86400, "every reading with an interval counts (the first has none)");
+	ok(h->nbuckets <= SVG_MAX_POINTS && h->nbuckets > SVG_MAX_POINTS / 4, "a day in at most 600 buckets (%u)",
+	   h->nbuckets);
+	n = htmlrep_top_tasks(h, DK_CPU, top, HTMLREP_TABLE);
+	is_int(n, 2, "two tasks waited on the CPU");
+	is_str(top[0]->comm, "big", "the one that waited most first");
+	is_num(top[0]->d.total_ns[DK_CPU] / 1e9, 0.4 * 86400, 1e-3, "its total over the day is exact");
+	n = htmlrep_delay_series(h, &top[0]->d, DK_CPU, t, v);
+	ok(n <= SVG_MAX_POINTS && n == h->nbuckets, "its series: one point a bucket (%zu)", n);
+	is_num(v[n / 2], 40, 1e-3, "each point its share of the bucket's time");
+	n = htmlrep_top_cgroups(h, DK_IO, cg, HTMLREP_TABLE);
+	ok(n == 1 && strcmp(cg[0]->path, "/b.slice") == 0, "the cgroup of the task that waited on I/O");
+	n = htmlrep_top_cgroups(h, DK_CPU, cg, HTMLREP_TABLE);
+	ok(n == 2 && strcmp(cg[0]->path, "/a.slice") == 0, "cgroups by their tasks' waits, largest first");
+	n = htmlrep_psi_series(h, PSI_CPU, 0, t, v);
+	is_num(v[0], 25, 1e-6, "the pressure's share of each bucket");
+	n = htmlrep_psi_series(h, PSI_MEMORY, 0, t, v);
+	ok(n > 0 && isnan(v[0]), "a resource not recorded has no values");
+	ok((h->kinds & (1u << DK_CPU)) && (h->kinds & (1u << DK_IO)) && !(h->kinds & (1u << DK_SWAPIN)),
+	   "the kinds waited in");
+	htmlrep_free(h);
+	free(h);
+}
+
+/* A gap in the readings breaks the lines. */
+static void test_gap(void)
+{
+	struct htmlrep *h = xmalloc(sizeof(*h));
+	struct snapshot snap;
+	struct row rows[3];
+	double t[SVG_MAX_POINTS], v[SVG_MAX_POINTS];
+	size_t n, nans = 0;
+
+	htmlrep_init(h);
+	for (long i = 0; i <= 100; i++) {
+		reading(&snap, rows, i < 50 ? i : i + 200);
+		htmlrep_add(h, &snap);
+	}
+	n = htmlrep_psi_series(h, PSI_CPU, 0, t, v);
+	for (size_t i = 0; i < n; i++)
+		nans += isnan(v[i]) != 0;
+	is_int(nans, 1, "200 seconds without readings: one break in the line");
+	htmlrep_free(h);
+	free(h);
+}
+
+/* How many times needle is in s. */
+static int count(const char *s, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = strstr(s, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/* The page of a day of readings, every kind and the pressure of every resource drawn: under 2 MB,
+ * no line of more than 600 points. */
+static void test_day_page(void)
+{
+	struct htmlrep *h = xmalloc(sizeof(*h));
+	struct htmlrep_facts f = { .host = "h", .exit_status = -1 };
+	struct snapshot snap;
+	struct row rows[12];
+	char comm[12][16], cg[12][32];
+	struct outbuf o = { 0 };
+	const char *p;
+	int most = 0, lines = 0;
+
+	htmlrep_init(h);
+	for (long i = 0; i <= 86400; i++) {
+		memset(&snap, 0, sizeof(snap));
+		snap.wall.tv_sec = T0 + i;
+		snap.interval_s = i ? 1.0 : 0;
+		for (int r = 0; r < PSI_COUNT; r++) {
+			snap.psi.res[r].present = snap.psi.res[r].some.present = snap.psi.res[r].full.present = 1;
+			snap.psi.res[r].some.pct = (double)(i % 97);
+			snap.psi.res[r].full.pct = (double)(i % 13);
+		}
+		for (int t = 0; t < 12; t++) {
+			snprintf(comm[t], sizeof(comm[t]), "task%d", t);
+			snprintf(cg[t], sizeof(cg[t]), "/cg%d.slice", t);
+			rows[t] = make_row((uint32_t)(100 + t), 0, comm[t], (double)((i + t) % 50), 0);
+			rows[t].cgroup = cg[t];
+			for (int k = 0; k < DK_COUNT; k++)
+				rows[t].r.kind[k].pct = (float)((i * (k + 1) + t) % 40);
+			rows[t].r.total_pct = 1;
+		}
+		snap.rows = rows;
+		snap.nrows = 12;
+		htmlrep_add(h, &snap);
+	}
+	htmlrep_page(&o, h, &f);
+	out_char(&o, '\0');
+	for (p = strstr(o.data, "data-points=\""); p; p = strstr(p + 1, "data-points=\"")) {
+		int n = atoi(p + 13);
+
+		most = n > most ? n : most;
+		lines++;
+	}
+	is_int(lines, 7 + DK_COUNT * 10, "every line drawn: 7 of pressure, 5 tasks and 5 cgroups a kind");
+	ok(most <= SVG_MAX_POINTS && most > SVG_MAX_POINTS / 4, "no line of more than 600 points (%d)", most);
+	ok(o.len < 2 * 1024 * 1024, "a day of every kind makes a page under 2 MB (%zu bytes)", o.len);
+	out_free(&o);
+	htmlrep_free(h);
+	free(h);
+}
+
+static void test_events_and_page(void)
+{
+	struct htmlrep *h = xmalloc(sizeof(*h));
+	struct htmlrep_facts f = { .source = "x.rec", .host = "<h1>host", .writer = "delaytop 0.1.0", .exit_status = -1 };
+	struct snapshot snap;
+	struct row rows[3];
+	struct outbuf o = { 0 };
+
+	htmlrep_init(h);
+	for (long i = 0; i < 10; i++) {
+		reading(&snap, rows, i);
+		if (i == 5)
+			snap.events = "io some 150ms 1s\ncpu some 100ms 1s /b.slice";
+		htmlrep_add(h, &snap);
+	}
+	is_int(h->nevents, 2, "two triggers fired");
+	ok(h->nevents == 2 && h->events[0].ntasks == 1 &&
+		   strcmp(h->events[0].task[0], "<img src=x onerror=alert(1)>") == 0,
+	   "the I/O trigger: the task that waited on I/O stalled");
+	ok(h->nevents == 2 && h->events[1].ntasks == 2 && strcmp(h->events[1].task[0], "big") == 0,
+	   "the CPU trigger: big stalled most");
+	htmlrep_page(&o, h, &f);
+	out_char(&o, '\0');
+	ok(strncmp(o.data, "<!DOCTYPE html>", 15) == 0, "a page");
+	ok(!strstr(o.data, "<img") && !strstr(o.data, "<script") && !strstr(o.data, "<h1>host"),
+	   "no element from a name or the host");
+	ok(strstr(o.data, "&lt;img src=x onerror=alert(1)&gt;") != NULL, "the name as text");
+	ok(strstr(o.data, "title=\"&quot;&gt;&lt;script&gt;x&lt;/script&gt;\"") != NULL,
+	   "the command line in an attribute, quotes escaped");
+	ok(strstr(o.data, "id=\"top-tasks-cpu\"") && strstr(o.data, "id=\"top-cgroups-io\"") &&
+		   strstr(o.data, "id=\"psi-cpu\"") && !strstr(o.data, "id=\"psi-memory\""),
+	   "tables of the kinds waited in, charts of the pressure recorded");
+	ok(strstr(o.data, "<tr class=\"event\">") && strstr(o.data, "io some 150ms 1s"), "the events' table");
+	ok(!strstr(o.data, "<script") && count(o.data, "http") == count(o.data, "xmlns=\"http://www.w3.org/2000/svg\""),
+	   "no script, nothing fetched (the only URL: SVG's namespace)");
+	out_free(&o);
+	htmlrep_free(h);
+	free(h);
+}
+
+int main(void)
+{
+	test_day();
+	test_gap();
+	test_day_page();
+	test_events_and_page();
+	return tap_done();
+}
