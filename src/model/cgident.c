@@ -276,6 +276,30 @@ void cgident_parse(const char *path, struct cgident *id)
 	}
 }
 
+int cgident_parse_new(const char *path, struct cgident *id)
+{
+	struct cgident up;
+	char parent[CGIDENT_NAME_MAX * 4];
+	size_t n = path ? strlen(path) : 0;
+	int news = 0;
+
+	cgident_parse(path, id);
+	while (n > 0 && path[n - 1] == '/')
+		n--;
+	while (n > 0 && path[n - 1] != '/')
+		n--;
+	if (n >= sizeof(parent))
+		return 0; /* too long to tell: nothing is new */
+	memcpy(parent, path ? path : "", n);
+	parent[n] = '\0';
+	cgident_parse(parent, &up);
+	if (id->container[0] && (strcmp(id->container, up.container) != 0 || id->runtime != up.runtime))
+		news |= CGIDENT_NEW_CONTAINER;
+	if (id->pod_uid[0] && strcmp(id->pod_uid, up.pod_uid) != 0)
+		news |= CGIDENT_NEW_POD;
+	return news;
+}
+
 const char *cgident_container_text(const struct cgident *id, char *buf, size_t size)
 {
 	int hex = is_hex64((struct part){ id->container, strlen(id->container) });

@@ -29,6 +29,13 @@ struct cgident {
 /* What the cgroup at path is (a path as /proc/PID/cgroup shows it; NULL: nothing). Pure. */
 void cgident_parse(const char *path, struct cgident *id);
 
+/* What a cgroup's path names that its parent's does not. */
+enum { CGIDENT_NEW_CONTAINER = 1, CGIDENT_NEW_POD = 2 };
+
+/* cgident_parse, and which of the container and the pod the cgroup is the first of along its path
+ * (CGIDENT_NEW_* bits): where the cgroup view labels a row. Pure. */
+int cgident_parse_new(const char *path, struct cgident *id);
+
 /* The container for people, into buf: "docker:0123456789ab" (an id cut to 12 digits as the
  * runtimes' own lists show it), "lxc:NAME", the id alone when the runtime is unknown; "" when
  * none. Returns buf. Pure. */

@@ -224,8 +224,36 @@ static void test_text(void)
 	ok(strcmp(cgident_container_text(&id, buf, 6), "lxc:w") == 0, "cut to the buffer (%s)", buf);
 }
 
+/* Where the cgroup view labels a row: the first cgroup of a container or a pod along the path. */
+static void test_new(void)
+{
+	static const struct {
+		const char *path;
+		int news;
+	} cases[] = {
+		{ "/system.slice/docker-" ID1 ".scope", CGIDENT_NEW_CONTAINER },
+		{ "/system.slice/docker-" ID1 ".scope/init", 0 },
+		{ "/docker/" ID1, CGIDENT_NEW_CONTAINER },
+		{ "/docker", 0 },
+		{ "/kubepods/burstable/pod" UID, CGIDENT_NEW_POD },
+		{ "/kubepods/burstable/pod" UID "/" ID2, CGIDENT_NEW_CONTAINER },
+		{ "/kubepods.slice/kubepods-pod" UID_ ".slice/", CGIDENT_NEW_POD },
+		{ "/docker/" ID2 "/kubepods/pod" UID, CGIDENT_NEW_POD },
+		{ "/lxc.payload.web1/system.slice", 0 },
+		{ "/system.slice/nginx.service", 0 },
+		{ "/", 0 },
+		{ "", 0 },
+	};
+	struct cgident id;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		is_int(cgident_parse_new(cases[i].path, &id), cases[i].news, cases[i].path);
+	is_int(cgident_parse_new(NULL, &id), 0, "NULL: nothing new");
+}
+
 int main(void)
 {
+	test_new();
 	check_all(v2, sizeof(v2) / sizeof(v2[0]));
 	check_all(v1, sizeof(v1) / sizeof(v1[0]));
 	check_all(alike, sizeof(alike) / sizeof(alike[0]));
