@@ -42,7 +42,7 @@ mkdir -p "$V2/$WEB" "$V2/$DOCKER" "$V2/$KUBE" || skip_all "cannot create cgroups
 
 # in CGROUP: a sleeping task moved into $V2/CGROUP; its pid in PID.
 in_cgroup() {
-	start_workload sleep 60
+	start_workload sleep 600 # stopped at the end; a loaded machine may take minutes
 	PID=$WORKLOAD_PID
 	echo "$PID" >"$V2/$1/cgroup.procs" || skip_all "cannot move a task into $V2/$1"
 }
