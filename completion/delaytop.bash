@@ -1,5 +1,5 @@
 # delaytop(8) completion for bash — options, sort keys, columns, groups, formats, users, pids,
-# cgroup paths, files (-o, and the recordings of -w and -r), the periods of --rotate and, after --,
+# cgroup paths, unit names, files (-o, and the recordings of -w and -r), the periods of --rotate and, after --,
 # a command.
 #
 # Nothing here repeats delaytop's tables: the options come from its --help, and the values an
@@ -30,6 +30,20 @@ _delaytop_cgroups()
 	esac
 	for dir in $(compgen -d -- "$root$1"); do
 		printf '%s/\n' "${dir#"$root"}"
+	done
+}
+
+# _delaytop_units PREFIX: the names of the units (services, scopes, slices) whose cgroups exist,
+# that begin with PREFIX, from the hierarchy _delaytop_cgroups reads.
+_delaytop_units()
+{
+	local root
+	root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts 2>/dev/null)
+	[ -n "$root" ] || root=$(awk '$3 == "cgroup" && $4 ~ /(^|,)name=systemd(,|$)/ { print $2; exit }' /proc/self/mounts 2>/dev/null)
+	[ -n "$root" ] || return 0
+	find "$root" -mindepth 1 -maxdepth 8 -type d \( -name '*.service' -o -name '*.scope' -o -name '*.slice' \) \
+		-printf '%f\n' 2>/dev/null | sort -u | while IFS= read -r name; do
+		[ "${name#"$1"}" != "$name" ] && printf '%s\n' "$name"
 	done
 }
 
@@ -103,6 +117,10 @@ _delaytop()
 		;;
 	--rotate) # or a number of seconds, the user's own
 		COMPREPLY=($(compgen -W $'hour\nday' -- "$cur")) # IFS is a newline here
+		return 0
+		;;
+	--unit)
+		COMPREPLY=($(_delaytop_units "$cur"))
 		return 0
 		;;
 	-c | --cgroup)

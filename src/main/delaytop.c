@@ -409,9 +409,10 @@ static int open_recorder(const struct options *o, struct recorder **rec)
 	*rec = NULL;
 	if (!o->write)
 		return 0;
-	ro.rows.by_uid = o->by_uid; /* the rows -u and -c choose (-p chooses what is read) */
+	ro.rows.by_uid = o->by_uid; /* the rows -u, -c and --unit choose (-p chooses what is read) */
 	ro.rows.uid = o->uid;
 	ro.rows.cgroup = o->cgroup;
+	ro.rows.unit = o->unit;
 	if (recorder_open(rec, &ro, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", PACKAGE, err);
 		return -1;

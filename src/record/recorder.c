@@ -304,7 +304,7 @@ static const struct snapshot *chosen(struct recorder *r, const struct snapshot *
 
 	*out = *snap;
 	out->events = events && events[0] ? events : NULL;
-	if (!r->o.rows.by_uid && !r->o.rows.cgroup)
+	if (!r->o.rows.by_uid && !r->o.rows.cgroup && !r->o.rows.unit)
 		return out;
 	r->kept = xgrow(r->kept, &r->capkept, snap->nrows ? snap->nrows : 1, sizeof(*r->kept));
 	for (size_t i = 0; i < snap->nrows; i++)

@@ -32,6 +32,7 @@ void batch_init(struct batch_printer *b, const struct options *o)
 		b->metrics->expiry_s = o->series_expiry_s;
 	}
 	b->spec.filter.cgroup = o->cgroup;
+	b->spec.filter.unit = o->unit;
 	b->spec.filter.by_uid = o->by_uid;
 	b->spec.filter.uid = o->uid;
 	b->spec.filter.active = o->active;
@@ -276,6 +277,20 @@ static void json_tail(struct outbuf *o, const struct row *r, const struct displa
 			out_printf(o, ",\"%s\":null", tail[i].name);
 }
 
+/* What the cgroup's path names: "unit", "container_runtime", "container_id", "pod_uid", "qos",
+ * null where unknown. */
+static void json_ident(struct outbuf *o, const char *path)
+{
+	struct cgident id;
+	const char *v[ROWVAL_IDENT_COUNT];
+
+	rowval_ident(path, &id, v);
+	for (int i = 0; i < ROWVAL_IDENT_COUNT; i++) {
+		out_printf(o, ",\"%s\":", rowval_ident_names[i]);
+		json_string_or_null(o, v[i]);
+	}
+}
+
 /* A task's "pid" and "tid" (null for a process row). */
 static void json_ids(struct outbuf *o, const struct row *r, int threads)
 {
@@ -310,6 +325,7 @@ static void json_task(struct outbuf *o, const char *when, const struct snapshot 
 	json_string_or_null(o, r->cmdline);
 	json_acct(o, r, d);
 	json_tail(o, r, d);
+	json_ident(o, r->cgroup);
 	out_str(o, "}\n");
 }
 
@@ -342,7 +358,9 @@ static void json_cgroup(struct outbuf *o, const char *when, const struct snapsho
 		out_printf(o, "%s\"%s\":", i ? "," : "", column_def(COL_PSI + i).key);
 		json_column(o, r, COL_PSI + i, d, 0);
 	}
-	out_str(o, "}}\n");
+	out_char(o, '}');
+	json_ident(o, r->cgroup);
+	out_str(o, "}\n");
 }
 
 static void batch_json_report(struct batch_printer *b, const struct snapshot *snap, size_t n)

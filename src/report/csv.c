@@ -33,6 +33,27 @@ static void csv_tail_names(struct outbuf *o)
 		out_printf(o, ",%s", tail[i].name);
 }
 
+/* The names of what the cgroup's path names, ending a line. */
+static void csv_ident_names(struct outbuf *o)
+{
+	for (int i = 0; i < ROWVAL_IDENT_COUNT; i++)
+		out_printf(o, ",%s", rowval_ident_names[i]);
+}
+
+/* Their values, empty where unknown. */
+static void csv_ident(struct outbuf *o, const char *path)
+{
+	struct cgident id;
+	const char *v[ROWVAL_IDENT_COUNT];
+
+	rowval_ident(path, &id, v);
+	for (int i = 0; i < ROWVAL_IDENT_COUNT; i++) {
+		out_char(o, ',');
+		if (v[i])
+			out_csv_field(o, v[i]);
+	}
+}
+
 static void csv_header(struct outbuf *o, const struct display *d)
 {
 	const char *const *names = rowval_metric_names(d);
@@ -51,6 +72,7 @@ static void csv_header(struct outbuf *o, const struct display *d)
 	if (d->cgroups) {
 		for (int i = 0; i < PSI_COLS; i++)
 			out_printf(o, ",%s", column_def(COL_PSI + i).key);
+		csv_ident_names(o);
 		out_char(o, '\n');
 	} else {
 		out_str(o, ",exited,partial,carried,cgroup,cmdline");
@@ -62,6 +84,7 @@ static void csv_header(struct outbuf *o, const struct display *d)
 		for (int k = 0; k < DK_COUNT; k++)
 			out_printf(o, ",%s_max_at", delay_kinds[k].key);
 		csv_tail_names(o);
+		csv_ident_names(o);
 		out_char(o, '\n');
 	}
 }
@@ -128,6 +151,7 @@ static void csv_task(struct outbuf *o, const char *when, const struct snapshot *
 		rowval_time(o, rowval_max_at(r, k, d), 0);
 	}
 	csv_tail(o, r, d);
+	csv_ident(o, r->cgroup);
 	out_char(o, '\n');
 }
 
@@ -150,6 +174,7 @@ static void csv_cgroup(struct outbuf *o, const char *when, const struct snapshot
 	csv_kinds(o, r, d);
 	for (int i = 0; i < PSI_COLS; i++)
 		csv_number(o, column_value(r, COL_PSI + i, d));
+	csv_ident(o, r->cgroup);
 	out_char(o, '\n');
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgident.h"
 #include "cgtree.h"
 #include "metrics.h"
 #include "options.h"
@@ -327,6 +328,26 @@ static void label_value(struct outbuf *o, const char *s, int command)
 	out_char(o, '"');
 }
 
+/* After a cgroup's label, what its path names (cgident.h): unit, container_id, pod_uid, qos, each
+ * only where known. A function of the cgroup label: they add no series. */
+static void ident_labels(struct outbuf *o, const char *path)
+{
+	struct cgident id;
+	const char *v[4];
+	static const char *const names[4] = { "unit", "container_id", "pod_uid", "qos" };
+
+	cgident_parse(path, &id);
+	v[0] = id.unit;
+	v[1] = id.container;
+	v[2] = id.pod_uid;
+	v[3] = id.qos;
+	for (int i = 0; i < 4; i++)
+		if (v[i] && v[i][0]) {
+			out_printf(o, ",%s=", names[i]);
+			label_value(o, v[i], 0);
+		}
+}
+
 /* name{label="value",kind="k"} value; the value NULL stands for METRICS_OTHER. */
 static void sample(struct outbuf *o, const char *name, const char *label, const char *value, const char *kind,
 		   double v, int whole)
@@ -340,6 +361,8 @@ static void sample(struct outbuf *o, const char *name, const char *label, const 
 				out_str(o, "\"" METRICS_OTHER "\"");
 			else
 				label_value(o, value, strcmp(label, "command") == 0);
+			if (value && strcmp(label, "cgroup") == 0)
+				ident_labels(o, value);
 		}
 		if (kind)
 			out_printf(o, "%skind=\"%s\"", label ? "," : "", kind);

@@ -113,3 +113,16 @@ int rowval_tail(const struct row *r, const struct display *d, struct rowval_tail
 	ROW_FIELDS(ROW_FIELD_TAIL)
 	return n;
 }
+
+const char *const rowval_ident_names[ROWVAL_IDENT_COUNT] = { "unit", "container_runtime", "container_id",
+							     "pod_uid", "qos" };
+
+void rowval_ident(const char *path, struct cgident *id, const char *v[ROWVAL_IDENT_COUNT])
+{
+	cgident_parse(path, id);
+	v[0] = id->unit[0] ? id->unit : NULL;
+	v[1] = id->container[0] ? id->runtime : NULL;
+	v[2] = id->container[0] ? id->container : NULL;
+	v[3] = id->pod_uid[0] ? id->pod_uid : NULL;
+	v[4] = id->qos;
+}

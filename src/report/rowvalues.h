@@ -1,12 +1,14 @@
 /* rowvalues.h — a row's values as the JSON and CSV reports write them, the same in both: each
  * delay kind's four numbers and the first metric's total under a display, when the longest waits
  * happened, the accounting fields' numbers, the kinds whose wait was carried over, and the row
- * fields that end a task (rowfield.h's SHOW_NUM and SHOW_DEPTH). Pure code. */
+ * fields that end a task (rowfield.h's SHOW_NUM and SHOW_DEPTH), what the cgroup's path names
+ * (the unit, the container, the pod). Pure code. */
 #ifndef DELAYTOP_ROWVALUES_H
 #define DELAYTOP_ROWVALUES_H
 
 #include <stdint.h>
 
+#include "cgident.h"
 #include "columns.h"
 #include "format.h"
 #include "model.h"
@@ -43,5 +45,14 @@ enum { ROWVAL_TAIL_MAX = 0 ROW_FIELDS(ROW_FIELD_COUNT) };
 /* The row fields that end a task record (SHOW_NUM: unknown when none; SHOW_DEPTH: 0 outside a
  * process tree), in the table's order, into tail (ROWVAL_TAIL_MAX); returns how many. */
 int rowval_tail(const struct row *r, const struct display *d, struct rowval_tail *tail);
+
+/* The fields that end a task record and a cgroup record: what its cgroup's path names
+ * (cgident.h), made when written rather than kept with the row. */
+enum { ROWVAL_IDENT_COUNT = 5 };
+/* Their names, in order: unit, container_runtime, container_id, pod_uid, qos. */
+extern const char *const rowval_ident_names[ROWVAL_IDENT_COUNT];
+/* Their values for a cgroup path (NULL: none), in that order, into v; NULL where unknown. id
+ * holds the strings. */
+void rowval_ident(const char *path, struct cgident *id, const char *v[ROWVAL_IDENT_COUNT]);
 
 #endif

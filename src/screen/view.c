@@ -408,6 +408,7 @@ void view_init(struct view *v, const struct options *o)
 	colset_init(&v->cols, o->chosen, o->nchosen);
 	v->spec.display.chosen = v->cols.ids;
 	v->spec.display.nchosen = v->cols.n;
+	v->spec.filter.unit = o->unit;
 	v->spec.filter.by_uid = o->by_uid;
 	v->spec.filter.uid = o->uid;
 	v->spec.filter.active = o->active;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cgident.h"
 #include "cgtree.h"
 #include "columns.h"
 #include "format.h"
@@ -73,7 +74,7 @@ _Static_assert(PC_IRQ_FULL + 1 == PSI_COLS, "a pressure column without its line,
 
 /* TRANSLATORS: column titles have the width of their column at most: PID and TID 7, USER 8,
    S 1, TASKS 5, R S D T IOW 5, CPU% and CPU s 6, TOTAL 7, the delay kinds and the pressure
-   columns 7, CGROUP 24. */
+   columns 7, CGROUP 24, UNIT 20, CONTAINER 23. */
 static const struct column_def fixed_columns[COL_COUNT] = {
 	[COL_ID] = { .key = "pid", .title = N_("PID"), .alt = N_("TID"), .alt_when = ALT_THREADS, .width = 7,
 		     .right = 1, .value = VALUE_ID, .fit = 10, .views = TASKS },
@@ -122,6 +123,10 @@ static const struct column_def fixed_columns[COL_COUNT] = {
 			 .fit = 8, .views = TASKS, .optional = 1 },
 	[COL_TREND] = { .key = "trend", .title = N_("TREND"), .width = 8, .value = VALUE_NUMBER, .views = TASKS,
 			.optional = 1 },
+	[COL_UNIT] = { .key = "unit", .title = N_("UNIT"), .width = 20, .value = VALUE_TEXT, .views = BOTH,
+		       .optional = 1, .derived = 1 },
+	[COL_CONTAINER] = { .key = "container", .title = N_("CONTAINER"), .width = 23, .value = VALUE_TEXT,
+			    .views = BOTH, .optional = 1, .derived = 1 },
 	[COL_CGROUP] = { .key = "cgroup", .title = N_("CGROUP"), .width = 24, .value = VALUE_TEXT, .views = BOTH },
 	[COL_COMMAND] = { .key = "command", .title = N_("COMMAND"), .width = 7, .value = VALUE_TEXT,
 			  .views = TASKS },
@@ -151,7 +156,7 @@ struct column_span {
 static const struct column_span sort_keys[] = {
 	ONE(COL_TOTAL), ALL(COL_KIND, DK_COUNT), ONE(COL_PCPU), ONE(COL_TASKS), ALL(COL_NR, CG_STATES),
 	ALL(COL_PSI, PSI_COLS), ONE(COL_ID), ONE(COL_USER), ONE(COL_STATE), ONE(COL_CGROUP), ONE(COL_COMMAND),
-	ALL(COL_ACCT, AF_COUNT), ONE(COL_MAX_AT), ONE(COL_TREND),
+	ALL(COL_ACCT, AF_COUNT), ONE(COL_MAX_AT), ONE(COL_TREND), ONE(COL_UNIT), ONE(COL_CONTAINER),
 };
 
 /* The order a narrow screen hides columns in, the first hidden first: the cgroup of a task, the last
@@ -161,6 +166,7 @@ static const struct column_span sort_keys[] = {
  * view's last column. */
 static const struct column_span hide_order[] = {
 	ONE(COL_CGROUP), ONE(COL_KIND + DK_IRQ), ALL(COL_ACCT, AF_COUNT), ONE(COL_MAX_AT), ONE(COL_TREND),
+	ONE(COL_UNIT), ONE(COL_CONTAINER),
 	ONE(COL_KIND + DK_WPCOPY), ONE(COL_KIND + DK_COMPACT), ONE(COL_KIND + DK_THRASHING),
 	ONE(COL_KIND + DK_RECLAIM), ONE(COL_KIND + DK_SWAPIN),
 	ONE(COL_NR + CG_SLEEPING), ONE(COL_NR + CG_STOPPED), ONE(COL_NR + CG_IOWAIT), ONE(COL_PSI + PC_CPU_FULL),
@@ -493,6 +499,22 @@ static const char *time_text(double epoch_s, char *buf)
 	return buf;
 }
 
+/* The unit or the container of the row's cgroup into buf (32 bytes), "-" when its path names none. */
+static const char *ident_text(const struct row *r, int id, char *buf)
+{
+	struct cgident ident;
+
+	cgident_parse(r->cgroup, &ident);
+	if (id == COL_UNIT) {
+		size_t n = strnlen(ident.unit, 31);
+
+		memcpy(buf, ident.unit, n);
+		buf[n] = '\0';
+	} else
+		cgident_container_text(&ident, buf, 32);
+	return buf[0] ? buf : "-";
+}
+
 const char *column_text(const struct row *r, int id, const struct display *d, char *buf)
 {
 	switch (id) {
@@ -509,6 +531,8 @@ const char *column_text(const struct row *r, int id, const struct display *d, ch
 			return "-";
 		d->trend(d->trend_ctx, r, buf);
 		return buf;
+	case COL_UNIT:
+	case COL_CONTAINER: return ident_text(r, id, buf);
 	default:
 		number_text(r, id, d, buf);
 		return buf;
@@ -577,6 +601,21 @@ static int number_cells(struct outbuf *o, const struct row *r, const struct disp
 	return i;
 }
 
+/* After a cgroup's name in the cgroup view, what its path names that its parent's does not: the
+ * container, the pod and its QoS class. */
+static void ident_label(struct outbuf *o, const char *path)
+{
+	struct cgident id;
+	char text[CGIDENT_NAME_MAX + 32];
+	int news = cgident_parse_new(path, &id);
+
+	if (news & CGIDENT_NEW_CONTAINER)
+		out_printf(o, "  [%s]", cgident_container_text(&id, text, sizeof(text)));
+	if (news & CGIDENT_NEW_POD)
+		/* TRANSLATORS: a Kubernetes pod after a cgroup's name: its UID, its QoS class (not translated) */
+		out_printf(o, F_(N_("  [pod %s, %s]")), id.pod_uid, id.qos);
+}
+
 /* A cgroup cell: in the cgroup view (the last column) the name indented by depth; in a task view
  * the path, cut at the front to fit the width. */
 static void cgroup_cell(struct outbuf *o, const struct row *r, int width, int last)
@@ -587,6 +626,7 @@ static void cgroup_cell(struct outbuf *o, const struct row *r, int width, int la
 	if (r->cg) {
 		out_spaces(o, 2 * r->depth);
 		out_padded(o, r->cg->name, text_width(r->cg->name), 0);
+		ident_label(o, r->cgroup);
 		return;
 	}
 	w = text_width(path);

@@ -67,6 +67,8 @@ enum column_id {
 	COL_ACCT = COL_PSI + PSI_COLS, /* COL_ACCT + f: accounting field f (acctfield.h), optional */
 	COL_MAX_AT = COL_ACCT + AF_COUNT, /* when the row's longest wait happened, optional */
 	COL_TREND, /* the row's sort value over its last readings, a strip chart; optional */
+	COL_UNIT,      /* the systemd unit its cgroup's path names (cgident.h), optional */
+	COL_CONTAINER, /* the container its cgroup's path names, optional */
 	COL_CGROUP,
 	COL_COMMAND,
 	COL_COUNT
@@ -97,6 +99,8 @@ struct column_def {
 	int fit;              /* digits a number may take before it is abbreviated */
 	int views;            /* VIEW_* bits: the views that show it */
 	int optional;         /* shown only when chosen (--columns, the setup), never by default */
+	int derived;          /* text made from the cgroup's path into the caller's buffer, not a string
+				 the row keeps */
 };
 
 /* What a delay kind's or an accounting field's column shows, for people (translated); NULL for
@@ -169,7 +173,7 @@ double column_value(const struct row *r, int id, const struct display *d);
 unsigned column_carried(const struct row *r, const struct display *d);
 
 /* The text of a row's cell, not padded, into buf (>= 32 bytes); strings may be returned
- * directly. A row without a reading yet (fresh) has blank numbers; "-" means unavailable; a share
+ * directly (a derived column's text is buf's, cut to 31 bytes, or a constant). A row without a reading yet (fresh) has blank numbers; "-" means unavailable; a share
  * above 100% per thread (column_carried) ends in CARRIED_MARK, within the column's width. */
 const char *column_text(const struct row *r, int id, const struct display *d, char *buf);
 

@@ -1,10 +1,12 @@
 /* filter.c — row filters. */
 #include "config.h"
 
+#include <fnmatch.h>
 #include <math.h>
 #include <string.h>
 #include <strings.h>
 
+#include "cgident.h"
 #include "cgpath.h"
 #include "filter.h"
 
@@ -33,6 +35,15 @@ static int pid_listed(const struct filter *f, uint32_t pid)
 	return 0;
 }
 
+/* Whether the unit a cgroup's path names matches pattern; a path that names none never does. */
+static int unit_matches(const char *path, const char *pattern)
+{
+	struct cgident id;
+
+	cgident_parse(path, &id);
+	return id.unit[0] && fnmatch(pattern, id.unit, 0) == 0;
+}
+
 int filter_match(const struct filter *f, const struct row *r, const struct display *d)
 {
 	if (r->departed && !d->accumulate)
@@ -47,6 +58,8 @@ int filter_match(const struct filter *f, const struct row *r, const struct displ
 	if (f->active && !filter_waited(r, d))
 		return 0;
 	if (f->cgroup && !(r->cgroup && cgpath_within(r->cgroup, f->cgroup)))
+		return 0;
+	if (f->unit && !unit_matches(r->cgroup, f->unit))
 		return 0;
 	return 1;
 }

@@ -1,4 +1,5 @@
-/* filter.h — which rows to show: by user, command substring, pid, or only tasks that waited.
+/* filter.h — which rows to show: by user, command substring, pid, cgroup, unit, or only tasks that
+ * waited.
  * Pure code. */
 #ifndef DELAYTOP_FILTER_H
 #define DELAYTOP_FILTER_H
@@ -17,6 +18,7 @@ struct filter {
 	size_t npids;
 	int active;            /* only tasks that waited during the interval (or since the start) */
 	const char *cgroup;    /* only tasks in this cgroup and below (a normalized path); NULL: any */
+	const char *unit;      /* only rows whose cgroup's unit (cgident.h) matches this fnmatch pattern */
 };
 
 int filter_match(const struct filter *f, const struct row *r, const struct display *d);

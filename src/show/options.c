@@ -82,6 +82,9 @@ static const struct option_def option_table[OPT_COUNT] = {
 		.bad = N_("unknown group '%s' (choose from: process, thread, cgroup)") },
 	[OPT_CGROUP] = { .name = "cgroup", .letter = 'c', .arg = "PATH", .type = OPTT_CGROUP, .at = AT(cgroup),
 			 .help = N_("only tasks in this cgroup and below, a path as /proc/PID/cgroup shows it") },
+	[OPT_UNIT] = { .name = "unit", .arg = "NAME", .type = OPTT_UNIT, .at = AT(unit),
+		       .help = N_("only tasks whose cgroup is in this systemd unit (the innermost service or scope "
+				  "its path names; a pattern such as 'docker-*' matches)") },
 	[OPT_SORT] = { .name = "sort", .letter = 's', .arg = "KEY", .type = OPTT_COLUMN, .at = AT(sort_col),
 		       .def = COL_TOTAL, .setting = 1, .help = N_("sort by KEY (default total), one of:"),
 		       .bad = N_("unknown sort key '%s' (choose from: %s)") },

@@ -24,6 +24,7 @@ struct options {
 	int threads;       /* -H, --group=thread */
 	int cgroups;       /* --group=cgroup: rows are cgroups */
 	const char *cgroup; /* -c: only tasks in this cgroup and below, as given (NULL: all) */
+	const char *unit;   /* --unit: only tasks whose cgroup's unit matches this pattern (NULL: all) */
 	int sort_col;      /* a column_id */
 	int reverse;
 	int chosen[COL_COUNT]; /* --columns: the columns shown, in order (column ids) */
@@ -62,7 +63,8 @@ struct options {
 
 /* The options, in the order --help lists them. */
 enum option_id {
-	OPT_BATCH, OPT_ITERATIONS, OPT_DELAY, OPT_PID, OPT_USER, OPT_THREADS, OPT_GROUP, OPT_CGROUP, OPT_SORT,
+	OPT_BATCH, OPT_ITERATIONS, OPT_DELAY, OPT_PID, OPT_USER, OPT_THREADS, OPT_GROUP, OPT_CGROUP, OPT_UNIT,
+	OPT_SORT,
 	OPT_REVERSE, OPT_COLUMNS, OPT_ACTIVE, OPT_TREE, OPT_TREE_SUMS, OPT_TRIGGER, OPT_FORMAT, OPT_ACCUMULATE,
 	OPT_EXIT_BUFFER, OPT_OUTPUT, OPT_LISTEN, OPT_WEB_CONFIG, OPT_TOP_COMMANDS, OPT_SERIES_EXPIRY, OPT_WRITE, OPT_ROTATE,
 	OPT_KEEP, OPT_CAPTURE, OPT_READ, OPT_BEGIN, OPT_END, OPT_HELP, OPT_VERSION,
@@ -84,6 +86,7 @@ enum option_type {
 	OPTT_USER,    /* a user name or uid: a uint32_t */
 	OPTT_STRING,  /* any text: a const char * into argv */
 	OPTT_CGROUP,  /* a cgroup path that does not climb out with '..': a const char * into argv */
+	OPTT_UNIT,    /* a systemd unit's name or a pattern of them (fnmatch): a const char * into argv */
 	OPTT_TRIGGER, /* a PSI trigger, appended: struct trigger_spec[TRIGGER_MAX], the count an int at n_at */
 	OPTT_TIME,    /* a time (timeparse.h): an int64_t of ns since the epoch */
 };

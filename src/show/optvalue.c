@@ -253,6 +253,21 @@ static int parse_cgroup(const char *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* A UNIT: a unit's name or a pattern of them, of the bytes unit names and patterns have. */
+static int parse_unit(const char *s, char *err, size_t errlen)
+{
+	char val[SHOWN_SIZE];
+
+	if (!s[0])
+		return optvalue_fail(err, errlen, "%s", _("an empty unit: give one such as nginx.service"));
+	if (s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:-_.\\@*?[]!^")])
+		return optvalue_fail(err, errlen,
+				     F_(N_("invalid unit '%s': give a unit's name such as nginx.service, or a "
+					   "pattern such as 'docker-*'")),
+				     text_shown(s, val));
+	return 0;
+}
+
 /* A TRIGGER, appended to the list. */
 static int parse_trigger(const struct option_def *d, const char *s, struct options *o, char *err, size_t errlen)
 {
@@ -318,6 +333,10 @@ static int take_value(const struct option_def *d, const char *s, struct options 
 	case OPTT_USER: return optvalue_parse_user(s, FIELD(uint32_t, o, d->at), err, errlen);
 	case OPTT_CGROUP:
 		if (parse_cgroup(s, err, errlen) < 0)
+			return -1;
+		/* fall through */
+	case OPTT_UNIT:
+		if (d->type == OPTT_UNIT && parse_unit(s, err, errlen) < 0)
 			return -1;
 		/* fall through */
 	case OPTT_STRING: *FIELD(const char *, o, d->at) = s; return 0;

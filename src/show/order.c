@@ -162,6 +162,7 @@ void order_sort_in(struct order_buf *b, const struct row **rows, size_t n, int c
 	enum column_value_kind value = column_def(col).value;
 	int descending = column_descending(col) != !!reverse;
 	int names = value == VALUE_TEXT;
+	char (*texts)[32] = names && column_def(col).derived ? xmalloc((n ? n : 1) * sizeof(*texts)) : NULL;
 
 	if (b->cap < n) {
 		size_t cap = b->cap;
@@ -173,12 +174,13 @@ void order_sort_in(struct order_buf *b, const struct row **rows, size_t n, int c
 	for (size_t i = 0; i < n; i++) {
 		k[i].r = rows[i];
 		k[i].id = (uint64_t)rows[i]->pid << 32 | rows[i]->tid;
-		/* user and command texts are the row's own strings, not buf */
-		k[i].s = names ? column_text(rows[i], col, d, buf) : NULL;
+		/* user and command texts are the row's own strings, not buf; a derived text has its own */
+		k[i].s = names ? column_text(rows[i], col, d, texts ? texts[i] : buf) : NULL;
 		k[i].k = names ? 0 : order_key(value == VALUE_STATE ? rows[i]->state : column_value(rows[i], col, d), descending);
 	}
 	if (names)
 		rank_names(k, n, descending);
+	free(texts);
 	sorted = radix_sort(k, b->scratch, n);
 	for (size_t i = 0; i < n; i++)
 		rows[i] = sorted[i].r;

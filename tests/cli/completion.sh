@@ -3,7 +3,7 @@
 # bash-completion framework as an interactive shell has it, completes this build's delaytop: every
 # long option of the man page and only those, a value-taking option as --opt=, the sort keys,
 # columns (the name after the last comma of a list), groups and formats delaytop itself accepts,
-# user names, pids, cgroup paths of a cgroup the test makes, and after -- a command and its own
+# user names, pids, cgroup paths and unit names of cgroups the test makes, and after -- a command and its own
 # arguments.
 . "$top_srcdir/tests/lib.sh"
 
@@ -100,14 +100,16 @@ tap_ok $((!$?)) "-d takes the user's own number: nothing is offered"
 root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
 [ -n "$root" ] || root=$(awk '$3 == "cgroup" && $4 ~ /(^|,)name=systemd(,|$)/ { print $2; exit }' /proc/self/mounts)
 cg=dt-completion-$$
-if [ -n "$root" ] && mkdir "$root/$cg" 2>/dev/null && mkdir "$root/$cg/inner"; then
+if [ -n "$root" ] && mkdir "$root/$cg" 2>/dev/null && mkdir "$root/$cg/inner" "$root/$cg/$cg-web.service"; then
 	is -c "/$cg" -- "/$cg/"
 	is --cgroup = "$cg/i" -- "/$cg/inner/"
-	rmdir "$root/$cg/inner" "$root/$cg"
+	is --unit = "$cg-w" -- "$cg-web.service"
+	rmdir "$root/$cg/inner" "$root/$cg/$cg-web.service" "$root/$cg"
 else
 	[ -n "$root" ] && rmdir "$root/$cg" 2>/dev/null
 	tap_skip "-c completes cgroup paths" "cannot make a cgroup under '${root:-no hierarchy}' (needs root)"
 	tap_skip "--cgroup= completes cgroup paths" "cannot make a cgroup under '${root:-no hierarchy}'"
+	tap_skip "--unit= completes unit names" "cannot make a cgroup under '${root:-no hierarchy}'"
 fi
 
 complete_words -b -- slee | grep -qx sleep

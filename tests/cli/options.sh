@@ -54,6 +54,10 @@ bad_input "'--ac' is ambiguous" -b --ac=1
 # Untrusted values: a cgroup path that climbs out of the hierarchy, times that would wrap.
 bad_input "'/../etc'" -b -c /../etc
 bad_input "'/a/../..'" -b -c /a/../..
+bad_input "'web/x.service'" -b --unit web/x.service
+bad_input "'nginx service'" -b --unit 'nginx service'
+bad_input "empty unit" -b --unit ''
+bad_input "'--unit' does not apply to command mode" --unit nginx.service -- true
 bad_input "'cpu some 100ms 2s /../..'" -b --trigger 'cpu some 100ms 2s /../..'
 bad_input "'10000000 days ago'" -r /dev/null --begin '10000000 days ago'
 bad_input "'0000-01-01'" -r /dev/null --begin 0000-01-01

@@ -25,9 +25,11 @@ int main(void)
 	int ids[COL_COUNT], n;
 
 	colset_init(&s, NULL, 0);
-	ok(colset_is_all(&s) && s.n == COL_COUNT - AF_COUNT - 2 && !colset_shown(&s, COL_ACCT + AF_READ) &&
-		   !colset_shown(&s, COL_MAX_AT) && !colset_shown(&s, COL_TREND),
-	   "without --columns the set is every column but the optional ones (accounting, MAX AT, TREND), in order");
+	ok(colset_is_all(&s) && s.n == COL_COUNT - AF_COUNT - 4 && !colset_shown(&s, COL_ACCT + AF_READ) &&
+		   !colset_shown(&s, COL_MAX_AT) && !colset_shown(&s, COL_TREND) && !colset_shown(&s, COL_UNIT) &&
+		   !colset_shown(&s, COL_CONTAINER),
+	   "without --columns the set is every column but the optional ones (accounting, MAX AT, TREND, UNIT, "
+	   "CONTAINER), in order");
 	colset_init(&s, chosen, 4);
 	ok(!colset_is_all(&s) && colset_shown(&s, IO) && !colset_shown(&s, COL_USER), "--columns io,pid,cpu,command");
 	d.chosen = s.ids;

@@ -315,22 +315,56 @@ static void test_pinned_orders(void)
 	       "total, cpu, io, swapin, reclaim, thrashing, compact, wpcopy, irq, pcpu, tasks, running, sleeping, "
 	       "uninterruptible, stopped, iowait, cpu_some, cpu_full, memory_some, memory_full, io_some, io_full, "
 	       "irq_full, pid, user, state, cgroup, command, read, write, cancelled, rchar, wchar, syscr, syscw, "
-	       "vcsw, ivcsw, utime, stime, maxrss, maxvm, max_at, trend",
+	       "vcsw, ivcsw, utime, stime, maxrss, maxvm, max_at, trend, unit, container",
 	       "the list of sort keys: TOTAL, the kinds, CPU%, the cgroup view's, the names, the optional ones");
 	is_str(hide_order(0, buf, sizeof(buf)),
 	       "cgroup,irq,read,write,cancelled,rchar,wchar,syscr,syscw,vcsw,ivcsw,utime,stime,maxrss,maxvm,"
-	       "max_at,trend,wpcopy,compact,thrashing,reclaim,swapin,user,state,pcpu,io,cpu,total",
+	       "max_at,trend,unit,container,wpcopy,compact,thrashing,reclaim,swapin,user,state,pcpu,io,cpu,total",
 	       "the task view hides the cgroup, the last kind, the optional columns, the other minor kinds, the "
 	       "user, state, CPU%, the major kinds, TOTAL; never the id or the command");
 	is_str(hide_order(1, buf, sizeof(buf)),
-	       "irq,wpcopy,compact,thrashing,reclaim,swapin,sleeping,stopped,iowait,cpu_full,irq_full,pcpu,"
+	       "irq,unit,container,wpcopy,compact,thrashing,reclaim,swapin,sleeping,stopped,iowait,cpu_full,"
+	       "irq_full,pcpu,"
 	       "running,uninterruptible,tasks,io,cpu,io_full,memory_full,io_some,memory_some,cpu_some,total",
-	       "the cgroup view hides the minor kinds, the rarer states and pressures, CPU%, the commoner ones, "
+	       "the cgroup view hides the last kind, the unit and the container, the other minor kinds, the rarer states and pressures, CPU%, the commoner ones, "
 	       "the major kinds, the other pressures, TOTAL; never the cgroup");
+}
+
+#define HEX64 "4f1c2a9e8b7d6c5f4e3d2c1b0a9f8e7d6c5b4a39281706f5e4d3c2b1a0f9e8d7"
+
+/* UNIT and CONTAINER: made from the row's cgroup path, "-" where it names none; a sort by either
+ * keeps each row's own text (the cells are made into a buffer, not kept by the row). */
+static void test_ident_columns(void)
+{
+	struct display d = { 0 };
+	struct row r[4] = { make_row(1, 0, "a", 1, 1), make_row(2, 0, "b", 1, 1), make_row(3, 0, "c", 1, 1),
+			    make_row(4, 0, "d", 1, 1) };
+	const struct row *rows[4] = { &r[0], &r[1], &r[2], &r[3] };
+	char buf[32];
+
+	r[0].cgroup = "/system.slice/nginx.service";
+	r[1].cgroup = "/system.slice/docker-" HEX64 ".scope";
+	r[2].cgroup = NULL;
+	r[3].cgroup = "/user.slice/user-1000.slice/session-3.scope";
+	is_str(column_text(&r[0], COL_UNIT, &d, buf), "nginx.service", "UNIT: the service");
+	is_str(column_text(&r[0], COL_CONTAINER, &d, buf), "-", "CONTAINER: none for a service");
+	is_str(column_text(&r[1], COL_UNIT, &d, buf), "docker-4f1c2a9e8b7d6c5f4e3d2c1b", "UNIT: cut to 31 bytes");
+	is_str(column_text(&r[1], COL_CONTAINER, &d, buf), "docker:4f1c2a9e8b7d", "CONTAINER: runtime and short id");
+	is_str(column_text(&r[2], COL_UNIT, &d, buf), "-", "UNIT: '-' without a cgroup");
+	ok(column_def(COL_UNIT).optional && column_def(COL_CONTAINER).optional, "UNIT and CONTAINER are optional");
+	is_int(order_find("unit"), COL_UNIT, "sort key unit");
+	is_int(order_find("container"), COL_CONTAINER, "sort key container");
+	order_sort(rows, 4, COL_UNIT, 0, &d);
+	ok(rows[0] == &r[2] && rows[1] == &r[1] && rows[2] == &r[0] && rows[3] == &r[3],
+	   "sorted by unit: -, docker-..., nginx.service, session-3.scope (pids %u %u %u %u)", rows[0]->pid,
+	   rows[1]->pid, rows[2]->pid, rows[3]->pid);
+	order_sort(rows, 4, COL_CONTAINER, 1, &d);
+	ok(rows[0] == &r[1], "reversed by container: the docker row first (pid %u)", rows[0]->pid);
 }
 
 int main(void)
 {
+	test_ident_columns();
 	test_pinned_orders();
 	test_orders_complete();
 	test_total();

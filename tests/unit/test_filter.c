@@ -68,8 +68,35 @@ static void test_filter(void)
 	ok(!filter_match(&f, &r, &d), "all filters together: one failing filter rejects the row");
 }
 
+/* --unit: the unit the row's cgroup path names, matched as a pattern. */
+static void test_unit(void)
+{
+	struct display d = { 0 };
+	struct row svc = make_row(1, 0, "nginx", 0.5, NAN), box = make_row(2, 0, "app", 0.5, NAN);
+	struct row none = make_row(3, 0, "init", 0.5, NAN), bare = make_row(4, 0, "k", 0.5, NAN);
+	struct filter f;
+
+	svc.cgroup = "/system.slice/nginx.service/worker";
+	box.cgroup = "/system.slice/docker-4f1c2a9e8b7d6c5f4e3d2c1b0a9f8e7d6c5b4a39281706f5e4d3c2b1a0f9e8d7.scope";
+	none.cgroup = "/";
+	bare.cgroup = NULL;
+	memset(&f, 0, sizeof(f));
+	f.unit = "nginx.service";
+	ok(filter_match(&f, &svc, &d) && !filter_match(&f, &box, &d), "--unit nginx.service: a cgroup below it, not a container");
+	f.unit = "docker-*.scope";
+	ok(!filter_match(&f, &svc, &d) && filter_match(&f, &box, &d), "--unit 'docker-*.scope': the container's scope");
+	f.unit = "*";
+	ok(filter_match(&f, &svc, &d) && !filter_match(&f, &none, &d) && !filter_match(&f, &bare, &d),
+	   "--unit '*': every row whose path names a unit, not the root's or one without a cgroup");
+	f.unit = "nginx";
+	ok(!filter_match(&f, &svc, &d), "--unit nginx: a name without its suffix matches no unit");
+	f.unit = "system.slice";
+	ok(!filter_match(&f, &svc, &d), "--unit system.slice: the innermost service is the unit, not the slice");
+}
+
 int main(void)
 {
 	test_filter();
+	test_unit();
 	return tap_done();
 }

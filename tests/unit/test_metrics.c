@@ -210,8 +210,49 @@ static void test_labels(void)
 	metrics_free(&m);
 }
 
+#define HEX64 "4f1c2a9e8b7d6c5f4e3d2c1b0a9f8e7d6c5b4a39281706f5e4d3c2b1a0f9e8d7"
+#define POD "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod8a5e3b1c_2d4f_4a6b_9c8d_7e6f5a4b3c2d.slice"
+
+/* A cgroup's series carry what its path names, where known, after its cgroup label: no more
+ * series than the cgroups. */
+static void test_ident_labels(void)
+{
+	struct metrics m;
+	struct snapshot snap;
+	char *text, *dup;
+
+	memset(&snap, 0, sizeof(snap));
+	snap.rows = rows;
+	metrics_init(&m, 5);
+	task(0, 50, 1, POD "/cri-containerd-" HEX64 ".scope", "nginx", 1.0, 1);
+	task(1, 51, 1, "/system.slice/foo\\x2d\"bar.service", "foo", 1.0, 1);
+	snap.nrows = 2;
+	metrics_update(&m, &snap, 0.001);
+	text = exposition(&m, 0);
+	ok(strstr(text, "delaytop_cgroup_delay_seconds_total{cgroup=\"" POD "/cri-containerd-" HEX64
+			".scope\",unit=\"cri-containerd-" HEX64 ".scope\",container_id=\"" HEX64
+			"\",pod_uid=\"8a5e3b1c-2d4f-4a6b-9c8d-7e6f5a4b3c2d\",qos=\"burstable\",kind=\"cpu\"} 1.0\n") != NULL,
+	   "a container's series: unit, container_id, pod_uid and qos after cgroup");
+	ok(strstr(text, "delaytop_cgroup_delay_seconds_total{cgroup=\"" POD "\",unit=\"kubepods-burstable-pod"
+			"8a5e3b1c_2d4f_4a6b_9c8d_7e6f5a4b3c2d.slice\",pod_uid=\"8a5e3b1c-2d4f-4a6b-9c8d-7e6f5a4b3c2d\","
+			"qos=\"burstable\",kind=\"cpu\"} 1.0\n") != NULL,
+	   "the pod's own series: no container_id label, not an empty one");
+	ok(strstr(text, "delaytop_cgroup_delay_seconds_total{cgroup=\"/\",kind=\"cpu\"} 2.0\n") != NULL,
+	   "the root names nothing: the cgroup label alone");
+	ok(strstr(text, "delaytop_cgroup_delay_seconds_total{cgroup=\"/system.slice\",unit=\"system.slice\",kind=") !=
+		   NULL,
+	   "a slice is the unit where nothing inner is");
+	ok(strstr(text, "{cgroup=\"/system.slice/foo\\\\x2d\\\"bar.service\",unit=\"system.slice\",kind=") != NULL,
+	   "a name a unit may not have (a quote) names no unit; the cgroup label escaped");
+	dup = duplicate_series(text);
+	ok(!dup, "no two series alike: %s", dup ? dup : "none");
+	free(text);
+	metrics_free(&m);
+}
+
 int main(void)
 {
+	test_ident_labels();
 	struct metrics m;
 	struct snapshot snap;
 	double before;
