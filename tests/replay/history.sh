@@ -104,3 +104,5 @@ screen_ok $? "40 columns: the detail view cut at the edge, no PSI bar or chart"
 [ "$(printf '%s\n' "$SCREEN" | wc -l)" -le 24 ]
 screen_ok $? "40 columns: nothing wrapped below the screen"
 quit_ok "q quits from the detail view with status 0"
+
+done_testing

@@ -35,3 +35,5 @@ keys Enter
 wait_for_screen "^Process $SPIN " 3 && keys H && wait_for_screen "^ +TID .*TOTAL" 3 && ! screen_has '^Process '
 screen_ok $? "H under the detail view: thread rows, which the process is not among; the table again"
 quit_ok "q quits with status 0"
+
+done_testing
