@@ -69,6 +69,7 @@ struct fake_kernel {
 	int closed;
 	int v2;      /* a v2 hierarchy is mounted, without cgroups to walk (else none is) */
 	int nstates; /* threads' states read (/proc/PID/task/TID/stat) */
+	int nio;     /* threads' I/O counters read (/proc/PID/task/TID/io) */
 };
 
 static uint64_t fk_tick_ns(void)
@@ -333,7 +334,7 @@ static void fk_process_acct(struct kernel *k, uint32_t pid, struct task_counters
 
 static int fk_thread_io(struct kernel *k, uint32_t pid, uint32_t tid, struct task_counters *c)
 {
-	(void)k;
+	fk_of(k)->nio++;
 	(void)pid;
 	(void)tid;
 	(void)c;

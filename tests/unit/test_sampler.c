@@ -6,7 +6,8 @@
  * threads that come and go, exit records (of tasks read before, and of a process never read),
  * departed rows; tasks gone between the walk and the query; a reused pid; delay accounting
  * switched off; limited mode from /proc without CAP_NET_ADMIN, with its partial rows; the threads'
- * states the cgroup view counts, and none read when none are wanted. */
+ * states the cgroup view counts, and none read when none are wanted; a thread's I/O read again only
+ * when it ran. */
 #include "config.h"
 
 #include <math.h>
@@ -515,6 +516,41 @@ static void test_states(void)
 	}
 }
 
+/* Thread mode with the accounting fields: a thread's I/O counters are read again only when it ran
+ * since its last reading, also when its CPU time is not a whole number of microseconds (a
+ * reading keeps it rounded down, the answer has it exact). */
+static void test_io_reread(void)
+{
+	struct sampler_opts o = { .threads = 1, .listen = 1, .wants = WANT_ACCT };
+	struct fake_kernel fk;
+	struct snapshot snap;
+	struct sampler *s = NULL;
+	char err[256] = "";
+	struct fk_thread *w;
+
+	fixture(&fk);
+	w = &fk.p[0].t[1];
+	w->c.run_virtual_ns += 1234567; /* 1.234567 ms */
+	w->c.run_real_ns += 1234567;
+	if (sampler_open_kernel(&s, &o, &fk.k, err, sizeof(err)) < 0) {
+		ok(0, "the sampler opens on the fake kernel: %s", err);
+		return;
+	}
+	tick(s, &fk, 1, &snap);
+	ok(fk.nio == 3, "the first reading reads the I/O of every thread (%d)", fk.nio);
+	fk.nio = 0;
+	fk_run(&fk.p[0].t[0], 1); /* the main thread runs: the process moved, its threads are asked */
+	tick(s, &fk, 1, &snap);
+	ok(fk.nio == 1 && was_asked(&fk, 101),
+	   "the main thread ran, the worker did not: the worker asked, but only the main thread's I/O read (%d)",
+	   fk.nio);
+	fk.nio = 0;
+	fk_run(w, 1);
+	tick(s, &fk, 1, &snap);
+	ok(fk.nio == 1 && was_asked(&fk, 101), "then the worker ran: its I/O read again, and only its (%d)", fk.nio);
+	sampler_close(s);
+}
+
 int main(void)
 {
 	test_processes();
@@ -526,5 +562,6 @@ int main(void)
 	test_delayacct_off();
 	test_limited();
 	test_states();
+	test_io_reread();
 	return tap_done();
 }
