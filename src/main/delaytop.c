@@ -355,6 +355,9 @@ static struct sampler *open_sampler(const struct options *o)
 	/* the metrics have each cgroup's pressure, and so has a recording, unless it has threads */
 	so.cgroups = o->cgroups || o->listen || o->format == FORMAT_OPENMETRICS || (o->write && !o->threads);
 	so.cgroup_root = o->cgroup;
+	/* cgroups read for the metrics alone (--format implies -b) need not count their tasks by
+	 * state, which costs a read of every thread of each process that ran */
+	so.no_states = !o->cgroups && !o->write && (o->listen || o->format == FORMAT_OPENMETRICS);
 	/* CSV and JSON carry every field */
 	so.wants = o->format == FORMAT_CSV || o->format == FORMAT_JSON || o->write ? WANT_ACCT | WANT_PEAKS
 										   : listing_wants(&shown);

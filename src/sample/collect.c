@@ -47,7 +47,7 @@ static uint64_t ticks_to_ns(uint64_t ticks)
 
 static uint64_t activity_of(const struct task_counters *cnt)
 {
-	return cnt->run_virtual_ns + cnt->delay[DK_CPU].count;
+	return task_activity(cnt);
 }
 
 static int walk_failed(int rc, char *err, size_t errlen)

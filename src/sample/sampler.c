@@ -186,6 +186,13 @@ static int states_from_tasks(const struct sampler *s)
 	return s->hier.m.v2;
 }
 
+/* Whether the cgroup rows count their tasks by state: in the cgroup view, unless the front end
+ * said it needs no states. */
+static int wants_states(const struct sampler *s)
+{
+	return s->o.cgroups && !s->o.no_states;
+}
+
 /* The cgroup view: the cgroups at and below its root with their pressure and states, and their
  * rows summing the task rows. A root that was removed gives no rows. */
 static void build_cgroups(struct sampler *s, struct snapshot *snap)
@@ -193,8 +200,8 @@ static void build_cgroups(struct sampler *s, struct snapshot *snap)
 	snap->cgroups = 1;
 	snap->cgroup_source = states_from_tasks(s) ? "tasks" : "cgroupstats";
 	if (s->hier.layout == CGROUP_NONE ||
-	    cgtable_read(&s->cgroups, s->k, &s->hier, s->cgroup_root, !states_from_tasks(s), s->tt.now_mono,
-			 snap->rows, snap->nrows) < 0) {
+	    cgtable_read(&s->cgroups, s->k, &s->hier, s->cgroup_root, wants_states(s) && !states_from_tasks(s),
+			 s->tt.now_mono, snap->rows, snap->nrows) < 0) {
 		s->cgroups.n = 0;
 		return;
 	}
@@ -285,7 +292,7 @@ static void wire_collector(struct sampler *s)
 	c->tt = &s->tt;
 	c->rules = &s->rules;
 	c->hier = &s->hier;
-	c->want_states = s->o.cgroups && states_from_tasks(s);
+	c->want_states = wants_states(s) && states_from_tasks(s);
 	c->want_acct = (s->o.wants & WANT_ACCT) != 0;
 	c->want_peaks = (s->o.wants & WANT_PEAKS) != 0;
 	s->rules.acct = c->want_acct;
@@ -341,7 +348,7 @@ const char *sampler_notice(const struct sampler *s)
 void sampler_set_group(struct sampler *s, int threads, int cgroups)
 {
 	s->o.cgroups = !!cgroups;
-	s->collector.want_states = s->o.cgroups && states_from_tasks(s);
+	s->collector.want_states = wants_states(s) && states_from_tasks(s);
 	if (!s->o.cgroups)
 		s->cgroups.n = 0;
 	sampler_set_threads(s, threads && !cgroups);

@@ -234,6 +234,11 @@ static void mask_sample(struct task *t, struct sample *x, int boot, const struct
 	t->peak.kinds_ts &= 1u << DK_CPU;
 }
 
+uint64_t task_activity(const struct task_counters *c)
+{
+	return c->run_virtual_ns + c->delay[DK_CPU].count;
+}
+
 void task_read(struct task *t, const struct task_counters *c, uint64_t when, uint32_t threads, int born_since,
 	       int boot, const struct tick_times *tt, const struct reading_rules *rules)
 {
@@ -245,8 +250,8 @@ void task_read(struct task *t, const struct task_counters *c, uint64_t when, uin
 		t->has_base = 1;
 	}
 	t->seen = tt->tick;
-	if (t->last.run_ns + t->last.count[DK_CPU] != t->activity) {
-		t->activity = t->last.run_ns + t->last.count[DK_CPU];
+	if (task_activity(c) != t->activity) {
+		t->activity = task_activity(c);
 		t->need_state = 1;
 	}
 }

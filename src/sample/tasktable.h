@@ -24,7 +24,7 @@ struct task {
 	uint32_t seen;     /* tick of the last reading */
 	uint64_t start_ns; /* identity: start time, on the clock of the mode's readings */
 	struct proc *proc;
-	uint64_t activity; /* run time + CPU count at the last state read */
+	uint64_t activity; /* task_activity() at its last reading */
 	char state;
 	char comm[17];
 	uint8_t has_base; /* base holds the previous reading (or zeros for a task born since) */
@@ -101,6 +101,11 @@ void tasktable_retire(struct tasktable *t, uint32_t tick, void (*keep)(void *arg
 int tasktable_next(const struct tasktable *t, size_t *pos, struct task **out);
 
 void task_free(struct task *t);
+
+/* What moves when a task runs: its CPU time and its count of waits for a CPU, exactly as the
+ * kernel gives them (not as a reading keeps them, in whole microseconds), so that the collectors
+ * can tell from an answer whether the task ran since its last reading. */
+uint64_t task_activity(const struct task_counters *c);
 
 /* Records a reading of t, which sums threads threads, made at when. born_since: the task started
  * after the previous tick, so zeros are its baseline. boot: t's start is on CLOCK_BOOTTIME (from

@@ -67,6 +67,9 @@ struct fake_kernel {
 	int nasked_pid, nasked_tgid;
 	struct proc_entry walked[FK_PROCS];
 	int closed;
+	int v2;      /* a v2 hierarchy is mounted, without cgroups to walk (else none is) */
+	int nstates; /* threads' states read (/proc/PID/task/TID/stat) */
+	int nio;     /* threads' I/O counters read (/proc/PID/task/TID/io) */
 };
 
 static uint64_t fk_tick_ns(void)
@@ -287,6 +290,7 @@ static char fk_thread_state(struct kernel *k, int handle, uint32_t tid)
 	struct fk_proc *p = NULL;
 	struct fk_thread *t = fk_find_thread(fk_of(k), tid, &p);
 
+	fk_of(k)->nstates++;
 	return t && p->pid == (uint32_t)handle ? t->state : 0;
 }
 
@@ -330,7 +334,7 @@ static void fk_process_acct(struct kernel *k, uint32_t pid, struct task_counters
 
 static int fk_thread_io(struct kernel *k, uint32_t pid, uint32_t tid, struct task_counters *c)
 {
-	(void)k;
+	fk_of(k)->nio++;
 	(void)pid;
 	(void)tid;
 	(void)c;
@@ -393,9 +397,14 @@ static void fk_exits_drain(struct kernel *k, ts_exit_fn fn, void *arg, uint64_t 
 
 static void fk_cgroup_detect(struct kernel *k, struct cgroup_hier *h)
 {
-	(void)k;
 	memset(h, 0, sizeof(*h));
 	h->layout = CGROUP_NONE;
+	if (fk_of(k)->v2) {
+		h->layout = CGROUP_V2;
+		snprintf(h->m.dir, sizeof(h->m.dir), "/sys/fs/cgroup");
+		snprintf(h->m.root, sizeof(h->m.root), "/");
+		h->m.v2 = 1;
+	}
 }
 
 static int fk_cgroup_walk(struct kernel *k, const struct cgroup_hier *h, const char *path,

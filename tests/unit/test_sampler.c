@@ -5,7 +5,9 @@
  * shortcut (a process whose answer did not move has its threads carried over, not asked);
  * threads that come and go, exit records (of tasks read before, and of a process never read),
  * departed rows; tasks gone between the walk and the query; a reused pid; delay accounting
- * switched off; limited mode from /proc without CAP_NET_ADMIN, with its partial rows. */
+ * switched off; limited mode from /proc without CAP_NET_ADMIN, with its partial rows; the threads'
+ * states the cgroup view counts, and none read when none are wanted; a thread's I/O read again only
+ * when it ran. */
 #include "config.h"
 
 #include <math.h>
@@ -477,6 +479,78 @@ static void test_prediction(void)
 	sampler_close(s);
 }
 
+/* The cgroup view on v2 counts a process's threads by state, reading each thread's state when the
+ * process is new or ran; a sampler told that no states are wanted (the metrics' cgroups) reads
+ * none, so that a busy process of many threads costs one answer, not a read of each thread. */
+static void test_states(void)
+{
+	for (int no_states = 0; no_states <= 1; no_states++) {
+		struct sampler_opts o = { .listen = 1, .cgroups = 1, .no_states = no_states };
+		struct fake_kernel fk;
+		struct snapshot snap;
+		struct sampler *s = NULL;
+		const struct row *r;
+		char err[256] = "";
+		uint32_t sum = 0;
+
+		fixture(&fk);
+		fk.v2 = 1;
+		if (sampler_open_kernel(&s, &o, &fk.k, err, sizeof(err)) < 0) {
+			ok(0, "the sampler opens on the fake kernel: %s", err);
+			return;
+		}
+		tick(s, &fk, 1, &snap);
+		fk_run(&fk.p[0].t[1], 100); /* the server's worker runs; the sleeper does not */
+		tick(s, &fk, 1, &snap);
+		r = row_of(&snap, 100, 0, LIVE);
+		for (int i = 0; r && i < CG_STATES; i++)
+			sum += r->states[i];
+		if (no_states)
+			ok(fk.nstates == 0 && r && !r->have_states,
+			   "no states wanted: no thread's state read (%d), the process row has none", fk.nstates);
+		else
+			ok(fk.nstates == 5 && r && r->have_states && sum == 2,
+			   "states wanted: the 3 threads read at the first reading, the 2 of the process that ran "
+			   "at the second (%d reads), its row counts its 2 threads (%u)", fk.nstates, sum);
+		sampler_close(s);
+	}
+}
+
+/* Thread mode with the accounting fields: a thread's I/O counters are read again only when it ran
+ * since its last reading, also when its CPU time is not a whole number of microseconds (a
+ * reading keeps it rounded down, the answer has it exact). */
+static void test_io_reread(void)
+{
+	struct sampler_opts o = { .threads = 1, .listen = 1, .wants = WANT_ACCT };
+	struct fake_kernel fk;
+	struct snapshot snap;
+	struct sampler *s = NULL;
+	char err[256] = "";
+	struct fk_thread *w;
+
+	fixture(&fk);
+	w = &fk.p[0].t[1];
+	w->c.run_virtual_ns += 1234567; /* 1.234567 ms */
+	w->c.run_real_ns += 1234567;
+	if (sampler_open_kernel(&s, &o, &fk.k, err, sizeof(err)) < 0) {
+		ok(0, "the sampler opens on the fake kernel: %s", err);
+		return;
+	}
+	tick(s, &fk, 1, &snap);
+	ok(fk.nio == 3, "the first reading reads the I/O of every thread (%d)", fk.nio);
+	fk.nio = 0;
+	fk_run(&fk.p[0].t[0], 1); /* the main thread runs: the process moved, its threads are asked */
+	tick(s, &fk, 1, &snap);
+	ok(fk.nio == 1 && was_asked(&fk, 101),
+	   "the main thread ran, the worker did not: the worker asked, but only the main thread's I/O read (%d)",
+	   fk.nio);
+	fk.nio = 0;
+	fk_run(w, 1);
+	tick(s, &fk, 1, &snap);
+	ok(fk.nio == 1 && was_asked(&fk, 101), "then the worker ran: its I/O read again, and only its (%d)", fk.nio);
+	sampler_close(s);
+}
+
 int main(void)
 {
 	test_processes();
@@ -487,5 +561,7 @@ int main(void)
 	test_process_exits();
 	test_delayacct_off();
 	test_limited();
+	test_states();
+	test_io_reread();
 	return tap_done();
 }
