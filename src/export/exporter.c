@@ -110,9 +110,10 @@ static enum MHD_Result metrics_reply(struct exporter *e, struct MHD_Connection *
 	return ret;
 }
 
-/* Basic auth's user and password, through the library's parser, checked against the users (a
- * NUL inside either is refused). The 0.9.77 interface where there is one (the older one is
- * deprecated there), else 0.9.75's (Debian 12). */
+/* Basic auth's user and password, through the library's parser, checked against the users. The
+ * 0.9.77 interface where there is one (the older one is deprecated there), which refuses a NUL
+ * inside either; else 0.9.75's (Debian 12), whose C strings end at one: a password is then
+ * checked up to its first NUL, which still needs the right password before it. */
 #if MHD_VERSION >= 0x00097701
 static int authorized(struct exporter *e, struct MHD_Connection *c)
 {

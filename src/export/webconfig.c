@@ -147,7 +147,7 @@ static int key_index(struct parse *p, const yaml_node_t *key, const char *sectio
 }
 
 /* Walks a mapping's pairs: each key is checked against defs, then take() is called with its
- * index and the value. A NULL (empty) value counts as an empty mapping when empty_ok. */
+ * index and the value. */
 static int each_pair(struct parse *p, const yaml_node_t *map, const char *section, const struct key_def *defs,
 		     size_t ndefs, int (*take)(struct parse *p, int key, const yaml_node_t *key_node,
 					       const yaml_node_t *value))
@@ -393,6 +393,7 @@ static char *read_pem(const char *path, unsigned long line, const char *what, co
 	}
 	if (!strstr(pem, "-----BEGIN ") || strlen(pem) != len) {
 		snprintf(err, errlen, F_(N_("%s:%lu: %s '%s' is not in PEM format")), path, line, what, name);
+		explicit_bzero(pem, len); /* it may be a key all the same */
 		free(pem);
 		return NULL;
 	}

@@ -102,7 +102,7 @@ static void command_facts(struct outbuf *o, const struct report *r, const struct
 {
 	char buf[4096];
 
-	out_printf(o, "<section id=\"host\"><h2>%s</h2>\n<table class=\"facts\">\n", _("Host and run"));
+	html_wrap(o, "<section id=\"host\"><h2>", _("Host and run"), "</h2>\n<table class=\"facts\">\n");
 	htmlrep_fact(o, _("Host"), u->nodename);
 	htmlrep_fact(o, _("Kernel"), u->release);
 	snprintf(buf, sizeof(buf), "%ld", sysconf(_SC_NPROCESSORS_ONLN));
@@ -120,9 +120,10 @@ static void command_facts(struct outbuf *o, const struct report *r, const struct
 		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)r->lost);
 		htmlrep_fact(o, _("Exit records lost"), buf);
 	}
-	out_printf(o, "</table>\n<p class=\"none\">%s</p></section>\n",
-		   _("Command mode counts each task once, from its exit record: it keeps no readings over "
-		     "time, so this page has tables and no charts."));
+	html_wrap(o, "</table>\n<p class=\"none\">",
+		  _("Command mode counts each task once, from its exit record: it keeps no readings over "
+		    "time, so this page has tables and no charts."),
+		  "</p></section>\n");
 }
 
 /* A table's head with the titles given. */
@@ -196,14 +197,14 @@ int htmlfile_command(struct report *r, FILE *f)
 		c[i] = &r->cgroups[i];
 	htmlrep_page_start(&o, u.nodename[0] ? u.nodename : NULL);
 	command_facts(&o, r, &u);
-	out_printf(&o, "<section id=\"delays\"><h2>%s</h2>\n", _("Who waited most"));
+	html_wrap(&o, "<section id=\"delays\"><h2>", _("Who waited most"), "</h2>\n");
 	for (int k = 0; k < DK_COUNT; k++)
 		if (r->sum.total_ns[k]) {
 			command_kind(&o, r, k, g, c);
 			any = 1;
 		}
 	if (!any)
-		out_printf(&o, "<p class=\"none\">%s</p>\n", _("No task waited in this window."));
+		html_wrap(&o, "<p class=\"none\">", _("No task waited in this window."), "</p>\n");
 	out_str(&o, "</section>\n");
 	htmlrep_page_end(&o);
 	rc = out_flush(&o, f);

@@ -64,3 +64,10 @@ void html_text(struct outbuf *o, const char *s)
 {
 	html_text_n(o, s, s ? strlen(s) : 0);
 }
+
+void html_wrap(struct outbuf *o, const char *before, const char *text, const char *after)
+{
+	out_str(o, before);
+	html_text(o, text);
+	out_str(o, after);
+}

@@ -11,6 +11,8 @@
  * a control character other than tab and newline, and a noncharacter as U+FFFD, so that the page
  * parses cleanly and no task name adds an element or an attribute. */
 void html_text(struct outbuf *o, const char *s);
+/* Writes before and after as they are (markup) and text between them escaped (a translation). */
+void html_wrap(struct outbuf *o, const char *before, const char *text, const char *after);
 /* The first n bytes of s, as html_text writes them. */
 void html_text_n(struct outbuf *o, const char *s, size_t n);
 

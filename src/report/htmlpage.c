@@ -73,7 +73,7 @@ static void write_facts(struct outbuf *o, const struct htmlrep *h, const struct 
 {
 	char buf[256], a[64], b[64];
 
-	out_printf(o, "<section id=\"host\"><h2>%s</h2>\n<table class=\"facts\">\n", _("Host and window"));
+	html_wrap(o, "<section id=\"host\"><h2>", _("Host and window"), "</h2>\n<table class=\"facts\">\n");
 	if (f->host)
 		htmlrep_fact(o, _("Host"), f->host);
 	if (f->kernel)
@@ -142,7 +142,7 @@ static void write_pressure(struct outbuf *o, const struct htmlrep *h, struct poi
 	char id[32], caption[256], title[128];
 	int any = 0;
 
-	out_printf(o, "<section id=\"pressure\"><h2>%s</h2>\n", _("Pressure"));
+	html_wrap(o, "<section id=\"pressure\"><h2>", _("Pressure"), "</h2>\n");
 	for (int r = 0; r < PSI_COUNT; r++) {
 		struct svg_series s[2];
 		size_t ns = 0;
@@ -171,7 +171,7 @@ static void write_pressure(struct outbuf *o, const struct htmlrep *h, struct poi
 		out_str(o, "</div>");
 	}
 	if (!any)
-		out_printf(o, "<p class=\"none\">%s</p>\n", _("No pressure was recorded."));
+		html_wrap(o, "<p class=\"none\">", _("No pressure was recorded."), "</p>\n");
 	out_str(o, "</section>\n");
 }
 
@@ -303,9 +303,9 @@ static void write_cgroups(struct outbuf *o, const struct htmlrep *h, int k, cons
 
 static void write_kinds(struct outbuf *o, const struct htmlrep *h, struct points *p)
 {
-	out_printf(o, "<section id=\"delays\"><h2>%s</h2>\n", _("Who waited most"));
+	html_wrap(o, "<section id=\"delays\"><h2>", _("Who waited most"), "</h2>\n");
 	if (!h->kinds)
-		out_printf(o, "<p class=\"none\">%s</p>\n", _("No task waited in this window."));
+		html_wrap(o, "<p class=\"none\">", _("No task waited in this window."), "</p>\n");
 	for (int k = 0; k < DK_COUNT; k++) {
 		if (!(h->kinds & (1u << k)))
 			continue;
@@ -350,14 +350,17 @@ static void write_event(struct outbuf *o, const struct hr_event *e)
 
 static void write_events(struct outbuf *o, const struct htmlrep *h)
 {
-	out_printf(o, "<section id=\"events\"><h2>%s</h2>\n", _("Trigger events"));
+	const char *heads[] = { _("Time"), _("Trigger"), _("Pressure file"), _("Tasks that stalled most"), _("Cgroups") };
+
+	html_wrap(o, "<section id=\"events\"><h2>", _("Trigger events"), "</h2>\n");
 	if (!h->nevents) {
-		out_printf(o, "<p class=\"none\">%s</p></section>\n", _("No PSI trigger fired in this window."));
+		html_wrap(o, "<p class=\"none\">", _("No PSI trigger fired in this window."), "</p></section>\n");
 		return;
 	}
-	out_printf(o, "<table class=\"list\" id=\"event-list\"><thead><tr><th>%s</th><th>%s</th><th>%s</th><th>%s</th>"
-		      "<th>%s</th></tr></thead><tbody>\n",
-		   _("Time"), _("Trigger"), _("Pressure file"), _("Tasks that stalled most"), _("Cgroups"));
+	out_str(o, "<table class=\"list\" id=\"event-list\"><thead><tr>");
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+		html_wrap(o, "<th>", heads[i], "</th>");
+	out_str(o, "</tr></thead><tbody>\n");
 	for (size_t i = 0; i < h->nevents; i++)
 		write_event(o, &h->events[i]);
 	out_str(o, "</tbody></table></section>\n");

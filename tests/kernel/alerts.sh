@@ -131,15 +131,16 @@ tap_ok $? "its summary and description name the cgroup and the host" "summary: $
 
 # The exporter's health alerts stay quiet while it is healthy (lost exit records aside: another
 # test's fork storm may overrun the listeners).
-others=$(curl -s -m 2 "$AM/api/v2/alerts" | jq -r '.[].labels.alertname' 2>&1 |
+reply=$(curl -s -m 2 "$AM/api/v2/alerts")
+others=$(jq -r '.[].labels.alertname' <<<"$reply" 2>/dev/null |
 	grep -x -e DelaytopDelayAccountingOff -e DelaytopExporterDown -e DelaytopExporterAbsent -e DelaytopReadingsStalled)
-[ -z "$others" ]
-tap_ok $? "no alert on the exporter's health while it is healthy" "active: $(echo $others)"
+jq -e 'type == "array"' <<<"$reply" >/dev/null 2>&1 && [ -z "$others" ]
+tap_ok $? "no alert on the exporter's health while it is healthy (Alertmanager answered)" "active: $(echo $others)" \
+	"reply: $(head -c 200 <<<"$reply")"
 
 # The dashboard's queries, with its variables given values as Grafana would: each returns data.
-# Those of the unit label (delaytop's ident labels) only where delaytop's series have one.
+# The test's cgroup is named like a service, so that the unit panels have a unit to show.
 declare -A VALUE=([job]=delaytop [instance]="127.0.0.1:$PORT" [kind]=io [__rate_interval]=10s)
-have_unit=$(curl -s -m 2 "$URL" | grep -c '^delaytop_cgroup_delay_seconds_total{.*unit="')
 subst() {
 	local e=$1 v
 	for v in "${!VALUE[@]}"; do
@@ -156,10 +157,6 @@ n=0
 while IFS=$'\t' read -r title expr; do
 	n=$((n + 1))
 	q=$(subst "$expr")
-	if [[ $expr == *'unit!=""'* ]] && [ "$have_unit" = 0 ]; then
-		tap_skip "dashboard panel \"$title\": $q" "delaytop's series have no unit label (branch ident)"
-		continue
-	fi
 	got=$(results "$q")
 	[[ $q != *'$'* ]] && [[ $got =~ ^[1-9][0-9]*$ ]]
 	tap_ok $? "dashboard panel \"$title\" returns data: $q" "series returned: ${got:-nothing}"

@@ -46,8 +46,11 @@ browser --dump-dom "file://$TMPDIR_TEST/long.html" >"$TMPDIR_TEST/long.dom"
 
 # dom_check FILE CHECK: the DOM Chromium made, read by html5lib (as the browser serialized it);
 # CHECK is Python over `doc` (an ElementTree root, namespaces stripped) that prints what is wrong.
+# Prints what is wrong with the page $1 as script $2 finds it; a check that cannot run (a missing
+# element, a page that does not parse) says so too, so that it never passes by printing nothing.
 dom_check() {
-	"$PY" - "$1" "$2" <<'PYEOF'
+	local out rc
+	out=$("$PY" - "$1" "$2" 2>&1 <<'PYEOF'
 import sys, html5lib
 doc = html5lib.parse(open(sys.argv[1], 'rb').read(), namespaceHTMLElements=False)
 for e in doc.iter():
@@ -62,6 +65,10 @@ def by_id(i):
     return None
 exec(sys.argv[2])
 PYEOF
+	)
+	rc=$?
+	[ -z "$out" ] || printf '%s\n' "$out"
+	[ "$rc" -eq 0 ] || echo "the check failed to run (status $rc)"
 }
 
 if [ -z "$PY" ]; then
@@ -131,7 +138,7 @@ try:
     p.parse(open(sys.argv[1], "rb").read())
 except Exception as e:
     print(e, p.errors[:3])
-' "$TMPDIR_TEST/$f.html")
+' "$TMPDIR_TEST/$f.html" 2>&1) || err="the parse failed to run: $err"
 		tap_ok $([ -z "$err" ] && echo 0 || echo 1) "$f.rec's page parses as HTML5 without an error (html5lib, strict)" "$err"
 	done
 fi

@@ -188,6 +188,8 @@ int main(void)
 	test_auth();
 #else
 	test_without();
+	/* the file's own tests need both: without them, say so (quickstart.sh fails on a skip) */
+	tap_skip(1, "delaytop was built without libyaml or libcrypt: --web-config cannot be tested");
 #endif
 	return tap_done();
 }
