@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "webauth.h"
 #include "xalloc.h"
@@ -21,6 +22,11 @@
 
 /* The successes remembered, the oldest replaced first. */
 #define WEBAUTH_CACHE 16
+/* The time bcrypts may take, so that wrong passwords cannot keep the exporter's thread from
+ * serving the scrapes it knows: a bucket of this many ms, refilled by this share of the time. A
+ * check the bucket has no time for fails at once (before anything about the user is looked at). */
+#define WEBAUTH_BURST_MS 1000.0
+#define WEBAUTH_SHARE 0.2
 
 struct web_auth {
 	const struct web_config *wc;
@@ -29,8 +35,28 @@ struct web_auth {
 	char salt[CRYPT_GENSALT_OUTPUT_SIZE]; /* "$5$rounds=1000$...": empty when none could be made */
 	char cache[WEBAUTH_CACHE][CRYPT_OUTPUT_SIZE];
 	unsigned next;
-	unsigned long cached, computed;
+	unsigned long cached, computed, refused;
+	double budget_ms;   /* the bucket */
+	double refilled_ms; /* CLOCK_MONOTONIC of its last refill */
 };
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Whether the bucket has time for a bcrypt, refilled first. Under lock. */
+static int budget_left(struct web_auth *a, double now)
+{
+	a->budget_ms += (now - a->refilled_ms) * WEBAUTH_SHARE;
+	if (a->budget_ms > WEBAUTH_BURST_MS)
+		a->budget_ms = WEBAUTH_BURST_MS;
+	a->refilled_ms = now;
+	return a->budget_ms > 0;
+}
 
 struct web_auth *webauth_new(const struct web_config *wc)
 {
@@ -40,6 +66,8 @@ struct web_auth *webauth_new(const struct web_config *wc)
 		return NULL;
 	a = xcalloc(1, sizeof(*a));
 	a->wc = wc;
+	a->budget_ms = WEBAUTH_BURST_MS;
+	a->refilled_ms = now_ms();
 	pthread_mutex_init(&a->lock, NULL);
 	/* random bytes from the kernel; without a salt there is no cache */
 	if (!crypt_gensalt_rn("$5$", 1000, NULL, 0, a->salt, sizeof(a->salt)) || a->salt[0] == '*')
@@ -130,7 +158,13 @@ int webauth_check(struct web_auth *a, const char *user, const char *password)
 		pthread_mutex_unlock(&a->lock);
 		return 1;
 	}
+	if (!budget_left(a, now_ms())) {
+		a->refused++;
+		pthread_mutex_unlock(&a->lock);
+		return 0;
+	}
 	ok = bcrypt_check(a, user, password);
+	a->budget_ms -= now_ms() - a->refilled_ms;
 	if (ok && keyed) {
 		strcpy(a->cache[a->next], key);
 		a->next = (a->next + 1) % WEBAUTH_CACHE;
@@ -143,6 +177,11 @@ void webauth_counts(const struct web_auth *a, unsigned long *cached, unsigned lo
 {
 	*cached = a ? a->cached : 0;
 	*computed = a ? a->computed : 0;
+}
+
+unsigned long webauth_refused(const struct web_auth *a)
+{
+	return a ? a->refused : 0;
 }
 
 #else /* built without libcrypt: webconfig.c refuses basic_auth_users */
@@ -165,6 +204,12 @@ void webauth_counts(const struct web_auth *a, unsigned long *cached, unsigned lo
 {
 	(void)a;
 	*cached = *computed = 0;
+}
+
+unsigned long webauth_refused(const struct web_auth *a)
+{
+	(void)a;
+	return 0;
 }
 
 void webauth_free(struct web_auth *a)

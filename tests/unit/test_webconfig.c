@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tap.h"
 #include "webauth.h"
@@ -119,6 +120,31 @@ static void test_bad(void)
 	}
 }
 
+/* Wrong passwords as fast as they come: the bcrypts stop when they have taken their second (and a
+ * fifth of the time since), while a check that passed before still passes from the cache. */
+static void test_budget(struct web_auth *a)
+{
+	unsigned long cached, computed, before;
+	struct timespec t0, t1;
+	double spent;
+	int n = 0;
+
+	webauth_counts(a, &cached, &before);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!webauth_refused(a) && n < 20000) {
+		webauth_check(a, "mallory", "guess");
+		n++;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	spent = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	webauth_counts(a, &cached, &computed);
+	ok(webauth_refused(a) == 1 && spent > 0.9 && spent < 5,
+	   "wrong passwords: refused without a bcrypt after about a second of them (%d checks, %.2f s)", n, spent);
+	is_int(webauth_check(a, "alice", "secret"), 1, "while a check that passed before passes from the cache");
+	webauth_counts(a, &cached, &computed);
+	is_int(computed - before, (long long)n - 1, "every wrong password before the refusal cost a bcrypt, the refused none");
+}
+
 static void test_auth(void)
 {
 	struct web_config wc;
@@ -152,6 +178,7 @@ static void test_auth(void)
 	webauth_counts(a, &cached, &computed);
 	is_int(cached, 1, "alice's second check came from the cache");
 	is_int(computed, 9, "the wrong password cost a bcrypt: failures are never cached");
+	test_budget(a);
 	webauth_free(a);
 	webconfig_free(&wc);
 	ok(webauth_new(NULL) == NULL, "no configuration: no check");
