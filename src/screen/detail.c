@@ -107,9 +107,18 @@ void detail_detach(struct view *v)
 	v->detail = NULL;
 }
 
+/* No trend, but a value, so that the window keeps every row (it is a few minutes of a recording,
+ * read when the view opens): a task that ends after the reading shown is blank after its end. */
+static double no_trend(const struct row *r, const void *ctx)
+{
+	(void)r;
+	(void)ctx;
+	return NAN;
+}
+
 static void window_feed(void *ctx, const struct snapshot *s)
 {
-	history_add(ctx, s, NULL, NULL, 0);
+	history_add(ctx, s, no_trend, NULL, 0);
 }
 
 /* The time of the reading shown, seconds since the epoch. */

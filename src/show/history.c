@@ -306,6 +306,7 @@ void history_add(struct history *h, const struct snapshot *s, history_value_fn f
 	oldest = h->oldest = oldest_reading(h);
 	if (!h->readings)
 		h->first_fresh = all_fresh(s);
+	h->fed_all = fn != NULL;
 	for (size_t i = 0; i < s->nrows; i++) {
 		const struct row *r = &s->rows[i];
 
@@ -378,7 +379,7 @@ void history_kind_series(const struct history *h, const struct task_history *t, 
 	 * the newest reading was in every one since its first, and one without an entry since
 	 * before the oldest kept (its entry, made at its first reading, was let go) */
 	first = t ? t->first : first_rated(h, oldest);
-	last = now ? h->readings - 1 : t->seen;
+	last = t && (h->fed_all || !now) ? t->seen : h->readings - 1;
 	for (uint32_t r = first > oldest ? first : oldest; r <= last && r < h->readings; r++) {
 		size_t c = column_of(r, oldest, count, n);
 

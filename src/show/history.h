@@ -60,6 +60,8 @@ struct history {
 	uint32_t readings;          /* readings fed since the start */
 	uint32_t oldest;            /* the oldest of them kept */
 	int first_fresh;            /* reading 0's task rows had no rates (a live run's first) */
+	int fed_all;                /* the last reading fed every row (a trend was asked), so that
+				       an entry's last reading is known even for an idle task */
 	double when[HISTORY_READINGS]; /* reading r's time, at when[r % HISTORY_READINGS] */
 	double last;                /* the last reading's time; 0 before the first */
 	int trend_of;               /* what the trends are of (the caller's: a sort column) */
