@@ -48,24 +48,12 @@ v2=$(awk '{ for (i = 7; $i != "-"; i++); if ($(i + 1) == "cgroup2") { print $5; 
 
 tmp=$(mktemp -d)
 top=$v2/delaytop-bench.$$
-sysctl_file=/proc/sys/kernel/task_delayacct
-pid_max_file=/proc/sys/kernel/pid_max
-old_delayacct= old_pid_max= workload_pid= delaytop_pid=
-# stop PID: TERM, then KILL after 10 s; reaped.
-stop() {
-	local i
-	kill "$1" 2>/dev/null || return 0
-	for ((i = 0; i < 100; i++)); do
-		kill -0 "$1" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -KILL "$1" 2>/dev/null || true
-	wait "$1" 2>/dev/null || true
-}
+delaytop_pid=
+. "$here/load.sh"
 cleanup() {
 	local i
-	[ -z "$delaytop_pid" ] || stop "$delaytop_pid"
-	[ -z "$workload_pid" ] || stop "$workload_pid"
+	[ -z "$delaytop_pid" ] || stop_pid "$delaytop_pid"
+	[ -z "$workload_pid" ] || stop_pid "$workload_pid"
 	# the workload's children die with it (PR_SET_PDEATHSIG); their cgroups empty as they go
 	if [ -d "$top" ]; then
 		for ((i = 0; i < 100; i++)); do
@@ -75,20 +63,13 @@ cleanup() {
 		done
 		[ ! -d "$top" ] || echo "exporter.sh: could not remove $top" >&2
 	fi
-	[ -z "$old_delayacct" ] || echo "$old_delayacct" > "$sysctl_file" || true
-	[ -z "$old_pid_max" ] || echo "$old_pid_max" > "$pid_max_file" || true
+	load_restore
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-old_delayacct=$(cat "$sysctl_file")
-echo 1 > "$sysctl_file"
-need_pids=$((PROCS * THREADS * 2 + 10000))
-if [ "$(cat "$pid_max_file")" -lt "$need_pids" ]; then
-	old_pid_max=$(cat "$pid_max_file")
-	echo "$need_pids" > "$pid_max_file" || die "cannot raise kernel.pid_max to $need_pids for the load"
-fi
+load_settings $((PROCS * THREADS))
 
 # The cgroups, flat under $top: cg0001..cgNNNN.
 mkdir "$top"
@@ -97,19 +78,8 @@ for ((i = 1; i <= CGROUPS; i++)); do
 done
 
 # The load, its PROCS processes spread over the cgroups.
-nproc_threads() { awk '/^Threads:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
-"$workload" idle "$PROCS" "$THREADS" "$BUSY" > "$tmp/workload.out" &
-workload_pid=$!
-for ((i = 0; ; i++)); do
-	kids=$(cat "/proc/$workload_pid/task/$workload_pid/children" 2>/dev/null || true)
-	sum=0
-	for c in $kids; do sum=$((sum + $(nproc_threads "$c"))); done
-	[ "$sum" -ge $((PROCS * THREADS)) ] && break
-	kill -0 "$workload_pid" 2>/dev/null || die "the workload died"
-	[ "$i" -lt $((600 + PROCS * THREADS / 200)) ] || die "the workload did not reach $((PROCS * THREADS)) threads"
-	sleep 0.1
-done
-sleep 1
+load_start "$workload" "$PROCS" "$THREADS" "$BUSY" "$tmp/workload.out"
+kids=$(load_children)
 k=0
 for c in $kids; do
 	printf '%s\n' "$c" > "$(printf '%s/cg%04d' "$top" $((k * CGROUPS / PROCS + 1)))/cgroup.procs"
@@ -129,7 +99,6 @@ scrape() { curl -sf -m 5 -o "$1" "$url"; }
 # publication) and, in clock ticks, of the whole process (the HTTP server's thread too).
 main_ns() { awk '{ print $1 }' "/proc/$delaytop_pid/task/$delaytop_pid/schedstat"; }
 all_ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$delaytop_pid/stat"; }
-threads_now() { awk '{ split($4, a, "/"); print a[2] }' /proc/loadavg; }
 
 # phase B KIND ROUND: a quiet phase (a scrape at each end, for the readings counter) or a
 # scraping phase (SCRAPES scrapes GAP apart, each timed) of binary number B: a line of figures
@@ -153,7 +122,7 @@ phase() {
 	scrape "$tmp/p1" || die "a scrape failed"
 	n1=$(metric delaytop_readings_total "$tmp/p1")
 	[ "$n1" -gt "$n0" ] || die "no reading in a phase of $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
-	echo "$r $kind $((n1 - n0)) $m0 $m1 $a0 $a1 $t0 $t1 $(threads_now)" >> "$tmp/phases.$b"
+	echo "$r $kind $((n1 - n0)) $m0 $m1 $a0 $a1 $t0 $t1 $(nr_threads)" >> "$tmp/phases.$b"
 }
 
 # measure B: binary number B on the load: started, ROUNDS rounds, what it serves, stopped.
@@ -182,13 +151,13 @@ measure() {
 	done
 	scrape "$tmp/last.$b" || die "the last scrape failed"
 	curl -sf -m 5 -o "$tmp/last.om.$b" -H 'Accept: application/openmetrics-text; version=1.0.0' "$url" || true
-	stop "$delaytop_pid"
+	stop_pid "$delaytop_pid"
 	delaytop_pid=
 }
 
 echo "kernel $(uname -r); $(nproc) CPUs; $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "load: tests/workload idle $PROCS $THREADS $BUSY ($((PROCS * THREADS)) threads, $BUSY processes waking" \
-	"every 50 ms), in $PROCS of $CGROUPS cgroups under $top; $(threads_now) threads on the machine"
+	"every 50 ms), in $PROCS of $CGROUPS cgroups under $top; $(nr_threads) threads on the machine"
 echo "delaytop --listen -d $DELAY $ARGS; $ROUNDS rounds of a quiet phase and a phase of $SCRAPES scrapes" \
 	"$GAP s apart, order rotated"
 echo

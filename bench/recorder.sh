@@ -41,22 +41,9 @@ for m in $MODES; do
 done
 
 tmp=$(mktemp -d /var/tmp/delaytop-recorder.XXXXXX)
-sysctl_file=/proc/sys/kernel/task_delayacct
-pid_max_file=/proc/sys/kernel/pid_max
-old_delayacct= old_pid_max= workload_pid=
+. "$here/load.sh"
 cleanup() {
-	local i
-	if [ -n "$workload_pid" ]; then
-		kill "$workload_pid" 2>/dev/null || true
-		for ((i = 0; i < 100; i++)); do
-			kill -0 "$workload_pid" 2>/dev/null || break
-			sleep 0.1
-		done
-		kill -KILL "$workload_pid" 2>/dev/null || true
-		wait "$workload_pid" 2>/dev/null || true
-	fi
-	[ -z "$old_delayacct" ] || echo "$old_delayacct" > "$sysctl_file" || true
-	[ -z "$old_pid_max" ] || echo "$old_pid_max" > "$pid_max_file" || true
+	load_restore
 	[ -z "${KEEP:-}" ] || cp "$tmp"/*.rec "$KEEP"/ 2>/dev/null || true
 	rm -rf "$tmp"
 }
@@ -65,29 +52,8 @@ trap 'exit 130' INT TERM
 
 "$CC" -O2 -std=c11 -Wall -Wextra -o "$tmp/cputime" "$here/cputime.c"
 
-old_delayacct=$(cat "$sysctl_file")
-echo 1 > "$sysctl_file"
-need_pids=$((PROCS * THREADS * 2 + 10000))
-if [ "$(cat "$pid_max_file")" -lt "$need_pids" ]; then
-	old_pid_max=$(cat "$pid_max_file")
-	echo "$need_pids" > "$pid_max_file" || die "cannot raise kernel.pid_max to $need_pids for the load"
-fi
-
-nproc_threads() { awk '/^Threads:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
-threads_now() { awk '{ split($4, a, "/"); print a[2] }' /proc/loadavg; }
-"$workload" idle "$PROCS" "$THREADS" "$BUSY" > "$tmp/workload.out" &
-workload_pid=$!
-for ((i = 0; ; i++)); do
-	sum=0
-	for c in $(cat "/proc/$workload_pid/task/$workload_pid/children" 2>/dev/null || true); do
-		sum=$((sum + $(nproc_threads "$c")))
-	done
-	[ "$sum" -ge $((PROCS * THREADS)) ] && break
-	kill -0 "$workload_pid" 2>/dev/null || die "the workload died"
-	[ "$i" -lt $((600 + PROCS * THREADS / 200)) ] || die "the workload did not reach $((PROCS * THREADS)) threads"
-	sleep 0.1
-done
-sleep 1
+load_settings $((PROCS * THREADS))
+load_start "$workload" "$PROCS" "$THREADS" "$BUSY" "$tmp/workload.out"
 
 # run MODE REC REPORTS: one run, its CPU in user and sys (s); REC 1: with -w $tmp/MODE.REPORTS.rec
 # (a new file).
@@ -106,7 +72,7 @@ run() {
 echo "delaytop: $delaytop ($(git -C "$(dirname "$delaytop")" log --oneline -1 --format=%h 2>/dev/null || echo ?));" \
 	"kernel $(uname -r); $(nproc) CPUs; $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "load: tests/workload idle $PROCS $THREADS $BUSY: $((PROCS * THREADS)) threads, $BUSY processes with a thread" \
-	"waking every 50 ms; $(threads_now) threads on the machine"
+	"waking every 50 ms; $(nr_threads) threads on the machine"
 echo "per reading: (a run of $((N + 1)) reports - a run of 1) / $N, -d $DELAY; $ROUNDS rounds, order rotated"
 echo
 read -r -a modes <<<"$MODES"

@@ -54,18 +54,9 @@ if [ -z "$iotop" ] && [[ " $TOOLS " == *" iotop "* ]]; then
 fi
 
 tmp=$(mktemp -d)
-sysctl_file=/proc/sys/kernel/task_delayacct
-pid_max_file=/proc/sys/kernel/pid_max
-old_delayacct=
-old_pid_max=
-workload_pid=
+. "$here/load.sh"
 cleanup() {
-	if [ -n "$workload_pid" ]; then
-		kill "$workload_pid" 2>/dev/null || true
-		wait "$workload_pid" 2>/dev/null || true
-	fi
-	[ -z "$old_delayacct" ] || echo "$old_delayacct" > "$sysctl_file" || true
-	[ -z "$old_pid_max" ] || echo "$old_pid_max" > "$pid_max_file" || true
+	load_restore
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -74,40 +65,10 @@ trap 'exit 130' INT TERM
 "$CC" -O2 -std=c11 -Wall -Wextra -o "$tmp/minsampler" "$here/minsampler.c"
 "$CC" -O2 -std=c11 -Wall -Wextra -o "$tmp/cputime" "$here/cputime.c"
 
-# Every thread on the machine, kernel threads included: what a /proc walk finds.
-nr_threads() { local a; read -r _ _ _ a _ < /proc/loadavg; echo "${a#*/}"; }
-
-old_delayacct=$(cat "$sysctl_file")
-echo 1 > "$sysctl_file"
 # Room for the load's thread ids (100,000 threads need more than the usual 32,768), put back after.
-need_pids=$((PROCS * THREADS * 2 + 10000))
-if [ "$(cat "$pid_max_file")" -lt "$need_pids" ]; then
-	old_pid_max=$(cat "$pid_max_file")
-	echo "$need_pids" > "$pid_max_file" || die "cannot raise kernel.pid_max to $need_pids for the load"
-fi
-
-# Threads of the workload's processes (its children and itself), from /proc; without
-# /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN), the growth of the machine's count.
-workload_threads() {
-	local sum=1 c n
-	[ -r "/proc/$workload_pid/task/$workload_pid/children" ] || { echo $(($(nr_threads) - before)); return; }
-	for c in $(cat "/proc/$workload_pid/task/$workload_pid/children" 2>/dev/null); do
-		n=$(awk '/^Threads:/ { print $2 }' "/proc/$c/status" 2>/dev/null) && sum=$((sum + ${n:-0}))
-	done
-	echo "$sum"
-}
-
+load_settings $((PROCS * THREADS))
 before=$(nr_threads)
-"$workload" idle "$PROCS" "$THREADS" "$BUSY" > "$tmp/workload.out" &
-workload_pid=$!
-for ((i = 0; ; i++)); do
-	[ "$(workload_threads)" -gt "$((PROCS * THREADS))" ] && break
-	kill -0 "$workload_pid" 2>/dev/null || die "the workload died"
-	[ "$i" -lt $((600 + PROCS * THREADS / 200)) ] ||
-		die "the workload did not reach $((PROCS * THREADS)) threads in $((60 + PROCS * THREADS / 2000)) s"
-	sleep 0.1
-done
-sleep 1 # let the last threads settle into pause()
+load_start "$workload" "$PROCS" "$THREADS" "$BUSY" "$tmp/workload.out"
 
 read -r -a tools <<<"$TOOLS"
 label() {
