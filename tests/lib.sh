@@ -238,6 +238,20 @@ stop_pid() {
 	return 0
 }
 
+# disk_dir: the first writable directory of /var/tmp, the build directory and /tmp that is on a
+# disk (O_DIRECT on tmpfs fails or never waits for a device); nothing when none is.
+disk_dir() {
+	local d
+	for d in /var/tmp "${top_builddir:-}" /tmp; do
+		[ -n "$d" ] && [ -d "$d" ] && [ -w "$d" ] || continue
+		case $(stat -f -c %T "$d" 2>/dev/null) in
+		tmpfs | ramfs | proc | sysfs | "") continue ;;
+		esac
+		echo "$d"
+		return
+	done
+}
+
 # within VALUE LOW HIGH: true when LOW <= VALUE <= HIGH (decimals allowed).
 within() {
 	awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v + 0 >= lo + 0 && v + 0 <= hi + 0) }'

@@ -18,16 +18,8 @@ RULES=$top_srcdir/contrib/prometheus/delaytop-rules.yml
 DASH=$top_srcdir/contrib/grafana/delaytop.json
 V2=$(awk '{ for (i = 7; $i != "-"; i++); if ($(i + 1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo)
 [ -n "$V2" ] || skip_all "no cgroup v2 hierarchy is mounted"
-# O_DIRECT on tmpfs fails or never waits for a device: a disk-backed directory, as io_delay.sh
-DIR=""
-for d in /var/tmp "${top_builddir:-}" /tmp; do
-	[ -n "$d" ] && [ -d "$d" ] && [ -w "$d" ] || continue
-	case $(stat -f -c %T "$d" 2>/dev/null) in
-	tmpfs | ramfs | proc | sysfs | "") continue ;;
-	esac
-	DIR=$d
-	break
-done
+# O_DIRECT writes need a disk-backed directory
+DIR=$(disk_dir)
 [ -n "$DIR" ] || skip_all "no disk-backed writable directory (only tmpfs among /var/tmp, builddir, /tmp)"
 WDIR=$(mktemp -d "$DIR/delaytop-alerts.XXXXXX") || skip_all "cannot create a directory in $DIR"
 EXTRA_DIRS="$EXTRA_DIRS $WDIR"

@@ -8,16 +8,8 @@ require_root
 require_cmd jq flock
 require_taskstats
 
-# O_DIRECT on tmpfs fails or never waits for a device: find a real disk-backed directory.
-DIR=""
-for d in /var/tmp "${top_builddir:-}" /tmp; do
-	[ -n "$d" ] && [ -d "$d" ] && [ -w "$d" ] || continue
-	case $(stat -f -c %T "$d" 2>/dev/null) in
-	tmpfs | ramfs | proc | sysfs | "") continue ;;
-	esac
-	DIR=$d
-	break
-done
+# O_DIRECT writes need a disk-backed directory
+DIR=$(disk_dir)
 [ -n "$DIR" ] || skip_all "no disk-backed writable directory (only tmpfs among /var/tmp, builddir, /tmp)"
 WDIR=$(mktemp -d "$DIR/delaytop-io.XXXXXX") || skip_all "cannot create a directory in $DIR"
 trap 'cleanup; rm -rf "$WDIR"' EXIT

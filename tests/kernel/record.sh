@@ -27,13 +27,8 @@ mkdir "$CG" || skip_all "cannot create a cgroup under $V2"
 
 # O_DIRECT on tmpfs fails or never waits for a device: a disk-backed directory for the writer.
 WDIR=""
-for d in /var/tmp "${top_builddir:-}" /tmp; do
-	[ -n "$d" ] && [ -d "$d" ] && [ -w "$d" ] || continue
-	case $(stat -f -c %T "$d" 2>/dev/null) in
-	tmpfs | ramfs | "") continue ;;
-	esac
-	WDIR=$(mktemp -d "$d/delaytop-record.XXXXXX") && break
-done
+d=$(disk_dir)
+[ -z "$d" ] || WDIR=$(mktemp -d "$d/delaytop-record.XXXXXX")
 trap 'cleanup; rmdir "$CG" 2>/dev/null; [ -n "$WDIR" ] && rm -rf "$WDIR"' EXIT
 
 T=$TMPDIR_TEST
