@@ -32,12 +32,14 @@
  *                                     burst is one runqueue wait of BUSY_MS for the second thread
  *   workload churn N MS               N threads at a time, each asleep MS ms then gone, replaced
  *                                     by a new one at once, forever
- *   workload rare N CPU BUSY_MS EVERY_MS
+ *   workload rare N CPU BUSY_MS EVERY_MS [TICK]
  *                                     N sleeping threads, and on CPU every EVERY_MS a SCHED_FIFO
  *                                     thread busy BUSY_MS while a normal thread that woke just
  *                                     after it waits for the CPU: one runqueue wait of about
  *                                     BUSY_MS per period; asleep in between, so the process is
- *                                     still most of the time. Prints the waiting thread's tid
+ *                                     still most of the time. Prints the waiting thread's tid.
+ *                                     TICK 1: one more thread wakes every 50 ms, so that the
+ *                                     process moves at every refresh
  *   workload freeze TID MS            stops the one thread TID (ptrace, which stops a thread and not
  *                                     its process) for MS ms; prints "frozen" once it is stopped
  *   workload io N BYTES WAIT_MS DIR   N threads, each asleep WAIT_MS ms, then writing BYTES (a
@@ -408,7 +410,13 @@ static void *rare_waiter(void *arg)
 	return NULL;
 }
 
-__attribute__((noreturn)) static void mode_rare(int n, int cpu, int busy_ms, int every_ms)
+static void *ticker(void *arg)
+{
+	(void)arg;
+	tick_for_ever();
+}
+
+__attribute__((noreturn)) static void mode_rare(int n, int cpu, int busy_ms, int every_ms, int tick)
 {
 	pthread_t t;
 
@@ -419,6 +427,8 @@ __attribute__((noreturn)) static void mode_rare(int n, int cpu, int busy_ms, int
 		if (pthread_create(&t, NULL, sleeper, NULL) != 0)
 			die("pthread_create");
 	if (pthread_create(&t, NULL, rare_holder, NULL) != 0 || pthread_create(&t, NULL, rare_waiter, NULL) != 0)
+		die("pthread_create");
+	if (tick && pthread_create(&t, NULL, ticker, NULL) != 0)
 		die("pthread_create");
 	for (;;)
 		pause();
@@ -637,7 +647,7 @@ static int run_mode(int argc, char **argv)
 	if (argc >= 3 && strcmp(argv[0], "churn") == 0)
 		mode_churn(atoi(argv[1]), atoi(argv[2]));
 	if (argc >= 5 && strcmp(argv[0], "rare") == 0)
-		mode_rare(atoi(argv[1]), atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+		mode_rare(atoi(argv[1]), atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), argc >= 6 && atoi(argv[5]));
 	if (argc >= 3 && strcmp(argv[0], "freeze") == 0)
 		return mode_freeze((pid_t)atoi(argv[1]), atoi(argv[2]));
 	if (argc >= 5 && strcmp(argv[0], "io") == 0)

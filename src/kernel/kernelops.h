@@ -89,8 +89,8 @@ struct kernel_ops {
 	int (*thread_io)(struct kernel *k, uint32_t pid, uint32_t tid, struct task_counters *c);
 
 	/* ---- taskstats ---- */
-	/* Queries ids[0..n) by pid or tgid, fn called for each answer (ts_query): tasks that are gone
-	 * are skipped. Returns 0, -EPERM without the capability, or another negative errno. */
+	/* Queries ids[0..n) by pid or tgid (or each as its TS_ASK_TGID bit says), in their order, fn
+	 * called for each answer (ts_query): tasks that are gone are skipped. Returns 0, -EPERM without the capability, or another negative errno. */
 	int (*query)(struct kernel *k, enum ts_by by, const uint32_t *ids, size_t n, ts_reply_fn fn,
 		     void *arg);
 	/* The descriptor that polls readable when exit records wait, or -1 without listeners. */

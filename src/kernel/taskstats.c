@@ -29,6 +29,8 @@
 
 #define QUERY_RCVBUF (1 << 20)
 
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
 struct template {
 	unsigned char *bytes;
 	size_t len;
@@ -84,7 +86,7 @@ int ts_open(struct ts_client **out, char *err, size_t errlen)
 		ts_close(c);
 		return -ENOMEM;
 	}
-	c->sendbuf = xmalloc(BATCH * c->tmpl[TS_BY_PID].len);
+	c->sendbuf = xmalloc(BATCH * MAX(c->tmpl[TS_BY_PID].len, c->tmpl[TS_BY_TGID].len)); /* TS_BY_EACH mixes them */
 	tsnl_receiver_init(&c->rx);
 	*out = c;
 	return 0;
@@ -175,19 +177,27 @@ static int batch_collect(struct ts_client *c, struct ts_batch *b)
 static int send_batch(struct ts_client *c, enum ts_by by, const uint32_t *ids, struct ts_batch *b,
 		      const size_t *which)
 {
-	const struct template *t = &c->tmpl[by];
+	size_t len = 0;
 	int rc;
 
 	for (size_t j = 0; j < b->count; j++) {
-		unsigned char *m = c->sendbuf + j * t->len;
 		uint32_t seq = b->seq0 + (uint32_t)j;
 		uint32_t id = ids[which ? which[j] : b->first + j];
+		enum ts_by as = by;
+		const struct template *t;
 
+		if (as == TS_BY_EACH)
+			as = id & TS_ASK_TGID ? TS_BY_TGID : TS_BY_PID;
+		t = &c->tmpl[as];
+		unsigned char *m = c->sendbuf + len;
+
+		id &= ~TS_ASK_TGID;
 		memcpy(m, t->bytes, t->len);
 		memcpy(m + offsetof(struct nlmsghdr, nlmsg_seq), &seq, sizeof(seq));
 		memcpy(m + t->value_off, &id, sizeof(id));
+		len += t->len;
 	}
-	rc = nl_sendto(c->sk, c->sendbuf, b->count * t->len);
+	rc = nl_sendto(c->sk, c->sendbuf, len);
 	b->when_ns = timing_mono_ns();
 	return rc < 0 ? -EIO : 0;
 }

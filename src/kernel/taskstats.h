@@ -10,7 +10,10 @@
 
 struct ts_client;
 
-enum ts_by { TS_BY_PID, TS_BY_TGID };
+/* How ids are asked about: by pid, by tgid, or each as its TS_ASK_TGID bit says (pids stay below
+ * it: PID_MAX_LIMIT is 2^22). The kernel answers a batch's requests in their order. */
+enum ts_by { TS_BY_PID, TS_BY_TGID, TS_BY_EACH };
+#define TS_ASK_TGID 0x80000000u
 
 /* One record: a thread's counters, or a process aggregate (by TGID). Process aggregates carry no
  * comm, ids, I/O counters or CPU times, and their max/min are one thread's rather than the

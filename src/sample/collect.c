@@ -29,6 +29,12 @@ void collector_free(struct collector *c)
 	free(c->answered_at);
 	free(c->peak_ids);
 	free(c->peak_owner);
+	free(c->hot_ids);
+	free(c->hot_owner);
+	free(c->tids);
+	c->hot_ids = c->tids = NULL;
+	c->hot_owner = NULL;
+	c->nhot = c->caphot_ids = c->caphot_owner = c->ntids = c->captids = 0;
 	c->peak_ids = NULL;
 	c->peak_owner = NULL;
 	c->npeak = c->cappeak_ids = c->cappeak_owner = 0;
@@ -95,9 +101,24 @@ static size_t select_threads(const struct collector *c, uint32_t pid, uint32_t *
 	return kept;
 }
 
-/* Replaces the process list in ids/owner by the list of their threads. A process whose thread
- * count is not what its stat said is read again after the queries. */
-static void list_threads(struct collector *c)
+/* Lists p's threads after ids[0..nids) (only those selected on their own, when so listed);
+ * returns how many. A process whose thread count is not what its stat said is read again after
+ * the queries. */
+static size_t add_threads(struct collector *c, struct proc *p)
+{
+	size_t before = c->nids;
+	size_t added = c->k->ops->list_threads(c->k, p->pid, &c->ids, &c->nids, &c->capids);
+
+	if (added != (size_t)p->nlwp)
+		p->reread = 1;
+	if (c->rules->threads)
+		c->nids = before + select_threads(c, p->pid, c->ids + before, added);
+	return c->nids - before;
+}
+
+/* Replaces the process list in ids/owner by the list of their threads. with_answer (thread mode):
+ * a process of several threads is asked by tgid right before them, for its split (steady.h). */
+static void list_threads(struct collector *c, int with_answer)
 {
 	size_t nprocs = c->nids;
 	struct proc **procs = xmalloc((nprocs ? nprocs : 1) * sizeof(*procs));
@@ -105,15 +126,25 @@ static void list_threads(struct collector *c)
 	memcpy(procs, c->owner, nprocs * sizeof(*procs));
 	c->nids = 0;
 	for (size_t i = 0; i < nprocs; i++) {
-		size_t before = c->nids;
-		size_t added = c->k->ops->list_threads(c->k, procs[i]->pid, &c->ids, &c->nids, &c->capids);
+		struct proc *p = procs[i];
+		size_t at = c->nids, n;
 
-		if (added != (size_t)procs[i]->nlwp)
-			procs[i]->reread = 1;
-		if (c->rules->threads) /* only the threads selected on their own, when so listed */
-			c->nids = before + select_threads(c, procs[i]->pid, c->ids + before, added);
-		for (size_t k = before; k < c->nids; k++)
-			set_owner(c, k, procs[i]);
+		if (with_answer) {
+			c->ids = xgrow(c->ids, &c->capids, c->nids + 1, sizeof(*c->ids));
+			c->ids[c->nids++] = p->pid | TS_ASK_TGID;
+		}
+		n = add_threads(c, p);
+		if (with_answer && n < 2) { /* one thread: nothing to split */
+			memmove(c->ids + at, c->ids + at + 1, n * sizeof(*c->ids));
+			c->nids--;
+		}
+		if (with_answer && n >= 2)
+			p->answered = 0; /* the answer right before its threads is the one to count */
+		p->nlisted = (uint32_t)n;
+		p->nread = 0;
+		p->read_sum = 0;
+		for (size_t k = at; k < c->nids; k++)
+			set_owner(c, k, p);
 	}
 	free(procs);
 }
@@ -152,7 +183,8 @@ static int walk_threads(struct collector *c)
 
 /* Thread rows, with want_acct: the I/O counters from /proc/PID/task/TID/io, exact where taskstats
  * rounds each down to a multiple of 1024 (which leaves the counts of system calls useless), read
- * again only when the thread ran since its last reading, else kept from it. Returns the counters
+ * again only when the thread ran since its last reading (at the last tick, or at this one when it
+ * is asked twice), else kept from it. Returns the counters
  * to read: cnt itself without want_acct, else buf. */
 static const struct task_counters *thread_io(const struct collector *c, const struct task *t, uint32_t pid,
 					     const struct task_counters *cnt, struct task_counters *buf)
@@ -163,7 +195,7 @@ static const struct task_counters *thread_io(const struct collector *c, const st
 		return cnt;
 	*buf = *cnt;
 	buf->have &= ~io;
-	if (t->seen + 1 != c->tt->tick || activity_of(cnt) != t->activity) {
+	if ((t->seen + 1 != c->tt->tick && t->seen != c->tt->tick) || activity_of(cnt) != t->activity) {
 		c->k->ops->thread_io(c->k, pid, t->id, buf);
 		return buf;
 	}
@@ -175,22 +207,41 @@ static const struct task_counters *thread_io(const struct collector *c, const st
 	return buf;
 }
 
+/* What a thread's answer adds to its process's split (steady.h): to the hot threads' part when
+ * they are asked first, else to the reading of all of them. */
+static void split_add(struct collector *c, struct proc *p, const struct task *t, uint64_t sum, int was_summed)
+{
+	if (p->hot_tick == c->tt->tick && !c->full_pass) {
+		p->hot_delta += sum - (was_summed ? t->sum : 0);
+		p->nhot_answered++;
+	} else {
+		p->read_sum += sum;
+		p->nread++;
+	}
+}
+
 static void on_thread_reply(void *arg, size_t i, const struct ts_record *rec, uint64_t when)
 {
 	struct collector *c = arg;
 	struct task_counters io;
 	uint64_t age = rec->c.etime_us * 1000;
 	uint64_t start = when > age ? when - age : 0;
-	struct proc *p = c->owner[i];
+	uint64_t sum = steady_sum(&rec->c);
+	struct proc *p = c->qowner[i];
+	uint32_t tick = c->tt->tick;
 	struct task *t;
 
-	if (tasktable_gone(c->tasks, rec->id, start, c->tt->tick))
+	if (tasktable_gone(c->tasks, rec->id, start, tick))
 		return;
 	t = tasktable_lookup(c->tasks, rec->id, start);
-	if (t->seen && t->seen == c->tt->tick - 1 && activity_of(&rec->c) != t->activity)
-		p->moved = c->tt->tick; /* a thread ran since the last tick: likely to run again */
-	if (rec->id == p->pid && (t->seen != c->tt->tick - 1 || activity_of(&rec->c) != t->activity))
+	if (t->seen && t->seen == tick - 1 && activity_of(&rec->c) != t->activity)
+		p->moved = tick; /* a thread ran since the last tick: likely to run again */
+	if (rec->id == p->pid && (t->seen != tick - 1 || activity_of(&rec->c) != t->activity))
 		p->reread = 1; /* the main thread is new or ran: the process may have changed */
+	split_add(c, p, t, sum, t->seen == tick - 1 && t->proc == p && !t->exited);
+	if (t->sum != sum || (t->seen != tick && t->seen + 1 != tick)) /* it moved, or is new */
+		t->moved = tick;
+	t->sum = sum;
 	proc_repoint(&t->proc, p);
 	if (rec->c.have & HAVE_COMM)
 		str_copy(t->comm, sizeof(t->comm), rec->c.comm);
@@ -347,67 +398,217 @@ static int ask_processes(struct collector *c, size_t n)
 	return c->k->ops->query(c->k, TS_BY_TGID, c->ids, n, keep_reply, c);
 }
 
-/* Puts the processes whose threads moved at the last tick after the others in ids/owner: they are
- * likely to move again, so their threads are asked without their per-process answer first (which
- * costs the kernel a sum over every thread). Returns how many come before them. */
-static size_t hot_last(struct collector *c)
+/* Whether p, which moved at the last tick, may be split (steady.h): what its ended threads left
+ * and the sum of its threads' readings are known from the last tick. */
+static int split_ready(const struct proc *p, uint32_t tick)
 {
-	size_t cold = 0, nhot = 0;
-	uint32_t *hot_ids = xmalloc((c->nids + 1) * sizeof(*hot_ids));
-	struct proc **hot = xmalloc((c->nids + 1) * sizeof(*hot));
-
-	for (size_t i = 0; i < c->nids; i++) {
-		if (c->owner[i]->moved + 1 == c->tt->tick) {
-			hot_ids[nhot] = c->ids[i];
-			hot[nhot++] = c->owner[i];
-			continue;
-		}
-		c->ids[cold] = c->ids[i];
-		c->owner[cold++] = c->owner[i];
-	}
-	memcpy(c->ids + cold, hot_ids, nhot * sizeof(*hot_ids));
-	memcpy(c->owner + cold, hot, nhot * sizeof(*hot));
-	free(hot_ids);
-	free(hot);
-	return cold;
+	return p->moved + 1 == tick && p->rest_tick + 1 == tick && p->sum_tick + 1 == tick;
 }
 
-/* Thread mode's shortcut (steady.h): one per-process answer for each process that did not move
- * at the last tick, then ids/owner keep only the processes that moved, now or then; the others
- * are marked steady. No delay is missed either way: a process's threads are asked unless its
- * per-process answer is the same as at the last tick. */
+static void push_hot(struct collector *c, uint32_t tid, struct proc *p)
+{
+	c->hot_ids = xgrow(c->hot_ids, &c->caphot_ids, c->nhot + 1, sizeof(*c->hot_ids));
+	c->hot_owner = xgrow(c->hot_owner, &c->caphot_owner, c->nhot + 1, sizeof(*c->hot_owner));
+	c->hot_ids[c->nhot] = tid;
+	c->hot_owner[c->nhot++] = p;
+}
+
+/* Adds to hot_ids the threads of p that moved at the last tick or were not read then; returns 0
+ * (adding none) when p is not to be split: a thread its sum counts is gone, or half of its
+ * threads are hot, so that asking them all costs about as much. */
+static int pick_hot(struct collector *c, struct proc *p)
+{
+	uint32_t tick = c->tt->tick;
+	size_t before = c->nhot, summed = 0;
+
+	c->ntids = 0;
+	c->k->ops->list_threads(c->k, p->pid, &c->tids, &c->ntids, &c->captids);
+	if (c->rules->threads)
+		c->ntids = select_threads(c, p->pid, c->tids, c->ntids);
+	for (size_t k = 0; k < c->ntids; k++) {
+		struct task *t = tasktable_get(c->tasks, c->tids[k]);
+		int was_summed = t && t->seen + 1 == tick && t->proc == p && !t->exited;
+
+		summed += (size_t)was_summed;
+		if (!was_summed || t->moved + 1 == tick)
+			push_hot(c, c->tids[k], p);
+	}
+	p->nhot = (uint32_t)(c->nhot - before);
+	if (summed == p->nsum && 2 * (size_t)p->nhot <= c->ntids)
+		return 1;
+	c->nhot = before;
+	return 0;
+}
+
+/* A per-process answer in a list asked TS_BY_EACH, right before or after some of its threads: for
+ * its split, and the reference of its next steady_check (its threads are read this tick). */
+static void on_process_answer(struct collector *c, struct proc *p, const struct ts_record *rec)
+{
+	p->answered = 1;
+	p->answer_sum = steady_sum(&rec->c);
+	steady_check(p, &rec->c, c->tt->tick, 0);
+}
+
+static void on_answer(void *arg, size_t i, const struct ts_record *rec, uint64_t when)
+{
+	struct collector *c = arg;
+
+	if (c->qids[i] & TS_ASK_TGID)
+		on_process_answer(c, c->qowner[i], rec);
+	else
+		on_thread_reply(arg, i, rec, when);
+}
+
+/* Asks ids[0..n) (threads, and processes marked TS_ASK_TGID) in their order; full: every thread
+ * of their processes is in the list. */
+static int ask_each(struct collector *c, const uint32_t *ids, struct proc **owner, size_t n, int full)
+{
+	c->qids = ids;
+	c->qowner = owner;
+	c->full_pass = full;
+	return n ? c->k->ops->query(c->k, TS_BY_EACH, ids, n, on_answer, c) : 0;
+}
+
+/* The processes to split (steady.h) move from ids/owner to the hot list, each as its hot threads
+ * and then itself, and are asked in that order. */
+static int ask_split(struct collector *c, int carry)
+{
+	uint32_t tick = c->tt->tick;
+	size_t kept = 0;
+
+	c->nhot = 0;
+	for (size_t i = 0; i < c->nids; i++) {
+		struct proc *p = c->owner[i];
+
+		if (carry && split_ready(p, tick) && pick_hot(c, p)) {
+			p->hot_tick = tick;
+			p->hot_delta = 0;
+			p->nhot_answered = 0;
+			p->answered = 0;
+			push_hot(c, p->pid | TS_ASK_TGID, p);
+			continue;
+		}
+		c->ids[kept] = c->ids[i];
+		c->owner[kept++] = p;
+	}
+	c->nids = kept;
+	return ask_each(c, c->hot_ids, c->hot_owner, c->nhot, 0);
+}
+
+/* The split holds: every hot thread answered, and the process's answer is what its ended threads
+ * left plus its threads' readings, the others' unchanged. */
+static int split_holds(const struct proc *p)
+{
+	return p->answered && p->nhot_answered == p->nhot && p->answer_sum - p->rest == p->sum + p->hot_delta;
+}
+
+/* Thread mode's shortcuts (steady.h): the processes to split asked as such, the others by their
+ * per-process answers; ids/owner keep the processes whose every thread is to be asked. The
+ * others are marked steady (nothing moved) or split (only the hot threads did). */
 static int drop_steady(struct collector *c)
 {
 	uint32_t tick = c->tt->tick;
 	int carry = tick > 1 && !c->read_all && c->rules->delayacct == c->last_delayacct;
-	size_t kept = 0, cold = carry ? hot_last(c) : c->nids;
-	int rc;
+	size_t kept = 0;
+	int rc = ask_split(c, carry);
 
-	rc = ask_processes(c, cold);
+	if (rc < 0)
+		return rc;
+	rc = ask_processes(c, c->nids);
 	if (rc < 0)
 		return rc;
 	for (size_t i = 0; i < c->nids; i++) {
-		const struct task_counters *answer = i < cold && c->answered[i] ? &c->replies[i] : NULL;
+		struct proc *p = c->owner[i];
+		const struct task_counters *answer = c->answered[i] ? &c->replies[i] : NULL;
 
-		if (steady_check(c->owner[i], answer, tick, carry && i < cold))
+		p->answered = answer != NULL;
+		p->answer_sum = answer ? steady_sum(answer) : 0;
+		if (steady_check(p, answer, tick, carry)) {
+			p->rest_tick = p->rest_tick + 1 == tick ? tick : 0;
 			continue;
+		}
 		c->ids[kept] = c->ids[i];
-		c->owner[kept++] = c->owner[i];
+		c->owner[kept++] = p;
 	}
 	c->nids = kept;
+	for (size_t k = 0; k < c->nhot; k++) {
+		struct proc *p = c->hot_owner[k];
+
+		if (!(c->hot_ids[k] & TS_ASK_TGID))
+			continue;
+		if (!p->answered)
+			steady_check(p, NULL, tick, 0);
+		if (split_holds(p)) {
+			p->split = p->rest_tick = tick;
+			continue;
+		}
+		c->ids = xgrow(c->ids, &c->capids, c->nids + 1, sizeof(*c->ids));
+		set_owner(c, c->nids, p);
+		c->ids[c->nids++] = p->pid;
+	}
 	return 0;
 }
 
-/* The threads of the steady processes keep their last readings. */
+/* After every thread of the processes in ids/owner was asked, each process of several threads
+ * right after its own answer: what their ended threads left in their answers, known when every
+ * thread listed answered. The per-process entries leave ids/owner. */
+static void settle_rest(struct collector *c)
+{
+	size_t kept = 0;
+
+	for (size_t k = 0; k < c->nids; k++) {
+		struct proc *p = c->owner[k];
+
+		if (c->ids[k] & TS_ASK_TGID) {
+			p->rest = p->answer_sum - p->read_sum;
+			p->rest_tick = p->answered && p->nread == p->nlisted ? c->tt->tick : 0;
+			continue;
+		}
+		if (!k || c->owner[k - 1] != p) /* a process's first entry is a thread: one asked alone */
+			p->rest_tick = 0;
+		c->ids[kept] = c->ids[k];
+		c->owner[kept++] = p;
+	}
+	c->nids = kept;
+}
+
+/* Adds the hot threads of the processes split to ids/owner, as if asked with the others. */
+static void add_split(struct collector *c)
+{
+	for (size_t k = 0; k < c->nhot; k++) {
+		if (c->hot_owner[k]->split != c->tt->tick || (c->hot_ids[k] & TS_ASK_TGID))
+			continue;
+		c->ids = xgrow(c->ids, &c->capids, c->nids + 1, sizeof(*c->ids));
+		set_owner(c, c->nids, c->hot_owner[k]);
+		c->ids[c->nids++] = c->hot_ids[k];
+	}
+}
+
+/* The threads of the steady processes, and the others of the split ones, keep their last
+ * readings; then each process's sum of its threads' readings, for the next tick's split. */
 static void carry_steady(struct collector *c, uint64_t when)
 {
 	uint32_t tick = c->tt->tick;
 	size_t pos = 0;
 	struct task *t;
 
-	while (tasktable_next(c->tasks, &pos, &t))
-		if (t->seen + 1 == tick && !t->exited && t->proc && t->proc->steady == tick)
+	while (tasktable_next(c->tasks, &pos, &t)) {
+		struct proc *p = t->proc;
+
+		if (!p || t->exited)
+			continue;
+		if (t->seen + 1 == tick && (p->steady == tick || p->split == tick))
 			task_carry(t, when, 0, c->tt, c->rules);
+		if (t->seen != tick)
+			continue;
+		if (p->sum_tick != tick) {
+			p->sum_tick = tick;
+			p->sum = 0;
+			p->nsum = 0;
+		}
+		p->sum += t->sum;
+		p->nsum++;
+	}
 }
 
 int collect_threads(struct collector *c, char *err, size_t errlen)
@@ -419,10 +620,12 @@ int collect_threads(struct collector *c, char *err, size_t errlen)
 	rc = drop_steady(c);
 	if (rc < 0)
 		return rc;
-	list_threads(c);
-	rc = c->k->ops->query(c->k, TS_BY_PID, c->ids, c->nids, on_thread_reply, c);
+	list_threads(c, 1);
+	rc = ask_each(c, c->ids, c->owner, c->nids, 1);
 	if (rc < 0)
 		return rc;
+	settle_rest(c);
+	add_split(c);
 	reread_processes(c);
 	read_states(c);
 	carry_steady(c, c->k->ops->mono_ns(c->k));
@@ -594,7 +797,7 @@ int collect_limited(struct collector *c, char *err, size_t errlen)
 	nprocs = c->nids;
 	procs = xmalloc((nprocs ? nprocs : 1) * sizeof(*procs));
 	memcpy(procs, c->owner, nprocs * sizeof(*procs));
-	list_threads(c);
+	list_threads(c, 0);
 	for (size_t i = 0, j = 0; i < nprocs; i++) {
 		struct proc *p = procs[i];
 		struct task_counters sum, cnt;

@@ -40,6 +40,14 @@ struct collector {
 	size_t nids, capids;
 	struct proc **owner; /* the process of each id */
 	size_t capowner;
+	const uint32_t *qids; /* thread mode: the ids of the query under way */
+	struct proc **qowner; /* and the process of each */
+	uint32_t *hot_ids;    /* thread mode: the hot threads of the processes split (steady.h) */
+	struct proc **hot_owner;
+	size_t nhot, caphot_ids, caphot_owner;
+	uint32_t *tids; /* one process's threads */
+	size_t ntids, captids;
+	int full_pass; /* thread mode: the query under way asks every thread of the processes in it */
 	struct task_counters *replies; /* process mode: the answer for each id, until its process is read */
 	uint32_t *peak_ids;            /* process mode: threads asked for their longest waits */
 	struct proc **peak_owner;      /* and their processes */

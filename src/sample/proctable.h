@@ -43,6 +43,19 @@ struct proc {
 	uint32_t sig_tick; /* the tick of that answer, 0 when none */
 	uint32_t steady;   /* the tick whose readings of its threads were carried over */
 	uint32_t moved;    /* thread mode: the last tick a thread of it had run since the tick before */
+	/* thread mode, its split (steady.h): */
+	uint64_t rest;          /* steady_sum() of what its ended threads left in its answer */
+	uint32_t rest_tick;     /* the tick rest held at; 0: unknown */
+	uint64_t sum;           /* steady_sum() of the readings of its threads at sum_tick */
+	uint32_t nsum, sum_tick; /* how many threads that sums */
+	uint32_t hot_tick;      /* the tick its hot threads were asked first at */
+	uint32_t nhot, nhot_answered;
+	uint64_t hot_delta;     /* what their readings added to sum */
+	uint32_t split;         /* the tick the others' readings were carried over at */
+	uint32_t nlisted, nread; /* a full reading: threads asked, and answered */
+	uint64_t read_sum;      /* their steady_sum()s */
+	uint64_t answer_sum;    /* steady_sum() of its answer at this tick */
+	uint8_t answered;       /* it answered at this tick */
 	/* process mode: the accounting fields the per-process answer lacks, from /proc */
 	uint64_t acct[AF_COUNT];
 	uint32_t acct_groups;    /* the HAVE_* groups they hold */

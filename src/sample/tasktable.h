@@ -34,7 +34,9 @@ struct task {
 	uint8_t tids_known; /* limited mode, process rows: tids_sum/ntids hold the last reading's */
 	uint8_t partial;    /* limited mode, process rows: the thread set changed since then */
 	uint32_t ntids;
+	uint32_t moved;    /* thread mode: the last tick its reading differed from the one before */
 	uint64_t tids_sum;
+	uint64_t sum;      /* thread mode: steady_sum() of its last reading's counters (steady.h) */
 	uint8_t exited;
 	uint8_t start_guessed; /* made from an exit record that did not say when the task started */
 	uint8_t need_state;

@@ -5,7 +5,10 @@
 # about 58 ms every 1.3 s, so that most intervals find it still: every report lists all of its
 # threads, the waits reported for that thread add up to its own schedstat over the run, and only
 # the intervals with a wait show one. A thread that spins alone on a CPU, never switching, shows
-# its CPU time in every report. (Threads that end between readings: exits.sh.)
+# its CPU time in every report. A second such process, with one more thread that wakes every 50
+# ms, moves at every refresh and is split instead (its hot threads asked, the others carried
+# only when its own answer proves they did not move): its waiter's waits add up too. (Threads
+# that end between readings: exits.sh.)
 . "$top_srcdir/tests/lib.sh"
 
 require_root
@@ -18,17 +21,25 @@ enable_delayacct
 wait_cpu_quiet 1
 "$WORKLOAD" rare 300 1 60 1300 >"$TMPDIR_TEST/rare.out" 2>&1 9>&- &
 R=$!
+# in phase with the first (started right after it), on the other CPU, and ticking
+"$WORKLOAD" rare 300 0 60 1300 1 >"$TMPDIR_TEST/rare2.out" 2>&1 9>&- &
+R2=$!
 track_pid "$R"
+track_pid "$R2"
 start_workload threads 1 0
 S=$WORKLOAD_PID
 for _ in $(seq 200); do
 	[ -s "$TMPDIR_TEST/rare.out" ] && [ "$(ls "/proc/$R/task" 2>/dev/null | wc -l)" -ge 303 ] &&
+		[ -s "$TMPDIR_TEST/rare2.out" ] && [ "$(ls "/proc/$R2/task" 2>/dev/null | wc -l)" -ge 304 ] &&
 		[ "$(ls "/proc/$S/task" 2>/dev/null | wc -l)" -ge 2 ] && break
 	sleep 0.05
 done
 W=$(head -1 "$TMPDIR_TEST/rare.out")
+W2=$(head -1 "$TMPDIR_TEST/rare2.out")
 nr=$(ls "/proc/$R/task" 2>/dev/null | wc -l)
+nr2=$(ls "/proc/$R2/task" 2>/dev/null | wc -l)
 [ -n "$W" ] && [ "$nr" -eq 303 ] || skip_all "workload rare did not start its 303 threads (got $nr, tid '$W')"
+[ -n "$W2" ] && [ "$nr2" -eq 304 ] || skip_all "workload rare with a ticker did not start its 304 threads (got $nr2, tid '$W2')"
 
 # Starts just after a wait ended (the waiter's schedstat moves when it gets the CPU back), so
 # that the run (12 intervals of 0.5 s) begins and ends between waits: its first and last readings
@@ -40,7 +51,8 @@ for _ in $(seq 300); do
 done
 sleep 0.1
 before=$(schedstat_wait "$W")
-"$DELAYTOP" -b -H --format json -d 0.5 -n 12 -p "$R,$S" >"$TMPDIR_TEST/out.json" 2>"$TMPDIR_TEST/err" &
+before2=$(schedstat_wait "$W2")
+"$DELAYTOP" -b -H --format json -d 0.5 -n 12 -p "$R,$R2,$S" >"$TMPDIR_TEST/out.json" 2>"$TMPDIR_TEST/err" &
 dt=$!
 track_pid "$dt"
 # after: when the last report is out, not after delaytop has exited (a slow exit, as a sanitizer
@@ -51,6 +63,7 @@ for _ in $(seq 1500); do
 	sleep 0.01
 done
 after=$(schedstat_wait "$W")
+after2=$(schedstat_wait "$W2")
 wait "$dt"
 rc=$?
 tap_ok "$rc" "delaytop -b -H exits 0" "got $rc: $(head -2 "$TMPDIR_TEST/err")"
@@ -70,6 +83,18 @@ got_ms=$(jq -r --argjson w "$W" 'select(.type == "task" and .tid == $w) | "\(.de
 want_ms=$(awk -v a="$before" -v b="$after" 'BEGIN { printf "%.1f", (b - a) / 1e6 }')
 awk -v g="$got_ms" -v w="$want_ms" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(w >= 150 && d <= w * 0.1 + 5) }'
 tap_ok $? "the waits reported for the rare waiter add up to its schedstat over the run (±10%)" \
+	"reports: $got_ms ms, schedstat: $want_ms ms (at least 150 expected)"
+
+counts=$(jq -r --argjson p "$R2" 'select(.type == "task" and .pid == $p) | .time' "$TMPDIR_TEST/out.json" |
+	uniq -c | awk '{ print $1 }' | sort -u | tr '\n' ' ')
+[ "$counts" = "304 " ]
+tap_ok $? "every report lists all 304 threads of the ticking process" "rows per report: $counts"
+
+got_ms=$(jq -r --argjson w "$W2" 'select(.type == "task" and .tid == $w) | "\(.delay.cpu.pct) \(.interval_s)"' \
+	"$TMPDIR_TEST/out.json" | awk '{ s += $1 / 100 * $2 } END { printf "%.1f", s * 1000 }')
+want_ms=$(awk -v a="$before2" -v b="$after2" 'BEGIN { printf "%.1f", (b - a) / 1e6 }')
+awk -v g="$got_ms" -v w="$want_ms" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(w >= 150 && d <= w * 0.1 + 5) }'
+tap_ok $? "in the ticking process, split at every refresh, the waiter's waits add up to its schedstat (±10%)" \
 	"reports: $got_ms ms, schedstat: $want_ms ms (at least 150 expected)"
 
 waited=$(jq -r --argjson w "$W" 'select(.type == "task" and .tid == $w) | .delay.cpu.pct' "$TMPDIR_TEST/out.json" |

@@ -1,8 +1,8 @@
 /* fakekernel.h — a fake of the kernel edge (kernelops.h) for the unit tests of the collectors and
  * the sampler, without root: a fixture /proc tree (processes with their pid, parent, user, start,
  * state, comm and command line; their threads with theirs) and the taskstats replies it makes
- * (a thread's counters by pid, a process's sum by tgid, as the kernel sums them: its live threads
- * and those that ended), exit records, the delay-accounting switch, a refusal of taskstats (no
+ * (a thread's counters by pid, a process's sum by tgid, as the kernel sums them: its live threads,
+ * and of those that ended their delays and CPU time), exit records, the delay-accounting switch, a refusal of taskstats (no
  * CAP_NET_ADMIN: the sampler's limited mode reads the counters /proc gives anyone), tasks that are
  * listed by the walk but gone when asked, and a clock the test moves. Boot and monotonic clocks
  * are one here, and the fixture's start times are clock ticks on it. */
@@ -352,16 +352,18 @@ static int fk_query(struct kernel *k, enum ts_by by, const uint32_t *ids, size_t
 		struct fk_proc *p = NULL;
 		struct fk_thread *t = NULL;
 
-		if (by == TS_BY_TGID) {
+		uint32_t id = ids[i] & ~TS_ASK_TGID;
+
+		if (by == TS_BY_TGID || (by == TS_BY_EACH && (ids[i] & TS_ASK_TGID))) {
 			fk->nasked_tgid++;
-			p = fk_find(fk, ids[i]);
+			p = fk_find(fk, id);
 			if (!p || p->gone_at_query)
 				continue;
 			fk_process_record(p, &rec);
 		} else {
 			if (fk->nasked_pid < FK_ASKED)
-				fk->asked_pid[fk->nasked_pid++] = ids[i];
-			t = fk_find_thread(fk, ids[i], &p);
+				fk->asked_pid[fk->nasked_pid++] = id;
+			t = fk_find_thread(fk, id, &p);
 			if (!t || t->gone_at_query || p->gone_at_query)
 				continue;
 			fk_thread_record(fk, p, t, &rec);
@@ -562,6 +564,8 @@ static void fk_exit(struct fake_kernel *fk, struct fk_proc *p, struct fk_thread 
 	fk_thread_record(fk, p, t, &x->thread);
 	t->present = 0;
 	fk_add(&p->dead, &t->c);
+	p->dead.nvcsw -= t->c.nvcsw; /* the kernel keeps an ended thread's delays and CPU time, not its switches */
+	p->dead.nivcsw -= t->c.nivcsw;
 	if (last) {
 		x->thread.c.flag |= TS_AGROUP;
 		if (p->nthreads > 1) {

@@ -431,50 +431,103 @@ static void test_limited(void)
 	sampler_close(s);
 }
 
-/* Thread mode's prediction: a process whose threads ran at the last tick is asked thread by
- * thread without its per-process answer; no delay is missed as it keeps running, goes quiet (one
- * more tick asked directly, one asked as a process and by thread to take its signature, then
- * carried) and wakes again. */
+/* Thread mode's shortcuts (steady.h): a still process is steady, its threads carried; a process
+ * that moved at the last tick is split, its hot threads asked before its per-process answer and
+ * the others carried only when that answer proves they did not move. No delay is missed either
+ * way: a cold thread that wakes in the same interval as the hot one, a hot thread that spins
+ * without switching, a thread that ends between readings, a new thread, a process that goes
+ * quiet and one that wakes. */
 static void test_prediction(void)
 {
 	struct fake_kernel fk;
 	struct snapshot snap;
 	struct sampler *s;
 	const struct row *r;
-	struct fk_thread *w;
+	struct fk_thread *w, *idle, *late;
+	struct fk_proc *p;
 
 	fixture(&fk);
-	w = &fk.p[0].t[1];
+	p = &fk.p[0];
+	for (uint32_t tid = 102; tid <= 105; tid++)
+		fk_add_thread(p, tid, 40, "idle");
+	w = &p->t[1];
+	idle = &p->t[2];
 	s = open_on(&fk, 1);
 	tick(s, &fk, 0, &snap);
 	fk_run(w, 500);
 	fk_wait(w, DK_CPU, 100, 10);
 	tick(s, &fk, 1, &snap);
-	ok(fk.nasked_tgid == 2 && was_asked(&fk, 101) && !was_asked(&fk, 200),
-	   "tick 2: both processes asked as processes, the one that moved by thread too");
+	ok(fk.nasked_tgid == 3 && was_asked(&fk, 101) && was_asked(&fk, 105) && !was_asked(&fk, 200),
+	   "tick 2: both processes asked as processes, the one that moved again right before its every thread");
 	fk_run(w, 500);
 	fk_wait(w, DK_CPU, 200, 10);
 	tick(s, &fk, 1, &snap);
-	ok(fk.nasked_tgid == 1 && was_asked(&fk, 100) && was_asked(&fk, 101),
-	   "tick 3: the process that ran at the last tick is asked by thread only (%d per-process questions)",
-	   fk.nasked_tgid);
+	ok(fk.nasked_tgid == 2 && fk.nasked_pid == 1 && was_asked(&fk, 101),
+	   "tick 3: the process that moved is split: its hot thread asked first, alone (%d asked)", fk.nasked_pid);
 	r = row_of(&snap, 100, 101, LIVE);
 	ok(r && fabsf(r->r.kind[DK_CPU].pct - 20.0f) < 1e-3f, "its CPU delay is all there: 200 ms of 1 s, %.3f%%",
 	   r ? r->r.kind[DK_CPU].pct : -1);
+	r = row_of(&snap, 100, 104, LIVE);
+	ok(r && r->r.kind[DK_CPU].pct == 0 && r->r.kind[DK_IO].pct == 0, "a carried thread has its row, at 0%%");
+
+	w->c.run_virtual_ns += 300 * 1000000ull; /* spins: CPU time, no switch */
+	w->c.run_real_ns += 300 * 1000000ull;
+	fk_wait(idle, DK_IO, 250, 1);
+	fk_run(idle, 1);
+	tick(s, &fk, 1, &snap);
+	ok(was_asked(&fk, 100) && was_asked(&fk, 102) && was_asked(&fk, 105),
+	   "tick 4: a cold thread woke with the hot one: the split fails, every thread asked");
+	r = row_of(&snap, 100, 102, LIVE);
+	ok(r && fabsf(r->r.kind[DK_IO].pct - 25.0f) < 1e-3f, "the woken thread's I/O wait: 25%% (%.3f)",
+	   r ? r->r.kind[DK_IO].pct : -1);
+	r = row_of(&snap, 100, 101, LIVE);
+	ok(r && fabsf(r->r.run_pct - 30.0f) < 1e-3f, "the spinning thread's CPU time: 30%% (%.3f)", r ? r->r.run_pct : -1);
+
+	fk_wait(w, DK_CPU, 100, 1);
+	fk_run(w, 1);
+	fk_wait(idle, DK_IO, 50, 1);
+	fk_exit(&fk, p, idle);
+	tick(s, &fk, 1, &snap);
+	ok(was_asked(&fk, 103), "tick 5: a thread the sum counted ended: every thread asked");
+	r = row_of(&snap, 100, 101, LIVE);
+	ok(r && fabsf(r->r.kind[DK_CPU].pct - 10.0f) < 1e-3f, "the hot thread: 10%% (%.3f)",
+	   r ? r->r.kind[DK_CPU].pct : -1);
+	r = row_of(&snap, 100, 102, EXITED);
+	ok(r && fabsf(r->r.kind[DK_IO].pct - 5.0f) < 1e-3f, "the ended thread's last wait, from its exit record: 5%% (%.3f)",
+	   r ? r->r.kind[DK_IO].pct : -1);
+
+	fk_wait(w, DK_CPU, 50, 1);
+	fk_run(w, 1);
+	tick(s, &fk, 1, &snap);
+	ok(fk.nasked_pid == 1 && was_asked(&fk, 101),
+	   "tick 6: split again, what the ended thread left known (%d asked)", fk.nasked_pid);
+	r = row_of(&snap, 100, 101, LIVE);
+	ok(r && fabsf(r->r.kind[DK_CPU].pct - 5.0f) < 1e-3f, "5%% (%.3f)", r ? r->r.kind[DK_CPU].pct : -1);
+
+	late = fk_add_thread(p, 106, 0, "late");
+	late->start_ticks = (fk.now + SEC / 2) / fk_tick_ns();
+	fk_wait(late, DK_CPU, 70, 7);
+	fk_run(late, 5);
+	fk_wait(w, DK_CPU, 10, 1);
+	fk_run(w, 1);
+	tick(s, &fk, 1, &snap);
+	ok(fk.nasked_pid == 2 && was_asked(&fk, 101) && was_asked(&fk, 106),
+	   "tick 7: a new thread is hot: asked first with the other (%d asked)", fk.nasked_pid);
+	r = row_of(&snap, 100, 106, LIVE);
+	ok(r && fabsf(r->r.kind[DK_CPU].pct - 7.0f) < 1e-3f, "the new thread's waits since its start: 7%% (%.3f)",
+	   r ? r->r.kind[DK_CPU].pct : -1);
+
 	tick(s, &fk, 1, &snap);
 	r = row_of(&snap, 100, 101, LIVE);
-	ok(fk.nasked_tgid == 1 && was_asked(&fk, 101) && r && r->r.kind[DK_CPU].pct == 0,
-	   "tick 4, quiet: still asked by thread, 0%%");
+	ok(fk.nasked_pid == 2 && r && r->r.kind[DK_CPU].pct == 0, "tick 8, quiet: the hot threads asked, 0%%");
 	tick(s, &fk, 1, &snap);
-	ok(fk.nasked_tgid == 2 && was_asked(&fk, 101), "tick 5: asked as a process again, and by thread once more");
+	ok(fk.nasked_tgid == 2 && fk.nasked_pid == 0, "tick 9: steady, nothing asked by thread (%d)", fk.nasked_pid);
+	fk_wait(&p->t[3], DK_CPU, 300, 3);
+	fk_run(&p->t[3], 100);
 	tick(s, &fk, 1, &snap);
-	ok(fk.nasked_tgid == 2 && !was_asked(&fk, 101), "tick 6: steady, its threads carried");
-	fk_wait(w, DK_CPU, 300, 3);
-	fk_run(w, 100);
-	tick(s, &fk, 1, &snap);
-	r = row_of(&snap, 100, 101, LIVE);
-	ok(was_asked(&fk, 101) && r && fabsf(r->r.kind[DK_CPU].pct - 30.0f) < 1e-3f,
-	   "tick 7, it wakes: its per-process answer moved, its thread is asked: 30%% (%.3f)",
+	r = row_of(&snap, 100, 103, LIVE);
+	ok(was_asked(&fk, 103) && r && fabsf(r->r.kind[DK_CPU].pct - 30.0f) < 1e-3f,
+	   "tick 10, a cold thread wakes: the process moved, its threads asked: 30%% (%.3f)",
 	   r ? r->r.kind[DK_CPU].pct : -1);
 	sampler_close(s);
 }

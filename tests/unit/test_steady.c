@@ -1,5 +1,6 @@
-/* test_steady.c — thread mode's shortcut without the kernel: the signature of a per-process
- * answer moves with every counter a thread's run, wait, birth or end moves; a process is steady
+/* test_steady.c — thread mode's shortcuts without the kernel: the signature of a per-process
+ * answer moves with every counter a thread's run, wait, birth or end moves, and its sum adds up
+ * as the counters do; a process is steady
  * only when answered alike at two ticks in a row and carrying is allowed; a carried task keeps
  * its reading, so its interval shows no new delay, and its next real reading diffs against it. */
 #include "config.h"
@@ -67,6 +68,59 @@ static void test_signature(void)
 	ok(steady_signature(&b) == sig, "what changes without a thread running (its age, its name) does not");
 }
 
+/* The split's sum: the sum of two answers' steady_sum()s is the steady_sum() of their sum, so a
+ * process's answer can be checked against its threads' readings; and any one counter moves it. */
+static void test_sum(void)
+{
+	struct task_counters a = answer(), b = answer(), both = answer(), c;
+	int moved = 1;
+
+	for (int k = 0; k < DK_COUNT; k++) {
+		b.delay[k].total_ns = 333u * (k + 2);
+		b.delay[k].count = 7u + k;
+		both.delay[k].total_ns += b.delay[k].total_ns;
+		both.delay[k].count += b.delay[k].count;
+	}
+	b.run_real_ns = 11;
+	b.run_virtual_ns = 12;
+	b.nvcsw = 13;
+	b.nivcsw = 14;
+	both.run_real_ns += 11;
+	both.run_virtual_ns += 12;
+	both.nvcsw += 13;
+	both.nivcsw += 14;
+	ok(steady_sum(&a) + steady_sum(&b) == steady_sum(&both), "the sums of two threads add up to their process's");
+	for (int k = 0; k < DK_COUNT; k++) {
+		c = a;
+		c.delay[k].total_ns++;
+		moved &= steady_sum(&c) != steady_sum(&a);
+		c = a;
+		c.delay[k].count++;
+		moved &= steady_sum(&c) != steady_sum(&a);
+	}
+	c = a;
+	c.run_virtual_ns++;
+	moved &= steady_sum(&c) != steady_sum(&a);
+	c = a;
+	c.run_real_ns++;
+	moved &= steady_sum(&c) != steady_sum(&a);
+	c = a;
+	c.nvcsw++;
+	moved &= steady_sum(&c) != steady_sum(&a);
+	c = a;
+	c.nivcsw++;
+	moved &= steady_sum(&c) != steady_sum(&a);
+	ok(moved, "one more of any counter moves it");
+	c = a;
+	c.delay[DK_IO].total_ns += 1000;
+	c.delay[DK_CPU].total_ns -= 1000;
+	ok(steady_sum(&c) != steady_sum(&a), "a wait moved from one kind to another moves it");
+	c = a;
+	c.etime_us += 5;
+	c.comm[0] = 'x';
+	ok(steady_sum(&c) == steady_sum(&a), "what changes without a thread running does not");
+}
+
 static void test_check(void)
 {
 	struct proc p;
@@ -124,6 +178,7 @@ static void test_carry(void)
 int main(void)
 {
 	test_signature();
+	test_sum();
 	test_check();
 	test_carry();
 	return tap_done();
