@@ -16,6 +16,7 @@
 #include "collect.h"
 #include "format.h"
 #include "i18n.h"
+#include "prestate.h"
 #include "steady.h"
 #include "timing.h"
 #include "xalloc.h"
@@ -611,8 +612,46 @@ static void carry_steady(struct collector *c, uint64_t when)
 	}
 }
 
+/* A first reading of many threads: the states of those new since the last tick (read anyway)
+ * read side by side with the queries (prestate.h); NULL when they are few. */
+static struct prestate *start_states(struct collector *c)
+{
+	uint32_t tick = c->tt->tick;
+	uint8_t *want = xcalloc(c->nids ? c->nids : 1, 1);
+
+	for (size_t k = 0; k < c->nids; k++) {
+		const struct task *t = c->ids[k] & TS_ASK_TGID ? NULL : tasktable_get(c->tasks, c->ids[k]);
+
+		want[k] = !(c->ids[k] & TS_ASK_TGID) && (!t || t->seen + 1 != tick);
+	}
+	return prestate_start(c->k, c->ids, c->owner, c->nids, want, PRESTATE_MIN);
+}
+
+/* The states start_states read, for the threads read this tick. */
+static void apply_states(struct collector *c, struct prestate *p)
+{
+	const char *state;
+	const uint8_t *want;
+
+	if (!p)
+		return;
+	prestate_finish(p);
+	state = prestate_states(p);
+	want = prestate_wanted(p);
+	for (size_t k = 0; k < c->nids; k++) {
+		struct task *t = want[k] ? tasktable_get(c->tasks, c->ids[k]) : NULL;
+
+		if (!t || t->seen != c->tt->tick || t->exited)
+			continue;
+		t->state = state[k] ? state[k] : '?';
+		t->need_state = 0;
+	}
+	prestate_free(p);
+}
+
 int collect_threads(struct collector *c, char *err, size_t errlen)
 {
+	struct prestate *pre;
 	int rc = walk_threads(c);
 
 	if (rc < 0)
@@ -621,7 +660,9 @@ int collect_threads(struct collector *c, char *err, size_t errlen)
 	if (rc < 0)
 		return rc;
 	list_threads(c, 1);
+	pre = start_states(c);
 	rc = ask_each(c, c->ids, c->owner, c->nids, 1);
+	apply_states(c, pre);
 	if (rc < 0)
 		return rc;
 	settle_rest(c);
