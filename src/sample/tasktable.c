@@ -38,14 +38,14 @@ static void free_values(struct idmap *m, void (*fn)(void *))
 	idmap_init(m);
 }
 
-static void free_task(void *v)
-{
-	task_free(v);
-}
-
 void tasktable_clear(struct tasktable *t)
 {
-	free_values(&t->map, free_task);
+	for (size_t i = 0; i < t->nall; i++)
+		if (t->all[i])
+			task_free(t->all[i]);
+	t->nall = 0;
+	idmap_free(&t->map);
+	idmap_init(&t->map);
 	free_values(&t->gone, free);
 	for (size_t i = 0; i < t->nreplaced; i++)
 		task_free(t->replaced[i]);
@@ -58,6 +58,7 @@ void tasktable_free(struct tasktable *t)
 	idmap_free(&t->map);
 	idmap_free(&t->gone);
 	free(t->replaced);
+	free(t->all);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -85,6 +86,9 @@ struct task *tasktable_add(struct tasktable *t, uint32_t id, uint64_t start_ns)
 	task->state = '?';
 	task->need_state = 1;
 	idmap_put(&t->map, id, task);
+	t->all = xgrow(t->all, &t->capall, t->nall + 1, sizeof(*t->all));
+	task->slot = (uint32_t)t->nall;
+	t->all[t->nall++] = task;
 	return task;
 }
 
@@ -96,6 +100,7 @@ struct task *tasktable_lookup(struct tasktable *t, uint32_t id, uint64_t start_n
 		if (distance(task->start_ns, start_ns) < SAME_START_NS && !task->exited)
 			return task;
 		idmap_del(&t->map, id);
+		t->all[task->slot] = NULL;
 		t->replaced = xgrow(t->replaced, &t->capreplaced, t->nreplaced + 1, sizeof(*t->replaced));
 		t->replaced[t->nreplaced++] = task;
 	}
@@ -157,21 +162,22 @@ static void forget_gone(struct tasktable *t, uint32_t tick)
 
 void tasktable_retire(struct tasktable *t, uint32_t tick, void (*keep)(void *arg, struct task *task), void *arg)
 {
-	size_t pos = 0;
-	uint32_t id;
-	void *v;
+	size_t kept = 0;
 
 	forget_gone(t, tick);
-	while (idmap_next(&t->map, &pos, &id, &v)) {
-		struct task *task = v;
+	for (size_t i = 0; i < t->nall; i++) {
+		struct task *task = t->all[i];
 
+		if (!task)
+			continue;
 		if (task->seen == tick && !task->exited) {
 			task->base = task->last;
 			task->has_base = 1;
+			task->slot = (uint32_t)kept;
+			t->all[kept++] = task;
 			continue;
 		}
-		idmap_del(&t->map, id);
-		pos--;
+		idmap_del(&t->map, task->id);
 		if (task->exited) {
 			remember_gone(t, task, tick);
 			keep(arg, task);
@@ -179,6 +185,7 @@ void tasktable_retire(struct tasktable *t, uint32_t tick, void (*keep)(void *arg
 			task_free(task);
 		}
 	}
+	t->nall = kept;
 	for (size_t i = 0; i < t->nreplaced; i++) {
 		if (t->replaced[i]->exited)
 			keep(arg, t->replaced[i]);
@@ -190,18 +197,16 @@ void tasktable_retire(struct tasktable *t, uint32_t tick, void (*keep)(void *arg
 
 int tasktable_next(const struct tasktable *t, size_t *pos, struct task **out)
 {
-	uint32_t id;
-	void *v;
+	while (*pos < t->nall) {
+		struct task *task = t->all[(*pos)++];
 
-	if (*pos < t->map.cap) {
-		if (idmap_next(&t->map, pos, &id, &v)) {
-			*out = v;
+		if (task) {
+			*out = task;
 			return 1;
 		}
-		*pos = t->map.cap;
 	}
-	if (*pos - t->map.cap < t->nreplaced) {
-		*out = t->replaced[*pos - t->map.cap];
+	if (*pos - t->nall < t->nreplaced) {
+		*out = t->replaced[*pos - t->nall];
 		(*pos)++;
 		return 1;
 	}

@@ -35,6 +35,7 @@ struct task {
 	uint8_t partial;    /* limited mode, process rows: the thread set changed since then */
 	uint32_t ntids;
 	uint32_t moved;    /* thread mode: the last tick its reading differed from the one before */
+	uint32_t slot;     /* its index in the table's all */
 	uint64_t tids_sum;
 	uint64_t sum;      /* thread mode: steady_sum() of its last reading's counters (steady.h) */
 	uint8_t exited;
@@ -47,6 +48,9 @@ struct task {
 
 struct tasktable {
 	struct idmap map;       /* id -> struct task */
+	struct task **all;      /* the tasks of map in the order they came (NULL: one that left), so
+				   that a pass over every task walks memory mostly in order */
+	size_t nall, capall;
 	struct task **replaced; /* this tick: tasks whose id a newer task took; their exit record may come */
 	size_t nreplaced, capreplaced;
 	struct idmap gone;      /* id -> exited task's start: it may still be listed in /proc */
