@@ -258,12 +258,17 @@ struct column_def column_def(int id)
 	return fixed_columns[id];
 }
 
+static int is_number_column(int id);
+static int decimals_of(const struct column_def *def, const struct display *d);
+
 struct column column_get(int id, const struct display *d)
 {
 	struct column_def def = column_def(id);
 	int alt = (def.alt_when == ALT_THREADS && d->threads) || (def.alt_when == ALT_TOTALS && d->accumulate);
 
-	return (struct column){ _(alt ? def.alt : def.title), def.width, def.right, def.key };
+	return (struct column){ .title = _(alt ? def.alt : def.title), .width = def.width, .right = def.right,
+				.key = def.key, .number = is_number_column(id), .decimals = decimals_of(&def, d),
+				.fit = def.fit };
 }
 
 int column_descending(int id)
@@ -459,19 +464,17 @@ static int cell_carried(const struct row *r, int id, const struct display *d)
 	return id >= COL_KIND && id < COL_TOTAL && (carried & (1u << (id - COL_KIND)));
 }
 
-/* A number cell into buf (>= 32 bytes); returns its length. */
-static size_t number_text(const struct row *r, int id, const struct display *d, char *buf)
+/* A number cell into buf (>= 32 bytes), with decimals and at most fit digits; returns its length. */
+static size_t number_cell(const struct row *r, int id, const struct display *d, int decimals, int fit, char *buf)
 {
 	if (r->fresh && !d->accumulate && id != COL_ID) {
 		buf[0] = '\0';
 		return 0;
 	}
 	double v = column_value(r, id, d);
-	struct column_def def = column_def(id);
-	int decimals = decimals_of(&def, d);
 
 	if (!isnan(v) && cell_carried(r, id, d)) { /* the number gives the mark one column */
-		size_t len = fmt_cell(buf, v, decimals, def.fit - 1);
+		size_t len = fmt_cell(buf, v, decimals, fit - 1);
 
 		buf[len++] = CARRIED_MARK;
 		buf[len] = '\0';
@@ -484,7 +487,15 @@ static size_t number_text(const struct row *r, int id, const struct display *d, 
 		buf[len] = '\0';
 		return len;
 	}
-	return fmt_cell(buf, v, decimals, def.fit);
+	return fmt_cell(buf, v, decimals, fit);
+}
+
+/* A number cell into buf (>= 32 bytes); returns its length. */
+static size_t number_text(const struct row *r, int id, const struct display *d, char *buf)
+{
+	struct column_def def = column_def(id);
+
+	return number_cell(r, id, d, decimals_of(&def, d), def.fit, buf);
 }
 
 /* A time of day, HH:MM:SS local time, or "-". */
@@ -586,9 +597,9 @@ static int number_cells(struct outbuf *o, const struct row *r, const struct disp
 
 	out_reserve(o, (size_t)t->n * 48);
 	p = o->data + o->len;
-	for (; i < t->n && is_number_column(t->ids[i]); i++) {
+	for (; i < t->n && t->col[i].number; i++) {
 		const struct column *c = &t->col[i];
-		size_t len = number_text(r, t->ids[i], d, buf);
+		size_t len = number_cell(r, t->ids[i], d, c->decimals, c->fit, buf);
 		size_t w = (size_t)c->width, fit = len < w ? len : w;
 
 		if (i)
@@ -656,7 +667,7 @@ void column_line(struct outbuf *o, const struct row *r, const struct display *d,
 		int last = i == t->n - 1;
 		const char *text;
 
-		if (r && is_number_column(t->ids[i])) {
+		if (r && c->number) {
 			i = number_cells(o, r, d, t, i) - 1;
 			continue;
 		}

@@ -132,6 +132,8 @@ struct column {
 	int width;         /* the command column's is its minimum */
 	int right;         /* right-aligned */
 	const char *key;   /* sort key name: "pid", "io", "total", ... */
+	int number;        /* a cell of digits: the id or a number (not a time of day or a chart) */
+	int decimals, fit; /* a number's, as the display shows it */
 };
 
 /* The column as a display shows it (its title depends on the mode: PID or TID). */
