@@ -135,6 +135,10 @@ static void text_report(struct batch_printer *b, const struct snapshot *snap, si
 	text_header(&b->out, snap, b);
 	column_line(&b->out, NULL, &b->spec.display, &t, -1, 0);
 	for (size_t i = 0; i < n; i++) {
+		if (i + 16 < n)
+			column_prefetch(b->list.rows[i + 16], 0);
+		if (i + 8 < n)
+			column_prefetch(b->list.rows[i + 8], 1);
 		column_line(&b->out, b->list.rows[i], &b->spec.display, &t, -1, 0);
 		out_spill(&b->out);
 		carried |= column_carried(b->list.rows[i], &b->spec.display) != 0;

@@ -657,6 +657,18 @@ static void cgroup_cell(struct outbuf *o, const struct row *r, int width, int la
 	out_padded(o, path, width, 0);
 }
 
+void column_prefetch(const struct row *r, int strings)
+{
+	if (strings) {
+		__builtin_prefetch(r->comm);
+		__builtin_prefetch(r->user);
+		__builtin_prefetch(r->cgroup);
+		return;
+	}
+	for (size_t at = 0; at < sizeof(*r); at += 64)
+		__builtin_prefetch((const char *)r + at);
+}
+
 void column_line(struct outbuf *o, const struct row *r, const struct display *d, const struct table *t,
 		 int marker_col, int descending)
 {

@@ -202,6 +202,11 @@ int table_column_at(const struct table *t, int x);
  * widest indented name, say) rather than the least it needs. */
 void table_layout(struct table *t, const struct display *d, int width, int sort_col, int last_width);
 
+/* Asks the CPU to bring in what column_line reads of row r: the row itself, or (strings) the names
+ * it points at, whose rows were asked for earlier. A report of many rows, in an order other than
+ * the rows' memory, asks a few rows ahead instead of waiting for each in turn. */
+void column_prefetch(const struct row *r, int strings);
+
 /* Appends one table line to o: the titles when r is NULL, else the row's cells, separated by one
  * space, the command column last and unpadded. marker_col gets the sort marker before its title
  * (-1: none); descending picks the marker's direction. */
