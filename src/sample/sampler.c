@@ -66,7 +66,7 @@ static void keep_departed(void *arg, struct task *t)
 	const struct proc *p = t->proc;
 	struct departed *d;
 
-	if (!t->acc.kinds || !s->o.departed) { /* read only once: nothing to add up; or no totals */
+	if (!t->acc || !t->acc->kinds || !s->o.departed) { /* read only once: nothing to add up; or no totals */
 		task_free(t);
 		return;
 	}
@@ -78,7 +78,7 @@ static void keep_departed(void *arg, struct task *t)
 	d->cmdline = p && p->cmdline ? xstrdup(p->cmdline) : NULL;
 	d->cgroup = p && p->cgroup ? xstrdup(p->cgroup) : NULL;
 	snprintf(d->comm, sizeof(d->comm), "%s", (s->o.threads || !p) && t->comm[0] ? t->comm : p ? p->comm : "?");
-	d->acc = t->acc;
+	d->acc = *t->acc;
 	task_free(t);
 	departed_add(&s->departed, d);
 }
@@ -223,7 +223,8 @@ int sampler_tick(struct sampler *s, struct snapshot *snap, char *err, size_t err
 	if (rc < 0)
 		return rc;
 	fill_header(s, snap);
-	snap->nrows = rowbuild(&s->rows, &s->tasks, &s->departed, s->tt.tick, s->o.threads, _("(other exited)"));
+	snap->nrows = rowbuild(&s->rows, &s->tasks, &s->departed, s->tt.tick, s->o.threads, s->rules.totals,
+			       _("(other exited)"));
 	snap->rows = s->rows.rows;
 	if (s->o.cgroups)
 		build_cgroups(s, snap);
@@ -296,6 +297,7 @@ static void wire_collector(struct sampler *s)
 	c->want_acct = (s->o.wants & WANT_ACCT) != 0;
 	c->want_peaks = (s->o.wants & WANT_PEAKS) != 0;
 	s->rules.acct = c->want_acct;
+	s->rules.totals = !s->o.no_totals;
 	s->rules.off = &s->off;
 	s->rules.threads = s->o.threads;
 }

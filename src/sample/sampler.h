@@ -26,6 +26,8 @@ struct sampler_opts {
 				 that ran, on v1 asked of the kernel for each cgroup */
 	unsigned wants;       /* WANT_*: what process rows read beyond the kernel's per-process
 				 answer; without it those fields are unavailable */
+	int no_totals;        /* no front end shows the totals since the start (nor the departed
+				 tasks): the tasks keep none, and the rows have none (acc NULL) */
 };
 
 

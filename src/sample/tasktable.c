@@ -24,7 +24,16 @@ void tasktable_init(struct tasktable *t)
 void task_free(struct task *t)
 {
 	proc_repoint(&t->proc, NULL);
+	free(t->acct);
+	free(t->acc);
 	free(t);
+}
+
+struct kind_totals *task_totals(struct task *t)
+{
+	if (!t->acc)
+		t->acc = xcalloc(1, sizeof(*t->acc));
+	return t->acc;
 }
 
 static void free_values(struct idmap *m, void (*fn)(void *))
@@ -167,6 +176,8 @@ void tasktable_retire(struct tasktable *t, uint32_t tick, void (*keep)(void *arg
 
 		if (task->seen == tick && !task->exited) {
 			task->base = task->last;
+			if (task->acct)
+				task->acct->base = task->acct->last;
 			task->has_base = 1;
 			continue;
 		}
@@ -239,14 +250,31 @@ uint64_t task_activity(const struct task_counters *c)
 	return c->run_virtual_ns + c->delay[DK_CPU].count;
 }
 
+/* The reading's accounting fields, while they are wanted: made beside the readings (the one before
+ * has none the first time), and given up when they are wanted no more. */
+static void read_acct(struct task *t, const struct task_counters *c, const struct reading_rules *rules)
+{
+	if (!rules->acct) {
+		free(t->acct);
+		t->acct = NULL;
+		return;
+	}
+	if (!t->acct)
+		t->acct = xcalloc(1, sizeof(*t->acct));
+	acct_sample_from_counters(&t->acct->last, c, ACCT_ALL);
+}
+
 void task_read(struct task *t, const struct task_counters *c, uint64_t when, uint32_t threads, int born_since,
 	       int boot, const struct tick_times *tt, const struct reading_rules *rules)
 {
-	sample_from_counters(&t->last, c, when, threads, rules->acct ? ACCT_ALL : 0);
+	sample_from_counters(&t->last, c, when, threads);
+	read_acct(t, c, rules);
 	peaks_from_counters(&t->peak, c);
 	mask_sample(t, &t->last, boot, rules);
 	if (!t->has_base && born_since && tt->tick > 1) {
 		sample_zero_like(&t->base, &t->last, tt->prev_mono);
+		if (t->acct)
+			acct_sample_zero_like(&t->acct->base, &t->acct->last);
 		t->has_base = 1;
 	}
 	t->seen = tt->tick;

@@ -1,7 +1,8 @@
 /* tasktable.h — the tasks the sampler reads: one per thread in thread mode, per process in
  * process mode, identified by id and start time, so that a reused pid is never diffed against the
- * task that had it before. Each keeps its last two readings and its totals since the start. Also
- * the identities of exited tasks that /proc may still list. Pure code. */
+ * task that had it before. Each keeps its last two readings (their accounting fields only while
+ * wanted) and its totals since the start (only where a front end may show them). Also the
+ * identities of exited tasks that /proc may still list. Pure code. */
 #ifndef DELAYTOP_TASKTABLE_H
 #define DELAYTOP_TASKTABLE_H
 
@@ -33,14 +34,17 @@ struct task {
 	uint8_t accounted;  /* thread mode: a non-CPU wait was counted, so the kernel accounts them */
 	uint8_t tids_known; /* limited mode, process rows: tids_sum/ntids hold the last reading's */
 	uint8_t partial;    /* limited mode, process rows: the thread set changed since then */
-	uint32_t ntids;
-	uint64_t tids_sum;
 	uint8_t exited;
 	uint8_t start_guessed; /* made from an exit record that did not say when the task started */
 	uint8_t need_state;
+	uint32_t ntids;
+	uint64_t tids_sum;
 	struct sample base, last;
-	struct peaks peak;      /* the last reading's longest waits */
-	struct kind_totals acc; /* since the first reading */
+	struct acct_pair *acct;  /* base's and last's accounting fields: only while they are wanted
+				    (reading_rules.acct), else NULL */
+	struct peaks peak;       /* the last reading's longest waits */
+	struct kind_totals *acc; /* since the first reading: only where they are kept
+				    (reading_rules.totals), from the task's first row; else NULL */
 };
 
 struct tasktable {
@@ -63,6 +67,8 @@ struct reading_rules {
 	int threads;   /* the tasks are threads */
 	int acct;      /* the accounting fields are wanted (sampler_opts.wants): else a reading
 			  keeps none, which spares their cost per task */
+	int totals;    /* tasks keep their totals since the first reading (a front end may show
+			  them): else none, which spares their memory per task */
 };
 
 void tasktable_init(struct tasktable *t);
@@ -90,6 +96,9 @@ struct task *tasktable_exiting(const struct tasktable *t, uint32_t id);
  * exit that /proc still lists): its readings are to be left out. A newer task with the id ends
  * the memory of the old one. */
 int tasktable_gone(struct tasktable *t, uint32_t id, uint64_t start_ns, uint32_t tick);
+
+/* t's totals since the first reading, made (zeros) if it has none yet. */
+struct kind_totals *task_totals(struct task *t);
 
 /* Ends the tick: every task read in it keeps its reading as the next baseline; the others leave
  * the table. An exited one is handed to keep (which owns it from then on), others are freed.
