@@ -74,31 +74,30 @@ static void departed_row(struct row *r, const struct departed *d, int threads, i
 }
 
 /* The row's rates over the interval, and the task's totals grown by them where it keeps them. */
-static void task_rates(struct row *r, struct task *t, int totals)
+static void task_rates(struct row *r, struct task *t)
 {
 	const struct acct_sample *base = t->acct ? &t->acct->base : NULL, *last = t->acct ? &t->acct->last : NULL;
 
 	r->last = &t->last;
 	r->acct = t->acct;
-	r->peak = &t->peak;
-	if (totals)
-		r->acc = task_totals(t);
+	r->peak = t->peak;
+	r->acc = t->acc;
 	if (!t->has_base) {
 		rates_unavailable(&r->r);
 		r->fresh = 1;
 		return;
 	}
 	r->base = &t->base;
-	rates_compute(&t->base, &t->last, &t->peak, &r->r);
+	rates_compute(&t->base, &t->last, t->peak, &r->r);
 	rates_compute_acct(&t->base, &t->last, base, last, &r->r);
-	if (totals) {
-		totals_add_delta(t->acc, &t->base, &t->last, &t->peak, r->r.impossible);
+	if (t->acc) {
+		totals_add_delta(t->acc, &t->base, &t->last, t->peak, r->r.impossible);
 		totals_add_acct_delta(t->acc, base, last);
 	}
 }
 
 size_t rowbuild(struct rowbuf *b, struct tasktable *tasks, const struct departed_set *departed, uint32_t tick,
-		int threads, int totals, const char *others_name)
+		int threads, const char *others_name)
 {
 	size_t n = 0, pos = 0, need = tasktable_size(tasks) + departed_count(departed) + 1;
 	const struct departed *d;
@@ -111,7 +110,7 @@ size_t rowbuild(struct rowbuf *b, struct tasktable *tasks, const struct departed
 		if (t->seen != tick)
 			continue;
 		task_row(r, t, threads);
-		task_rates(r, t, totals);
+		task_rates(r, t);
 		n++;
 	}
 	pos = 0;

@@ -223,8 +223,7 @@ int sampler_tick(struct sampler *s, struct snapshot *snap, char *err, size_t err
 	if (rc < 0)
 		return rc;
 	fill_header(s, snap);
-	snap->nrows = rowbuild(&s->rows, &s->tasks, &s->departed, s->tt.tick, s->o.threads, s->rules.totals,
-			       _("(other exited)"));
+	snap->nrows = rowbuild(&s->rows, &s->tasks, &s->departed, s->tt.tick, s->o.threads, _("(other exited)"));
 	snap->rows = s->rows.rows;
 	if (s->o.cgroups)
 		build_cgroups(s, snap);
@@ -297,7 +296,7 @@ static void wire_collector(struct sampler *s)
 	c->want_acct = (s->o.wants & WANT_ACCT) != 0;
 	c->want_peaks = (s->o.wants & WANT_PEAKS) != 0;
 	s->rules.acct = c->want_acct;
-	s->rules.totals = !s->o.no_totals;
+	s->rules.peaks = c->want_peaks || !s->o.no_totals;
 	s->rules.off = &s->off;
 	s->rules.threads = s->o.threads;
 }
@@ -324,6 +323,7 @@ int sampler_open_kernel(struct sampler **out, const struct sampler_opts *o, stru
 	users_init(&s->users);
 	proctable_init(&s->procs);
 	tasktable_init(&s->tasks);
+	s->tasks.no_totals = o->no_totals;
 	departed_init(&s->departed, o->departed);
 	exitqueue_init(&s->exits);
 	forkedoff_init(&s->off);
@@ -362,6 +362,7 @@ void sampler_set_wants(struct sampler *s, unsigned wants)
 	s->collector.want_acct = (wants & WANT_ACCT) != 0;
 	s->collector.want_peaks = (wants & WANT_PEAKS) != 0;
 	s->rules.acct = s->collector.want_acct;
+	s->rules.peaks = s->collector.want_peaks || !s->o.no_totals;
 }
 
 void sampler_set_threads(struct sampler *s, int threads)

@@ -8,6 +8,9 @@
 #include "tasktable.h"
 #include "xalloc.h"
 
+/* A task's totals follow it in its allocation. */
+_Static_assert(sizeof(struct task) % _Alignof(struct kind_totals) == 0, "a task's totals would be misaligned");
+
 /* An exited task's identity, kept while /proc may still list it. */
 struct gone {
 	uint64_t start_ns;
@@ -25,15 +28,8 @@ void task_free(struct task *t)
 {
 	proc_repoint(&t->proc, NULL);
 	free(t->acct);
-	free(t->acc);
+	free(t->peak);
 	free(t);
-}
-
-struct kind_totals *task_totals(struct task *t)
-{
-	if (!t->acc)
-		t->acc = xcalloc(1, sizeof(*t->acc));
-	return t->acc;
 }
 
 static void free_values(struct idmap *m, void (*fn)(void *))
@@ -87,8 +83,10 @@ static uint64_t distance(uint64_t a, uint64_t b)
 
 struct task *tasktable_add(struct tasktable *t, uint32_t id, uint64_t start_ns)
 {
-	struct task *task = xcalloc(1, sizeof(*task));
+	struct task *task = xcalloc(1, sizeof(*task) + (t->no_totals ? 0 : sizeof(*task->acc)));
 
+	if (!t->no_totals)
+		task->acc = (struct kind_totals *)(task + 1);
 	task->id = id;
 	task->start_ns = start_ns;
 	task->state = '?';
@@ -241,8 +239,10 @@ static void mask_sample(struct task *t, struct sample *x, int boot, const struct
 		return;
 	x->kind_total &= 1u << DK_CPU;
 	x->kind_count &= 1u << DK_CPU;
-	t->peak.kinds &= 1u << DK_CPU;
-	t->peak.kinds_ts &= 1u << DK_CPU;
+	if (t->peak) {
+		t->peak->kinds &= 1u << DK_CPU;
+		t->peak->kinds_ts &= 1u << DK_CPU;
+	}
 }
 
 uint64_t task_activity(const struct task_counters *c)
@@ -264,12 +264,25 @@ static void read_acct(struct task *t, const struct task_counters *c, const struc
 	acct_sample_from_counters(&t->acct->last, c, ACCT_ALL);
 }
 
+/* The reading's longest waits, while they are wanted. */
+static void read_peaks(struct task *t, const struct task_counters *c, const struct reading_rules *rules)
+{
+	if (!rules->peaks) {
+		free(t->peak);
+		t->peak = NULL;
+		return;
+	}
+	if (!t->peak)
+		t->peak = xmalloc(sizeof(*t->peak));
+	peaks_from_counters(t->peak, c);
+}
+
 void task_read(struct task *t, const struct task_counters *c, uint64_t when, uint32_t threads, int born_since,
 	       int boot, const struct tick_times *tt, const struct reading_rules *rules)
 {
 	sample_from_counters(&t->last, c, when, threads);
 	read_acct(t, c, rules);
-	peaks_from_counters(&t->peak, c);
+	read_peaks(t, c, rules);
 	mask_sample(t, &t->last, boot, rules);
 	if (!t->has_base && born_since && tt->tick > 1) {
 		sample_zero_like(&t->base, &t->last, tt->prev_mono);

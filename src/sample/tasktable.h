@@ -42,9 +42,10 @@ struct task {
 	struct sample base, last;
 	struct acct_pair *acct;  /* base's and last's accounting fields: only while they are wanted
 				    (reading_rules.acct), else NULL */
-	struct peaks peak;       /* the last reading's longest waits */
-	struct kind_totals *acc; /* since the first reading: only where they are kept
-				    (reading_rules.totals), from the task's first row; else NULL */
+	struct peaks *peak;      /* the last reading's longest waits: only while they are wanted
+				    (reading_rules.peaks), else NULL */
+	struct kind_totals *acc; /* since the first reading, in the task's own allocation: only where
+				    the table keeps them (tasktable.no_totals), else NULL */
 };
 
 struct tasktable {
@@ -52,6 +53,8 @@ struct tasktable {
 	struct task **replaced; /* this tick: tasks whose id a newer task took; their exit record may come */
 	size_t nreplaced, capreplaced;
 	struct idmap gone;      /* id -> exited task's start: it may still be listed in /proc */
+	int no_totals;          /* the tasks keep no totals since the first reading (set before the
+				   first task is made) */
 };
 
 /* The tick and its clocks. */
@@ -67,8 +70,9 @@ struct reading_rules {
 	int threads;   /* the tasks are threads */
 	int acct;      /* the accounting fields are wanted (sampler_opts.wants): else a reading
 			  keeps none, which spares their cost per task */
-	int totals;    /* tasks keep their totals since the first reading (a front end may show
-			  them): else none, which spares their memory per task */
+	int peaks;     /* the longest waits are wanted (sampler_opts.wants, or the totals, which
+			  keep the longest): else a task keeps none. A task that carries its
+			  reading over (task_carry) has the ones of the reading it carries */
 };
 
 void tasktable_init(struct tasktable *t);
@@ -96,9 +100,6 @@ struct task *tasktable_exiting(const struct tasktable *t, uint32_t id);
  * exit that /proc still lists): its readings are to be left out. A newer task with the id ends
  * the memory of the old one. */
 int tasktable_gone(struct tasktable *t, uint32_t id, uint64_t start_ns, uint32_t tick);
-
-/* t's totals since the first reading, made (zeros) if it has none yet. */
-struct kind_totals *task_totals(struct task *t);
 
 /* Ends the tick: every task read in it keeps its reading as the next baseline; the others leave
  * the table. An exited one is handed to keep (which owns it from then on), others are freed.
