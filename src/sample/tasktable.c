@@ -8,8 +8,12 @@
 #include "tasktable.h"
 #include "xalloc.h"
 
-/* A task's totals follow it in its allocation. */
-_Static_assert(sizeof(struct task) % _Alignof(struct kind_totals) == 0, "a task's totals would be misaligned");
+/* Where a task keeps totals, they follow it in its allocation, and its longest waits them. */
+struct task_kept {
+	struct task task;
+	struct kind_totals acc;
+	struct peaks peak;
+};
 
 /* An exited task's identity, kept while /proc may still list it. */
 struct gone {
@@ -28,7 +32,8 @@ void task_free(struct task *t)
 {
 	proc_repoint(&t->proc, NULL);
 	free(t->acct);
-	free(t->peak);
+	if (!t->acc)
+		free(t->peak);
 	free(t);
 }
 
@@ -83,10 +88,17 @@ static uint64_t distance(uint64_t a, uint64_t b)
 
 struct task *tasktable_add(struct tasktable *t, uint32_t id, uint64_t start_ns)
 {
-	struct task *task = xcalloc(1, sizeof(*task) + (t->no_totals ? 0 : sizeof(*task->acc)));
+	struct task *task;
 
-	if (!t->no_totals)
-		task->acc = (struct kind_totals *)(task + 1);
+	if (t->no_totals) {
+		task = xcalloc(1, sizeof(*task));
+	} else {
+		struct task_kept *k = xcalloc(1, sizeof(*k));
+
+		task = &k->task;
+		task->acc = &k->acc;
+		task->peak = &k->peak;
+	}
 	task->id = id;
 	task->start_ns = start_ns;
 	task->state = '?';
@@ -264,10 +276,11 @@ static void read_acct(struct task *t, const struct task_counters *c, const struc
 	acct_sample_from_counters(&t->acct->last, c, ACCT_ALL);
 }
 
-/* The reading's longest waits, while they are wanted. */
+/* The reading's longest waits, while they are wanted; always where the task keeps totals (which
+ * keep the longest), in its allocation. */
 static void read_peaks(struct task *t, const struct task_counters *c, const struct reading_rules *rules)
 {
-	if (!rules->peaks) {
+	if (!rules->peaks && !t->acc) {
 		free(t->peak);
 		t->peak = NULL;
 		return;

@@ -43,7 +43,8 @@ struct task {
 	struct acct_pair *acct;  /* base's and last's accounting fields: only while they are wanted
 				    (reading_rules.acct), else NULL */
 	struct peaks *peak;      /* the last reading's longest waits: only while they are wanted
-				    (reading_rules.peaks), else NULL */
+				    (reading_rules.peaks), else NULL; in the task's own allocation
+				    where it keeps totals */
 	struct kind_totals *acc; /* since the first reading, in the task's own allocation: only where
 				    the table keeps them (tasktable.no_totals), else NULL */
 };
