@@ -267,8 +267,10 @@ uint64_t task_activity(const struct task_counters *c)
 static void read_acct(struct task *t, const struct task_counters *c, const struct reading_rules *rules)
 {
 	if (!rules->acct) {
-		free(t->acct);
-		t->acct = NULL;
+		if (t->acct) {
+			free(t->acct);
+			t->acct = NULL;
+		}
 		return;
 	}
 	if (!t->acct)
@@ -281,8 +283,10 @@ static void read_acct(struct task *t, const struct task_counters *c, const struc
 static void read_peaks(struct task *t, const struct task_counters *c, const struct reading_rules *rules)
 {
 	if (!rules->peaks && !t->acc) {
-		free(t->peak);
-		t->peak = NULL;
+		if (t->peak) {
+			free(t->peak);
+			t->peak = NULL;
+		}
 		return;
 	}
 	if (!t->peak)
