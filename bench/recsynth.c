@@ -80,7 +80,8 @@ int main(int argc, char **argv)
 		t->last.threads = 1;
 		t->last.kind_total = t->last.kind_count = (kind_mask)((1u << DK_COUNT) - 1);
 		t->last.have_run = 1;
-		t->acct.last.acct_have = (acct_mask)((1u << AF_UTIME) | (1u << AF_STIME) | (1u << AF_VCSW) | (1u << AF_IVCSW));
+		t->acct.last.acct_have =
+			(acct_mask)((1u << AF_UTIME) | (1u << AF_STIME) | (1u << AF_VCSW) | (1u << AF_IVCSW));
 		snprintf(t->comm, sizeof(t->comm), "synth%zu", i % 97);
 		snprintf(t->cmdline, sizeof(t->cmdline), "/usr/bin/synth --worker %zu", i);
 	}

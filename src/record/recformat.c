@@ -73,7 +73,9 @@ static void add_sample(const char *prefix, size_t at, size_t acct)
 
 	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++) {
 		name2(name, sizeof(name), prefix, plain[i].name);
-		add(RO_TASK, name, (plain[i].in_acct ? acct : at) + plain[i].offset, plain[i].size, plain[i].type, phase);
+		size_t base = plain[i].in_acct ? acct : at;
+
+		add(RO_TASK, name, base + plain[i].offset, plain[i].size, plain[i].type, phase);
 	}
 	for (int k = 0; k < DK_COUNT; k++) {
 		name3(name, sizeof(name), prefix, "count", delay_kinds[k].key);

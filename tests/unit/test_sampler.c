@@ -561,8 +561,8 @@ static int same_num(float a, float b)
 static int same_delay_rates(const struct row *a, const struct row *b, int max)
 {
 	for (int k = 0; k < DK_COUNT; k++)
-		if (!same_num(a->r.kind[k].pct, b->r.kind[k].pct) || !same_num(a->r.kind[k].avg_ms, b->r.kind[k].avg_ms) ||
-		    !same_num(a->r.kind[k].per_s, b->r.kind[k].per_s) ||
+		if (!same_num(a->r.kind[k].pct, b->r.kind[k].pct) ||
+		    !same_num(a->r.kind[k].avg_ms, b->r.kind[k].avg_ms) || !same_num(a->r.kind[k].per_s, b->r.kind[k].per_s) ||
 		    (max && !same_num(a->r.kind[k].max_ms, b->r.kind[k].max_ms)))
 			return 0;
 	return same_num(a->r.total_pct, b->r.total_pct) && same_num(a->r.run_pct, b->r.run_pct) &&
@@ -655,9 +655,9 @@ static void test_kept(void)
 		const struct row *f = row_of(&snap[FULL], 100, 100, LIVE), *l = row_of(&snap[LEAN], 100, 100, LIVE);
 		const struct row *p = row_of(&snap[PLAIN], 100, 100, LIVE);
 
-		ok(f && l && p && f->r.acct[AF_VCSW] == 0.5f && isnan(l->r.acct[AF_VCSW]) && isnan(p->r.acct[AF_VCSW]) &&
-			   f->acct && !l->acct && !p->acct,
-		   "the accounting fields only where asked for: a switch in 2 s, 0.5/s; else unavailable, and not kept");
+		ok(f && l && p && f->r.acct[AF_VCSW] == 0.5f && isnan(l->r.acct[AF_VCSW]) &&
+			   isnan(p->r.acct[AF_VCSW]) && f->acct && !l->acct && !p->acct,
+		   "the accounting fields only where asked for: a switch in 2 s, 0.5/s; else unavailable, not kept");
 		ok(f && p && (f->acc->acct_have & (1u << AF_VCSW)) && f->acc->acct[AF_VCSW] == 2 && !p->acc->acct_have,
 		   "and in the totals: 2 switches since the start");
 	}
@@ -673,7 +673,8 @@ static void test_kept(void)
 	{
 		const struct row *f = row_of(&snap[FULL], 100, 100, LIVE), *l = row_of(&snap[LEAN], 100, 100, LIVE);
 
-		ok(f && l && l->r.acct[AF_VCSW] == 0.5f && f->r.acct[AF_VCSW] == 0.5f, "then the same rate as a run that kept them");
+		ok(f && l && l->r.acct[AF_VCSW] == 0.5f && f->r.acct[AF_VCSW] == 0.5f,
+		   "then the same rate as a run that kept them");
 	}
 	sampler_set_wants(s[LEAN], 0);
 	kept_step(fk, s, snap, 5);
