@@ -16,6 +16,7 @@
 
 struct synth_task {
 	struct sample base, last;
+	struct acct_pair acct;
 	struct peaks peak;
 	struct kind_totals acc;
 	char comm[16], cmdline[64];
@@ -33,6 +34,7 @@ static uint64_t rnd(uint64_t *s)
 static void step(struct synth_task *t, int changed, uint64_t *seed)
 {
 	t->base = t->last;
+	t->acct.base = t->acct.last;
 	t->last.when_ns += 1000000000;
 	t->last.age_ns += 1000000000;
 	if (!changed)
@@ -40,10 +42,10 @@ static void step(struct synth_task *t, int changed, uint64_t *seed)
 	t->last.count[DK_CPU] += 1 + rnd(seed) % 20;
 	t->last.total[DK_CPU] += rnd(seed) % 50000000;
 	t->last.run_ns += rnd(seed) % 20000000;
-	t->last.acct[AF_UTIME] += rnd(seed) % 20000;
-	t->last.acct[AF_STIME] += rnd(seed) % 5000;
-	t->last.acct[AF_VCSW] += rnd(seed) % 20;
-	t->last.acct[AF_IVCSW] += rnd(seed) % 5;
+	t->acct.last.acct[AF_UTIME] += rnd(seed) % 20000;
+	t->acct.last.acct[AF_STIME] += rnd(seed) % 5000;
+	t->acct.last.acct[AF_VCSW] += rnd(seed) % 20;
+	t->acct.last.acct[AF_IVCSW] += rnd(seed) % 5;
 }
 
 int main(int argc, char **argv)
@@ -78,7 +80,8 @@ int main(int argc, char **argv)
 		t->last.threads = 1;
 		t->last.kind_total = t->last.kind_count = (kind_mask)((1u << DK_COUNT) - 1);
 		t->last.have_run = 1;
-		t->last.acct_have = (acct_mask)((1u << AF_UTIME) | (1u << AF_STIME) | (1u << AF_VCSW) | (1u << AF_IVCSW));
+		t->acct.last.acct_have =
+			(acct_mask)((1u << AF_UTIME) | (1u << AF_STIME) | (1u << AF_VCSW) | (1u << AF_IVCSW));
 		snprintf(t->comm, sizeof(t->comm), "synth%zu", i % 97);
 		snprintf(t->cmdline, sizeof(t->cmdline), "/usr/bin/synth --worker %zu", i);
 	}
@@ -108,14 +111,19 @@ int main(int argc, char **argv)
 			row->nthreads = 1;
 			row->parent = -1;
 			row->fresh = r == 0;
-			if (r)
+			if (r) {
 				rates_compute(&t->base, &t->last, &t->peak, &row->r);
-			else
+				rates_compute_acct(&t->base, &t->last, &t->acct.base, &t->acct.last, &row->r);
+			} else {
 				rates_unavailable(&row->r);
-			if (r)
+			}
+			if (r) {
 				totals_add_delta(&t->acc, &t->base, &t->last, &t->peak, row->r.impossible);
+				totals_add_acct_delta(&t->acc, &t->acct.base, &t->acct.last);
+			}
 			row->acc = &t->acc;
 			row->last = &t->last;
+			row->acct = &t->acct;
 			row->peak = &t->peak;
 			row->base = r ? &t->base : NULL;
 		}

@@ -111,6 +111,7 @@ struct fix_task {
 	const char *comm;
 	uint32_t nthreads;
 	struct sample base, last;
+	struct acct_pair acct;
 	struct peaks peak;
 	struct kind_totals acc;
 };
@@ -145,8 +146,10 @@ static void grow(struct fix_task *t, int r, uint64_t *seed)
 {
 	const struct fix_proc *p = t->p;
 	struct sample *s = &t->last;
+	uint64_t *acct = t->acct.last.acct;
 
 	t->base = *s;
+	t->acct.base = t->acct.last;
 	s->when_ns += 1000 * MS;
 	s->age_ns += 1000 * MS;
 	for (int k = 0; k < DK_COUNT; k++) {
@@ -166,19 +169,19 @@ static void grow(struct fix_task *t, int r, uint64_t *seed)
 	}
 	t->peak.kinds = t->peak.kinds_ts = p->kinds;
 	s->run_ns += (p->state == 'R' ? 700 : 20) * MS + (rnd(seed) % 1000) * 1000;
-	s->acct[AF_READ] += rnd(seed) % (p->load * 65536 + 1);
-	s->acct[AF_WRITE] += rnd(seed) % (p->load * 32768 + 1);
-	s->acct[AF_CANCELLED] += rnd(seed) % 4096;
-	s->acct[AF_RCHAR] += s->acct[AF_READ] / 4 + rnd(seed) % 100000;
-	s->acct[AF_WCHAR] += rnd(seed) % 50000;
-	s->acct[AF_SYSCR] += rnd(seed) % 200;
-	s->acct[AF_SYSCW] += rnd(seed) % 100;
-	s->acct[AF_VCSW] += rnd(seed) % 300;
-	s->acct[AF_IVCSW] += rnd(seed) % 30;
-	s->acct[AF_UTIME] += (p->state == 'R' ? 600000 : 10000) + rnd(seed) % 1000;
-	s->acct[AF_STIME] += 50000 + rnd(seed) % 1000;
-	s->acct[AF_MAXRSS] = 1024ull * (p->load + 10); /* KiB */
-	s->acct[AF_MAXVM] = 4 * s->acct[AF_MAXRSS];
+	acct[AF_READ] += rnd(seed) % (p->load * 65536 + 1);
+	acct[AF_WRITE] += rnd(seed) % (p->load * 32768 + 1);
+	acct[AF_CANCELLED] += rnd(seed) % 4096;
+	acct[AF_RCHAR] += acct[AF_READ] / 4 + rnd(seed) % 100000;
+	acct[AF_WCHAR] += rnd(seed) % 50000;
+	acct[AF_SYSCR] += rnd(seed) % 200;
+	acct[AF_SYSCW] += rnd(seed) % 100;
+	acct[AF_VCSW] += rnd(seed) % 300;
+	acct[AF_IVCSW] += rnd(seed) % 30;
+	acct[AF_UTIME] += (p->state == 'R' ? 600000 : 10000) + rnd(seed) % 1000;
+	acct[AF_STIME] += 50000 + rnd(seed) % 1000;
+	acct[AF_MAXRSS] = 1024ull * (p->load + 10); /* KiB */
+	acct[AF_MAXVM] = 4 * acct[AF_MAXRSS];
 }
 
 /* Counters as a task's first reading has them: its life so far, all fields there. */
@@ -192,7 +195,8 @@ static void first_reading(struct fix_task *t, int r)
 	s->threads = t->nthreads;
 	s->kind_total = s->kind_count = ALL_KINDS;
 	s->have_run = 1;
-	s->acct_have = ACCT_ALL;
+	memset(&t->acct.last, 0, sizeof(t->acct.last));
+	t->acct.last.acct_have = ACCT_ALL;
 }
 
 /* The pressure at reading r of the system (div 1) or of a cgroup (its stalls a div-th of the
@@ -375,12 +379,15 @@ static void make_row(struct row *row, struct fix_task *t, const struct fixture *
 	}
 	row->fresh = r == p->born;
 	row->last = &t->last;
+	row->acct = &t->acct;
 	row->peak = &t->peak;
 	row->base = row->fresh ? NULL : &t->base;
-	if (row->fresh)
+	if (row->fresh) {
 		rates_unavailable(&row->r);
-	else
+	} else {
 		rates_compute(&t->base, &t->last, &t->peak, &row->r);
+		rates_compute_acct(&t->base, &t->last, &t->acct.base, &t->acct.last, &row->r);
+	}
 }
 
 /* The triggers that fired before reading r: at the fourth reading, two. */
@@ -446,8 +453,10 @@ static int write_fixture(const char *dir, const struct fixture *x, char *err, si
 				memcpy(t->last.count, t->base.count, sizeof(t->last.count));
 				memcpy(t->last.total, t->base.total, sizeof(t->last.total));
 			}
-			if (r > t->p->born && (!t->p->ends || r <= t->p->ends))
+			if (r > t->p->born && (!t->p->ends || r <= t->p->ends)) {
 				totals_add_delta(&t->acc, &t->base, &t->last, &t->peak, 0);
+				totals_add_acct_delta(&t->acc, &t->acct.base, &t->acct.last);
+			}
 			make_row(&rows[n++], t, x, r);
 		}
 		snap.rows = rows;

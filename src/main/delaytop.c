@@ -339,7 +339,8 @@ static int run_exporter(const struct options *o, const struct web_config *wc, st
 static struct sampler *open_sampler(const struct options *o)
 {
 	struct listing_spec shown = { .display = { .chosen = o->chosen, .nchosen = o->nchosen,
-						   .threads = o->threads, .cgroups = o->cgroups },
+						   .threads = o->threads, .cgroups = o->cgroups,
+						   .accumulate = o->accumulate },
 				      .sort_col = o->sort_col };
 	struct sampler_opts so = { 0 };
 	struct sampler *s;
@@ -361,6 +362,9 @@ static struct sampler *open_sampler(const struct options *o)
 	/* CSV and JSON carry every field */
 	so.wants = o->format == FORMAT_CSV || o->format == FORMAT_JSON || o->write ? WANT_ACCT | WANT_PEAKS
 										   : listing_wants(&shown);
+	/* the totals since the start: the screen can switch to them at any time, a recording and the
+	 * metrics keep them, CSV and JSON say when the longest waits were; batch text as it shows */
+	so.no_totals = o->batch && !o->write && !o->listen && o->format == FORMAT_TEXT && !listing_reads_totals(&shown);
 	if (sampler_open(&s, &so, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", PACKAGE, err);
 		return NULL;

@@ -27,10 +27,13 @@ struct row {
 				the process tree, among the listing's copies */
 	const struct cgroup_node *cg; /* a cgroup row: its node (pressure, states); NULL for tasks */
 	struct task_rates r;
-	const struct kind_totals *acc; /* since delaytop's first reading */
+	const struct kind_totals *acc; /* since delaytop's first reading; NULL where the sampler keeps
+					  none (sampler_opts.no_totals) */
 	/* a task's readings, for the recorder: the last, the one before (NULL for a task new in
-	 * this interval) and its longest waits; NULL for a departed task, a cgroup, a copy */
+	 * this interval), their accounting fields (NULL: none were wanted) and its longest waits;
+	 * NULL for a departed task, a cgroup, a copy */
 	const struct sample *base, *last;
+	const struct acct_pair *acct;
 	const struct peaks *peak;
 };
 

@@ -7,8 +7,7 @@
 
 #include "rates.h"
 
-void sample_from_counters(struct sample *s, const struct task_counters *c, uint64_t when_ns, uint32_t threads,
-			  acct_mask want)
+void sample_from_counters(struct sample *s, const struct task_counters *c, uint64_t when_ns, uint32_t threads)
 {
 	memset(s, 0, sizeof(*s));
 	s->when_ns = sample_unit(when_ns);
@@ -22,10 +21,15 @@ void sample_from_counters(struct sample *s, const struct task_counters *c, uint6
 	s->kind_count = c->kind_count;
 	s->have_run = (c->have & HAVE_RUN) != 0;
 	s->run_ns = sample_unit(c->run_virtual_ns);
-	s->acct_have = want ? acct_have(c) & want : 0;
-	for (int f = 0; s->acct_have && f < AF_COUNT; f++)
-		if (s->acct_have & (1u << f))
-			s->acct[f] = acct_get(c, f);
+}
+
+void acct_sample_from_counters(struct acct_sample *a, const struct task_counters *c, acct_mask want)
+{
+	memset(a, 0, sizeof(*a));
+	a->acct_have = want ? acct_have(c) & want : 0;
+	for (int f = 0; a->acct_have && f < AF_COUNT; f++)
+		if (a->acct_have & (1u << f))
+			a->acct[f] = acct_get(c, f);
 }
 
 void peaks_from_counters(struct peaks *p, const struct task_counters *c)
@@ -48,6 +52,11 @@ void sample_zero_like(struct sample *zero, const struct sample *cur, uint64_t wh
 	zero->kind_count = cur->kind_count;
 	zero->have_run = cur->have_run;
 	zero->threads = cur->threads;
+}
+
+void acct_sample_zero_like(struct acct_sample *zero, const struct acct_sample *cur)
+{
+	memset(zero, 0, sizeof(*zero));
 	zero->acct_have = cur->acct_have;
 }
 
@@ -164,7 +173,7 @@ static int kind_rate(const struct sample *prev, const struct sample *cur, const 
 
 /* One accounting field over wall_s: a counter's growth per second or, for CPU time, as a percent
  * of the interval; a level's value. NAN when a reading lacks it. */
-static float acct_rate(const struct sample *prev, const struct sample *cur, int f, double wall_s)
+static float acct_rate(const struct acct_sample *prev, const struct acct_sample *cur, int f, double wall_s)
 {
 	unsigned bit = 1u << f;
 
@@ -206,6 +215,17 @@ void rates_compute(const struct sample *prev, const struct sample *cur, const st
 		out->total_pct = NAN;
 	if (prev->have_run && cur->have_run)
 		out->run_pct = (float)(forward(prev->run_ns, cur->run_ns) / 1e9 / wall_s * 100.0);
-	for (int f = 0; cur->acct_have && f < AF_COUNT; f++)
-		out->acct[f] = acct_rate(prev, cur, f, wall_s);
+}
+
+void rates_compute_acct(const struct sample *prev, const struct sample *cur, const struct acct_sample *aprev,
+			const struct acct_sample *acur, struct task_rates *out)
+{
+	static const struct acct_sample none;
+	double wall_s;
+
+	if (!acur || !acur->acct_have || cur->when_ns <= prev->when_ns)
+		return;
+	wall_s = (cur->when_ns - prev->when_ns) / 1e9;
+	for (int f = 0; f < AF_COUNT; f++)
+		out->acct[f] = acct_rate(aprev ? aprev : &none, acur, f, wall_s);
 }

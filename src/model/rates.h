@@ -15,7 +15,8 @@ static inline uint64_t sample_unit(uint64_t ns)
 	return ns - ns % SAMPLE_UNIT_NS;
 }
 
-/* The part of a reading that rates need; the sampler keeps one per task between ticks. */
+/* The part of a reading that rates need; the sampler keeps one per task between ticks. Its
+ * accounting fields are apart (struct acct_sample), kept only while something asks for them. */
 struct sample {
 	uint64_t when_ns; /* CLOCK_MONOTONIC time of the reading */
 	uint64_t count[DK_COUNT];
@@ -25,8 +26,18 @@ struct sample {
 	uint32_t threads; /* threads whose delays the counters sum (at least 1) */
 	kind_mask kind_total, kind_count;
 	uint8_t have_run;
-	acct_mask acct_have;       /* the accounting fields the reading holds */
-	uint64_t acct[AF_COUNT];   /* their values, in their units (acctfield.h) */
+};
+
+/* The accounting fields of a reading (struct sample's time is theirs). */
+struct acct_sample {
+	acct_mask acct_have;     /* the accounting fields the reading holds */
+	uint64_t acct[AF_COUNT]; /* their values, in their units (acctfield.h) */
+};
+
+/* The accounting fields of a task's two readings, as the sampler keeps them beside the readings
+ * while they are wanted. */
+struct acct_pair {
+	struct acct_sample base, last;
 };
 
 /* The longest waits a reading gave: over the task's life, so only the last reading's matter (the
@@ -57,9 +68,11 @@ struct task_rates {
 };
 
 /* Copies what rates need out of c, stamped with when_ns; threads is how many threads the counters
- * sum (1 for a thread); of the accounting fields those in want. */
-void sample_from_counters(struct sample *s, const struct task_counters *c, uint64_t when_ns, uint32_t threads,
-			  acct_mask want);
+ * sum (1 for a thread). */
+void sample_from_counters(struct sample *s, const struct task_counters *c, uint64_t when_ns, uint32_t threads);
+
+/* Copies the accounting fields in want out of c. */
+void acct_sample_from_counters(struct acct_sample *a, const struct task_counters *c, acct_mask want);
 
 /* The longest waits c holds. */
 void peaks_from_counters(struct peaks *p, const struct task_counters *c);
@@ -67,6 +80,8 @@ void peaks_from_counters(struct peaks *p, const struct task_counters *c);
 /* A reading of all zeros at when_ns with cur's availability: the baseline of a task that started
  * after when_ns. */
 void sample_zero_like(struct sample *zero, const struct sample *cur, uint64_t when_ns);
+/* The same of the accounting fields. */
+void acct_sample_zero_like(struct acct_sample *zero, const struct acct_sample *cur);
 
 /* Rates over prev -> cur, the longest waits from peaks (cur's; NULL: none). A counter that went
  * backwards (a reset, or a transient double count in a process aggregate) gives 0, never a
@@ -77,10 +92,15 @@ void sample_zero_like(struct sample *zero, const struct sample *cur, uint64_t wh
  * waits (it then counts from a start it never took). A longest wait longer than the task's life
  * is unavailable for the same reason. A wait is counted in the interval in which it ends, so one
  * that began earlier can take a kind above 100% per thread (the larger of prev's and cur's thread
- * count): such a kind keeps its measured value and is marked in carried. An accounting counter
- * that went backwards gives 0; a high-water mark is cur's. */
+ * count): such a kind keeps its measured value and is marked in carried. The accounting fields
+ * are unavailable: rates_compute_acct adds them. */
 void rates_compute(const struct sample *prev, const struct sample *cur, const struct peaks *peaks,
 		   struct task_rates *out);
+
+/* The accounting fields' rates over prev -> cur (rates_compute's out), from their fields aprev and
+ * acur (NULL: none). A counter that went backwards gives 0; a high-water mark is acur's. */
+void rates_compute_acct(const struct sample *prev, const struct sample *cur, const struct acct_sample *aprev,
+			const struct acct_sample *acur, struct task_rates *out);
 
 /* Adds one task's rates to a sum of tasks' (a cgroup, a subtree of processes): shares, rates of
  * waits and accounting counters add up, where known; a longest wait and a high-water mark are the

@@ -98,7 +98,15 @@ void totals_add_delta(struct kind_totals *sum, const struct sample *base, const 
 	}
 	if (base->have_run && last->have_run)
 		sum->run_ns += grown(base->run_ns, last->run_ns);
-	for (int f = 0; last->acct_have && f < AF_COUNT; f++) {
+}
+
+void totals_add_acct_delta(struct kind_totals *sum, const struct acct_sample *base, const struct acct_sample *last)
+{
+	static const struct acct_sample none;
+
+	if (!base)
+		base = &none;
+	for (int f = 0; last && last->acct_have && f < AF_COUNT; f++) {
 		unsigned bit = 1u << f;
 
 		if (acct_is_level(f) && (last->acct_have & bit))

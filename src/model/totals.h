@@ -34,6 +34,9 @@ void totals_add(struct kind_totals *sum, const struct kind_totals *a);
  * task could have waited). A counter that went backwards adds nothing. */
 void totals_add_delta(struct kind_totals *sum, const struct sample *base, const struct sample *last,
 		      const struct peaks *peaks, kind_mask impossible);
+/* The same of the accounting fields (NULL: none): a counter's growth, a high-water mark's
+ * highest. */
+void totals_add_acct_delta(struct kind_totals *sum, const struct acct_sample *base, const struct acct_sample *last);
 
 /* Field f's total in its unit for people: bytes, events, CPU seconds, or the high-water mark in
  * bytes; NAN when it was never available. */

@@ -349,11 +349,12 @@ static struct task_rates *rates_of(struct rec_decoder *d)
 static int unmoved(const struct rec_task *t)
 {
 	const struct sample *a = &t->base, *b = &t->last;
+	const struct acct_sample *aa = &t->acct.base, *ab = &t->acct.last;
 
 	if (t->departed || t->fresh || a->threads != b->threads || a->kind_total != b->kind_total ||
 	    a->kind_count != b->kind_count || a->have_run != b->have_run || a->run_ns != b->run_ns ||
-	    a->acct_have != b->acct_have || memcmp(a->count, b->count, sizeof(a->count)) != 0 ||
-	    memcmp(a->total, b->total, sizeof(a->total)) != 0 || memcmp(a->acct, b->acct, sizeof(a->acct)) != 0)
+	    aa->acct_have != ab->acct_have || memcmp(a->count, b->count, sizeof(a->count)) != 0 ||
+	    memcmp(a->total, b->total, sizeof(a->total)) != 0 || memcmp(aa->acct, ab->acct, sizeof(aa->acct)) != 0)
 		return 0;
 	for (int k = 0; k < DK_COUNT; k++)
 		if ((t->peak.kinds & (1u << k)) && b->age_ns && t->peak.max[k] > b->age_ns)
@@ -602,6 +603,7 @@ static void task_row(const struct rec_decoder *d, struct row *row, struct rec_ta
 	row->r = *r;
 	row->acc = &t->acc;
 	row->last = t->departed ? NULL : &t->last;
+	row->acct = t->departed ? NULL : &t->acct;
 	row->peak = t->departed ? NULL : &t->peak;
 	row->base = t->departed || t->fresh ? NULL : &t->base;
 }

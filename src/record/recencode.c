@@ -244,10 +244,14 @@ static void task_truth(struct rec_encoder *e, struct rec_task *x, const struct r
 #define ROW_STRING_INTERN(member, none) x->str[ROWSTR_##member] = intern(e, r->member, defs, ndefs);
 	ROW_STRINGS(ROW_STRING_INTERN)
 #undef ROW_STRING_INTERN
-	if (r->base && !r->fresh)
+	if (r->base && !r->fresh) {
 		x->base = *r->base;
-	if (r->last)
+		x->acct.base = r->acct ? r->acct->base : (struct acct_sample){ 0 };
+	}
+	if (r->last) {
 		x->last = *r->last;
+		x->acct.last = r->acct ? r->acct->last : (struct acct_sample){ 0 };
+	}
 	if (r->peak)
 		x->peak = *r->peak;
 	if (r->acc)
@@ -308,6 +312,7 @@ static int only_later(struct rec_task *pred, const struct rec_task *truth)
 	struct task_rates r;
 
 	t.base = p.base;
+	t.acct.base = p.acct.base;
 	t.last.when_ns = p.last.when_ns;
 	t.last.age_ns = p.last.age_ns;
 	for (size_t i = 0; i < n; i++)

@@ -49,30 +49,33 @@ static void name3(char *buf, size_t size, const char *a, const char *b, const ch
 	snprintf(buf, size, "%s.%s.%s", a, b, c);
 }
 
-/* A task's reading (base or last) under prefix; the base reading, predicted from the last one,
- * comes second. */
-static void add_sample(const char *prefix, size_t at)
+/* A task's reading (base or last) under prefix, at `at` and its accounting fields at acct; the
+ * base reading, predicted from the last one, comes second. */
+static void add_sample(const char *prefix, size_t at, size_t acct)
 {
 	int phase = strcmp(prefix, "base") == 0 ? 2 : 1;
 	static const struct {
 		const char *name;
 		size_t offset, size;
 		int type;
+		int in_acct; /* at acct, in struct acct_sample */
 	} plain[] = {
-		{ "when_ns", offsetof(struct sample, when_ns), 8, RF_US },
-		{ "run_ns", offsetof(struct sample, run_ns), 8, RF_US },
-		{ "age_ns", offsetof(struct sample, age_ns), 8, RF_US },
-		{ "threads", offsetof(struct sample, threads), 4, RF_NUM },
-		{ "kind_total", offsetof(struct sample, kind_total), sizeof(kind_mask), RF_KINDS },
-		{ "kind_count", offsetof(struct sample, kind_count), sizeof(kind_mask), RF_KINDS },
-		{ "have_run", offsetof(struct sample, have_run), 1, RF_NUM },
-		{ "acct_have", offsetof(struct sample, acct_have), sizeof(acct_mask), RF_ACCTS },
+		{ "when_ns", offsetof(struct sample, when_ns), 8, RF_US, 0 },
+		{ "run_ns", offsetof(struct sample, run_ns), 8, RF_US, 0 },
+		{ "age_ns", offsetof(struct sample, age_ns), 8, RF_US, 0 },
+		{ "threads", offsetof(struct sample, threads), 4, RF_NUM, 0 },
+		{ "kind_total", offsetof(struct sample, kind_total), sizeof(kind_mask), RF_KINDS, 0 },
+		{ "kind_count", offsetof(struct sample, kind_count), sizeof(kind_mask), RF_KINDS, 0 },
+		{ "have_run", offsetof(struct sample, have_run), 1, RF_NUM, 0 },
+		{ "acct_have", offsetof(struct acct_sample, acct_have), sizeof(acct_mask), RF_ACCTS, 1 },
 	};
 	char name[64];
 
 	for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++) {
 		name2(name, sizeof(name), prefix, plain[i].name);
-		add(RO_TASK, name, at + plain[i].offset, plain[i].size, plain[i].type, phase);
+		size_t base = plain[i].in_acct ? acct : at;
+
+		add(RO_TASK, name, base + plain[i].offset, plain[i].size, plain[i].type, phase);
 	}
 	for (int k = 0; k < DK_COUNT; k++) {
 		name3(name, sizeof(name), prefix, "count", delay_kinds[k].key);
@@ -82,7 +85,7 @@ static void add_sample(const char *prefix, size_t at)
 	}
 	for (int f = 0; f < AF_COUNT; f++) {
 		name3(name, sizeof(name), prefix, "acct", acct_fields[f].key);
-		add(RO_TASK, name, at + offsetof(struct sample, acct) + f * 8, 8, RF_NUM, phase);
+		add(RO_TASK, name, acct + offsetof(struct acct_sample, acct) + f * 8, 8, RF_NUM, phase);
 	}
 }
 
@@ -120,8 +123,8 @@ static void add_task_fields(void)
 	add(RO_TASK, #member, offsetof(struct rec_task, str) + ROWSTR_##member * 4, 4, RF_NUM, 1);
 	ROW_STRINGS(ROW_STRING_ADD)
 #undef ROW_STRING_ADD
-	add_sample("base", offsetof(struct rec_task, base));
-	add_sample("last", offsetof(struct rec_task, last));
+	add_sample("base", offsetof(struct rec_task, base), offsetof(struct rec_task, acct.base));
+	add_sample("last", offsetof(struct rec_task, last), offsetof(struct rec_task, acct.last));
 	at = offsetof(struct rec_task, peak);
 	for (int k = 0; k < DK_COUNT; k++) {
 		name3(name, sizeof(name), "peak", "max", delay_kinds[k].key);
@@ -516,6 +519,7 @@ void rec_predict_task(struct rec_task *t, uint64_t dmono)
 {
 	dmono = sample_unit(dmono); /* the readings' times are whole microseconds */
 	t->base = t->last;
+	t->acct.base = t->acct.last;
 	t->last.when_ns += dmono;
 	if (t->last.age_ns)
 		t->last.age_ns += dmono;
@@ -531,6 +535,7 @@ void rec_predict_base(struct rec_task *t, uint64_t dmono)
 		/* new to the reader (a reading counts one thread at least): its reading before is
 		 * expected to be like this one */
 		t->base = t->last;
+		t->acct.base = t->acct.last;
 		t->base.age_ns = t->last.age_ns > dmono ? t->last.age_ns - dmono : 0;
 	}
 	t->base.when_ns = t->last.when_ns > dmono ? t->last.when_ns - dmono : 0;
@@ -543,7 +548,9 @@ void rec_predict_totals(struct rec_task *t, struct task_rates *r)
 		return;
 	}
 	rates_compute(&t->base, &t->last, &t->peak, r);
+	rates_compute_acct(&t->base, &t->last, &t->acct.base, &t->acct.last, r);
 	totals_add_delta(&t->acc, &t->base, &t->last, &t->peak, r->impossible);
+	totals_add_acct_delta(&t->acc, &t->acct.base, &t->acct.last);
 }
 
 void rec_psi_from(struct rec_psi *p, const struct psi_snapshot *s)

@@ -30,6 +30,7 @@ struct rec_task {
 	ROW_FIELDS_MEMBERS;
 	uint32_t str[ROW_STRING_COUNT];
 	struct sample base, last;
+	struct acct_pair acct; /* base's and last's accounting fields */
 	struct peaks peak;
 	struct kind_totals acc;
 };

@@ -200,9 +200,9 @@ static const struct task_counters *thread_io(const struct collector *c, const st
 		c->k->ops->thread_io(c->k, pid, t->id, buf);
 		return buf;
 	}
-	for (int f = 0; f < AF_COUNT; f++)
-		if ((acct_fields[f].have & io) && (t->last.acct_have & (1u << f))) {
-			acct_set(buf, f, t->last.acct[f]);
+	for (int f = 0; t->acct && f < AF_COUNT; f++)
+		if ((acct_fields[f].have & io) && (t->acct->last.acct_have & (1u << f))) {
+			acct_set(buf, f, t->acct->last.acct[f]);
 			buf->have |= acct_fields[f].have;
 		}
 	return buf;

@@ -55,7 +55,6 @@ static void task_row(struct row *r, const struct task *t, int threads)
 		memcpy(r->states, t->proc->states, sizeof(r->states));
 		r->have_states = 1;
 	}
-	r->acc = &t->acc;
 }
 
 static void departed_row(struct row *r, const struct departed *d, int threads, int others, const char *others_name)
@@ -74,6 +73,29 @@ static void departed_row(struct row *r, const struct departed *d, int threads, i
 	r->exited = r->departed = 1;
 }
 
+/* The row's rates over the interval, and the task's totals grown by them where it keeps them. */
+static void task_rates(struct row *r, struct task *t)
+{
+	const struct acct_sample *base = t->acct ? &t->acct->base : NULL, *last = t->acct ? &t->acct->last : NULL;
+
+	r->last = &t->last;
+	r->acct = t->acct;
+	r->peak = t->peak;
+	r->acc = t->acc;
+	if (!t->has_base) {
+		rates_unavailable(&r->r);
+		r->fresh = 1;
+		return;
+	}
+	r->base = &t->base;
+	rates_compute(&t->base, &t->last, t->peak, &r->r);
+	rates_compute_acct(&t->base, &t->last, base, last, &r->r);
+	if (t->acc) {
+		totals_add_delta(t->acc, &t->base, &t->last, t->peak, r->r.impossible);
+		totals_add_acct_delta(t->acc, base, last);
+	}
+}
+
 size_t rowbuild(struct rowbuf *b, struct tasktable *tasks, const struct departed_set *departed, uint32_t tick,
 		int threads, const char *others_name)
 {
@@ -88,16 +110,7 @@ size_t rowbuild(struct rowbuf *b, struct tasktable *tasks, const struct departed
 		if (t->seen != tick)
 			continue;
 		task_row(r, t, threads);
-		r->last = &t->last;
-		r->peak = &t->peak;
-		if (t->has_base) {
-			r->base = &t->base;
-			rates_compute(&t->base, &t->last, &t->peak, &r->r);
-			totals_add_delta(&t->acc, &t->base, &t->last, &t->peak, r->r.impossible);
-		} else {
-			rates_unavailable(&r->r);
-			r->fresh = 1;
-		}
+		task_rates(r, t);
 		n++;
 	}
 	pos = 0;

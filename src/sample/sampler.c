@@ -66,7 +66,7 @@ static void keep_departed(void *arg, struct task *t)
 	const struct proc *p = t->proc;
 	struct departed *d;
 
-	if (!t->acc.kinds || !s->o.departed) { /* read only once: nothing to add up; or no totals */
+	if (!t->acc || !t->acc->kinds || !s->o.departed) { /* read only once: nothing to add up; or no totals */
 		task_free(t);
 		return;
 	}
@@ -78,7 +78,7 @@ static void keep_departed(void *arg, struct task *t)
 	d->cmdline = p && p->cmdline ? xstrdup(p->cmdline) : NULL;
 	d->cgroup = p && p->cgroup ? xstrdup(p->cgroup) : NULL;
 	snprintf(d->comm, sizeof(d->comm), "%s", (s->o.threads || !p) && t->comm[0] ? t->comm : p ? p->comm : "?");
-	d->acc = t->acc;
+	d->acc = *t->acc;
 	task_free(t);
 	departed_add(&s->departed, d);
 }
@@ -296,6 +296,7 @@ static void wire_collector(struct sampler *s)
 	c->want_acct = (s->o.wants & WANT_ACCT) != 0;
 	c->want_peaks = (s->o.wants & WANT_PEAKS) != 0;
 	s->rules.acct = c->want_acct;
+	s->rules.peaks = c->want_peaks || !s->o.no_totals;
 	s->rules.off = &s->off;
 	s->rules.threads = s->o.threads;
 }
@@ -322,6 +323,7 @@ int sampler_open_kernel(struct sampler **out, const struct sampler_opts *o, stru
 	users_init(&s->users);
 	proctable_init(&s->procs);
 	tasktable_init(&s->tasks);
+	s->tasks.no_totals = o->no_totals;
 	departed_init(&s->departed, o->departed);
 	exitqueue_init(&s->exits);
 	forkedoff_init(&s->off);
@@ -360,6 +362,7 @@ void sampler_set_wants(struct sampler *s, unsigned wants)
 	s->collector.want_acct = (wants & WANT_ACCT) != 0;
 	s->collector.want_peaks = (wants & WANT_PEAKS) != 0;
 	s->rules.acct = s->collector.want_acct;
+	s->rules.peaks = s->collector.want_peaks || !s->o.no_totals;
 }
 
 void sampler_set_threads(struct sampler *s, int threads)

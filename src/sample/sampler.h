@@ -26,6 +26,8 @@ struct sampler_opts {
 				 that ran, on v1 asked of the kernel for each cgroup */
 	unsigned wants;       /* WANT_*: what process rows read beyond the kernel's per-process
 				 answer; without it those fields are unavailable */
+	int no_totals;        /* no front end shows the totals since the start (nor the departed
+				 tasks): the tasks keep none, and the rows have none (acc NULL) */
 };
 
 
@@ -43,8 +45,8 @@ void sampler_close(struct sampler *s);
 
 /* Takes one reading and fills *snap. The first reading has no rates (interval_s is 0); every
  * later one has the rates since the previous one. Every row also carries its totals since the
- * first reading, and the tasks that exited earlier follow as departed rows, so that a front end
- * can show either. A task that may have been forked while kernel.task_delayacct was 0 (the
+ * first reading (unless no_totals), and the tasks that exited earlier follow as departed rows (with
+ * departed), so that a front end can show either. A task that may have been forked while kernel.task_delayacct was 0 (the
  * sampler keeps the periods in which it found the switch off) has its non-CPU kinds unavailable
  * for its whole life. The snapshot's rows and strings belong to the sampler and live until the
  * next tick. Returns 0 or a negative errno with a message in err. */

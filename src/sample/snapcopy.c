@@ -141,6 +141,7 @@ static void copy_task_rows(struct snapcopy *c, const struct snapshot *src, int t
 		}
 		r->cg = NULL; /* task rows have none */
 		r->base = r->last = NULL; /* the readings stay the sampler's */
+		r->acct = NULL;
 		r->peak = NULL;
 	}
 	c->snap.rows = c->rows;

@@ -8,6 +8,13 @@
 #include "tasktable.h"
 #include "xalloc.h"
 
+/* Where a task keeps totals, they follow it in its allocation, and its longest waits them. */
+struct task_kept {
+	struct task task;
+	struct kind_totals acc;
+	struct peaks peak;
+};
+
 /* An exited task's identity, kept while /proc may still list it. */
 struct gone {
 	uint64_t start_ns;
@@ -24,6 +31,9 @@ void tasktable_init(struct tasktable *t)
 void task_free(struct task *t)
 {
 	proc_repoint(&t->proc, NULL);
+	free(t->acct);
+	if (!t->acc)
+		free(t->peak);
 	free(t);
 }
 
@@ -79,8 +89,17 @@ static uint64_t distance(uint64_t a, uint64_t b)
 
 struct task *tasktable_add(struct tasktable *t, uint32_t id, uint64_t start_ns)
 {
-	struct task *task = xcalloc(1, sizeof(*task));
+	struct task *task;
 
+	if (t->no_totals) {
+		task = xcalloc(1, sizeof(*task));
+	} else {
+		struct task_kept *k = xcalloc(1, sizeof(*k));
+
+		task = &k->task;
+		task->acc = &k->acc;
+		task->peak = &k->peak;
+	}
 	task->id = id;
 	task->start_ns = start_ns;
 	task->state = '?';
@@ -172,6 +191,8 @@ void tasktable_retire(struct tasktable *t, uint32_t tick, void (*keep)(void *arg
 			continue;
 		if (task->seen == tick && !task->exited) {
 			task->base = task->last;
+			if (task->acct)
+				task->acct->base = task->acct->last;
 			task->has_base = 1;
 			task->slot = (uint32_t)kept;
 			t->all[kept++] = task;
@@ -235,8 +256,10 @@ static void mask_sample(struct task *t, struct sample *x, int boot, const struct
 		return;
 	x->kind_total &= 1u << DK_CPU;
 	x->kind_count &= 1u << DK_CPU;
-	t->peak.kinds &= 1u << DK_CPU;
-	t->peak.kinds_ts &= 1u << DK_CPU;
+	if (t->peak) {
+		t->peak->kinds &= 1u << DK_CPU;
+		t->peak->kinds_ts &= 1u << DK_CPU;
+	}
 }
 
 uint64_t task_activity(const struct task_counters *c)
@@ -244,14 +267,49 @@ uint64_t task_activity(const struct task_counters *c)
 	return c->run_virtual_ns + c->delay[DK_CPU].count;
 }
 
+/* The reading's accounting fields, while they are wanted: made beside the readings (the one before
+ * has none the first time), and given up when they are wanted no more. */
+static void read_acct(struct task *t, const struct task_counters *c, const struct reading_rules *rules)
+{
+	if (!rules->acct) {
+		if (t->acct) {
+			free(t->acct);
+			t->acct = NULL;
+		}
+		return;
+	}
+	if (!t->acct)
+		t->acct = xcalloc(1, sizeof(*t->acct));
+	acct_sample_from_counters(&t->acct->last, c, ACCT_ALL);
+}
+
+/* The reading's longest waits, while they are wanted; always where the task keeps totals (which
+ * keep the longest), in its allocation. */
+static void read_peaks(struct task *t, const struct task_counters *c, const struct reading_rules *rules)
+{
+	if (!rules->peaks && !t->acc) {
+		if (t->peak) {
+			free(t->peak);
+			t->peak = NULL;
+		}
+		return;
+	}
+	if (!t->peak)
+		t->peak = xmalloc(sizeof(*t->peak));
+	peaks_from_counters(t->peak, c);
+}
+
 void task_read(struct task *t, const struct task_counters *c, uint64_t when, uint32_t threads, int born_since,
 	       int boot, const struct tick_times *tt, const struct reading_rules *rules)
 {
-	sample_from_counters(&t->last, c, when, threads, rules->acct ? ACCT_ALL : 0);
-	peaks_from_counters(&t->peak, c);
+	sample_from_counters(&t->last, c, when, threads);
+	read_acct(t, c, rules);
+	read_peaks(t, c, rules);
 	mask_sample(t, &t->last, boot, rules);
 	if (!t->has_base && born_since && tt->tick > 1) {
 		sample_zero_like(&t->base, &t->last, tt->prev_mono);
+		if (t->acct)
+			acct_sample_zero_like(&t->acct->base, &t->acct->last);
 		t->has_base = 1;
 	}
 	t->seen = tt->tick;

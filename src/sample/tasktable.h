@@ -1,7 +1,8 @@
 /* tasktable.h — the tasks the sampler reads: one per thread in thread mode, per process in
  * process mode, identified by id and start time, so that a reused pid is never diffed against the
- * task that had it before. Each keeps its last two readings and its totals since the start. Also
- * the identities of exited tasks that /proc may still list. Pure code. */
+ * task that had it before. Each keeps its last two readings (their accounting fields only while
+ * wanted) and its totals since the start (only where a front end may show them). Also the
+ * identities of exited tasks that /proc may still list. Pure code. */
 #ifndef DELAYTOP_TASKTABLE_H
 #define DELAYTOP_TASKTABLE_H
 
@@ -33,17 +34,22 @@ struct task {
 	uint8_t accounted;  /* thread mode: a non-CPU wait was counted, so the kernel accounts them */
 	uint8_t tids_known; /* limited mode, process rows: tids_sum/ntids hold the last reading's */
 	uint8_t partial;    /* limited mode, process rows: the thread set changed since then */
+	uint8_t exited;
+	uint8_t start_guessed; /* made from an exit record that did not say when the task started */
+	uint8_t need_state;
 	uint32_t ntids;
 	uint32_t moved;    /* thread mode: the last tick its reading differed from the one before */
 	uint32_t slot;     /* its index in the table's all */
 	uint64_t tids_sum;
 	uint64_t sum;      /* thread mode: steady_sum() of its last reading's counters (steady.h) */
-	uint8_t exited;
-	uint8_t start_guessed; /* made from an exit record that did not say when the task started */
-	uint8_t need_state;
 	struct sample base, last;
-	struct peaks peak;      /* the last reading's longest waits */
-	struct kind_totals acc; /* since the first reading */
+	struct acct_pair *acct;  /* base's and last's accounting fields: only while they are wanted
+				    (reading_rules.acct), else NULL */
+	struct peaks *peak;      /* the last reading's longest waits: only while they are wanted
+				    (reading_rules.peaks), else NULL; in the task's own allocation
+				    where it keeps totals */
+	struct kind_totals *acc; /* since the first reading, in the task's own allocation: only where
+				    the table keeps them (tasktable.no_totals), else NULL */
 };
 
 struct tasktable {
@@ -54,6 +60,8 @@ struct tasktable {
 	struct task **replaced; /* this tick: tasks whose id a newer task took; their exit record may come */
 	size_t nreplaced, capreplaced;
 	struct idmap gone;      /* id -> exited task's start: it may still be listed in /proc */
+	int no_totals;          /* the tasks keep no totals since the first reading (set before the
+				   first task is made) */
 };
 
 /* The tick and its clocks. */
@@ -69,6 +77,9 @@ struct reading_rules {
 	int threads;   /* the tasks are threads */
 	int acct;      /* the accounting fields are wanted (sampler_opts.wants): else a reading
 			  keeps none, which spares their cost per task */
+	int peaks;     /* the longest waits are wanted (sampler_opts.wants, or the totals, which
+			  keep the longest): else a task keeps none. A task that carries its
+			  reading over (task_carry) has the ones of the reading it carries */
 };
 
 void tasktable_init(struct tasktable *t);

@@ -237,3 +237,8 @@ unsigned listing_wants(const struct listing_spec *spec)
 		wants |= WANT_PEAKS;
 	return wants;
 }
+
+int listing_reads_totals(const struct listing_spec *spec)
+{
+	return spec->display.accumulate || listing_uses_column(spec, COL_MAX_AT);
+}

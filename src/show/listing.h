@@ -48,6 +48,10 @@ struct listing {
  * or sorts by MAX AT. */
 unsigned listing_wants(const struct listing_spec *spec);
 
+/* Whether the spec shows or sorts by anything of the totals since the start (the rows' acc): the
+ * totals themselves, or MAX AT (when a longest wait was, which the totals keep). */
+int listing_reads_totals(const struct listing_spec *spec);
+
 /* Whether the spec shows column id or sorts by it. */
 int listing_uses_column(const struct listing_spec *spec, int id);
 

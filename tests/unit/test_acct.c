@@ -59,17 +59,34 @@ static void counters(struct task_counters *c, uint64_t scale)
 	c->hiwater_rss_kb = 100 * scale;
 }
 
+/* A reading of c at when and its accounting fields of want. */
+static void reading(struct sample *s, struct acct_sample *a, const struct task_counters *c, uint64_t when,
+		    acct_mask want)
+{
+	sample_from_counters(s, c, when, 1);
+	acct_sample_from_counters(a, c, want);
+}
+
+/* The rates over prev -> cur with their accounting fields. */
+static void rates_of(const struct sample *prev, const struct sample *cur, const struct acct_sample *aprev,
+		     const struct acct_sample *acur, struct task_rates *r)
+{
+	rates_compute(prev, cur, NULL, r);
+	rates_compute_acct(prev, cur, aprev, acur, r);
+}
+
 static void test_rates(void)
 {
 	struct task_counters a, b;
 	struct sample prev, cur;
+	struct acct_sample aprev, acur;
 	struct task_rates r;
 
 	counters(&a, 1);
 	counters(&b, 3);
-	sample_from_counters(&prev, &a, 10 * SEC, 1, ACCT_ALL);
-	sample_from_counters(&cur, &b, 12 * SEC, 1, ACCT_ALL);
-	rates_compute(&prev, &cur, NULL, &r);
+	reading(&prev, &aprev, &a, 10 * SEC, ACCT_ALL);
+	reading(&cur, &acur, &b, 12 * SEC, ACCT_ALL);
+	rates_of(&prev, &cur, &aprev, &acur, &r);
 	is_num(r.acct[AF_READ], 4096.0, 1e-3, "8 KiB read in 2 s is 4096 bytes/s");
 	is_num(r.acct[AF_WRITE], 8192.0, 1e-3, "16 KiB dirtied in 2 s is 8192 bytes/s");
 	is_num(r.acct[AF_RCHAR], 1000.0, 1e-3, "rchar: 2000 bytes in 2 s");
@@ -79,27 +96,27 @@ static void test_rates(void)
 	is_num(r.acct[AF_MAXRSS], 300 * 1024.0, 1e-3, "the high-water mark is the last reading's, in bytes");
 	is_num(r.acct[AF_CANCELLED], 0.0, 0, "a counter that did not move is 0");
 
-	sample_from_counters(&prev, &b, 10 * SEC, 1, ACCT_ALL);
-	sample_from_counters(&cur, &a, 12 * SEC, 1, ACCT_ALL);
-	rates_compute(&prev, &cur, NULL, &r);
+	reading(&prev, &aprev, &b, 10 * SEC, ACCT_ALL);
+	reading(&cur, &acur, &a, 12 * SEC, ACCT_ALL);
+	rates_of(&prev, &cur, &aprev, &acur, &r);
 	is_num(r.acct[AF_READ], 0.0, 0, "a counter that went backwards gives 0, not a giant rate");
 
 	b.have &= ~(uint32_t)HAVE_IO_BYTES;
-	sample_from_counters(&prev, &a, 10 * SEC, 1, ACCT_ALL);
-	sample_from_counters(&cur, &b, 12 * SEC, 1, ACCT_ALL);
-	rates_compute(&prev, &cur, NULL, &r);
+	reading(&prev, &aprev, &a, 10 * SEC, ACCT_ALL);
+	reading(&cur, &acur, &b, 12 * SEC, ACCT_ALL);
+	rates_of(&prev, &cur, &aprev, &acur, &r);
 	ok(isnan(r.acct[AF_READ]) && isnan(r.acct[AF_WRITE]), "a reading without the I/O bytes: unavailable");
 	is_num(r.acct[AF_VCSW], 50.0, 1e-6, "the other groups still count");
-	sample_from_counters(&prev, &b, 10 * SEC, 1, ACCT_ALL);
-	sample_from_counters(&cur, &a, 12 * SEC, 1, ACCT_ALL);
-	rates_compute(&prev, &cur, NULL, &r);
+	reading(&prev, &aprev, &b, 10 * SEC, ACCT_ALL);
+	reading(&cur, &acur, &a, 12 * SEC, ACCT_ALL);
+	rates_of(&prev, &cur, &aprev, &acur, &r);
 	ok(isnan(r.acct[AF_READ]), "a counter missing in the earlier reading: unavailable");
 	rates_unavailable(&r);
 	ok(isnan(r.acct[AF_MAXVM]), "unavailable rates have no accounting fields");
-	sample_from_counters(&prev, &a, 10 * SEC, 1, 0);
-	sample_from_counters(&cur, &b, 12 * SEC, 1, 0);
-	rates_compute(&prev, &cur, NULL, &r);
-	ok(prev.acct_have == 0 && isnan(r.acct[AF_READ]) && isnan(r.acct[AF_MAXRSS]),
+	reading(&prev, &aprev, &a, 10 * SEC, 0);
+	reading(&cur, &acur, &b, 12 * SEC, 0);
+	rates_of(&prev, &cur, &aprev, &acur, &r);
+	ok(aprev.acct_have == 0 && isnan(r.acct[AF_READ]) && isnan(r.acct[AF_MAXRSS]),
 	   "accounting fields not wanted are not kept: unavailable, at no cost per task");
 }
 
@@ -107,15 +124,18 @@ static void test_totals(void)
 {
 	struct task_counters a, b;
 	struct sample prev, cur;
+	struct acct_sample aprev, acur;
 	struct kind_totals t, u;
 
 	counters(&a, 1);
 	counters(&b, 3);
-	sample_from_counters(&prev, &a, 10 * SEC, 1, ACCT_ALL);
-	sample_from_counters(&cur, &b, 12 * SEC, 1, ACCT_ALL);
+	reading(&prev, &aprev, &a, 10 * SEC, ACCT_ALL);
+	reading(&cur, &acur, &b, 12 * SEC, ACCT_ALL);
 	memset(&t, 0, sizeof(t));
 	totals_add_delta(&t, &prev, &cur, NULL, 0);
+	totals_add_acct_delta(&t, &aprev, &acur);
 	totals_add_delta(&t, &prev, &cur, NULL, 0);
+	totals_add_acct_delta(&t, &aprev, &acur);
 	is_num(totals_acct(&t, AF_READ), 16384.0, 0, "two intervals of 8 KiB read: 16 KiB");
 	is_num(totals_acct(&t, AF_UTIME), 2.0, 1e-9, "two intervals of 1 s user CPU: 2 s");
 	is_num(totals_acct(&t, AF_VCSW), 200.0, 0, "two intervals of 100 switches: 200");

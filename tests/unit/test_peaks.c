@@ -68,8 +68,8 @@ static void test_rates_totals(void)
 	struct task_rates r;
 	struct kind_totals t, u;
 
-	sample_from_counters(&prev, &c, 10 * SEC, 1, ACCT_ALL);
-	sample_from_counters(&cur, &c, 12 * SEC, 1, ACCT_ALL);
+	sample_from_counters(&prev, &c, 10 * SEC, 1);
+	sample_from_counters(&cur, &c, 12 * SEC, 1);
 	peaks_from_counters(&pk, &c);
 	rates_compute(&prev, &cur, &pk, &r);
 	is_num(r.kind[DK_CPU].max_ms, 90.0, 1e-3, "the longest wait, ms");

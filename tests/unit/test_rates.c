@@ -246,7 +246,7 @@ static void test_from_counters(void)
 	c.run_real_ns = 111;
 	c.run_virtual_ns = 222222;
 	c.have = HAVE_RUN | HAVE_IDS;
-	sample_from_counters(&s, &c, 777777, 1, ACCT_ALL);
+	sample_from_counters(&s, &c, 777777, 1);
 	peaks_from_counters(&p, &c);
 	ok(s.when_ns == 777000 && s.kind_total == 0x0f && s.kind_count == 0x07 && p.kinds == 0x03,
 	   "sample_from_counters keeps the time (to the microsecond) and the availability bits, peaks_from_counters the longest waits'");
@@ -255,7 +255,7 @@ static void test_from_counters(void)
 	   "they copy count, total and max of every kind, times in whole microseconds (rounded down)");
 	ok(s.have_run == 1 && s.run_ns == 222000, "sample_from_counters: run time is run_virtual_ns (the scheduler's), in whole microseconds");
 	c.have = HAVE_IDS;
-	sample_from_counters(&s, &c, 777, 1, ACCT_ALL);
+	sample_from_counters(&s, &c, 777, 1);
 	is_int(s.have_run, 0, "sample_from_counters: no HAVE_RUN, no have_run");
 }
 

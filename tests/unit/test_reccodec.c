@@ -122,6 +122,7 @@ struct ftask {
 	int departed, has_base;
 	char comm[16], user[16], cmdline[64], cgroup[32];
 	struct sample base, last;
+	struct acct_pair acct;
 	struct peaks peak;
 	struct kind_totals acc;
 	struct task_rates r;
@@ -160,7 +161,7 @@ static struct ftask *add_task(struct run *run, uint32_t pid, uint64_t start, con
 		t->last.kind_total = t->last.kind_count = (kind_mask)((1u << DK_CPU) | (1u << DK_IO) | (1u << DK_SWAPIN));
 		t->last.have_run = 1;
 		t->last.threads = 1;
-		t->last.acct_have = ACCT_ALL;
+		t->acct.last.acct_have = ACCT_ALL;
 		t->peak.kinds = t->last.kind_total;
 		return t;
 	}
@@ -179,6 +180,7 @@ static void grow(struct run *run, struct ftask *t, uint64_t cpu, uint64_t io, ui
 	}
 	if (t->last.when_ns) {
 		t->base = t->last;
+		t->acct.base = t->acct.last;
 		t->has_base = 1;
 	}
 	t->last.when_ns = run->mono;
@@ -189,12 +191,14 @@ static void grow(struct run *run, struct ftask *t, uint64_t cpu, uint64_t io, ui
 	t->last.count[DK_IO] += io ? 2 : 0;
 	t->last.run_ns += ran;
 	for (int f = 0; f < AF_COUNT; f++)
-		t->last.acct[f] += ran ? (uint64_t)(f + 1) * 4096 : 0;
+		t->acct.last.acct[f] += ran ? (uint64_t)(f + 1) * 4096 : 0;
 	if (cpu / 3 > t->peak.max[DK_CPU])
 		t->peak.max[DK_CPU] = cpu / 3;
 	if (t->has_base) {
 		rates_compute(&t->base, &t->last, &t->peak, &t->r);
+		rates_compute_acct(&t->base, &t->last, &t->acct.base, &t->acct.last, &t->r);
 		totals_add_delta(&t->acc, &t->base, &t->last, &t->peak, t->r.impossible);
+		totals_add_acct_delta(&t->acc, &t->acct.base, &t->acct.last);
 	} else {
 		rates_unavailable(&t->r);
 	}
@@ -268,6 +272,7 @@ static void make_snapshot(struct run *run)
 		r->departed = r->exited = (uint8_t)t->departed;
 		if (!t->departed) {
 			r->last = &t->last;
+			r->acct = &t->acct;
 			r->peak = &t->peak;
 			r->base = t->has_base ? &t->base : NULL;
 			r->fresh = !t->has_base;
@@ -353,12 +358,26 @@ static int same_sample(const struct sample *a, const struct sample *b)
 	for (int k = 0; k < DK_COUNT; k++)
 		if (a->count[k] != b->count[k] || a->total[k] != b->total[k])
 			return 0;
+	return a->when_ns == b->when_ns && a->run_ns == b->run_ns && a->age_ns == b->age_ns &&
+	       a->threads == b->threads && a->kind_total == b->kind_total && a->kind_count == b->kind_count &&
+	       a->have_run == b->have_run;
+}
+
+static int same_acct(const struct acct_sample *a, const struct acct_sample *b)
+{
 	for (int f = 0; f < AF_COUNT; f++)
 		if (a->acct[f] != b->acct[f])
 			return 0;
-	return a->when_ns == b->when_ns && a->run_ns == b->run_ns && a->age_ns == b->age_ns &&
-	       a->threads == b->threads && a->kind_total == b->kind_total && a->kind_count == b->kind_count &&
-	       a->have_run == b->have_run && a->acct_have == b->acct_have;
+	return a->acct_have == b->acct_have;
+}
+
+/* A row's readings' accounting fields, as the recorder takes them (none: zeros). */
+static int same_acct_pair(const struct row *a, const struct row *b)
+{
+	static const struct acct_pair none;
+	const struct acct_pair *x = a->acct ? a->acct : &none, *y = b->acct ? b->acct : &none;
+
+	return same_acct(&x->last, &y->last) && (!a->base || same_acct(&x->base, &y->base));
 }
 
 static int same_str(const char *a, const char *b)
@@ -412,7 +431,7 @@ static const char *snapshot_differs(const struct snapshot *o, const struct snaps
 					a->r.kind[DK_CPU].pct, b->r.kind[DK_CPU].pct), why;
 		if (!same_totals(a->acc, b->acc))
 			return snprintf(why, size, "pid %u: its totals since the start differ", (unsigned)a->pid), why;
-		if (!same_sample(a->last, b->last) || !same_sample(a->base, b->base))
+		if (!same_sample(a->last, b->last) || !same_sample(a->base, b->base) || !same_acct_pair(a, b))
 			return snprintf(why, size, "pid %u: its readings differ", (unsigned)a->pid), why;
 		if ((a->peak == NULL) != (b->peak == NULL) ||
 		    (a->peak && memcmp(a->peak->max, b->peak->max, sizeof(a->peak->max)) != 0))

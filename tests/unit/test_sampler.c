@@ -7,7 +7,8 @@
  * departed rows; tasks gone between the walk and the query; a reused pid; delay accounting
  * switched off; limited mode from /proc without CAP_NET_ADMIN, with its partial rows; the threads'
  * states the cgroup view counts, and none read when none are wanted; a thread's I/O read again only
- * when it ran. */
+ * when it ran; what the tasks keep (totals, accounting fields, longest waits) as the front end
+ * asks, the same numbers either way. */
 #include "config.h"
 
 #include <math.h>
@@ -604,6 +605,141 @@ static void test_io_reread(void)
 	sampler_close(s);
 }
 
+static int same_num(float a, float b)
+{
+	return a == b || (isnan(a) && isnan(b));
+}
+
+/* Whether two rows have the same rates of the delays (the longest waits too, with max). */
+static int same_delay_rates(const struct row *a, const struct row *b, int max)
+{
+	for (int k = 0; k < DK_COUNT; k++)
+		if (!same_num(a->r.kind[k].pct, b->r.kind[k].pct) ||
+		    !same_num(a->r.kind[k].avg_ms, b->r.kind[k].avg_ms) || !same_num(a->r.kind[k].per_s, b->r.kind[k].per_s) ||
+		    (max && !same_num(a->r.kind[k].max_ms, b->r.kind[k].max_ms)))
+			return 0;
+	return same_num(a->r.total_pct, b->r.total_pct) && same_num(a->r.run_pct, b->r.run_pct) &&
+	       a->r.impossible == b->r.impossible && a->r.carried == b->r.carried;
+}
+
+/* Whether two totals have the same delays and CPU time (their accounting fields aside). */
+static int same_delay_totals(const struct kind_totals *a, const struct kind_totals *b)
+{
+	return memcmp(a->total_ns, b->total_ns, sizeof(a->total_ns)) == 0 &&
+	       memcmp(a->count, b->count, sizeof(a->count)) == 0 &&
+	       memcmp(a->counted_ns, b->counted_ns, sizeof(a->counted_ns)) == 0 &&
+	       memcmp(a->max_ns, b->max_ns, sizeof(a->max_ns)) == 0 &&
+	       memcmp(a->max_at_ns, b->max_at_ns, sizeof(a->max_at_ns)) == 0 && a->run_ns == b->run_ns &&
+	       a->kinds == b->kinds && a->kinds_count == b->kinds_count && a->kinds_max == b->kinds_max;
+}
+
+enum { FULL, LEAN, PLAIN, KEPT_RUNS };
+
+/* The same waits on each fake kernel, then a reading of each sampler 2 s later. */
+static void kept_step(struct fake_kernel *fk, struct sampler **s, struct snapshot *snap, int round)
+{
+	for (int i = 0; i < KEPT_RUNS; i++) {
+		struct fk_thread *main_thread = &fk[i].p[0].t[0], *worker = &fk[i].p[0].t[1];
+
+		if (round > 0) {
+			fk_wait(worker, DK_IO, 300 * (uint64_t)round, 3);
+			worker->c.kind_max |= 1u << DK_IO;
+			worker->c.delay[DK_IO].max_ns = 150000000ull * (uint64_t)round;
+			fk_wait(main_thread, DK_CPU, 40, 4);
+			fk_run(main_thread, 100);
+		}
+		tick(s[i], &fk[i], round ? 2 : 0, &snap[i]);
+	}
+}
+
+/* What the tasks keep as a front end asks: a sampler that keeps everything (the totals since the
+ * start, the accounting fields, the longest waits), one that keeps neither totals nor anything
+ * asked (sampler_opts.no_totals, as batch text keeps) and one with totals only, on the same fake
+ * kernel: the rates of the delays and the totals are the same numbers whichever keeps them, what
+ * is not kept is unavailable (acc NULL, NAN), and the accounting fields come and go with
+ * sampler_set_wants. */
+static void test_kept(void)
+{
+	const struct sampler_opts opts[KEPT_RUNS] = {
+		[FULL] = { .threads = 1, .listen = 1, .departed = 1, .wants = WANT_ACCT | WANT_PEAKS },
+		[LEAN] = { .threads = 1, .listen = 1, .no_totals = 1 },
+		[PLAIN] = { .threads = 1, .listen = 1, .departed = 1 },
+	};
+	struct fake_kernel fk[KEPT_RUNS];
+	struct sampler *s[KEPT_RUNS] = { NULL };
+	struct snapshot snap[KEPT_RUNS];
+	int rates = 1, totals = 1, none = 1;
+	char err[256] = "";
+
+	for (int i = 0; i < KEPT_RUNS; i++) {
+		fixture(&fk[i]);
+		if (sampler_open_kernel(&s[i], &opts[i], &fk[i].k, err, sizeof(err)) < 0) {
+			ok(0, "the sampler opens on the fake kernel: %s", err);
+			return;
+		}
+	}
+	for (int round = 0; round < 3; round++) {
+		kept_step(fk, s, snap, round);
+		for (size_t j = 0; j < snap[FULL].nrows; j++) {
+			const struct row *f = &snap[FULL].rows[j];
+			const struct row *l = row_of(&snap[LEAN], f->pid, f->tid, LIVE);
+			const struct row *p = row_of(&snap[PLAIN], f->pid, f->tid, LIVE);
+
+			rates = rates && l && p && same_delay_rates(f, l, 0) && same_delay_rates(f, p, 1);
+			totals = totals && p && f->acc && p->acc && same_delay_totals(f->acc, p->acc);
+			none = none && l && !l->acc;
+		}
+	}
+	is_int(snap[LEAN].nrows, snap[FULL].nrows, "without totals: the same rows");
+	ok(rates, "the rates of the delays are the same numbers whether the tasks keep totals and fields or not");
+	ok(totals, "the totals since the start are the same numbers with the accounting fields kept or not");
+	ok(none, "without totals a row has none (acc NULL)");
+	{
+		const struct row *f = row_of(&snap[FULL], 100, 101, LIVE), *l = row_of(&snap[LEAN], 100, 101, LIVE);
+		const struct row *p = row_of(&snap[PLAIN], 100, 101, LIVE);
+
+		ok(f && f->acc && f->acc->total_ns[DK_IO] == 900000000ull && f->acc->max_ns[DK_IO] == 300000000ull,
+		   "the worker's IO total since the first reading: 300 and 600 ms; its longest wait 300 ms");
+		ok(f && p && l && f->r.kind[DK_IO].max_ms == 300.0f && p->r.kind[DK_IO].max_ms == 300.0f &&
+			   isnan(l->r.kind[DK_IO].max_ms),
+		   "the longest wait is kept with the totals or when asked for, else unavailable");
+	}
+	{
+		const struct row *f = row_of(&snap[FULL], 100, 100, LIVE), *l = row_of(&snap[LEAN], 100, 100, LIVE);
+		const struct row *p = row_of(&snap[PLAIN], 100, 100, LIVE);
+
+		ok(f && l && p && f->r.acct[AF_VCSW] == 0.5f && isnan(l->r.acct[AF_VCSW]) &&
+			   isnan(p->r.acct[AF_VCSW]) && f->acct && !l->acct && !p->acct,
+		   "the accounting fields only where asked for: a switch in 2 s, 0.5/s; else unavailable, not kept");
+		ok(f && p && (f->acc->acct_have & (1u << AF_VCSW)) && f->acc->acct[AF_VCSW] == 2 && !p->acc->acct_have,
+		   "and in the totals: 2 switches since the start");
+	}
+	sampler_set_wants(s[LEAN], WANT_ACCT);
+	kept_step(fk, s, snap, 3);
+	{
+		const struct row *l = row_of(&snap[LEAN], 100, 100, LIVE);
+
+		ok(l && l->acct && isnan(l->r.acct[AF_VCSW]),
+		   "asked for from now on: the fields are read, a counter has no rate before a second reading");
+	}
+	kept_step(fk, s, snap, 4);
+	{
+		const struct row *f = row_of(&snap[FULL], 100, 100, LIVE), *l = row_of(&snap[LEAN], 100, 100, LIVE);
+
+		ok(f && l && l->r.acct[AF_VCSW] == 0.5f && f->r.acct[AF_VCSW] == 0.5f,
+		   "then the same rate as a run that kept them");
+	}
+	sampler_set_wants(s[LEAN], 0);
+	kept_step(fk, s, snap, 5);
+	{
+		const struct row *l = row_of(&snap[LEAN], 100, 100, LIVE);
+
+		ok(l && !l->acct && isnan(l->r.acct[AF_VCSW]), "asked for no more: given up, unavailable");
+	}
+	for (int i = 0; i < KEPT_RUNS; i++)
+		sampler_close(s[i]);
+}
+
 int main(void)
 {
 	test_processes();
@@ -616,5 +752,6 @@ int main(void)
 	test_limited();
 	test_states();
 	test_io_reread();
+	test_kept();
 	return tap_done();
 }

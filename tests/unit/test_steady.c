@@ -145,7 +145,7 @@ static void test_carry(void)
 	struct tasktable t;
 	struct forkedoff off;
 	struct tick_times tt = { 1, 10 * SEC, 10 * SEC, 0, 0 };
-	struct reading_rules rules = { &off, DELAYACCT_ON, 1, 1 };
+	struct reading_rules rules = { &off, DELAYACCT_ON, 1, 1, 1 };
 	struct task_counters c = answer();
 	struct task *a;
 	struct task_rates r;
@@ -161,7 +161,7 @@ static void test_carry(void)
 	task_carry(a, 11 * SEC, 0, &tt, &rules);
 	ok(a->seen == 2 && a->last.when_ns == 11 * SEC && a->last.age_ns == 10 * SEC,
 	   "a carried task is seen at this tick, its reading made now, a second older");
-	rates_compute(&a->base, &a->last, &a->peak, &r);
+	rates_compute(&a->base, &a->last, a->peak, &r);
 	is_num(r.kind[DK_CPU].pct, 0, 1e-9, "its interval shows no CPU delay");
 	is_num(r.kind[DK_IO].per_s, 0, 1e-9, "and no I/O waits");
 	tasktable_retire(&t, 2, NULL, NULL);
@@ -170,7 +170,7 @@ static void test_carry(void)
 	c.delay[DK_CPU].total_ns += SEC / 10;
 	c.delay[DK_CPU].count += 1;
 	task_read(a, &c, 12 * SEC, 1, 0, 0, &tt, &rules);
-	rates_compute(&a->base, &a->last, &a->peak, &r);
+	rates_compute(&a->base, &a->last, a->peak, &r);
 	is_num(r.kind[DK_CPU].pct, 10, 1e-3, "the next real reading diffs against the carried one: 100 ms in 1 s is 10%");
 	tasktable_free(&t);
 }
