@@ -72,30 +72,24 @@ reports=$(jq -r 'select(.type == "psi") | .time' "$TMPDIR_TEST/out.json" | wc -l
 [ "$reports" -eq 12 ]
 tap_ok $? "12 reports" "got $reports"
 
-counts=$(jq -r --argjson p "$R" 'select(.type == "task" and .pid == $p) | .time' "$TMPDIR_TEST/out.json" |
-	uniq -c | awk '{ print $1 }' | sort -u | tr '\n' ' ')
-[ "$counts" = "303 " ]
-tap_ok $? "every report lists all 303 threads of the mostly still process" "rows per report: $counts"
-
-# The waiter's CPU delay over the run, from the reports: percent of each interval.
-got_ms=$(jq -r --argjson w "$W" 'select(.type == "task" and .tid == $w) | "\(.delay.cpu.pct) \(.interval_s)"' \
-	"$TMPDIR_TEST/out.json" | awk '{ s += $1 / 100 * $2 } END { printf "%.1f", s * 1000 }')
-want_ms=$(awk -v a="$before" -v b="$after" 'BEGIN { printf "%.1f", (b - a) / 1e6 }')
-awk -v g="$got_ms" -v w="$want_ms" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(w >= 150 && d <= w * 0.1 + 5) }'
-tap_ok $? "the waits reported for the rare waiter add up to its schedstat over the run (±10%)" \
-	"reports: $got_ms ms, schedstat: $want_ms ms (at least 150 expected)"
-
-counts=$(jq -r --argjson p "$R2" 'select(.type == "task" and .pid == $p) | .time' "$TMPDIR_TEST/out.json" |
-	uniq -c | awk '{ print $1 }' | sort -u | tr '\n' ' ')
-[ "$counts" = "304 " ]
-tap_ok $? "every report lists all 304 threads of the ticking process" "rows per report: $counts"
-
-got_ms=$(jq -r --argjson w "$W2" 'select(.type == "task" and .tid == $w) | "\(.delay.cpu.pct) \(.interval_s)"' \
-	"$TMPDIR_TEST/out.json" | awk '{ s += $1 / 100 * $2 } END { printf "%.1f", s * 1000 }')
-want_ms=$(awk -v a="$before2" -v b="$after2" 'BEGIN { printf "%.1f", (b - a) / 1e6 }')
-awk -v g="$got_ms" -v w="$want_ms" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(w >= 150 && d <= w * 0.1 + 5) }'
-tap_ok $? "in the ticking process, split at every refresh, the waiter's waits add up to its schedstat (±10%)" \
-	"reports: $got_ms ms, schedstat: $want_ms ms (at least 150 expected)"
+# check_process PID THREADS WAITER BEFORE AFTER WHAT: every report lists the THREADS threads of
+# PID, and the CPU waits reported for its WAITER (percent of each interval) add up to the growth
+# of its schedstat from BEFORE to AFTER (ns).
+check_process() {
+	local counts got_ms want_ms
+	counts=$(jq -r --argjson p "$1" 'select(.type == "task" and .pid == $p) | .time' "$TMPDIR_TEST/out.json" |
+		uniq -c | awk '{ print $1 }' | sort -u | tr '\n' ' ')
+	[ "$counts" = "$2 " ]
+	tap_ok $? "every report lists all $2 threads of the $6 process" "rows per report: $counts"
+	got_ms=$(jq -r --argjson w "$3" 'select(.type == "task" and .tid == $w) | "\(.delay.cpu.pct) \(.interval_s)"' \
+		"$TMPDIR_TEST/out.json" | awk '{ s += $1 / 100 * $2 } END { printf "%.1f", s * 1000 }')
+	want_ms=$(awk -v a="$4" -v b="$5" 'BEGIN { printf "%.1f", (b - a) / 1e6 }')
+	awk -v g="$got_ms" -v w="$want_ms" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(w >= 150 && d <= w * 0.1 + 5) }'
+	tap_ok $? "in the $6 process, the waits reported for the rare waiter add up to its schedstat over the run (±10%)" \
+		"reports: $got_ms ms, schedstat: $want_ms ms (at least 150 expected)"
+}
+check_process "$R" 303 "$W" "$before" "$after" "mostly still"
+check_process "$R2" 304 "$W2" "$before2" "$after2" "ticking (split at every refresh)"
 
 waited=$(jq -r --argjson w "$W" 'select(.type == "task" and .tid == $w) | .delay.cpu.pct' "$TMPDIR_TEST/out.json" |
 	awk '$1 > 1 { n++ } END { print n + 0 }')
