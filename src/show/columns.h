@@ -202,6 +202,10 @@ int table_column_at(const struct table *t, int x);
  * widest indented name, say) rather than the least it needs. */
 void table_layout(struct table *t, const struct display *d, int width, int sort_col, int last_width);
 
+/* A number cell (the id or a number) into buf (>= 32 bytes), with decimals and at most fit digits
+ * (a column's, as the display shows it); returns its length. */
+size_t column_number_cell(const struct row *r, int id, const struct display *d, int decimals, int fit, char *buf);
+
 /* Asks the CPU to bring in what column_line reads of row r: the row itself, or (strings) the names
  * it points at, whose rows were asked for earlier. A report of many rows, in an order other than
  * the rows' memory, asks a few rows ahead instead of waiting for each in turn. */
