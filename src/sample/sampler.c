@@ -358,6 +358,8 @@ void sampler_set_group(struct sampler *s, int threads, int cgroups)
 
 void sampler_set_wants(struct sampler *s, unsigned wants)
 {
+	if (wants & ~s->o.wants & (WANT_ACCT | WANT_PEAKS))
+		s->collector.read_all = 1; /* the threads carried over have none of what is now wanted */
 	s->o.wants = wants;
 	s->collector.want_acct = (wants & WANT_ACCT) != 0;
 	s->collector.want_peaks = (wants & WANT_PEAKS) != 0;

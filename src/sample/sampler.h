@@ -66,7 +66,8 @@ void sampler_drain(struct sampler *s);
 void sampler_set_threads(struct sampler *s, int threads);
 /* The view: threads, or processes, or (cgroups) cgroups summing processes. */
 void sampler_set_group(struct sampler *s, int threads, int cgroups);
-/* What process rows read beyond the kernel's answer (sampler_opts.wants). */
+/* What process rows read beyond the kernel's answer (sampler_opts.wants). In thread mode, what is
+ * newly wanted has every thread asked at the next tick, as the threads carried over lack it. */
 void sampler_set_wants(struct sampler *s, unsigned wants);
 /* The cgroup hierarchy shown (its layout is CGROUP_NONE when none is mounted). */
 const struct cgroup_hier *sampler_cgroup_hier(const struct sampler *s);

@@ -533,6 +533,30 @@ static void test_prediction(void)
 	sampler_close(s);
 }
 
+/* What is newly asked for (the accounting fields) has every thread asked at the next tick: the
+ * threads of a still process, carried over, have none of it; then they are carried again. */
+static void test_newly_wanted(void)
+{
+	struct fake_kernel fk;
+	struct snapshot snap;
+	struct sampler *s;
+	const struct row *r;
+
+	fixture(&fk);
+	s = open_on(&fk, 1);
+	tick(s, &fk, 0, &snap);
+	tick(s, &fk, 1, &snap);
+	ok(fk.nasked_pid == 0, "still: no thread asked (%d)", fk.nasked_pid);
+	sampler_set_wants(s, WANT_ACCT);
+	tick(s, &fk, 1, &snap);
+	r = row_of(&snap, 200, 200, LIVE);
+	ok(was_asked(&fk, 200) && was_asked(&fk, 101) && r && r->acct,
+	   "the accounting fields asked for: every thread asked at the next tick, with them");
+	tick(s, &fk, 1, &snap);
+	ok(fk.nasked_pid == 0, "then carried again (%d asked)", fk.nasked_pid);
+	sampler_close(s);
+}
+
 /* The cgroup view on v2 counts a process's threads by state, reading each thread's state when the
  * process is new or ran; a sampler told that no states are wanted (the metrics' cgroups) reads
  * none, so that a busy process of many threads costs one answer, not a read of each thread. */
@@ -745,6 +769,7 @@ int main(void)
 	test_processes();
 	test_threads();
 	test_prediction();
+	test_newly_wanted();
 	test_vanishing();
 	test_pid_reuse();
 	test_process_exits();
