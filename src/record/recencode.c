@@ -326,6 +326,16 @@ static int only_later(struct rec_task *pred, const struct rec_task *truth)
 	return 1;
 }
 
+/* A task whose row is still (model.h) at the reading after the one before: what a reader predicts
+ * of it is the truth but for the times of its readings, as only_later would find, so it is not
+ * made and compared; the prediction goes on from it. */
+static void still_task(struct rec_task *pred)
+{
+	struct task_rates r;
+
+	rec_predict_totals(pred, &r);
+}
+
 /* Changed and new tasks, slot order; the slots not seen are gone. */
 static void encode_tasks(struct rec_encoder *e, const struct snapshot *snap, uint64_t dmono, struct encoding *x)
 {
@@ -346,6 +356,11 @@ static void encode_tasks(struct rec_encoder *e, const struct snapshot *snap, uin
 		size_t i = find_task(e, &snap->rows[r], &isnew);
 		struct rec_task truth;
 
+		if (!isnew && snap->rows[r].still && e->seen[i] + 1 == e->nsample) {
+			still_task(&e->st.tasks[i]); /* as only_later finds it */
+			e->seen[i] = e->nsample;
+			continue;
+		}
 		e->seen[i] = e->nsample;
 		task_truth(e, &truth, &e->st.tasks[i], &snap->rows[r], &x->defs, &x->ndefs);
 		if (isnew) {

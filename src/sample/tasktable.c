@@ -327,5 +327,5 @@ void task_carry(struct task *t, uint64_t when, int boot, const struct tick_times
 		t->last.age_ns += when - t->last.when_ns;
 	t->last.when_ns = when;
 	mask_sample(t, &t->last, boot, rules);
-	t->seen = tt->tick;
+	t->seen = t->carried = tt->tick;
 }

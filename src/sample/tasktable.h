@@ -40,6 +40,7 @@ struct task {
 	uint32_t ntids;
 	uint32_t moved;    /* thread mode: the last tick its reading differed from the one before */
 	uint32_t slot;     /* its index in the table's all */
+	uint32_t carried;  /* thread mode: the last tick its reading was carried over at */
 	uint64_t tids_sum;
 	uint64_t sum;      /* thread mode: steady_sum() of its last reading's counters (steady.h) */
 	struct sample base, last;
