@@ -35,8 +35,9 @@ struct row {
 	const struct sample *base, *last;
 	const struct acct_pair *acct;
 	const struct peaks *peak;
-	uint8_t still; /* thread mode: the task's reading was carried over (steady.h) and its process was
-			  not read again: all of it is as at the reading before, but for its time */
+	uint8_t still; /* thread mode: the task's reading was carried over (steady.h) and what its row
+			  takes of its process did not change: all of it is as at the reading before,
+			  but for its time */
 };
 
 /* What a front end asks process rows to read beyond the kernel's per-process answer, for the

@@ -75,6 +75,9 @@ struct proc *proctable_update(struct proctable *t, const struct proc_entry *e, u
 		p->start_ticks = e->start_ticks;
 		idmap_put(&t->map, p->pid, p);
 	}
+	if (p->seen + 1 < tick || p->euid != e->euid || p->ppid != e->ppid || p->nice != e->nice ||
+	    strcmp(p->comm, e->comm) != 0)
+		p->changed = tick;
 	if (!p->described || p->euid != e->euid || strcmp(p->comm, e->comm) != 0) {
 		p->user = users_name(users, e->euid);
 		t->fresh = xgrow(t->fresh, &t->capfresh, t->nfresh + 1, sizeof(*t->fresh));
@@ -82,7 +85,7 @@ struct proc *proctable_update(struct proctable *t, const struct proc_entry *e, u
 	}
 	t->moved = xgrow(t->moved, &t->capmoved, t->nmoved + 1, sizeof(*t->moved));
 	t->moved[t->nmoved++] = p->pid;
-	p->seen = p->walked = p->read = tick;
+	p->seen = p->walked = tick;
 	p->euid = e->euid;
 	p->state = e->state;
 	p->nlwp = e->nlwp;
@@ -99,6 +102,8 @@ static void describe(void *arg, uint32_t pid, const char *cmdline)
 
 	if (!p)
 		return;
+	if (!p->cmdline || strcmp(p->cmdline, cmdline) != 0)
+		p->changed = p->seen;
 	free(p->cmdline);
 	p->cmdline = xstrdup(cmdline);
 	p->described = 1;
@@ -116,6 +121,7 @@ void proctable_describe(struct proctable *t, struct kernel *k, const struct cgro
 		if (!p || k->ops->task_cgroup(k, p->pid, hier, path, sizeof(path)) < 0)
 			continue;
 		if (!p->cgroup || strcmp(p->cgroup, path) != 0) {
+			p->changed = p->seen;
 			free(p->cgroup);
 			p->cgroup = xstrdup(path);
 		}

@@ -110,7 +110,7 @@ size_t rowbuild(struct rowbuf *b, struct tasktable *tasks, const struct departed
 		if (t->seen != tick)
 			continue;
 		task_row(r, t, threads);
-		r->still = t->carried == tick && t->proc && t->proc->read != tick;
+		r->still = t->carried == tick && t->proc && t->proc->changed != tick;
 		task_rates(r, t);
 		n++;
 	}
