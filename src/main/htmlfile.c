@@ -126,18 +126,6 @@ static void command_facts(struct outbuf *o, const struct report *r, const struct
 		  "</p></section>\n");
 }
 
-/* A table's head with the titles given. */
-static void table_head(struct outbuf *o, const char *id, const char *const *titles, size_t n)
-{
-	out_printf(o, "<table class=\"list\" id=\"%s\"><thead><tr>", id);
-	for (size_t i = 0; i < n; i++) {
-		out_str(o, "<th>");
-		html_text(o, titles[i]);
-		out_str(o, "</th>");
-	}
-	out_str(o, "</tr></thead><tbody>\n");
-}
-
 /* A row's counts and numbers: processes, threads, seconds waited, the share of the run. */
 static void command_cells(struct outbuf *o, const struct report *r, unsigned procs, unsigned threads, uint64_t ns)
 {
@@ -162,7 +150,7 @@ static void command_kind(struct outbuf *o, struct report *r, int k, const struct
 	qsort_r(g, r->ngroups, sizeof(*g), group_by_kind, &k);
 	qsort_r(c, r->ncgroups, sizeof(*c), cgroup_by_kind, &k);
 	snprintf(id, sizeof(id), "top-tasks-%s", delay_kinds[k].key);
-	table_head(o, id, gt, sizeof(gt) / sizeof(gt[0]));
+	htmlrep_table_head(o, id, gt, sizeof(gt) / sizeof(gt[0]));
 	for (size_t i = 0; i < r->ngroups && i < HTMLREP_TABLE && g[i]->sum.total_ns[k]; i++) {
 		out_str(o, "<tr class=\"task\"><td class=\"comm\">");
 		html_text(o, g[i]->comm);
@@ -171,7 +159,7 @@ static void command_kind(struct outbuf *o, struct report *r, int k, const struct
 	}
 	out_str(o, "</tbody></table>\n");
 	snprintf(id, sizeof(id), "top-cgroups-%s", delay_kinds[k].key);
-	table_head(o, id, ct, sizeof(ct) / sizeof(ct[0]));
+	htmlrep_table_head(o, id, ct, sizeof(ct) / sizeof(ct[0]));
 	for (size_t i = 0; i < r->ncgroups && i < HTMLREP_TABLE && c[i]->sum.total_ns[k]; i++) {
 		out_str(o, "<tr class=\"cgroup\"><td>");
 		html_text(o, c[i]->path);

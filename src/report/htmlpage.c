@@ -206,8 +206,7 @@ static size_t top_series(const struct htmlrep *h, int k, const struct hr_delays 
 	return n < HTMLREP_CHART ? n : HTMLREP_CHART;
 }
 
-/* The table's head: its id and its columns' titles. */
-static void table_head(struct outbuf *o, const char *id, const char *const *titles, size_t n)
+void htmlrep_table_head(struct outbuf *o, const char *id, const char *const *titles, size_t n)
 {
 	out_printf(o, "<table class=\"list\" id=\"%s\"><thead><tr>", id);
 	for (size_t i = 0; i < n; i++) {
@@ -249,7 +248,7 @@ static void write_tasks(struct outbuf *o, const struct htmlrep *h, int k, const 
 	bucket_caption(caption, sizeof(caption), h, _("tasks: share of the time waiting"));
 	figure(o, id, &(struct svg_chart){ _("Tasks"), "%", h->first_s, h->last_s, s, ns }, caption);
 	snprintf(id, sizeof(id), "top-tasks-%s", key);
-	table_head(o, id, titles, sizeof(titles) / sizeof(titles[0]));
+	htmlrep_table_head(o, id, titles, sizeof(titles) / sizeof(titles[0]));
 	for (size_t i = 0; i < n; i++) {
 		const struct hr_task *x = top[i];
 
@@ -290,7 +289,7 @@ static void write_cgroups(struct outbuf *o, const struct htmlrep *h, int k, cons
 	bucket_caption(caption, sizeof(caption), h, _("cgroups: their tasks' shares of the time waiting, added"));
 	figure(o, id, &(struct svg_chart){ _("Cgroups"), "%", h->first_s, h->last_s, s, ns }, caption);
 	snprintf(id, sizeof(id), "top-cgroups-%s", key);
-	table_head(o, id, titles, sizeof(titles) / sizeof(titles[0]));
+	htmlrep_table_head(o, id, titles, sizeof(titles) / sizeof(titles[0]));
 	for (size_t i = 0; i < n; i++) {
 		out_str(o, "<tr class=\"cgroup\"><td>");
 		html_text(o, top[i]->path);

@@ -125,9 +125,11 @@ size_t htmlrep_top_cgroups(const struct htmlrep *h, int k, const struct hr_cgrou
 void htmlrep_page(struct outbuf *o, const struct htmlrep *h, const struct htmlrep_facts *f);
 /* Its parts, for another page of the same look (command mode's): the head with the style and the
  * heading (host: NULL for none), a row of a facts table (<table class="facts">: a label and a
- * value, both escaped), the end. */
+ * value, both escaped), the head of a list table (<table class="list"> with its id and the n
+ * titles, escaped, up to its open <tbody>), the end. */
 void htmlrep_page_start(struct outbuf *o, const char *host);
 void htmlrep_fact(struct outbuf *o, const char *label, const char *value);
+void htmlrep_table_head(struct outbuf *o, const char *id, const char *const *titles, size_t n);
 void htmlrep_page_end(struct outbuf *o);
 
 #endif
