@@ -238,6 +238,30 @@ stop_pid() {
 	return 0
 }
 
+# html5lib_python: the python3 that has html5lib (Debian's python3-html5lib); nothing when none has.
+html5lib_python() {
+	local p
+	for p in python3 /usr/bin/python3; do
+		"$p" -c 'import html5lib' 2>/dev/null && { echo "$p"; return 0; }
+	done
+	return 0
+}
+
+# html5_errors PY FILE: what html5lib, run by PY, finds wrong in FILE parsed strictly as HTML5;
+# nothing when it parses.
+html5_errors() {
+	local err
+	err=$("$1" -c '
+import sys, html5lib
+p = html5lib.HTMLParser(strict=True)
+try:
+    p.parse(open(sys.argv[1], "rb").read())
+except Exception as e:
+    print(e, p.errors[:3])
+' "$2" 2>&1) || err="the parse failed to run: $err"
+	printf '%s' "$err"
+}
+
 # disk_dir: the first writable directory of /var/tmp, the build directory and /tmp that is on a
 # disk (O_DIRECT on tmpfs fails or never waits for a device); nothing when none is.
 disk_dir() {

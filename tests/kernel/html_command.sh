@@ -7,10 +7,7 @@
 
 require_taskstats
 T=$TMPDIR_TEST
-PY=
-for p in python3 /usr/bin/python3; do
-	"$p" -c 'import html5lib' 2>/dev/null && { PY=$p; break; }
-done
+PY=$(html5lib_python)
 
 # the named process spins for 0.6 s beside a second spinner on every CPU, so that it waits
 cpus=$(nproc)
@@ -26,14 +23,7 @@ tap_ok $? "the page has the CPU table" "$(head -c 300 "$T/run.html")"
 grep -q '<td class="comm">&lt;b&gt;x&lt;/b&gt;&amp;&quot;</td>' "$T/run.html" && ! grep -q '<b>x' "$T/run.html"
 tap_ok $? "the process named <b>x</b>&\" is text in it" "$(grep -o '<td class="comm">[^/]*' "$T/run.html" | head -5)"
 if [ -n "$PY" ]; then
-	err=$("$PY" -c '
-import sys, html5lib
-p = html5lib.HTMLParser(strict=True)
-try:
-    p.parse(open(sys.argv[1], "rb").read())
-except Exception as e:
-    print(e, p.errors[:3])
-' "$T/run.html")
+	err=$(html5_errors "$PY" "$T/run.html")
 	tap_ok $([ -z "$err" ] && echo 0 || echo 1) "the page parses as HTML5 without an error (html5lib, strict)" "$err"
 else
 	tap_skip "the page parses as HTML5" "needs python3-html5lib"

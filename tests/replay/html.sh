@@ -12,10 +12,7 @@
 CHROMIUM=$(command -v chromium || command -v chromium-browser) ||
 	skip_all "needs Chromium (Debian's chromium package) to open the report in a browser"
 # html5lib: Debian's python3-html5lib, for the python3 that has it
-PY=
-for p in python3 /usr/bin/python3; do
-	"$p" -c 'import html5lib' 2>/dev/null && { PY=$p; break; }
-done
+PY=$(html5lib_python)
 
 # browser ARGS... FILE: Chromium, headless, with its own profile in this test's directory (its
 # configuration and cache too: XDG_CONFIG_HOME is otherwise the suite's directory without settings,
@@ -131,14 +128,7 @@ if not any(t.startswith("/evil.slice/<svg") for t in legend):
 		"a task named <img src=x onerror=alert(1)> is text: no element or handler from a name, command line, cgroup or user" "$out"
 
 	for f in hostile long; do
-		err=$("$PY" -c '
-import sys, html5lib
-p = html5lib.HTMLParser(strict=True)
-try:
-    p.parse(open(sys.argv[1], "rb").read())
-except Exception as e:
-    print(e, p.errors[:3])
-' "$TMPDIR_TEST/$f.html" 2>&1) || err="the parse failed to run: $err"
+		err=$(html5_errors "$PY" "$TMPDIR_TEST/$f.html")
 		tap_ok $([ -z "$err" ] && echo 0 || echo 1) "$f.rec's page parses as HTML5 without an error (html5lib, strict)" "$err"
 	done
 fi
