@@ -280,6 +280,16 @@ static void boot_window(struct sampler *s)
 	forkedoff_since_boot(&s->off, (e.start_ticks + 1) * (1000000000ull / (uint64_t)procfs_hz()) + SAME_START_NS);
 }
 
+/* What o.wants asks the collector to read, and the tasks to keep (the longest waits also where
+ * they keep totals). */
+static void apply_wants(struct sampler *s)
+{
+	s->collector.want_acct = (s->o.wants & WANT_ACCT) != 0;
+	s->collector.want_peaks = (s->o.wants & WANT_PEAKS) != 0;
+	s->rules.acct = s->collector.want_acct;
+	s->rules.peaks = s->collector.want_peaks || !s->o.no_totals;
+}
+
 static void wire_collector(struct sampler *s)
 {
 	struct collector *c = &s->collector;
@@ -293,10 +303,7 @@ static void wire_collector(struct sampler *s)
 	c->rules = &s->rules;
 	c->hier = &s->hier;
 	c->want_states = wants_states(s) && states_from_tasks(s);
-	c->want_acct = (s->o.wants & WANT_ACCT) != 0;
-	c->want_peaks = (s->o.wants & WANT_PEAKS) != 0;
-	s->rules.acct = c->want_acct;
-	s->rules.peaks = c->want_peaks || !s->o.no_totals;
+	apply_wants(s);
 	s->rules.off = &s->off;
 	s->rules.threads = s->o.threads;
 }
@@ -361,10 +368,7 @@ void sampler_set_wants(struct sampler *s, unsigned wants)
 	if (wants & ~s->o.wants & (WANT_ACCT | WANT_PEAKS))
 		s->collector.read_all = 1; /* the threads carried over have none of what is now wanted */
 	s->o.wants = wants;
-	s->collector.want_acct = (wants & WANT_ACCT) != 0;
-	s->collector.want_peaks = (wants & WANT_PEAKS) != 0;
-	s->rules.acct = s->collector.want_acct;
-	s->rules.peaks = s->collector.want_peaks || !s->o.no_totals;
+	apply_wants(s);
 }
 
 void sampler_set_threads(struct sampler *s, int threads)
