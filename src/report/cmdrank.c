@@ -106,7 +106,8 @@ static struct cmdrank_name **scratch(struct cmdrank *c)
 /* By score, lower first; by name among equals, so that the outcome never depends on qsort. */
 static int by_score(const void *a, const void *b)
 {
-	const struct cmdrank_name *x = *(struct cmdrank_name *const *)a, *y = *(struct cmdrank_name *const *)b;
+	const struct cmdrank_name *x = *(struct cmdrank_name *const *)a;
+	const struct cmdrank_name *y = *(struct cmdrank_name *const *)b;
 
 	if (x->score != y->score)
 		return x->score < y->score ? -1 : 1;

@@ -1,10 +1,11 @@
 /* test_metrics.c — the Prometheus counters: what each task waited since the last snapshot is
  * added to its cgroup and every ancestor and to its command name (the N that wait most by name,
- * the rest as _other: test_commands.c tells more); a reused pid is a new task; a departed row adds nothing again; counters never
- * go down; kinds never available get no series; the exposition in both formats against golden
- * files, label values escaped; a cgroup's series stay while it exists or has tasks and expiry_s
- * more, then go; label values of names that differ always differ (control characters, bytes that
- * are not UTF-8, a command named _other) and the exposition stays UTF-8. */
+ * the rest as _other: test_commands.c tells more); a reused pid is a new task; a departed row
+ * adds nothing again; counters never go down; kinds never available get no series; the
+ * exposition in both formats against golden files, label values escaped; a cgroup's series stay
+ * while it exists or has tasks and expiry_s more, then go; label values of names that differ
+ * always differ (control characters, bytes that are not UTF-8, a command named _other) and the
+ * exposition stays UTF-8. */
 #include "config.h"
 
 #include <math.h>
