@@ -102,11 +102,12 @@ static int scrape(void)
 	for (const char *line = o.data; line && *line;
 	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
 		const char *name = line + strlen(SERIES);
-		size_t len = strcspn(name, "\"");
+		size_t len;
 		int i = 0;
 
 		if (strncmp(line, SERIES, strlen(SERIES)) != 0)
 			continue;
+		len = strcspn(name, "\"");
 		while (i < n && !(strncmp(names[i], name, len) == 0 && names[i][len] == '\0'))
 			i++;
 		if (i == n) {
