@@ -13,7 +13,7 @@
 void metrics_init(struct metrics *m, int top_commands)
 {
 	memset(m, 0, sizeof(*m));
-	m->top_commands = top_commands;
+	cmdrank_init(&m->commands, top_commands);
 	m->expiry_s = DEFAULT_SERIES_EXPIRY;
 	m->delayacct = -1;
 }
@@ -28,7 +28,7 @@ static void groups_free(struct metrics_groups *gs)
 void metrics_free(struct metrics *m)
 {
 	groups_free(&m->cgroups);
-	groups_free(&m->commands);
+	cmdrank_free(&m->commands);
 	free(m->tasks);
 	free(m->next);
 	for (size_t i = 0; i < m->npsi; i++)
@@ -65,16 +65,6 @@ static struct metrics_group *group(struct metrics_groups *gs, const char *name, 
 	return &gs->g[lo];
 }
 
-static void add_delays(struct metrics_delays *sum, const struct metrics_delays *d)
-{
-	for (int k = 0; k < DK_COUNT; k++) {
-		sum->ns[k] += d->ns[k];
-		sum->count[k] += d->count[k];
-	}
-	sum->kinds |= d->kinds;
-	sum->kinds_count |= d->kinds_count;
-}
-
 /* Adds d to the cgroup path and to each of its ancestors. */
 static void add_to_cgroups(struct metrics *m, const char *path, const struct metrics_delays *d)
 {
@@ -88,7 +78,7 @@ static void add_to_cgroups(struct metrics *m, const char *path, const struct met
 		struct metrics_group *g = group(&m->cgroups, buf, 1);
 		char *slash;
 
-		add_delays(&g->d, d);
+		metrics_delays_add(&g->d, d);
 		g->seen_s = m->now_s;
 		if (strcmp(buf, "/") == 0)
 			return;
@@ -100,17 +90,6 @@ static void add_to_cgroups(struct metrics *m, const char *path, const struct met
 		else
 			*slash = '\0';
 	}
-}
-
-/* Adds d to a command name's counters: its own once it has them or while fewer than
- * top_commands names have them, else to the others'. */
-static void add_to_command(struct metrics *m, const char *comm, const struct metrics_delays *d)
-{
-	struct metrics_group *g = group(&m->commands, comm, 0);
-
-	if (!g && (int)m->commands.n < m->top_commands)
-		g = group(&m->commands, comm, 1);
-	add_delays(g ? &g->d : &m->other, d);
 }
 
 /* ---- tasks ---- */
@@ -169,8 +148,9 @@ static void add_tasks(struct metrics *m, const struct snapshot *snap)
 		task_delta(r, last_seen(m, &key), &m->next[n++], &d);
 		if (r->cgroup)
 			add_to_cgroups(m, r->cgroup, &d);
-		add_to_command(m, r->comm, &d);
+		cmdrank_add(&m->commands, r->comm ? r->comm : "", &d);
 	}
+	cmdrank_settle(&m->commands, m->now_s);
 	qsort(m->next, n, sizeof(*m->next), task_cmp);
 	{ /* the readings of this snapshot are the next one's baseline */
 		struct metrics_task *swap = m->tasks;
@@ -376,47 +356,59 @@ static void sample(struct outbuf *o, const char *name, const char *label, const 
 	out_char(o, '\n');
 }
 
-/* The delay counters of a list of groups (and the others' sum, when others): seconds, or waits. */
-static void delay_samples(struct outbuf *o, const char *name, const char *label, const struct metrics_groups *gs,
-			  const struct metrics_delays *others, int waits)
+/* The delay counters of one label value (NULL: METRICS_OTHER), a series a kind: seconds, or
+ * waits. */
+static void delay_series(struct outbuf *o, const char *name, const char *label, const char *value,
+			 const struct metrics_delays *d, int waits)
 {
-	for (size_t i = 0; i <= gs->n; i++) {
-		const struct metrics_delays *d = i < gs->n ? &gs->g[i].d : others;
-		const char *value = i < gs->n ? gs->g[i].name : NULL; /* NULL: METRICS_OTHER */
+	for (int k = 0; k < DK_COUNT; k++) {
+		kind_mask bit = (kind_mask)(1u << k);
 
-		if (!d)
-			continue;
-		for (int k = 0; k < DK_COUNT; k++) {
-			kind_mask bit = (kind_mask)(1u << k);
-
-			if (!((waits ? d->kinds_count : d->kinds) & bit))
-				continue; /* never available: no series, not a 0 */
-			if (waits)
-				sample(o, name, label, value, delay_kinds[k].key, (double)d->count[k], 1);
-			else
-				sample(o, name, label, value, delay_kinds[k].key, d->ns[k] / 1e9, 0);
-		}
+		if (!((waits ? d->kinds_count : d->kinds) & bit))
+			continue; /* never available: no series, not a 0 */
+		if (waits)
+			sample(o, name, label, value, delay_kinds[k].key, (double)d->count[k], 1);
+		else
+			sample(o, name, label, value, delay_kinds[k].key, d->ns[k] / 1e9, 0);
 	}
+}
+
+static void cgroup_delays(const struct metrics *m, struct outbuf *o, const char *name, int waits)
+{
+	for (size_t i = 0; i < m->cgroups.n; i++)
+		delay_series(o, name, "cgroup", m->cgroups.g[i].name, &m->cgroups.g[i].d, waits);
+}
+
+/* The series of the names holding a slot, then _other's. */
+static void command_delays(const struct metrics *m, struct outbuf *o, const char *name, int waits)
+{
+	const struct cmdrank *c = &m->commands;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (c->v[i]->slot)
+			delay_series(o, name, "command", c->v[i]->name, &c->v[i]->d, waits);
+	delay_series(o, name, "command", NULL, &c->other, waits);
 }
 
 static void delays(const struct metrics *m, struct outbuf *o, int om)
 {
-	const struct metrics_delays *other = m->other.kinds ? &m->other : NULL;
-
 	family(o, om, "delaytop_cgroup_delay_seconds_total", "counter", "seconds",
 	       "Time the tasks in a cgroup and below waited, by kind of delay, since delaytop started; "
 	       "tasks that exited included.");
-	delay_samples(o, "delaytop_cgroup_delay_seconds_total", "cgroup", &m->cgroups, NULL, 0);
+	cgroup_delays(m, o, "delaytop_cgroup_delay_seconds_total", 0);
 	family(o, om, "delaytop_cgroup_delays_total", "counter", NULL,
 	       "Waits of the tasks in a cgroup and below, by kind of delay, since delaytop started.");
-	delay_samples(o, "delaytop_cgroup_delays_total", "cgroup", &m->cgroups, NULL, 1);
+	cgroup_delays(m, o, "delaytop_cgroup_delays_total", 1);
 	family(o, om, "delaytop_command_delay_seconds_total", "counter", "seconds",
-	       "Time the tasks of a command name waited, by kind of delay, since delaytop started; "
-	       "names beyond the first that waited are summed as _other.");
-	delay_samples(o, "delaytop_command_delay_seconds_total", "command", &m->commands, other, 0);
+	       "Time the tasks of a command name waited, by kind of delay, since delaytop started, while "
+	       "the name held one of the --top-commands series: the names that waited most lately hold "
+	       "them, and a name takes another's only with over twice its delay of the last minutes "
+	       "(each minute's counting half the next's); all other waits are summed as _other.");
+	command_delays(m, o, "delaytop_command_delay_seconds_total", 0);
 	family(o, om, "delaytop_command_delays_total", "counter", NULL,
-	       "Waits of the tasks of a command name, by kind of delay, since delaytop started.");
-	delay_samples(o, "delaytop_command_delays_total", "command", &m->commands, other, 1);
+	       "Waits of the tasks of a command name, by kind of delay, since delaytop started, while "
+	       "the name held its series (see delaytop_command_delay_seconds_total).");
+	command_delays(m, o, "delaytop_command_delays_total", 1);
 }
 
 /* The stall counters of one resource: system-wide, then per cgroup. */

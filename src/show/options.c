@@ -138,8 +138,8 @@ static const struct option_def option_table[OPT_COUNT] = {
 	[OPT_TOP_COMMANDS] = {
 		.name = "top-commands", .arg = "N", .type = OPTT_COUNT, .at = AT(top_commands), .min = 0,
 		.max = 100000, .def = DEFAULT_TOP_COMMANDS,
-		.help = N_("the metrics show the first N command names that wait by name, the rest as "
-			   "_other (default %g)"),
+		.help = N_("the metrics show the N command names that waited most lately by name, the rest "
+			   "as _other (default %g)"),
 		.num = { DEFAULT_TOP_COMMANDS },
 		.bad = N_("invalid number of command names '%s': expected 0 to 100000") },
 	[OPT_SERIES_EXPIRY] = {
