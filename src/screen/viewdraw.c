@@ -450,6 +450,21 @@ static void draw_table(struct view *v, int y, int rows)
 	out_free(&o);
 }
 
+/* A prompt's line: its question, then what is typed and the cursor; a value offered when the
+ * prompt opened is shown selected (reverse), as the first key typed replaces it. */
+static void put_prompt(const struct view *v, int y, const char *question)
+{
+	int x = text_width(question);
+
+	put_line(y, question, A_BOLD);
+	attron(v->input_offered ? A_REVERSE : A_BOLD);
+	put(y, x, v->input);
+	attroff(A_REVERSE | A_BOLD);
+	attron(A_BOLD);
+	put(y, x + text_width(v->input), "_");
+	attroff(A_BOLD);
+}
+
 static void draw_footer(const struct view *v, int y)
 {
 	static const char *const prompts[] = {
@@ -469,14 +484,11 @@ static void draw_footer(const struct view *v, int y)
 		return;
 	}
 	if (v->prompt == PROMPT_PID && v->input_hides_pids) {
-		snprintf(line, sizeof(line), "%s%s_",
-			 _("Only processes PID[,PID...] (Esc keeps the current list, too long to show): "), v->input);
-		put_line(y, line, A_BOLD);
+		put_prompt(v, y, _("Only processes PID[,PID...] (Esc keeps the current list, too long to show): "));
 		return;
 	}
 	if (v->prompt != PROMPT_NONE && v->prompt != PROMPT_SORT && v->prompt != PROMPT_COLUMNS) {
-		snprintf(line, sizeof(line), "%s%s_", _(prompts[v->prompt]), v->input);
-		put_line(y, line, A_BOLD);
+		put_prompt(v, y, _(prompts[v->prompt]));
 		return;
 	}
 	if (v->message[0]) {

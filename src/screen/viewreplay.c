@@ -400,13 +400,15 @@ static void viewreplay_jump(struct view *v, const char *text, uint64_t *deadline
 {
 	struct view_replay *rv = v->replay;
 	struct timespec now;
-	int64_t t, first, last;
+	int64_t t, first, last, now_ns;
 	char err[256], shown[SHOWN_SIZE], when[64];
 
 	if (!rv)
 		return;
 	clock_gettime(CLOCK_REALTIME, &now);
-	if (time_parse(text, (int64_t)now.tv_sec * 1000000000 + now.tv_nsec, &t, err, sizeof(err)) < 0) {
+	now_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+	/* a time of day alone is on the day of the reading shown */
+	if (time_parse_on(text, now_ns, v->have_snap ? rv->shown_ns : now_ns, &t, err, sizeof(err)) < 0) {
 		view_say(v, F_(N_("'%s' is not a time: %s")), text_shown(text, shown), err);
 		return;
 	}

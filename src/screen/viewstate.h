@@ -120,6 +120,8 @@ struct view {
 	enum prompt_kind prompt;
 	char input[256];
 	int input_too_long;        /* typing went past the end of input: refused at Enter */
+	int input_offered;         /* input is the value offered when the prompt opened, shown
+				      selected: the first character typed replaces it */
 	int input_hides_pids;      /* the pid list was too long to offer in the prompt */
 	int delayacct_target;      /* what the Ctrl-T question offers to set the switch to */
 	int menu;                  /* the sort menu's or the column setup's highlighted column */
