@@ -468,7 +468,7 @@ static void put_prompt(const struct view *v, int y, const char *question)
 static void draw_footer(const struct view *v, int y)
 {
 	static const char *const prompts[] = {
-		[PROMPT_COMMAND] = N_("Filter by command (Enter keeps, Esc clears): "),
+		[PROMPT_COMMAND] = N_("Filter by command name or line (Enter keeps, Esc clears): "),
 		[PROMPT_USER] = N_("Only the tasks of user (empty: all): "),
 		[PROMPT_PID] = N_("Only processes PID[,PID...] (empty: all): "),
 		[PROMPT_DELAY] = N_("Seconds between readings: "),
@@ -495,27 +495,57 @@ static void draw_footer(const struct view *v, int y)
 		put_line(y, v->message, A_BOLD);
 		return;
 	}
-	put_line(y, v->replay ? _("h help  q quit  n/N step  J go to  z play  [/] speed  </> sort  / filter")
-			      : _("h help  q quit  </> sort  r reverse  / filter  H threads  m cells  z pause"),
+	put_line(y, v->replay ? _("h help  q quit  n/N step  J go to  z play  [/] speed  s sort  / filter")
+			      : _("h help  q quit  s sort  r reverse  / filter  H threads  m cells  z pause"),
 		 A_REVERSE);
 }
 
+/* The width of the widest title among the view's columns: the menus show each whole. */
+static int menu_title_width(const struct display *d)
+{
+	int w = 0;
+
+	for (int c = 0; c < COL_COUNT; c++)
+		if (column_in_view(c, d) && text_width(column_get(c, d).title) > w)
+			w = text_width(column_get(c, d).title);
+	return w;
+}
+
+/* The first entry a menu of n entries shows in rows lines (one its heading) to keep entry at
+ * in sight. */
+static int menu_first(int at, int rows)
+{
+	return at >= rows - 1 ? at - (rows - 2) : 0;
+}
+
+/* The sort menu in place of the table: every column of the view, its title whole, its sort key
+ * and what it shows; the list scrolls to keep the highlighted one in sight. */
 static void draw_sort_menu(const struct view *v, int top, int rows)
 {
 	struct display d = v->spec.display;
+	int ids[COL_COUNT], n = 0, at = 0, tw = menu_title_width(&d);
 
+	if (rows <= 0)
+		return;
+	for (int c = 0; c < COL_COUNT; c++)
+		if (column_in_view(c, &d)) {
+			if (c == v->menu)
+				at = n;
+			ids[n++] = c;
+		}
 	put_line(top, _("Sort by (Up/Down, Enter; Esc cancels):"), A_BOLD);
-	for (int c = 0, line = 1; c < COL_COUNT && line < rows; c++) {
+	for (int i = menu_first(at, rows), line = 1; i < n && line < rows; i++) {
 		struct outbuf o = { 0 };
-		struct column col = column_get(c, &d);
+		struct column col = column_get(ids[i], &d);
+		const char *label = column_label(ids[i]);
 
-		if (!column_in_view(c, &d))
-			continue;
 		out_str(&o, "  ");
-		out_padded(&o, col.title, 8, 0);
+		out_padded(&o, col.title, tw, 0);
 		out_printf(&o, " %s", col.key);
+		if (label)
+			out_printf(&o, "%*s%s", 17 - (int)strlen(col.key), "", label);
 		out_char(&o, '\0');
-		put_line(top + line++, o.data, c == v->menu ? A_REVERSE : A_NORMAL);
+		put_line(top + line++, o.data, ids[i] == v->menu ? A_REVERSE : A_NORMAL);
 		out_free(&o);
 	}
 }
@@ -526,20 +556,19 @@ static void draw_sort_menu(const struct view *v, int top, int rows)
 static void draw_columns_menu(const struct view *v, int top, int rows)
 {
 	struct display d = v->spec.display;
-	int ids[COL_COUNT], n, at = colset_menu(&v->cols, &d, v->menu, ids, &n), first;
+	int ids[COL_COUNT], n, at = colset_menu(&v->cols, &d, v->menu, ids, &n), tw = menu_title_width(&d);
 
 	if (rows <= 0)
 		return;
 	put_line(top, _("Columns: Space shows or hides, [ ] move, s sorts, W saves, Enter closes"), A_BOLD);
-	first = at >= rows - 1 ? at - (rows - 2) : 0;
-	for (int i = first, line = 1; i < n && line < rows; i++) {
+	for (int i = menu_first(at, rows), line = 1; i < n && line < rows; i++) {
 		struct outbuf o = { 0 };
 		struct column col = column_get(ids[i], &d);
 		const char *mark = ids[i] == column_last(&d) ? "[=]" : colset_shown(&v->cols, ids[i]) ? "[x]" : "[ ]";
 		const char *label = column_label(ids[i]);
 
 		out_printf(&o, "  %s ", mark);
-		out_padded(&o, col.title, 8, 0);
+		out_padded(&o, col.title, tw, 0);
 		out_printf(&o, " %s", col.key);
 		if (ids[i] == v->spec.sort_col)
 			out_printf(&o, "  %s", _("(sort)"));
