@@ -36,6 +36,7 @@ void batch_init(struct batch_printer *b, const struct options *o)
 	b->spec.filter.by_uid = o->by_uid;
 	b->spec.filter.uid = o->uid;
 	b->spec.filter.active = o->active;
+	b->spec.filter.hide_exited = o->hide_exited;
 	b->spec.sort_col = o->sort_col;
 	b->spec.reverse = o->reverse;
 }

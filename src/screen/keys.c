@@ -45,6 +45,8 @@ const struct key_binding key_bindings[] = {
 	  .help = N_("cgroups: show what is below the selected cgroup") },
 	{ .codes = { 'a', 0 }, .label = "a", .action = ACT_ACTIVE,
 	  .help = N_("show only tasks that waited during the interval") },
+	{ .codes = { 'x', 0 }, .label = "x", .action = ACT_EXITED,
+	  .help = N_("hide or show the tasks that exited (shown at the start unless --hide-exited)") },
 	{ .codes = { 't', KEY_F(5), 0 }, .label = N_("t, F5"), .action = ACT_TREE,
 	  .help = N_("processes as a tree, each under its parent") },
 	{ .codes = { 'S', 0 }, .label = "S", .action = ACT_TREE_SUMS,

@@ -78,6 +78,8 @@ static void filter_text(const struct view *v, struct outbuf *o)
 		out_printf(o, ngettext(" %zu pid", " %zu pids", v->npids), v->npids);
 	if (v->spec.filter.active)
 		out_str(o, _(" active"));
+	if (v->spec.filter.hide_exited)
+		out_str(o, _(" no exited"));
 	if (v->spec.filter.unit) /* --unit's pattern: the bytes of unit names and patterns only */
 		out_printf(o, F_(N_(" unit %s")), v->spec.filter.unit);
 	if (o->len == start)

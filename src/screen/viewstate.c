@@ -94,6 +94,7 @@ void view_write_settings(struct view *v)
 	o.threads = v->want_threads;
 	o.cgroups = v->want_cgroups;
 	o.active = v->spec.filter.active;
+	o.hide_exited = v->spec.filter.hide_exited;
 	o.tree = v->spec.display.tree;
 	o.tree_sums = v->spec.display.tree_sums;
 	o.nchosen = colset_is_all(&v->cols) ? 0 : v->cols.n;

@@ -42,6 +42,14 @@ else
 	tap_skip "JSON: -c" "needs jq"
 fi
 
+# ---- exited tasks: 1310 (as) exits in the second reading ----
+got=$(dt -r "$FIX/procs.rec" -b -n 2 | awk '$1 == 1310 { print $NF }' | tr '\n' ' ')
+[ "$got" = "as <exited> " ]
+tap_ok $? "text: the reading 1310 exits in shows it, marked <exited>" "got: $got"
+got=$(dt -r "$FIX/procs.rec" -b -n 2 --hide-exited | awk '$1 == 1310 { print $NF }' | tr '\n' ' ')
+[ "$got" = "as " ]
+tap_ok $? "text: --hide-exited leaves it out of that reading, not of the one before" "got: $got"
+
 # ---- bad values ----
 check_error() {
 	local desc=$1 want=$2 out rc
@@ -95,6 +103,16 @@ screen_ok $? "screen: typing at u replaces the offered user (0, not 10010)" "row
 keys u C-u Enter
 rows_are "1500 210 "
 screen_ok $? "screen: u with an empty answer leaves -p's rows" "rows: $(ids)"
+open_replay -- -r "$FIX/procs.rec"
+keys n n
+rows_are "1301 480 1310 1500 1600 1700 1300 1601 210 1 1200 1320 "
+screen_ok $? "screen: the reading 1310 exits in shows it" "rows: $(ids)"
+keys x
+rows_are "1301 480 1500 1600 1700 1300 1601 210 1 1200 1320 " && header | grep -q -F 'filter no exited'
+screen_ok $? "screen: x hides the exited task; the header says so" "rows: $(ids)" "header: $(header)"
+keys x
+rows_are "1301 480 1310 1500 1600 1700 1300 1601 210 1 1200 1320 "
+screen_ok $? "screen: x again shows it" "rows: $(ids)"
 open_replay -- -r "$FIX/procs.rec" -c /system.slice
 keys n
 rows_are "480 1700 210 "
