@@ -91,6 +91,9 @@ const struct key_binding key_bindings[] = {
 	  .help = N_("replay (-r): go to the next peak of pressure (the help's notes say what one is)") },
 	{ .codes = { '{', 0 }, .label = "{", .action = ACT_PREV_PEAK,
 	  .help = N_("replay (-r): go to the peak of pressure before") },
+	{ .codes = { 'T', 0 }, .label = "T", .action = ACT_TIMELINE_FOCUS,
+	  .help = N_("replay (-r): the timeline shows the highest pressure, then CPU, memory, I/O, IRQ alone "
+		     "(its peaks follow)") },
 };
 
 const size_t key_binding_count = sizeof(key_bindings) / sizeof(key_bindings[0]);

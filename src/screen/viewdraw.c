@@ -360,15 +360,23 @@ static void draw_bar(const struct view *v, int y, const struct bar *b)
 
 #define TIMELINE_MAX 1024 /* cells of the timeline at most */
 
-/* A recording's timeline: its label, then a cell a bucket (strip.h's heights, coloured by
- * severity), '!' where triggers fired, the reading shown in reverse video. Returns 0 when there
- * is none (or no room for it). */
+/* A recording's timeline: its label (and the resource it shows, when one: T), then a cell a
+ * bucket (strip.h's heights, coloured by severity), '!' where triggers fired, the reading shown
+ * in reverse video. Returns 0 when there is none (or no room for it). */
 static int draw_timeline(struct view *v, int y)
 {
 	double cells[TIMELINE_MAX];
 	unsigned char events[TIMELINE_MAX];
-	const char *label = _("Timeline");
-	int x = text_width(label) + 1, width = COLS - x, cursor;
+	int res = v->src->timeline_resource ? v->src->timeline_resource(v) : -1;
+	char label[64];
+	int x, width, cursor;
+
+	if (res < 0)
+		snprintf(label, sizeof(label), "%s", _("Timeline"));
+	else
+		snprintf(label, sizeof(label), F_(N_("Timeline %s")), _(psi_label(res)));
+	x = text_width(label) + 1;
+	width = COLS - x;
 
 	if (width > TIMELINE_MAX)
 		width = TIMELINE_MAX;

@@ -70,6 +70,8 @@ struct view_source {
 	 * reading) into cells[], whether triggers fired in it into events[]; returns the bucket of
 	 * the reading shown, or -1 for no timeline. NULL in a live run. */
 	int (*timeline)(struct view *v, int width, double *cells, unsigned char *events);
+	/* The resource the timeline shows (a psi_resource_id), or -1 for the highest of all. */
+	int (*timeline_resource)(const struct view *v);
 };
 
 struct view_replay;
