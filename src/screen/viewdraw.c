@@ -197,6 +197,13 @@ static void system_parts(const struct view *v, struct header *h)
 	trigger_parts(v, h);
 }
 
+/* Which cgroup hierarchy is followed, and where (listing_hierarchy_note). */
+static void hierarchy_part(const struct view *v, struct header *h)
+{
+	if (v->have_snap && listing_hierarchy_note(&v->snap, &v->spec.display, &h->text))
+		part_done(h);
+}
+
 static void view_parts(const struct view *v, struct header *h)
 {
 	struct outbuf *o = &h->text;
@@ -230,6 +237,7 @@ static void view_parts(const struct view *v, struct header *h)
 	part_done(h);
 	filter_text(v, o);
 	part_done(h);
+	hierarchy_part(v, h);
 }
 
 /* Lays the parts out two spaces apart on at most max_lines lines from y: the view's parts start
