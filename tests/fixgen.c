@@ -131,6 +131,11 @@ struct fixture {
 #define HOSTILE_CMDLINE "\"'><script>alert(2)</script>"
 #define HOSTILE_CGROUP "/evil.slice/<svg onload=alert(3)>&amp;"
 #define HOSTILE_USER "<b>mallory</b>\""
+/* and alice's bash (1200) in a cgroup of 240 letters, with no place to break the line */
+#define LONG_NAME_24 "abcdefghijklmnopqrstuvwx"
+#define HOSTILE_LONG_CGROUP                                                                           \
+	"/user.slice/user-1000.slice/" LONG_NAME_24 LONG_NAME_24 LONG_NAME_24 LONG_NAME_24 LONG_NAME_24 \
+		LONG_NAME_24 LONG_NAME_24 LONG_NAME_24 LONG_NAME_24 LONG_NAME_24 ".service"
 
 
 static uint64_t rnd(uint64_t *s)
@@ -358,6 +363,8 @@ static void make_row(struct row *row, struct fix_task *t, const struct fixture *
 		row->cgroup = HOSTILE_CGROUP;
 		row->user = HOSTILE_USER;
 	}
+	if (x->hostile && p->pid == 1200)
+		row->cgroup = HOSTILE_LONG_CGROUP;
 	row->parent = -1;
 	row->acc = &t->acc;
 	if (departed) {

@@ -36,6 +36,7 @@ void batch_init(struct batch_printer *b, const struct options *o)
 	b->spec.filter.by_uid = o->by_uid;
 	b->spec.filter.uid = o->uid;
 	b->spec.filter.active = o->active;
+	b->spec.filter.hide_exited = o->hide_exited;
 	b->spec.sort_col = o->sort_col;
 	b->spec.reverse = o->reverse;
 }
@@ -53,6 +54,7 @@ void batch_free(struct batch_printer *b)
 /* The rows to print, filtered and sorted, into b->list; returns how many. */
 static size_t select_rows(struct batch_printer *b, const struct snapshot *snap)
 {
+	b->spec.display.flat_cgroups = !b->spec.display.nchosen && listing_cgroups_flat(snap);
 	listing_build(&b->list, snap, &b->spec);
 	return b->list.n;
 }
@@ -121,6 +123,9 @@ static void text_header(struct outbuf *o, const struct snapshot *snap, const str
 	if (snap->tasks_from != TASKS_UNKNOWN)
 		out_printf(o, F_(N_("  tasks %s")),
 			   snap->tasks_from == TASKS_FOLLOWED ? _("followed (process events)") : _("walked (/proc)"));
+	out_str(o, "  ");
+	if (!listing_hierarchy_note(snap, &b->spec.display, o))
+		o->len -= 2;
 	out_char(o, '\n');
 	text_psi(o, &snap->psi);
 	out_char(o, '\n');

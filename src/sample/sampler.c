@@ -175,6 +175,9 @@ static void fill_header(struct sampler *s, struct snapshot *snap)
 	snap->limited = s->limited;
 	snap->listening = s->listening;
 	snap->tasks_from = s->k->ops->tasks_from(s->k, &snap->task_walks);
+	snap->cgroup_mount = s->hier.layout != CGROUP_NONE ? s->hier.m.dir : NULL;
+	snap->cgroup_v2 = s->hier.m.v2;
+	snap->cgroup_hybrid = s->hier.layout == CGROUP_HYBRID;
 	snap->exits = s->exits.exits;
 	snap->exits_lost = s->exits.lost;
 }

@@ -371,8 +371,35 @@ static double highest(const double *vals, int n)
 	return top;
 }
 
+/* A chart's place for a kind that is unavailable: the word, centred in width cells (cut when
+ * narrower). */
+static void unavailable_strip(char *buf, size_t size, int width)
+{
+	const char *word = _("unavailable");
+	struct outbuf o = { 0 };
+	int w = text_width(word), pad = width > w ? (width - w) / 2 : 0;
+
+	out_printf(&o, "%*s", pad, "");
+	out_padded(&o, word, width - pad, 0);
+	out_char(&o, '\0');
+	str_copy(buf, size, o.data);
+	out_free(&o);
+}
+
+/* Whether kind k is unavailable for the row (the table's '-': limited mode, or delay accounting
+ * off when the task started): its rates say so, or in a first reading (no rates) its totals. */
+static int kind_unavailable(const struct row *r, int k)
+{
+	if (!r)
+		return 0;
+	if (!r->fresh)
+		return isnan(r->r.kind[k].pct);
+	return r->acc && !(r->acc->kinds & (kind_mask)(1u << k));
+}
+
 /* One chart per delay kind over the readings kept: the share of the interval it waited, on a
- * fixed scale of 0 to 100%, with its latest share, its peak and the kernel's longest wait. */
+ * fixed scale of 0 to 100%, with its latest share, its peak and the kernel's longest wait; a kind
+ * unavailable for the task says so in place of its chart, never a line at zero. */
 static void kind_charts(struct view *v, struct lines *l, const struct row *r)
 {
 	const struct history *h = charted(v);
@@ -390,7 +417,12 @@ static void kind_charts(struct view *v, struct lines *l, const struct row *r)
 
 		history_kind_series(h, t, r, k, vals, (size_t)width);
 		top = highest(vals, width);
-		strip_render(strip, sizeof(strip), vals, (size_t)width, 100, strip_glyphs_for_locale());
+		if (kind_unavailable(r, k) && !(top > 0)) {
+			unavailable_strip(strip, sizeof(strip), width);
+			top = NAN;
+		} else {
+			strip_render(strip, sizeof(strip), vals, (size_t)width, 100, strip_glyphs_for_locale());
+		}
 		fmt_cell(now, r && !r->fresh ? r->r.kind[k].pct : NAN, 1, 6);
 		fmt_cell(peak, t ? top : NAN, 1, 6);
 		fmt_cell(longest, r ? r->r.kind[k].max_ms : NAN, 1, 7);

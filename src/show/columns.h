@@ -47,6 +47,8 @@ struct display {
 	const int *chosen; /* --columns: the columns shown, in order (ids; those the view lacks are
 			       left out, and its last column ends every row); NULL: all of the view's */
 	int nchosen;
+	int flat_cgroups; /* every task is in the hierarchy's root, and the columns are the defaults:
+			     the CGROUP column would say "/" on every row, and is left out */
 	/* The TREND column: the row's last sort values as a strip chart into buf (>= 32 bytes; NULL:
 	 * none wanted), and how much the last grew over the first (NAN: no trend); NULL where there is
 	 * no history (batch reports), whose cells show "-". */

@@ -65,6 +65,8 @@ check_fact "peaks.rec: I/O some 2% quiet, the bursts' readings (events aside) 15
 check_fact "hostile.rec: mallory's process (1601) is named <img src=x onerror=alert(1)>, its cgroup holds <svg" \
 	"true true" hostile.rec \
 	'[.[] | select(.type == "task" and .pid == 1601)][0] | [(.command | startswith("<img src=x onerror=alert(1)>")), (.cgroup | contains("<svg onload"))] | map(tostring) | join(" ")'
+check_fact "hostile.rec: alice's bash (1200) is in a cgroup named with 240 letters" 240 hostile.rec \
+	'[.[] | select(.type == "task" and .pid == 1200)][0] | .cgroup | split("/") | .[3] | rtrimstr(".service") | length'
 reports=$(dt -r "$FIX/long.rec" -b --begin @1767225854 --end @1767225857 | grep -c '^delaytop - ')
 [ "$reports" -eq 3 ] && [ "$(dt -r "$FIX/long.rec" -b | grep -c '^delaytop - ')" -eq 599 ]
 tap_ok $? "long.rec: 599 reports after its first reading; 3 from 00:04:14 to 00:04:17, across the first segment's end" \

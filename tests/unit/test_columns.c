@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "columns.h"
+#include "listing.h"
 #include "model.h"
 #include "order.h"
 #include "rowfixture.h"
@@ -362,8 +363,41 @@ static void test_ident_columns(void)
 	ok(rows[0] == &r[1], "reversed by container: the docker row first (pid %u)", rows[0]->pid);
 }
 
+/* The CGROUP column of tasks all in the root (a hybrid host's v2 hierarchy) is left out by
+ * default, kept where --columns (or the setup) asks for it, and never in the cgroup view. */
+static void test_flat_cgroups(void)
+{
+	static const int chosen[] = { COL_ID, COL_CGROUP, COL_COMMAND };
+	struct display d = { 0 };
+	struct snapshot snap = { 0 };
+	struct row rows[2] = { make_row(1, 0, "a", 1, 1), make_row(2, 0, "b", 1, 1) };
+
+	ok(column_shown(&d, COL_CGROUP), "by default the task view shows CGROUP");
+	d.flat_cgroups = 1;
+	ok(!column_shown(&d, COL_CGROUP) && column_shown(&d, COL_COMMAND) && column_shown(&d, COL_TOTAL),
+	   "flat_cgroups: CGROUP left out, the others kept");
+	d.cgroups = 1;
+	ok(column_shown(&d, COL_CGROUP), "flat_cgroups in the cgroup view: CGROUP, its last column, stays");
+	d.cgroups = 0;
+	d.flat_cgroups = 0;
+	d.chosen = chosen;
+	d.nchosen = 3;
+	ok(column_shown(&d, COL_CGROUP), "--columns pid,cgroup,command shows it");
+
+	snap.rows = rows;
+	snap.nrows = 2;
+	rows[0].cgroup = "/";
+	rows[1].cgroup = NULL;
+	ok(listing_cgroups_flat(&snap), "rows in / or with none known: flat");
+	rows[1].cgroup = "/user.slice";
+	ok(!listing_cgroups_flat(&snap), "a row in /user.slice: not flat");
+	rows[1].cgroup = "//";
+	ok(!listing_cgroups_flat(&snap), "a path that is not exactly /: not flat");
+}
+
 int main(void)
 {
+	test_flat_cgroups();
 	test_ident_columns();
 	test_pinned_orders();
 	test_orders_complete();

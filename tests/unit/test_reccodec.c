@@ -1029,6 +1029,15 @@ static void test_times(void)
 	   "'14:05:30' is today's");
 	ok(time_parse("09:00", now, &t, err, sizeof(err)) == 0 && t == now - (5 * 3600 + 300) * 1000000000ll,
 	   "'09:00' is today's");
+	ok(time_parse_on("14:05:30", now, now - 3 * 86400ll * 1000000000, &t, err, sizeof(err)) == 0 &&
+		   t == now - (3 * 86400 - 30) * 1000000000ll,
+	   "time_parse_on: '14:05:30' is on the day given (the reading shown), not today");
+	ok(time_parse_on("10m ago", now, now - 3 * 86400ll * 1000000000, &t, err, sizeof(err)) == 0 &&
+		   t == now - 600ll * 1000000000,
+	   "time_parse_on: '10m ago' is still from now");
+	ok(time_parse_on("2026-11-25 14:05", now, now - 3 * 86400ll * 1000000000, &t, err, sizeof(err)) == 0 &&
+		   t == (int64_t)timegm(&tm) * 1000000000,
+	   "time_parse_on: a date and time is that date and time");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
 		t = 12345;
