@@ -233,17 +233,35 @@ int cgroupfs_exists(const struct cgroup_hier *h, const char *path)
 	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
+int cgroupfs_owner(const struct cgroup_hier *h, const char *path, uint32_t *uid, uint64_t *ino)
+{
+	char dir[CGROUP_PATH_MAX + 64];
+	struct stat st;
+
+	if (cgroupfs_dir(h, path, dir, sizeof(dir)) < 0)
+		return -ENOENT;
+	if (stat(dir, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	*uid = (uint32_t)st.st_uid;
+	*ino = (uint64_t)st.st_ino;
+	return 0;
+}
+
 /* Walks the directory of path, depth first, calling fn for it and each cgroup below. */
-static void walk_dir(const struct cgroup_hier *h, char *path, size_t len, size_t size,
-		     void (*fn)(void *arg, const char *path), void *arg)
+static void walk_dir(const struct cgroup_hier *h, char *path, size_t len, size_t size, cgroupfs_walk_fn fn,
+		     void *arg)
 {
 	char dir[CGROUP_PATH_MAX + 64];
 	struct dirent *d;
+	struct stat st;
 	DIR *dp;
 
 	if (cgroupfs_dir(h, path, dir, sizeof(dir)) < 0 || !(dp = opendir(dir)))
 		return; /* removed meanwhile */
-	fn(arg, path);
+	/* the open directory's own owner: an fstat costs no lookup of the path */
+	fn(arg, path, fstat(dirfd(dp), &st) == 0 ? (uint32_t)st.st_uid : 0);
 	while ((d = readdir(dp)) != NULL) {
 		size_t n = strlen(d->d_name);
 
@@ -256,7 +274,7 @@ static void walk_dir(const struct cgroup_hier *h, char *path, size_t len, size_t
 	closedir(dp);
 }
 
-int cgroupfs_walk(const struct cgroup_hier *h, const char *path, void (*fn)(void *arg, const char *path), void *arg)
+int cgroupfs_walk(const struct cgroup_hier *h, const char *path, cgroupfs_walk_fn fn, void *arg)
 {
 	char buf[CGROUP_PATH_MAX];
 	int rc = cgroupfs_exists(h, path);

@@ -25,16 +25,34 @@ void cgtable_free(struct cgtable *t)
 	clear(t->prev, t->nprev);
 	free(t->f);
 	free(t->prev);
+	free(t->open);
 	cgtable_init(t);
 }
 
-static void collect_path(void *arg, const char *path)
-{
-	struct cgtable *t = arg;
+/* A walk under way: the table, the cgroups walked into (t->open), the root's delegate. */
+struct walk {
+	struct cgtable *t;
+	size_t depth;
+	uint32_t root_deleg;
+};
 
+/* Takes a cgroup the walk met: its parent is the innermost cgroup walked into that holds it (the
+ * walk goes depth first, parents first), and it is delegated as that one is, or to its owner. */
+static void collect_path(void *arg, const char *path, uint32_t owner)
+{
+	struct walk *w = arg;
+	struct cgtable *t = w->t;
+	uint32_t outer;
+
+	while (w->depth && !cgpath_within(path, t->f[t->open[w->depth - 1]].path))
+		w->depth--;
+	outer = w->depth ? t->f[t->open[w->depth - 1]].identity_uid : w->root_deleg;
 	t->f = xgrow(t->f, &t->cap, t->n + 1, sizeof(*t->f));
 	memset(&t->f[t->n], 0, sizeof(t->f[t->n]));
-	t->f[t->n++].path = xstrdup(path);
+	t->f[t->n].path = xstrdup(path);
+	t->f[t->n].identity_uid = cgowner_below(outer, owner);
+	t->open = xgrow(t->open, &t->capopen, w->depth + 1, sizeof(*t->open));
+	t->open[w->depth++] = t->n++;
 }
 
 static int by_path(const void *a, const void *b)
@@ -105,11 +123,13 @@ static void fill(struct cgroup_facts *f, const struct cgroup_facts *old, struct 
 }
 
 int cgtable_read(struct cgtable *t, struct kernel *k, const struct cgroup_hier *h, const char *root,
-		 int cgroupstats, uint64_t now_ns, const struct row *rows, size_t nrows)
+		 int cgroupstats, uint64_t now_ns, const struct row *rows, size_t nrows, struct cgowner *owners)
 {
 	struct cgroup_facts *swap = t->prev;
 	size_t capswap = t->capprev, nbusy;
 	const char **busy;
+	/* the root's delegate from the directories above it; "/" has none above */
+	struct walk w = { t, 0, owners && strcmp(root, "/") != 0 ? cgowner_of(owners, k, h, root) : CGOWNER_NONE };
 	int rc;
 
 	clear(t->prev, t->nprev);
@@ -119,7 +139,7 @@ int cgtable_read(struct cgtable *t, struct kernel *k, const struct cgroup_hier *
 	t->f = swap;
 	t->cap = capswap;
 	t->n = 0;
-	rc = k->ops->cgroup_walk(k, h, root, collect_path, t);
+	rc = k->ops->cgroup_walk(k, h, root, collect_path, &w);
 	if (rc < 0)
 		return rc;
 	qsort(t->f, t->n, sizeof(*t->f), by_path);

@@ -20,6 +20,7 @@ struct cgroup_facts {
 	uint64_t states[CG_STATES]; /* its own tasks by state, when have_states */
 	int have_states;          /* 1: from CGROUPSTATS (v1) */
 	int busy;                 /* tasks were in it or below during the interval */
+	uint32_t identity_uid;    /* who it is delegated to (cgowner.h); 0: none, or not known */
 };
 
 /* One node of the tree. */
