@@ -75,11 +75,14 @@ static void add_delays(struct metrics_delays *sum, const struct metrics_delays *
 	sum->kinds_count |= d->kinds_count;
 }
 
-/* Adds d to the cgroup path and to each of its ancestors. */
-static void add_to_cgroups(struct metrics *m, const char *path, const struct metrics_delays *d)
+/* Adds d to the cgroup path and to each of its ancestors; the path takes its delegate from the
+ * task (identity_uid), and the cgroup tree then says it for the cgroups it read (expire_cgroups). */
+static void add_to_cgroups(struct metrics *m, const char *path, uint32_t identity_uid,
+			   const struct metrics_delays *d)
 {
 	char buf[1024];
 	size_t len = strlen(path);
+	int leaf = 1;
 
 	if (len >= sizeof(buf))
 		return;
@@ -88,6 +91,9 @@ static void add_to_cgroups(struct metrics *m, const char *path, const struct met
 		struct metrics_group *g = group(&m->cgroups, buf, 1);
 		char *slash;
 
+		if (leaf && identity_uid)
+			g->identity_uid = identity_uid;
+		leaf = 0;
 		add_delays(&g->d, d);
 		g->seen_s = m->now_s;
 		if (strcmp(buf, "/") == 0)
@@ -168,7 +174,7 @@ static void add_tasks(struct metrics *m, const struct snapshot *snap)
 			continue;
 		task_delta(r, last_seen(m, &key), &m->next[n++], &d);
 		if (r->cgroup)
-			add_to_cgroups(m, r->cgroup, &d);
+			add_to_cgroups(m, r->cgroup, r->identity_uid, &d);
 		add_to_command(m, r->comm, &d);
 	}
 	qsort(m->next, n, sizeof(*m->next), task_cmp);
@@ -200,8 +206,10 @@ static void expire_cgroups(struct metrics *m, const struct snapshot *snap)
 		if (!r->cgroup || !r->cg || !r->cg->facts)
 			continue; /* not read from the hierarchy: only named by tasks, maybe departed */
 		g = group(gs, r->cgroup, 0);
-		if (g)
+		if (g) {
 			g->seen_s = m->now_s;
+			g->identity_uid = r->identity_uid; /* as read now: a cgroup made again may differ */
+		}
 	}
 	for (size_t i = 0; i < gs->n; i++) {
 		if (m->now_s - gs->g[i].seen_s > m->expiry_s) {
@@ -232,6 +240,7 @@ static void take_psi(struct metrics *m, const struct snapshot *snap)
 		p = &m->psi[m->npsi++];
 		memset(p, 0, sizeof(*p));
 		p->cgroup = xstrdup(r->cgroup);
+		p->identity_uid = r->identity_uid;
 		for (int res = 0; res < PSI_COUNT; res++) {
 			const struct psi_resource *pr = &r->cg->facts->psi.res[res];
 
@@ -329,8 +338,11 @@ static void label_value(struct outbuf *o, const char *s, int command)
 }
 
 /* After a cgroup's label, what its path names (cgident.h): unit, container_id, pod_uid, qos, each
- * only where known. A function of the cgroup label: they add no series. */
-static void ident_labels(struct outbuf *o, const char *path)
+ * only where known, and identity_uid, the user the cgroup is delegated to (who could have named
+ * them all), only where there is one: `sum by (container_id, identity_uid)` keeps a container a
+ * user named apart from the system's. Functions of the cgroup (the first of its path, the last of
+ * its directories' owners): they add no series but when a cgroup is made again owned otherwise. */
+static void ident_labels(struct outbuf *o, const char *path, uint32_t identity_uid)
 {
 	struct cgident id;
 	const char *v[4];
@@ -346,11 +358,14 @@ static void ident_labels(struct outbuf *o, const char *path)
 			out_printf(o, ",%s=", names[i]);
 			label_value(o, v[i], 0);
 		}
+	if (identity_uid)
+		out_printf(o, ",identity_uid=\"%u\"", identity_uid);
 }
 
-/* name{label="value",kind="k"} value; the value NULL stands for METRICS_OTHER. */
-static void sample(struct outbuf *o, const char *name, const char *label, const char *value, const char *kind,
-		   double v, int whole)
+/* name{label="value",kind="k"} value; the value NULL stands for METRICS_OTHER. A cgroup's label is
+ * followed by what its path names and by its delegate, ident (0: none). */
+static void sample(struct outbuf *o, const char *name, const char *label, const char *value, uint32_t ident,
+		   const char *kind, double v, int whole)
 {
 	out_str(o, name);
 	if (label || kind) {
@@ -362,7 +377,7 @@ static void sample(struct outbuf *o, const char *name, const char *label, const 
 			else
 				label_value(o, value, strcmp(label, "command") == 0);
 			if (value && strcmp(label, "cgroup") == 0)
-				ident_labels(o, value);
+				ident_labels(o, value, ident);
 		}
 		if (kind)
 			out_printf(o, "%skind=\"%s\"", label ? "," : "", kind);
@@ -383,6 +398,7 @@ static void delay_samples(struct outbuf *o, const char *name, const char *label,
 	for (size_t i = 0; i <= gs->n; i++) {
 		const struct metrics_delays *d = i < gs->n ? &gs->g[i].d : others;
 		const char *value = i < gs->n ? gs->g[i].name : NULL; /* NULL: METRICS_OTHER */
+		uint32_t ident = i < gs->n ? gs->g[i].identity_uid : 0;
 
 		if (!d)
 			continue;
@@ -392,9 +408,9 @@ static void delay_samples(struct outbuf *o, const char *name, const char *label,
 			if (!((waits ? d->kinds_count : d->kinds) & bit))
 				continue; /* never available: no series, not a 0 */
 			if (waits)
-				sample(o, name, label, value, delay_kinds[k].key, (double)d->count[k], 1);
+				sample(o, name, label, value, ident, delay_kinds[k].key, (double)d->count[k], 1);
 			else
-				sample(o, name, label, value, delay_kinds[k].key, d->ns[k] / 1e9, 0);
+				sample(o, name, label, value, ident, delay_kinds[k].key, d->ns[k] / 1e9, 0);
 		}
 	}
 }
@@ -432,7 +448,7 @@ static void pressure(const struct metrics *m, struct outbuf *o, int om, int res,
 		snprintf(help, sizeof(help), "Time %s tasks of the system were stalled on %s (PSI %s).",
 			 full ? "all non-idle" : "some", psi_name(res), full ? "full" : "some");
 		family(o, om, name, "counter", "seconds", help);
-		sample(o, name, NULL, NULL, NULL, line->total_us / 1e6, 0);
+		sample(o, name, NULL, NULL, 0, NULL, line->total_us / 1e6, 0);
 	}
 	snprintf(help, sizeof(help), "Time %s tasks of a cgroup were stalled on %s (its PSI %s).",
 		 full ? "all non-idle" : "some", psi_name(res), full ? "full" : "some");
@@ -443,35 +459,36 @@ static void pressure(const struct metrics *m, struct outbuf *o, int om, int res,
 			continue;
 		if (!done++)
 			family(o, om, cgname, "counter", "seconds", help);
-		sample(o, cgname, "cgroup", p->cgroup, NULL, (full ? p->full_us[res] : p->some_us[res]) / 1e6, 0);
+		sample(o, cgname, "cgroup", p->cgroup, p->identity_uid, NULL,
+		       (full ? p->full_us[res] : p->some_us[res]) / 1e6, 0);
 	}
 }
 
 static void health(const struct metrics *m, struct outbuf *o, int om)
 {
 	family(o, om, "delaytop_readings_total", "counter", NULL, "Readings delaytop took.");
-	sample(o, "delaytop_readings_total", NULL, NULL, NULL, (double)m->readings, 1);
+	sample(o, "delaytop_readings_total", NULL, NULL, 0, NULL, (double)m->readings, 1);
 	family(o, om, "delaytop_reading_duration_seconds", "gauge", "seconds", "How long the last reading took.");
-	sample(o, "delaytop_reading_duration_seconds", NULL, NULL, NULL, m->reading_s, 0);
+	sample(o, "delaytop_reading_duration_seconds", NULL, NULL, 0, NULL, m->reading_s, 0);
 	if (m->listening) {
 		family(o, om, "delaytop_exit_records_total", "counter", NULL, "Exit records of tasks received.");
-		sample(o, "delaytop_exit_records_total", NULL, NULL, NULL, (double)m->exits, 1);
+		sample(o, "delaytop_exit_records_total", NULL, NULL, 0, NULL, (double)m->exits, 1);
 		family(o, om, "delaytop_exit_records_lost_total", "counter", NULL,
 		       "Exit records the kernel dropped or delaytop had no room for: their tasks are missing.");
-		sample(o, "delaytop_exit_records_lost_total", NULL, NULL, NULL, (double)m->exits_lost, 1);
+		sample(o, "delaytop_exit_records_lost_total", NULL, NULL, 0, NULL, (double)m->exits_lost, 1);
 	}
 	if (m->delayacct >= 0) {
 		family(o, om, "delaytop_delay_accounting_enabled", "gauge", NULL,
 		       "1 when kernel.task_delayacct is on; when 0 only CPU delay is counted.");
-		sample(o, "delaytop_delay_accounting_enabled", NULL, NULL, NULL, m->delayacct, 1);
+		sample(o, "delaytop_delay_accounting_enabled", NULL, NULL, 0, NULL, m->delayacct, 1);
 	}
 	family(o, om, "delaytop_privileged", "gauge", NULL,
 	       "1 with CAP_NET_ADMIN (every kind, exits seen); 0 limited to CPU and I/O delay from /proc.");
-	sample(o, "delaytop_privileged", NULL, NULL, NULL, !m->limited, 1);
+	sample(o, "delaytop_privileged", NULL, NULL, 0, NULL, !m->limited, 1);
 	family(o, om, "delaytop_processes", "gauge", NULL, "Processes on the system at the last reading.");
-	sample(o, "delaytop_processes", NULL, NULL, NULL, m->procs, 1);
+	sample(o, "delaytop_processes", NULL, NULL, 0, NULL, m->procs, 1);
 	family(o, om, "delaytop_threads", "gauge", NULL, "Threads on the system at the last reading.");
-	sample(o, "delaytop_threads", NULL, NULL, NULL, m->threads, 1);
+	sample(o, "delaytop_threads", NULL, NULL, 0, NULL, m->threads, 1);
 }
 
 void metrics_format(const struct metrics *m, struct outbuf *o, int openmetrics)
