@@ -249,26 +249,25 @@ int cgroupfs_owner(const struct cgroup_hier *h, const char *path, uint32_t *uid,
 	return 0;
 }
 
-/* Walks the directory of path, depth first, calling fn for it and each cgroup below. */
-static void walk_dir(const struct cgroup_hier *h, char *path, size_t len, size_t size, cgroupfs_walk_fn fn,
-		     void *arg)
+/* Walks the directory of path (its inode ino), depth first, calling fn for it and each cgroup
+ * below. */
+static void walk_dir(const struct cgroup_hier *h, char *path, uint64_t ino, size_t len, size_t size,
+		     cgroupfs_walk_fn fn, void *arg)
 {
 	char dir[CGROUP_PATH_MAX + 64];
 	struct dirent *d;
-	struct stat st;
 	DIR *dp;
 
 	if (cgroupfs_dir(h, path, dir, sizeof(dir)) < 0 || !(dp = opendir(dir)))
 		return; /* removed meanwhile */
-	/* the open directory's own owner: an fstat costs no lookup of the path */
-	fn(arg, path, fstat(dirfd(dp), &st) == 0 ? (uint32_t)st.st_uid : 0);
+	fn(arg, path, ino);
 	while ((d = readdir(dp)) != NULL) {
 		size_t n = strlen(d->d_name);
 
 		if (d->d_type != DT_DIR || d->d_name[0] == '.' || len + 1 + n + 1 > size)
 			continue;
 		snprintf(path + len, size - len, "%s%s", len == 1 ? "" : "/", d->d_name);
-		walk_dir(h, path, strlen(path), size, fn, arg);
+		walk_dir(h, path, (uint64_t)d->d_ino, strlen(path), size, fn, arg);
 		path[len] = '\0';
 	}
 	closedir(dp);
@@ -277,12 +276,14 @@ static void walk_dir(const struct cgroup_hier *h, char *path, size_t len, size_t
 int cgroupfs_walk(const struct cgroup_hier *h, const char *path, cgroupfs_walk_fn fn, void *arg)
 {
 	char buf[CGROUP_PATH_MAX];
-	int rc = cgroupfs_exists(h, path);
+	uint32_t uid;
+	uint64_t ino;
+	int rc = cgroupfs_owner(h, path, &uid, &ino);
 
 	if (rc < 0)
 		return rc;
 	cgpath_normalize(path, buf, sizeof(buf));
-	walk_dir(h, buf, strlen(buf), sizeof(buf), fn, arg);
+	walk_dir(h, buf, ino, strlen(buf), sizeof(buf), fn, arg);
 	return 0;
 }
 

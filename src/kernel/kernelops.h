@@ -103,7 +103,7 @@ struct kernel_ops {
 	/* The hierarchy shown (cgroupfs_detect). */
 	void (*cgroup_detect)(struct kernel *k, struct cgroup_hier *h);
 	/* Calls fn for path and every cgroup below it, parents first, each with its directory's
-	 * owner (cgroupfs_walk): 0 or a negative errno. */
+	 * inode (cgroupfs_walk): 0 or a negative errno. */
 	int (*cgroup_walk)(struct kernel *k, const struct cgroup_hier *h, const char *path, cgroupfs_walk_fn fn,
 			   void *arg);
 	/* The owner and inode of a cgroup's directory (cgroupfs_owner): 0, -ENOENT when it is gone,

@@ -440,7 +440,7 @@ static int fk_cgroup_by_path(const void *a, const void *b)
 	return strcmp(((const struct fk_cgroup *)a)->path, ((const struct fk_cgroup *)b)->path);
 }
 
-/* The cgroups at and below path, parents first (sorted by path), each with its owner. */
+/* The cgroups at and below path, parents first (sorted by path), each with its inode. */
 static int fk_cgroup_walk(struct kernel *k, const struct cgroup_hier *h, const char *path, cgroupfs_walk_fn fn,
 			  void *arg)
 {
@@ -452,7 +452,7 @@ static int fk_cgroup_walk(struct kernel *k, const struct cgroup_hier *h, const c
 	qsort(fk->cg, (size_t)fk->ncg, sizeof(fk->cg[0]), fk_cgroup_by_path);
 	for (int i = 0; i < fk->ncg; i++)
 		if (fk->cg[i].present && cgpath_within(fk->cg[i].path, path))
-			fn(arg, fk->cg[i].path, fk->cg[i].uid);
+			fn(arg, fk->cg[i].path, fk->cg[i].ino);
 	return 0;
 }
 

@@ -4,7 +4,8 @@
  * a directory root made in it); a lookup kept costs one stat, a cgroup made again (a new inode) or
  * chowned is read again, one gone is the delegate's of an ancestor still there or not known, and
  * not kept; paths not looked up are forgotten. Then the sampler: a process's row and the cgroup
- * view's rows carry the delegate, and a process that stays in its cgroup costs no stat. */
+ * view's rows carry the delegate, and a process that stays in its cgroup costs no stat, nor does a
+ * cgroup the view walks again (but one made again, and every one within CGOWNER_FRESH readings). */
 #include "config.h"
 
 #include <string.h>
@@ -201,6 +202,24 @@ static void test_sampler(int cgroups)
 	   "the process that ended: its exited row keeps 1000");
 	ok(tick(s, &fk, &snap) == 0 && row_of(&snap, 200, 1) && row_of(&snap, 200, 1)->identity_uid == 1000,
 	   "and its departed row");
+	if (cgroups) {
+		fk_rmdir(&fk, REAL);
+		fk_mkdir(&fk, REAL, 4000);
+		reads = fk.owner_reads;
+		ok(tick(s, &fk, &snap) == 0 && cgroup_row(&snap, REAL) && cgroup_row(&snap, REAL)->identity_uid == 4000,
+		   "the cgroup view: a cgroup made again (another inode) is read at the next reading");
+		is_int(fk.owner_reads - reads, 1, "and it alone: the others' owners are the last reading's (1 stat)");
+		fk_cgroup_find(&fk, FAKE)->uid = 0;
+		fk_cgroup_find(&fk, USER "/app.slice")->uid = 0;
+		fk_cgroup_find(&fk, USER)->uid = 0;
+		ok(tick(s, &fk, &snap) == 0 && cgroup_row(&snap, FAKE) && cgroup_row(&snap, FAKE)->identity_uid == 1000,
+		   "a chown (the same inodes) is not read at once");
+		for (int i = 0; i < CGOWNER_FRESH; i++)
+			tick(s, &fk, &snap);
+		ok(cgroup_row(&snap, FAKE) && cgroup_row(&snap, FAKE)->identity_uid == 0 && cgroup_row(&snap, USER) &&
+			   cgroup_row(&snap, USER)->identity_uid == 0,
+		   "but within CGOWNER_FRESH readings");
+	}
 	sampler_close(s);
 }
 

@@ -133,25 +133,25 @@ static void make(const char *rel, const char *pressure)
 
 static size_t walked;
 static char seen[64][CGROUP_PATH_MAX];
-static uint32_t seen_owner[64];
+static uint64_t seen_ino[64];
 
-static void on_path(void *arg, const char *path, uint32_t owner)
+static void on_path(void *arg, const char *path, uint64_t ino)
 {
 	(void)arg;
 	if (walked < 64) {
 		snprintf(seen[walked], sizeof(seen[walked]), "%s", path);
-		seen_owner[walked] = owner;
+		seen_ino[walked] = ino;
 	}
 	walked++;
 }
 
-/* The walk's owner of path, or UINT32_MAX when it did not walk it. */
-static uint32_t walked_owner(const char *path)
+/* The walk's inode of path, or 0 when it did not walk it. */
+static uint64_t walked_ino(const char *path)
 {
 	for (size_t i = 0; i < walked && i < 64; i++)
 		if (strcmp(seen[i], path) == 0)
-			return seen_owner[i];
-	return UINT32_MAX;
+			return seen_ino[i];
+	return 0;
 }
 
 /* The table's delegate of path, or UINT32_MAX when it does not hold it. */
@@ -210,12 +210,16 @@ static void test_walk(void)
 		struct stat st;
 		char path[1024];
 
-		is_int(walked_owner("/system.slice"), me, "the walk gives each directory's owner: the creator's");
-		is_int(walked_owner("/system.slice/user/docker-x.scope"), deleg, "a delegated one's: the delegate's");
+		snprintf(path, sizeof(path), "%s/system.slice/user/docker-x.scope", tree);
+		ok(stat(path, &st) == 0 && walked_ino("/system.slice/user/docker-x.scope") == (uint64_t)st.st_ino,
+		   "the walk gives each directory's inode, as its parent lists it");
+		snprintf(path, sizeof(path), "%s", tree);
+		ok(stat(path, &st) == 0 && walked_ino("/") == (uint64_t)st.st_ino, "and the root's");
 		snprintf(path, sizeof(path), "%s/system.slice/user", tree);
 		ok(cgroupfs_owner(&h, "/system.slice/user", &uid, &ino) == 0 && uid == deleg && stat(path, &st) == 0 &&
 			   ino == (uint64_t)st.st_ino,
 		   "cgroupfs_owner: the directory's owner and inode");
+		ok(cgroupfs_owner(&h, "/system.slice", &uid, &ino) == 0 && uid == me, "a directory is its maker's");
 		is_int(cgroupfs_owner(&h, "/system.slice/gone", &uid, &ino), -ENOENT, "a cgroup gone is ENOENT");
 	}
 	for (size_t i = 0; i < walked && i < 64; i++) {
