@@ -119,7 +119,6 @@ uint32_t cgowner_of(struct cgowner *c, struct kernel *k, const struct cgroup_hie
 
 		buf[ends[i]] = '\0';
 		lv[i].rc = k->ops->cgroup_owner(k, h, buf, &lv[i].owner, &lv[i].ino);
-		c->reads++;
 		at = find(c, buf, &found);
 		buf[ends[i]] = save;
 		if (lv[i].rc == 0 && found && c->e[at].ino == lv[i].ino && c->e[at].owner == lv[i].owner &&

@@ -44,7 +44,6 @@ struct cgowner {
 	struct cgowner_entry *e; /* sorted by path */
 	size_t n, cap;
 	uint32_t gen;            /* counts cgowner_retire's calls */
-	uint64_t reads;          /* directories read (stats), since the start: for the tests */
 };
 
 void cgowner_init(struct cgowner *c);
