@@ -287,17 +287,21 @@ static void json_tail(struct outbuf *o, const struct row *r, const struct displa
 }
 
 /* What the cgroup's path names: "unit", "container_runtime", "container_id", "pod_uid", "qos",
- * null where unknown. */
-static void json_ident(struct outbuf *o, const char *path)
+ * null where unknown; then "identity_uid", the user who could have named them, null when root. */
+static void json_ident(struct outbuf *o, const struct row *r)
 {
 	struct cgident id;
 	const char *v[ROWVAL_IDENT_COUNT];
 
-	rowval_ident(path, &id, v);
+	rowval_ident(r->cgroup, &id, v);
 	for (int i = 0; i < ROWVAL_IDENT_COUNT; i++) {
 		out_printf(o, ",\"%s\":", rowval_ident_names[i]);
 		json_string_or_null(o, v[i]);
 	}
+	if (r->identity_uid)
+		out_printf(o, ",\"" ROWVAL_IDENTITY_UID "\":%u", r->identity_uid);
+	else
+		out_str(o, ",\"" ROWVAL_IDENTITY_UID "\":null");
 }
 
 /* A task's "pid" and "tid" (null for a process row). */
@@ -334,7 +338,7 @@ static void json_task(struct outbuf *o, const char *when, const struct snapshot 
 	json_string_or_null(o, r->cmdline);
 	json_acct(o, r, d);
 	json_tail(o, r, d);
-	json_ident(o, r->cgroup);
+	json_ident(o, r);
 	out_str(o, "}\n");
 }
 
@@ -368,7 +372,7 @@ static void json_cgroup(struct outbuf *o, const char *when, const struct snapsho
 		json_column(o, r, COL_PSI + i, d, 0);
 	}
 	out_char(o, '}');
-	json_ident(o, r->cgroup);
+	json_ident(o, r);
 	out_str(o, "}\n");
 }
 

@@ -24,6 +24,7 @@
 /* A cgroup's counters (struct metrics_delays: cmdrank.h). */
 struct metrics_group {
 	char *name;
+	uint32_t identity_uid; /* a cgroup's delegate (rowfield.h), 0: none */
 	struct metrics_delays d;
 	double seen_s; /* when it last existed or had a task (snapshot elapsed_s) */
 };
@@ -43,6 +44,7 @@ struct metrics_task {
 /* A cgroup's pressure counters, as the kernel last gave them. */
 struct metrics_psi {
 	char *cgroup;
+	uint32_t identity_uid;
 	uint64_t some_us[PSI_COUNT], full_us[PSI_COUNT];
 	uint8_t some[PSI_COUNT], full[PSI_COUNT]; /* present */
 };

@@ -14,12 +14,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "cgident.h"
 #include "detail.h"
 #include "format.h"
 #include "history.h"
 #include "psi.h"
 #include "i18n.h"
 #include "strip.h"
+#include "users.h"
 #include "xalloc.h"
 
 /* The busiest tasks and the threads a detail view lists at most. */
@@ -504,6 +506,40 @@ static void acct_lines(struct lines *l, const struct row *r)
 	out_free(&o);
 }
 
+/* What the row's cgroup path names (unit, container, pod), then, on a line of its own, when the
+ * cgroup is delegated, the user who could have named it all (a live run names the user; a
+ * recording's uid may be another machine's). Nothing when the path names nothing and is not
+ * delegated. */
+static void identity_lines(const struct view *v, struct lines *l, const struct row *r)
+{
+	struct cgident id;
+	char text[CGIDENT_NAME_MAX + 32], name[64];
+	struct outbuf o = { 0 };
+
+	if (!r || !r->cgroup)
+		return;
+	cgident_parse(r->cgroup, &id);
+	if (id.unit[0])
+		out_printf(&o, F_(N_("Unit: %s  ")), id.unit);
+	if (id.container[0])
+		out_printf(&o, F_(N_("Container: %s  ")), cgident_container_text(&id, text, sizeof(text)));
+	if (id.pod_uid[0])
+		out_printf(&o, F_(N_("Pod: %s (%s)")), id.pod_uid, id.qos);
+	while (o.len && o.data[o.len - 1] == ' ')
+		o.len--;
+	if (o.len) {
+		out_char(&o, '\0');
+		line(l, A_NORMAL, o.data);
+	}
+	out_free(&o);
+	if (r->identity_uid && !v->replay && users_lookup(r->identity_uid, name, sizeof(name), NULL, 0) == 0)
+		linef(l, A_BOLD, F_(N_("Delegated to uid %u (%s): a cgroup that user may name, and these names are theirs")),
+		      r->identity_uid, name);
+	else if (r->identity_uid)
+		linef(l, A_BOLD, F_(N_("Delegated to uid %u: a cgroup that user may name, and these names are theirs")),
+		      r->identity_uid);
+}
+
 static void task_detail(struct view *v, struct lines *l)
 {
 	struct detail *d = v->detail;
@@ -521,6 +557,7 @@ static void task_detail(struct view *v, struct lines *l)
 	linef(l, A_NORMAL, F_(N_("Command: %s")), r && r->cmdline ? r->cmdline : r && r->comm ? r->comm : d->comm);
 	linef(l, A_NORMAL, F_(N_("User: %s  State: %s  Process: %u  Cgroup: %s")), r && r->user ? r->user : "-", state,
 	      r ? r->pid : 0, r && r->cgroup ? r->cgroup : "-");
+	identity_lines(v, l, r);
 	pressure_line(l, _("Cgroup pressure:"), r && r->cgroup ? cgroup_row(v, r->cgroup) : NULL);
 	kind_charts(v, l, r);
 	thread_lines(v, l, r);
@@ -573,6 +610,7 @@ static void cgroup_detail(struct view *v, struct lines *l)
 	size_t n = 0, plen = strlen(d->path);
 
 	linef(l, A_BOLD | A_REVERSE, cg ? F_(N_("Cgroup %s; Esc returns")) : F_(N_("Cgroup %s is gone; Esc returns")), d->path);
+	identity_lines(v, l, cg);
 	pressure_line(l, _("Pressure:"), cg);
 	pressure_charts(v, l, cg);
 	if (cg && cg->cg) {

@@ -9,6 +9,7 @@
 #define DELAYTOP_COLUMNS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "acctfield.h"
 #include "format.h"
@@ -16,6 +17,15 @@
 
 /* The suffix of a share above 100% per thread: a wait carried over from an earlier interval. */
 #define CARRIED_MARK '+'
+
+/* Between a unit's or container's name and the uid of the user its cgroup is delegated to, who
+ * could have named it ("docker:0123456789ab~1000"); no unit or container name has one. */
+#define DELEGATED_MARK '~'
+
+/* A name its cgroup's path gives (a unit, a container, a pod) into buf (size bytes), with
+ * DELEGATED_MARK and identity_uid after it when that is not 0, and cut so that the whole mark
+ * fits in width columns; returns buf. */
+const char *column_ident_marked(const char *name, uint32_t identity_uid, size_t width, char *buf, size_t size);
 
 /* What the delay cells show. */
 enum metric {

@@ -361,6 +361,22 @@ static void test_ident_columns(void)
 	   rows[1]->pid, rows[2]->pid, rows[3]->pid);
 	order_sort(rows, 4, COL_CONTAINER, 1, &d);
 	ok(rows[0] == &r[1], "reversed by container: the docker row first (pid %u)", rows[0]->pid);
+
+	/* a cgroup delegated to a user: the names are marked with the user, the mark kept whole */
+	r[1].identity_uid = 65534;
+	r[0].identity_uid = 1000;
+	is_str(column_text(&r[0], COL_UNIT, &d, buf), "nginx.service~1000", "UNIT delegated: the user after the name");
+	is_str(column_text(&r[1], COL_CONTAINER, &d, buf), "docker:4f1c2a9e8b~65534",
+	       "CONTAINER delegated: the id cut so that the mark fits the column's 23");
+	ok(strlen(buf) == (size_t)column_def(COL_CONTAINER).width, "exactly its width (%zu)", strlen(buf));
+	is_str(column_text(&r[1], COL_UNIT, &d, buf), "docker-4f1c2a9~65534", "UNIT delegated: cut to 20 with the mark");
+	is_str(column_text(&r[0], COL_CONTAINER, &d, buf), "-", "no container: '-', delegated or not");
+	is_str(column_ident_marked("pod x, burstable", 0, 10, buf, sizeof(buf)), "pod x, burstable",
+	       "not delegated: the name as it is");
+	is_str(column_ident_marked("abcdef", 4294967294u, 8, buf, sizeof(buf)), "~4294967294",
+	       "a mark wider than the column: the mark alone");
+	is_str(column_ident_marked("abcdefghijklmnopqrstuvwxyz0123456789", 7, 100, buf, sizeof(buf)),
+	       "abcdefghijklmnopqrstuvwxyz012~7", "cut to the buffer, the mark kept");
 }
 
 /* The CGROUP column of tasks all in the root (a hybrid host's v2 hierarchy) is left out by

@@ -5,7 +5,8 @@
  * exposition in both formats against golden files, label values escaped; a cgroup's series stay
  * while it exists or has tasks and expiry_s more, then go; label values of names that differ
  * always differ (control characters, bytes that are not UTF-8, a command named _other) and the
- * exposition stays UTF-8. */
+ * exposition stays UTF-8; a cgroup's series carry what its path names and, when it is
+ * delegated, identity_uid. */
 #include "config.h"
 
 #include <math.h>
@@ -259,9 +260,70 @@ static void test_ident_labels(void)
 	metrics_free(&m);
 }
 
+#define USERSVC "/user.slice/user-1000.slice/user@1000.service"
+
+/* A container a user named in the subtree delegated to them: its series carry identity_uid (from
+ * the cgroup tree's rows, else from its tasks), so that summing by container_id and identity_uid
+ * keeps it apart from the system's container of the same id; the system's carry none. */
+static void test_delegated_labels(void)
+{
+	static const char *const paths[] = { "/system.slice/docker-" HEX64 ".scope",
+					     USERSVC "/app.slice/docker-" HEX64 ".scope", USERSVC,
+					     "/user.slice/user-1000.slice" };
+	static const uint32_t owners[] = { 0, 1000, 1000, 0 };
+	struct cgroup_facts facts;
+	struct metrics m;
+	struct snapshot snap;
+	char *text, *dup;
+
+	memset(&snap, 0, sizeof(snap));
+	memset(&facts, 0, sizeof(facts));
+	facts.psi.res[PSI_CPU].present = facts.psi.res[PSI_CPU].some.present = 1;
+	facts.psi.res[PSI_CPU].some.total_us = 2000000;
+	snap.rows = rows;
+	metrics_init(&m, 5);
+	task(0, 60, 1, paths[0], "nginx", 1.0, 1);
+	task(1, 61, 1, paths[1], "nginx", 2.0, 1);
+	rows[1].identity_uid = 1000;
+	snap.nrows = 2;
+	cgroup_rows(&snap, paths, 4, 1);
+	for (int i = 0; i < 4; i++) {
+		cg_nodes[i].facts = &facts;
+		cg_rows[i].identity_uid = owners[i];
+	}
+	metrics_update(&m, &snap, 0.001);
+	text = exposition(&m, 0);
+	ok(strstr(text, "delaytop_cgroup_delay_seconds_total{cgroup=\"" USERSVC "/app.slice/docker-" HEX64
+			".scope\",unit=\"docker-" HEX64 ".scope\",container_id=\"" HEX64
+			"\",identity_uid=\"1000\",kind=\"cpu\"} 2.0\n") != NULL,
+	   "the user's container: identity_uid=\"1000\" after what its path names");
+	ok(strstr(text, "delaytop_cgroup_delay_seconds_total{cgroup=\"/system.slice/docker-" HEX64 ".scope\",unit=\"docker-"
+			HEX64 ".scope\",container_id=\"" HEX64 "\",kind=\"cpu\"} 1.0\n") != NULL,
+	   "the system's container of the same id: no identity_uid label");
+	ok(strstr(text, "{cgroup=\"" USERSVC "\",unit=\"user@1000.service\",identity_uid=\"1000\",kind=") &&
+		   strstr(text, "{cgroup=\"/user.slice/user-1000.slice\",unit=\"user-1000.slice\",kind="),
+	   "the delegated directory carries it, the slice above it does not");
+	ok(strstr(text, "delaytop_cgroup_pressure_cpu_waiting_seconds_total{cgroup=\"" USERSVC "/app.slice/docker-" HEX64
+			".scope\",unit=\"docker-" HEX64 ".scope\",container_id=\"" HEX64 "\",identity_uid=\"1000\"} 2.0\n") !=
+		   NULL,
+	   "and so does its pressure series");
+	dup = duplicate_series(text);
+	ok(!dup, "no two series alike: %s", dup ? dup : "none");
+	free(text);
+	cg_rows[1].identity_uid = 0; /* made again, owned by root */
+	metrics_update(&m, &snap, 0.001);
+	text = exposition(&m, 0);
+	ok(strstr(text, "{cgroup=\"" USERSVC "/app.slice/docker-" HEX64 ".scope\",unit=\"docker-" HEX64
+			".scope\",container_id=\"" HEX64 "\",kind=") != NULL,
+	   "the tree's row says what the cgroup is now: a cgroup made again owned by root loses the label");
+	free(text);
+	metrics_free(&m);
+}
+
 int main(void)
 {
 	test_ident_labels();
+	test_delegated_labels();
 	struct metrics m;
 	struct snapshot snap;
 	double before;
