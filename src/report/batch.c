@@ -108,13 +108,7 @@ static void text_header(struct outbuf *o, const struct snapshot *snap, const str
 
 	timing_iso8601(&snap->wall, when, sizeof(when));
 	out_printf(o, F_(N_("%s - %s  interval %.2f s  processes %u  threads %u  rows: %s, sorted by %s\n")),
-		   PACKAGE, when, snap->interval_s, snap->nprocs, snap->nthreads,
-		   b->spec.display.cgroups ? _("cgroups")
-		   : b->spec.display.commands ? (snap->threads ? _("threads summed by command") : _("processes summed by command"))
-		   : snap->threads	   ? _("threads")
-		   : b->spec.display.tree_sums ? _("processes as a tree, subtrees summed")
-		   : b->spec.display.tree  ? _("processes as a tree")
-					   : _("processes"),
+		   PACKAGE, when, snap->interval_s, snap->nprocs, snap->nthreads, listing_rows_text(&b->spec.display),
 		   column_get(b->spec.sort_col, &b->spec.display).key);
 	out_printf(o, F_(N_("delay accounting %s  privileges %s")), delayacct_text(snap->delayacct),
 		   snap->limited ? _("limited (CPU and I/O delay only; tasks that exit between readings are not seen)")

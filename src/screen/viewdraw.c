@@ -217,13 +217,7 @@ static void view_parts(const struct view *v, struct header *h)
 	h->view = h->n;
 	if (v->paused && !v->replay)
 		out_str(o, _("PAUSED "));
-	out_str(o, v->spec.display.cgroups    ? _("cgroups")
-		   : v->spec.display.commands ? (v->spec.display.threads ? _("threads summed by command")
-									 : _("processes summed by command"))
-		   : v->spec.display.threads  ? _("threads")
-					      : _("processes"));
-	if (v->spec.display.tree && !v->spec.display.cgroups && !v->spec.display.threads && !v->spec.display.commands)
-		out_str(o, v->spec.display.tree_sums ? _(" as a tree, subtrees summed") : _(" as a tree"));
+	out_str(o, listing_rows_text(&v->spec.display));
 	part_done(h);
 	if (v->cgroup_filter[0]) {
 		out_printf(o, F_(N_("cgroup %s")), v->cgroup_filter);

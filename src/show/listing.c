@@ -204,6 +204,19 @@ static void build_commands(struct listing *l, const struct snapshot *snap, const
 	order_sort_in(&l->sort, l->rows, l->n, spec->sort_col, spec->reverse, &spec->display);
 }
 
+const char *listing_rows_text(const struct display *d)
+{
+	if (d->cgroups)
+		return _("cgroups");
+	if (d->commands)
+		return d->threads ? _("threads summed by command") : _("processes summed by command");
+	if (d->threads)
+		return _("threads");
+	if (d->tree)
+		return d->tree_sums ? _("processes as a tree, subtrees summed") : _("processes as a tree");
+	return _("processes");
+}
+
 int listing_cgroups_flat(const struct snapshot *snap)
 {
 	for (size_t i = 0; i < snap->nrows; i++) {

@@ -67,6 +67,10 @@ int listing_uses_column(const struct listing_spec *spec, int id);
 void listing_build(struct listing *l, const struct snapshot *snap, const struct listing_spec *spec);
 void listing_free(struct listing *l);
 
+/* What the rows of a display are, for a header (translated): "cgroups", "processes summed by
+ * command", "threads", "processes as a tree", "processes"... */
+const char *listing_rows_text(const struct display *d);
+
 /* Whether every task row of snap is in its hierarchy's root ("/", or none known): a CGROUP column
  * would say nothing (a hybrid host's v2 hierarchy, where systemd or nobody made cgroups). */
 int listing_cgroups_flat(const struct snapshot *snap);
