@@ -156,7 +156,7 @@ struct column_span {
 #define ALL(c, n) { .first = (c), .count = (n) }
 
 /* The list of sort keys (--help's, a refusal's), every column once: TOTAL and the kinds, CPU%, the
- * cgroup view's, the names, the optional columns. */
+ * command view's and the cgroup view's, the names, the optional columns. */
 static const struct column_span sort_keys[] = {
 	ONE(COL_TOTAL), ALL(COL_KIND, DK_COUNT), ONE(COL_PCPU), ONE(COL_PROCS), ONE(COL_TASKS), ALL(COL_NR, CG_STATES),
 	ALL(COL_PSI, PSI_COLS), ONE(COL_ID), ONE(COL_USER), ONE(COL_STATE), ONE(COL_CGROUP), ONE(COL_COMMAND),

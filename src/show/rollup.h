@@ -31,12 +31,12 @@ struct rollup {
 };
 
 /* Sums the n task rows (processes; a recording made with -H gives threads, summed by their own
- * names) into ru->rows, one a command name, and returns how many. Each row's command name and
- * user point into the tasks' strings (the user is ROLLUP_USERS, its uid ROLLUP_UID_SEVERAL,
- * when they have several); it is
- * valid while the tasks are. Its pid and tid are 0; procs counts the processes summed (distinct
- * pids among thread rows); nthreads is the sum of the tasks'; exited, fresh and departed hold
- * when they hold for every task summed, partial when for any. */
+ * names) into ru->rows, one a command name, and returns how many. A row's command name and user
+ * point into the tasks' strings (the user is ROLLUP_USERS, its uid ROLLUP_UID_SEVERAL, when they
+ * have several): it is valid while the tasks are. Its pid and tid are 0; procs counts the
+ * processes summed (distinct pids among thread rows); nthreads is the sum of the tasks'; exited,
+ * fresh and departed hold when they hold for every task summed, partial when for any; carried
+ * marks a kind carried in any. */
 size_t rollup_build(struct rollup *ru, const struct row *const *tasks, size_t n);
 void rollup_free(struct rollup *ru);
 
