@@ -19,13 +19,18 @@
 #define ROLLUP_USERS "*"
 #define ROLLUP_UID_SEVERAL UINT32_MAX
 
+struct rollup_key;
+struct rollup_name;
+
 struct rollup {
 	struct row *rows;          /* a row a command name, in the names' byte order */
 	size_t n, cap;
 	struct kind_totals *sums;  /* the rows' totals since the start */
 	size_t capsums;
-	const struct row **sorted; /* scratch: the tasks by name */
-	size_t capsorted;
+	struct rollup_key *keys;   /* scratch: the tasks in the order they are summed in */
+	size_t capkeys;
+	struct rollup_name *names; /* scratch: the distinct names */
+	size_t capnames;
 	uint32_t *rated;           /* scratch: per row, the tasks whose rates it sums */
 	size_t caprated;
 };
