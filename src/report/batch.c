@@ -22,6 +22,7 @@ void batch_init(struct batch_printer *b, const struct options *o)
 	b->spec.display.accumulate = o->accumulate;
 	b->spec.display.threads = o->threads;
 	b->spec.display.cgroups = o->cgroups;
+	b->spec.display.commands = o->commands;
 	b->spec.display.tree = o->tree;
 	b->spec.display.tree_sums = o->tree_sums;
 	b->spec.display.chosen = o->chosen;
@@ -107,12 +108,7 @@ static void text_header(struct outbuf *o, const struct snapshot *snap, const str
 
 	timing_iso8601(&snap->wall, when, sizeof(when));
 	out_printf(o, F_(N_("%s - %s  interval %.2f s  processes %u  threads %u  rows: %s, sorted by %s\n")),
-		   PACKAGE, when, snap->interval_s, snap->nprocs, snap->nthreads,
-		   b->spec.display.cgroups ? _("cgroups")
-		   : snap->threads	   ? _("threads")
-		   : b->spec.display.tree_sums ? _("processes as a tree, subtrees summed")
-		   : b->spec.display.tree  ? _("processes as a tree")
-					   : _("processes"),
+		   PACKAGE, when, snap->interval_s, snap->nprocs, snap->nthreads, listing_rows_text(&b->spec.display),
 		   column_get(b->spec.sort_col, &b->spec.display).key);
 	out_printf(o, F_(N_("delay accounting %s  privileges %s")), delayacct_text(snap->delayacct),
 		   snap->limited ? _("limited (CPU and I/O delay only; tasks that exit between readings are not seen)")
@@ -376,6 +372,25 @@ static void json_cgroup(struct outbuf *o, const char *when, const struct snapsho
 	out_str(o, "}\n");
 }
 
+/* A command's row: the tasks of one name summed (rollup.h); "user" is null when they have
+ * several. */
+static void json_command(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,
+			 const struct display *d)
+{
+	json_common(o, "command", when, snap);
+	out_str(o, ",\"command\":");
+	out_json_string(o, r->comm);
+	out_printf(o, ",\"processes\":%u,\"threads\":%u,\"user\":", r->procs, r->nthreads);
+	json_string_or_null(o, r->uid == ROLLUP_UID_SEVERAL ? NULL : r->user);
+	json_kinds(o, r, d);
+	out_printf(o, ",\"exited\":%s,\"partial\":%s,\"carried\":[", r->exited ? "true" : "false",
+		   r->partial ? "true" : "false");
+	rowval_carried(o, column_carried(r, d), "\"", ",");
+	out_char(o, ']');
+	json_acct(o, r, d);
+	out_str(o, "}\n");
+}
+
 static void batch_json_report(struct batch_printer *b, const struct snapshot *snap, size_t n)
 {
 	char when[48];
@@ -385,6 +400,8 @@ static void batch_json_report(struct batch_printer *b, const struct snapshot *sn
 	for (size_t i = 0; i < n; i++) {
 		if (b->spec.display.cgroups)
 			json_cgroup(&b->out, when, snap, b->list.rows[i], &b->spec.display);
+		else if (b->spec.display.commands)
+			json_command(&b->out, when, snap, b->list.rows[i], &b->spec.display);
 		else
 			json_task(&b->out, when, snap, b->list.rows[i], &b->spec.display);
 		out_spill(&b->out);

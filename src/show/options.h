@@ -23,6 +23,7 @@ struct options {
 	uint32_t uid;
 	int threads;       /* -H, --group=thread */
 	int cgroups;       /* --group=cgroup: rows are cgroups */
+	int commands;      /* --group=command: process rows summed per command name */
 	const char *cgroup; /* -c: only tasks in this cgroup and below, as given (NULL: all) */
 	const char *unit;   /* --unit: only tasks whose cgroup's unit matches this pattern (NULL: all) */
 	int sort_col;      /* a column_id */
