@@ -2,13 +2,20 @@
  * that delaytop takes are read (file names joined to the file's directory, users in order), an
  * empty file is plain HTTP, and each bad file is refused naming its line and the reason; then the
  * check of users and passwords: the right password passes, a wrong one or an unknown user does
- * not, an unknown user costs a bcrypt too, and only a success is cached. */
+ * not, an unknown user costs a bcrypt too, as long as the costliest user's (timed beside them),
+ * only a success is cached, and a flood of wrong passwords from one address leaves another the
+ * time to pass. */
 #include "config.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef HAVE_CRYPT
+#include <crypt.h>
+#endif
 
 #include "tap.h"
 #include "webauth.h"
@@ -120,29 +127,140 @@ static void test_bad(void)
 	}
 }
 
-/* Wrong passwords as fast as they come: the bcrypts stop when they have taken their second (and a
- * fifth of the time since), while a check that passed before still passes from the cache. */
-static void test_budget(struct web_auth *a)
+/* A socket address of IPv4 text, in one of four buffers used in turn. */
+static const struct sockaddr *from(const char *ip)
 {
+	static struct sockaddr_in sa[4];
+	static unsigned next;
+	struct sockaddr_in *s = &sa[next++ % 4];
+
+	memset(s, 0, sizeof(*s));
+	s->sin_family = AF_INET;
+	inet_pton(AF_INET, ip, &s->sin_addr);
+	return (const struct sockaddr *)s;
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0->tv_sec) + (t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* Wrong passwords as fast as they come from one address: its first costs a bcrypt of the clean
+ * addresses' time, the others of the failed addresses' until they have taken their half second
+ * (not refilled here, so that what follows does not hang on the time it takes); meanwhile a check
+ * that passed before passes from the cache, a right user not seen before from another address
+ * gets its bcrypt and passes, and a second flooding address gets one bcrypt, then is refused as
+ * the first is. */
+static void test_budget(const struct web_config *wc)
+{
+	struct web_auth *a = webauth_new(wc);
 	unsigned long cached, computed, before;
-	struct timespec t0, t1;
+	struct timespec t0;
 	double spent;
 	int n = 0;
 
+	webauth_set_budget(a, AUTH_POOL_FAILED, 500, 0);
+	is_int(webauth_check(a, from("127.0.0.1"), "alice", "secret"), 1, "alice passes");
 	webauth_counts(a, &cached, &before);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (!webauth_refused(a) && n < 20000) {
-		webauth_check(a, "mallory", "guess");
+		webauth_check(a, from("192.0.2.1"), "mallory", "guess");
 		n++;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	spent = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	spent = seconds_since(&t0);
 	webauth_counts(a, &cached, &computed);
-	ok(webauth_refused(a) == 1 && spent > 0.9 && spent < 5,
-	   "wrong passwords: refused without a bcrypt after about a second of them (%d checks, %.2f s)", n, spent);
-	is_int(webauth_check(a, "alice", "secret"), 1, "while a check that passed before passes from the cache");
-	webauth_counts(a, &cached, &computed);
+	ok(webauth_refused(a) == 1 && spent > 0.4 && spent < 5,
+	   "wrong passwords from one address: refused without a bcrypt after about half a second of them "
+	   "(%d checks, %.2f s)",
+	   n, spent);
 	is_int(computed - before, (long long)n - 1, "every wrong password before the refusal cost a bcrypt, the refused none");
+	is_int(webauth_check(a, from("127.0.0.1"), "alice", "secret"), 1,
+	       "while a check that passed before passes from the cache");
+	is_int(webauth_check(a, from("198.51.100.7"), "bob", "hunter2"), 1,
+	       "and a right user not seen before, from an address that sent no wrong password, passes");
+	webauth_counts(a, &cached, &before);
+	is_int(before - computed, 1, "with a bcrypt");
+	is_int(webauth_check(a, from("192.0.2.1"), "bob", "hunter2"), 1,
+	       "from the flooding address too, a right password that passed passes from the cache");
+	is_int(webauth_check(a, from("192.0.2.2"), "mallory", "guess"), 0, "a second flooding address fails");
+	webauth_counts(a, &cached, &computed);
+	is_int(computed - before, 1, "its first wrong password cost a bcrypt");
+	is_int(webauth_check(a, from("192.0.2.2"), "mallory", "guess"), 0, "its second fails");
+	is_int(webauth_refused(a), 2, "without one");
+	webauth_free(a);
+}
+
+/* The median of n times. */
+static double median(double *v, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			double x = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = x;
+		}
+	return v[n / 2];
+}
+
+/* A user with a bcrypt hash of password at cost. */
+static struct web_user user_at_cost(const char *name, const char *password, unsigned long cost)
+{
+	char setting[CRYPT_GENSALT_OUTPUT_SIZE];
+	struct crypt_data cd;
+	struct web_user u = { .name = strdup(name) };
+
+	memset(&cd, 0, sizeof(cd));
+	if (crypt_gensalt_rn("$2y$", cost, NULL, 0, setting, sizeof(setting)))
+		u.hash = strdup(crypt_rn(password, setting, &cd, sizeof(cd)));
+	return u;
+}
+
+#define TIMING_ROUNDS 5
+
+/* An unknown user's check takes as long as the costliest user's, not as the first user's: users
+ * at cost 4 (first) and 10, each check timed side by side with the others, TIMING_ROUNDS times,
+ * the budget out of the way; the medians compared. */
+static void test_unknown_timing(void)
+{
+	struct web_user users[2] = { user_at_cost("quick", "fast", 4), user_at_cost("slow", "slow one", 10) };
+	struct web_config wc = { .users = users, .nusers = 2 };
+	static const char *const names[3] = { "quick", "slow", "nobody" };
+	double took[3][TIMING_ROUNDS], med[3];
+	struct web_auth *a;
+
+	if (!users[0].hash || !users[1].hash) {
+		ok(0, "this libcrypt makes bcrypt hashes of cost 4 and 10");
+		return;
+	}
+	a = webauth_new(&wc);
+	for (int p = 0; p < AUTH_POOLS; p++)
+		webauth_set_budget(a, (enum auth_pool)p, 1e9, 1);
+	for (int r = 0; r < TIMING_ROUNDS; r++)
+		for (int i = 0; i < 3; i++) {
+			struct timespec t0;
+
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			webauth_check(a, from("192.0.2.9"), names[i], "wrong");
+			took[i][r] = seconds_since(&t0) * 1e3;
+		}
+	for (int i = 0; i < 3; i++)
+		med[i] = median(took[i], TIMING_ROUNDS);
+	printf("# medians of %d checks with a wrong password: cost-4 user %.1f ms, cost-10 user %.1f ms, "
+	       "unknown user %.1f ms\n",
+	       TIMING_ROUNDS, med[0], med[1], med[2]);
+	ok(med[2] > 0.5 * med[1] && med[2] < 2 * med[1],
+	   "an unknown user takes about as long as the cost-10 user (%.1f ms against %.1f ms)", med[2], med[1]);
+	ok(med[2] > 10 * med[0], "far longer than the cost-4 user, the file's first (%.1f ms against %.1f ms)", med[2],
+	   med[0]);
+	webauth_free(a);
+	for (int i = 0; i < 2; i++) {
+		free(users[i].name);
+		free(users[i].hash);
+	}
 }
 
 static void test_auth(void)
@@ -162,24 +280,25 @@ static void test_auth(void)
 		webconfig_free(&wc);
 		return;
 	}
-	is_int(webauth_check(a, "alice", "secret"), 1, "alice with her password passes");
-	is_int(webauth_check(a, "bob", "hunter2"), 1, "bob with his password passes");
-	is_int(webauth_check(a, "alice", "hunter2"), 0, "alice with bob's password does not");
-	is_int(webauth_check(a, "alice", "secre"), 0, "a password cut short does not");
-	is_int(webauth_check(a, "alice", ""), 0, "an empty password does not");
-	is_int(webauth_check(a, "carol", "secret"), 0, "an unknown user does not, with a known user's password");
-	is_int(webauth_check(a, "alic", "secret"), 0, "a user name cut short does not");
-	is_int(webauth_check(a, "", ""), 0, "no user does not");
+	is_int(webauth_check(a, NULL, "alice", "secret"), 1, "alice with her password passes");
+	is_int(webauth_check(a, NULL, "bob", "hunter2"), 1, "bob with his password passes");
+	is_int(webauth_check(a, NULL, "alice", "hunter2"), 0, "alice with bob's password does not");
+	is_int(webauth_check(a, NULL, "alice", "secre"), 0, "a password cut short does not");
+	is_int(webauth_check(a, NULL, "alice", ""), 0, "an empty password does not");
+	is_int(webauth_check(a, NULL, "carol", "secret"), 0, "an unknown user does not, with a known user's password");
+	is_int(webauth_check(a, NULL, "alic", "secret"), 0, "a user name cut short does not");
+	is_int(webauth_check(a, NULL, "", ""), 0, "no user does not");
 	webauth_counts(a, &cached, &computed);
 	is_int(computed, 8, "every check so far cost one bcrypt, the unknown users' too");
 	is_int(cached, 0, "none came from the cache");
-	is_int(webauth_check(a, "alice", "secret"), 1, "alice again passes");
-	is_int(webauth_check(a, "alice", "wrong"), 0, "a wrong password after a success does not");
+	is_int(webauth_check(a, NULL, "alice", "secret"), 1, "alice again passes");
+	is_int(webauth_check(a, NULL, "alice", "wrong"), 0, "a wrong password after a success does not");
 	webauth_counts(a, &cached, &computed);
 	is_int(cached, 1, "alice's second check came from the cache");
 	is_int(computed, 9, "the wrong password cost a bcrypt: failures are never cached");
-	test_budget(a);
 	webauth_free(a);
+	test_budget(&wc);
+	test_unknown_timing();
 	webconfig_free(&wc);
 	ok(webauth_new(NULL) == NULL, "no configuration: no check");
 }
