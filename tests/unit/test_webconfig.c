@@ -1,6 +1,8 @@
 /* test_webconfig.c — --web-config's file (tests/unit/webconfig/): the exporter toolkit's keys
  * that delaytop takes are read (file names joined to the file's directory, users in order), an
- * empty file is plain HTTP, and each bad file is refused naming its line and the reason; then the
+ * empty file is plain HTTP, and each bad file is refused naming its line and the reason (a cost
+ * above 14, a tag that is not YAML's own, 100,000 nested '[' within a second, a FIFO, a directory
+ * or a device as the file, certificate or key, at once); then the
  * check of users and passwords: the right password passes, a wrong one or an unknown user does
  * not, an unknown user costs a bcrypt too, as long as the costliest user's (timed beside them),
  * only a success is cached, and a flood of wrong passwords from one address leaves another the
@@ -8,11 +10,14 @@
 #include "config.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #ifdef HAVE_CRYPT
 #include <crypt.h>
 #endif
@@ -61,6 +66,11 @@ static const struct bad_case {
 	{ .file = "two_documents.yml", .line = 4, .reason = "a second YAML document" },
 	{ .file = "cert_list.yml", .line = 2, .reason = "cert_file must be a single value" },
 	{ .file = "nothere.yml", .line = 0, .reason = "No such file or directory" },
+	{ .file = "cost15.yml", .line = 4, .reason = "the hash of user 'bob' has cost 15: delaytop takes 4 to 14" },
+	{ .file = "cost31.yml", .line = 3, .reason = "the hash of user 'alice' has cost 31" },
+	{ .file = "tag_python.yml", .line = 3, .reason = "the YAML tag '!!python/object/apply:os.system' is not one" },
+	{ .file = "tag_local.yml", .line = 2, .reason = "the YAML tag '!delaytop' is not one delaytop knows" },
+	{ .file = "tag_directive.yml", .line = 5, .reason = "the YAML tag 'tag:example.com,2000:hash' is not one" },
 };
 
 static void test_good(void)
@@ -84,9 +94,140 @@ static void test_good(void)
 	is_int(webconfig_load(fixture("empty.yml"), &wc, err, sizeof(err)), 0, "an empty file is taken");
 	ok(!wc.cert_file && !wc.nusers, "an empty file asks for neither TLS nor users");
 	webconfig_free(&wc);
+	is_int(webconfig_load(fixture("comments.yml"), &wc, err, sizeof(err)), 0, "a file of comments is taken");
+	ok(!wc.cert_file && !wc.nusers, "and asks for neither");
+	webconfig_free(&wc);
 	is_int(webconfig_load(fixture("users_only.yml"), &wc, err, sizeof(err)), 0, "users without TLS are taken");
 	ok(!wc.cert_file && wc.nusers == 1, "users without TLS: one user, no certificate");
 	webconfig_free(&wc);
+	is_int(webconfig_load(fixture("tags_core.yml"), &wc, err, sizeof(err)), 0,
+	       "YAML's core tags (!!map, !!bool, !!str) and the non-specific ! are taken");
+	ok(wc.nusers == 1 && strcmp(wc.users[0].name, "alice") == 0 && strncmp(wc.users[0].hash, "$2y$14$", 7) == 0,
+	   "a tagged name and hash are read as plain ones, and a cost of 14 is taken");
+	webconfig_free(&wc);
+}
+
+/* Nesting deeper than 32 levels is refused at the first event past it, the rest never parsed:
+ * 100,000 '[' (libyaml alone took 97 s on them) within a second; 32 levels are still YAML. */
+static void test_depth(void)
+{
+	size_t n = 100000;
+	char *deep = malloc(n + 64), err[512];
+	struct web_config wc;
+	unsigned long line;
+	struct timespec t0, t1;
+	double took;
+	int rc;
+
+	memset(deep, '[', n);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = webconfig_parse(deep, n, NULL, &wc, &line, err, sizeof(err));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	took = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	ok(rc == -1 && line == 1 && strstr(err, "nested deeper than 32 levels"),
+	   "100,000 nested '[' refused at line 1, nested too deep (%lu: %s)", line, err);
+	ok(took < 1, "within a second (%.3f s)", took);
+	/* the root mapping and 31 sequences: 32 levels */
+	strcpy(deep, "a: ");
+	memset(deep + 3, '[', 31);
+	memset(deep + 34, ']', 31);
+	deep[65] = '\n';
+	rc = webconfig_parse(deep, 66, NULL, &wc, &line, err, sizeof(err));
+	ok(rc == -1 && strstr(err, "unknown key 'a'"), "32 levels are parsed (and refused for their key: %s)", err);
+	free(deep);
+}
+
+/* A file to write in the temporary directory tmp. */
+static const char *tmp_path(const char *tmp, const char *name)
+{
+	static char path[2][4200];
+	static unsigned next;
+	char *p = path[next++ % 2];
+
+	snprintf(p, sizeof(path[0]), "%s/%s", tmp, name);
+	return p;
+}
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* text into out, its @ replaced by with. */
+static void subst_at(char *out, size_t size, const char *text, const char *with)
+{
+	const char *at = strchr(text, '@');
+
+	if (at)
+		snprintf(out, size, "%.*s%s%s", (int)(at - text), text, with, at + 1);
+	else
+		snprintf(out, size, "%s", text);
+}
+
+/* A configuration, certificate or key that is not a regular file (a FIFO, which blocked the start
+ * for ever, a directory, a device) is refused at once, naming the file, the line and what it is. */
+static void test_not_regular(void)
+{
+	static const struct kind_case {
+		const char *config; /* the file given, in tmp */
+		const char *text;   /* what web.yml holds */
+		const char *want;   /* the message after "tmp/", with @ for tmp */
+	} cases[] = {
+		{ "fifo.yml", NULL, "fifo.yml: not a regular file but a FIFO" },
+		{ "dir.yml", NULL, "dir.yml: not a regular file but a directory" },
+		{ "web.yml", "tls_server_config:\n  cert_file: cert.pem\n  key_file: key.fifo\n",
+		  "web.yml:3: key_file '@/key.fifo': not a regular file but a FIFO" },
+		{ "web.yml", "tls_server_config:\n  cert_file: dir.yml\n  key_file: key.pem\n",
+		  "web.yml:2: cert_file '@/dir.yml': not a regular file but a directory" },
+		{ "web.yml", "tls_server_config:\n  cert_file: cert.pem\n  key_file: /dev/null\n",
+		  "web.yml:3: key_file '/dev/null': not a regular file but a device" },
+	};
+	char tmp[] = "/tmp/test_webconfig.XXXXXX", want[4400], piece[4300], cmd[8400];
+
+	if (!mkdtemp(tmp)) {
+		ok(0, "a temporary directory: %s", strerror(errno));
+		return;
+	}
+	mkfifo(tmp_path(tmp, "fifo.yml"), 0600);
+	mkfifo(tmp_path(tmp, "key.fifo"), 0600);
+	mkdir(tmp_path(tmp, "dir.yml"), 0700);
+	snprintf(cmd, sizeof(cmd), "cp '%s/cert.pem' '%s/key.pem' '%s'", dir, dir, tmp);
+	if (system(cmd) != 0)
+		ok(0, "the certificate and key copied: %s", cmd);
+	/* a FIFO opened for reading waits for a writer: the test ends (SIGALRM) rather than hangs */
+	printf("# a FIFO that holds the load ends this test in 20 s\n");
+	alarm(20);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct kind_case *c = &cases[i];
+		struct web_config wc;
+		char err[1024];
+		struct timespec t0, t1;
+		double took;
+		int rc;
+
+		if (c->text)
+			write_text(tmp_path(tmp, c->config), c->text);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		rc = webconfig_load(tmp_path(tmp, c->config), &wc, err, sizeof(err));
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		took = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+		subst_at(piece, sizeof(piece), c->want, tmp);
+		snprintf(want, sizeof(want), "%s/%s", tmp, piece);
+		ok(rc == -1 && strcmp(err, want) == 0 && took < 1, "refused at once (%.3f s): %s", took, piece);
+		if (rc != -1 || strcmp(err, want) != 0)
+			printf("#   got %d: %s\n", rc, rc == -1 ? err : "(taken)");
+		if (rc == 0)
+			webconfig_free(&wc);
+	}
+	alarm(0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", tmp);
 }
 
 /* The parser alone: an absolute name is kept, a relative one joined. */
@@ -326,11 +467,14 @@ int main(void)
 {
 	const char *top = getenv("top_srcdir");
 
+	setvbuf(stdout, NULL, _IOLBF, 0); /* what passed is seen when a FIFO ends the test */
 	snprintf(dir, sizeof(dir), "%s/tests/unit/webconfig", top ? top : "..");
 #if defined(HAVE_YAML) && defined(HAVE_CRYPT)
 	test_good();
 	test_paths();
 	test_bad();
+	test_depth();
+	test_not_regular();
 	test_auth();
 #else
 	test_without();
