@@ -18,9 +18,9 @@ struct web_auth *webauth_new(const struct web_config *wc);
  * configuration and the password matches its bcrypt hash, else 0. Costs one bcrypt whether the
  * user is known or not (an unknown one's at the highest cost of the users'), unless the same user
  * and password passed before (the cache keeps a salted hash of them, never the password). The
- * bcrypts may take the time authbudget.h allows from's kind of address: a check beyond it fails
- * without one, so that wrong passwords cannot stop the scrapes whose check is cached, nor those
- * from addresses that sent none. Safe to call from several threads. */
+ * bcrypts of wrong passwords may take the time authbudget.h allows the kind of address they come
+ * from: a check beyond it fails without one, so that wrong passwords cannot stop the scrapes whose
+ * check is cached, nor those from addresses that sent none. Safe to call from several threads. */
 int webauth_check(struct web_auth *a, const struct sockaddr *from, const char *user, const char *password);
 
 /* The size and refill of one of the budget's buckets, full from now: for the tests. */

@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 /* The bcrypt costs taken: 4 (bcrypt's least) to 14 (a second or two a check); a check of cost
- * 31 would hold the exporter for hours. */
+ * 31 would hold the exporter for more than a day. */
 #define WEBCONFIG_COST_MIN 4
 #define WEBCONFIG_COST_MAX 14
 
