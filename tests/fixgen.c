@@ -48,6 +48,7 @@ struct fix_proc {
 	uint32_t pid, ppid, uid;
 	int nice;
 	const char *user, *comm, *cmdline, *cgroup;
+	uint32_t identity_uid;  /* who its cgroup is delegated to, 0: none */
 	const char *threads[4]; /* the threads' names (tids pid, pid + 1, ...); none: one thread */
 	int born;               /* the reading it first shows in */
 	int ends;               /* the reading it exits in (departed after it); 0: never */
@@ -65,6 +66,12 @@ static const char long_cmdline[] =
 	"-I src/sample -I src/show -I src/report -I src/record -I src/live -I src/screen -I src/command "
 	"-D_FORTIFY_SOURCE=3 -DLOCALEDIR=\"/usr/share/locale\" src/sample/collect.c -quiet -dumpbase collect.c "
 	"-mtune=generic -march=x86-64 -g -O2 -Wall -Wextra -std=gnu11 -fstack-protector-strong -o /tmp/ccXXXX.s";
+
+/* A container: the system's (orphan's, an LXC container named web: a short name, which keeps the
+ * cgroup view's lines short) and one a user named the same, in the subtree of bob's app.service,
+ * which is delegated to him (mallory's process runs there). */
+#define FIX_CONTAINER "lxc.payload.web"
+#define FIX_DELEGATED "/user.slice/user-1001.slice/app.service"
 
 static const struct fix_proc procs[] = {
 	{ .pid = 1, .uid = 0, .user = "root", .comm = "systemd", .cmdline = "/sbin/init splash",
@@ -90,17 +97,18 @@ static const struct fix_proc procs[] = {
 	  .cgroup = "/user.slice/user-1000.slice/session-1.scope", .state = 'D', .born = 2,
 	  .kinds = K(DK_CPU) | K(DK_IO) | K(DK_SWAPIN), .load = 30 },
 	{ .pid = 1500, .ppid = 1, .uid = 1001, .user = "bob", .comm = "java", .cmdline = "java -Xmx2g -jar /opt/app/app.jar",
-	  .cgroup = "/user.slice/user-1001.slice/app.service", .state = 'S',
+	  .cgroup = FIX_DELEGATED, .identity_uid = 1001, .state = 'S',
 	  .threads = { "java", "GC Thread#0", "C2 CompilerThre", "VM Thread" },
 	  .kinds = K(DK_CPU) | K(DK_RECLAIM) | K(DK_THRASHING) | K(DK_COMPACT), .load = 25 },
 	{ .pid = 1600, .ppid = 1200, .uid = 1001, .user = "bob", .comm = "naïve-ü✓",
-	  .cmdline = "./naïve-ü✓ --étape=二 «données»", .cgroup = "/user.slice/user-1001.slice/app.service",
+	  .cmdline = "./naïve-ü✓ --étape=二 «données»", .cgroup = FIX_DELEGATED, .identity_uid = 1001,
 	  .state = 'S', .kinds = K(DK_CPU) | K(DK_IO), .load = 8 },
 	{ .pid = 1601, .ppid = 1200, .uid = 1002, .user = "mallory", .comm = "x\x1b[31mred\t",
 	  .cmdline = "printf \x1b]0;title\x07 del\x7f c1\xc2\x9b rlo\xe2\x80\xae tab\there",
-	  .cgroup = "/user.slice/user-1001.slice/app.service", .state = 'S', .kinds = K(DK_CPU), .load = 3 },
+	  .cgroup = FIX_DELEGATED "/" FIX_CONTAINER, .identity_uid = 1001, .state = 'S', .kinds = K(DK_CPU),
+	  .load = 3 },
 	{ .pid = 1700, .ppid = 1, .uid = 4242, .user = "4242", .comm = "orphan", .cmdline = "/opt/orphan --uid-without-name",
-	  .cgroup = "/system.slice/orphan.service", .state = 'T', .kinds = K(DK_CPU) | K(DK_IO), .load = 4 },
+	  .cgroup = "/" FIX_CONTAINER, .state = 'T', .kinds = K(DK_CPU) | K(DK_IO), .load = 4 },
 };
 #define NPROCS (sizeof(procs) / sizeof(procs[0]))
 
@@ -131,6 +139,11 @@ struct fixture {
 #define HOSTILE_CMDLINE "\"'><script>alert(2)</script>"
 #define HOSTILE_CGROUP "/evil.slice/<svg onload=alert(3)>&amp;"
 #define HOSTILE_USER "<b>mallory</b>\""
+/* and alice's bash (1200) in a cgroup of 240 letters, with no place to break the line */
+#define LONG_NAME_24 "abcdefghijklmnopqrstuvwx"
+#define HOSTILE_LONG_CGROUP                                                                           \
+	"/user.slice/user-1000.slice/" LONG_NAME_24 LONG_NAME_24 LONG_NAME_24 LONG_NAME_24 LONG_NAME_24 \
+		LONG_NAME_24 LONG_NAME_24 LONG_NAME_24 LONG_NAME_24 LONG_NAME_24 ".service"
 
 
 static uint64_t rnd(uint64_t *s)
@@ -282,6 +295,7 @@ static void psi_shares(struct psi_snapshot *prev, struct psi_snapshot *cur, int 
 static const char *const cgroup_paths[] = {
 	"/",
 	"/init.scope",
+	"/" FIX_CONTAINER,
 	"/system.slice",
 	"/system.slice/orphan.service",
 	"/system.slice/postgresql.service",
@@ -290,7 +304,8 @@ static const char *const cgroup_paths[] = {
 	"/user.slice/user-1000.slice",
 	"/user.slice/user-1000.slice/session-1.scope",
 	"/user.slice/user-1001.slice",
-	"/user.slice/user-1001.slice/app.service",
+	FIX_DELEGATED,
+	FIX_DELEGATED "/" FIX_CONTAINER,
 	"/user.slice/user-1001.slice/idle.service",
 };
 #define NCGROUPS (sizeof(cgroup_paths) / sizeof(cgroup_paths[0]))
@@ -304,6 +319,7 @@ static void cgroup_facts_at(struct cgroup_facts *f, struct psi_snapshot *prev, i
 
 		memset(&f[i], 0, sizeof(f[i]));
 		f[i].path = (char *)cgroup_paths[i];
+		f[i].identity_uid = strncmp(cgroup_paths[i], FIX_DELEGATED, strlen(FIX_DELEGATED)) == 0 ? 1001 : 0;
 		psi_at(&f[i].psi, r, (unsigned)i + 1);
 		f[i].psi.res[PSI_IRQ].present = i == 0; /* only the root has irq pressure */
 		psi_shares(&prev[i], &f[i].psi, r);
@@ -352,12 +368,15 @@ static void make_row(struct row *row, struct fix_task *t, const struct fixture *
 	row->comm = t->comm;
 	row->cmdline = p->cmdline;
 	row->cgroup = p->cgroup;
+	row->identity_uid = p->identity_uid;
 	if (x->hostile && p->pid == 1601) {
 		row->comm = HOSTILE_COMM;
 		row->cmdline = HOSTILE_CMDLINE;
 		row->cgroup = HOSTILE_CGROUP;
 		row->user = HOSTILE_USER;
 	}
+	if (x->hostile && p->pid == 1200)
+		row->cgroup = HOSTILE_LONG_CGROUP;
 	row->parent = -1;
 	row->acc = &t->acc;
 	if (departed) {

@@ -74,6 +74,10 @@ struct snapshot {
 	size_t nrows;
 	int cgroups;          /* the cgroup view: cgroup_rows hold a tree of cgroups */
 	const char *cgroup_source; /* where the state counts come from: "cgroupstats" or "tasks" */
+	const char *cgroup_mount; /* where the one cgroup hierarchy followed is mounted; NULL: none, or
+				     not known (a recording) */
+	int cgroup_v2;            /* that hierarchy is v2 */
+	int cgroup_hybrid;        /* v1 controllers are mounted beside it, and not followed */
 	struct row *cgroup_rows; /* parents before children; row i's parent is cgroup_rows[parent] */
 	size_t ncgroup_rows;
 };

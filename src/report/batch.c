@@ -36,6 +36,7 @@ void batch_init(struct batch_printer *b, const struct options *o)
 	b->spec.filter.by_uid = o->by_uid;
 	b->spec.filter.uid = o->uid;
 	b->spec.filter.active = o->active;
+	b->spec.filter.hide_exited = o->hide_exited;
 	b->spec.sort_col = o->sort_col;
 	b->spec.reverse = o->reverse;
 }
@@ -53,6 +54,7 @@ void batch_free(struct batch_printer *b)
 /* The rows to print, filtered and sorted, into b->list; returns how many. */
 static size_t select_rows(struct batch_printer *b, const struct snapshot *snap)
 {
+	b->spec.display.flat_cgroups = !b->spec.display.nchosen && listing_cgroups_flat(snap);
 	listing_build(&b->list, snap, &b->spec);
 	return b->list.n;
 }
@@ -121,6 +123,9 @@ static void text_header(struct outbuf *o, const struct snapshot *snap, const str
 	if (snap->tasks_from != TASKS_UNKNOWN)
 		out_printf(o, F_(N_("  tasks %s")),
 			   snap->tasks_from == TASKS_FOLLOWED ? _("followed (process events)") : _("walked (/proc)"));
+	out_str(o, "  ");
+	if (!listing_hierarchy_note(snap, &b->spec.display, o))
+		o->len -= 2;
 	out_char(o, '\n');
 	text_psi(o, &snap->psi);
 	out_char(o, '\n');
@@ -282,17 +287,21 @@ static void json_tail(struct outbuf *o, const struct row *r, const struct displa
 }
 
 /* What the cgroup's path names: "unit", "container_runtime", "container_id", "pod_uid", "qos",
- * null where unknown. */
-static void json_ident(struct outbuf *o, const char *path)
+ * null where unknown; then "identity_uid", the user who could have named them, null when root. */
+static void json_ident(struct outbuf *o, const struct row *r)
 {
 	struct cgident id;
 	const char *v[ROWVAL_IDENT_COUNT];
 
-	rowval_ident(path, &id, v);
+	rowval_ident(r->cgroup, &id, v);
 	for (int i = 0; i < ROWVAL_IDENT_COUNT; i++) {
 		out_printf(o, ",\"%s\":", rowval_ident_names[i]);
 		json_string_or_null(o, v[i]);
 	}
+	if (r->identity_uid)
+		out_printf(o, ",\"" ROWVAL_IDENTITY_UID "\":%u", r->identity_uid);
+	else
+		out_str(o, ",\"" ROWVAL_IDENTITY_UID "\":null");
 }
 
 /* A task's "pid" and "tid" (null for a process row). */
@@ -329,7 +338,7 @@ static void json_task(struct outbuf *o, const char *when, const struct snapshot 
 	json_string_or_null(o, r->cmdline);
 	json_acct(o, r, d);
 	json_tail(o, r, d);
-	json_ident(o, r->cgroup);
+	json_ident(o, r);
 	out_str(o, "}\n");
 }
 
@@ -363,7 +372,7 @@ static void json_cgroup(struct outbuf *o, const char *when, const struct snapsho
 		json_column(o, r, COL_PSI + i, d, 0);
 	}
 	out_char(o, '}');
-	json_ident(o, r->cgroup);
+	json_ident(o, r);
 	out_str(o, "}\n");
 }
 

@@ -33,25 +33,29 @@ static void csv_tail_names(struct outbuf *o)
 		out_printf(o, ",%s", tail[i].name);
 }
 
-/* The names of what the cgroup's path names, ending a line. */
+/* The names of what the cgroup's path names and of who could have named it, ending a line. */
 static void csv_ident_names(struct outbuf *o)
 {
 	for (int i = 0; i < ROWVAL_IDENT_COUNT; i++)
 		out_printf(o, ",%s", rowval_ident_names[i]);
+	out_str(o, "," ROWVAL_IDENTITY_UID);
 }
 
-/* Their values, empty where unknown. */
-static void csv_ident(struct outbuf *o, const char *path)
+/* Their values, empty where unknown; then the user who could have named them, empty when root. */
+static void csv_ident(struct outbuf *o, const struct row *r)
 {
 	struct cgident id;
 	const char *v[ROWVAL_IDENT_COUNT];
 
-	rowval_ident(path, &id, v);
+	rowval_ident(r->cgroup, &id, v);
 	for (int i = 0; i < ROWVAL_IDENT_COUNT; i++) {
 		out_char(o, ',');
 		if (v[i])
 			out_csv_field(o, v[i]);
 	}
+	out_char(o, ',');
+	if (r->identity_uid)
+		out_printf(o, "%u", r->identity_uid);
 }
 
 static void csv_header(struct outbuf *o, const struct display *d)
@@ -151,7 +155,7 @@ static void csv_task(struct outbuf *o, const char *when, const struct snapshot *
 		rowval_time(o, rowval_max_at(r, k, d), 0);
 	}
 	csv_tail(o, r, d);
-	csv_ident(o, r->cgroup);
+	csv_ident(o, r);
 	out_char(o, '\n');
 }
 
@@ -174,7 +178,7 @@ static void csv_cgroup(struct outbuf *o, const char *when, const struct snapshot
 	csv_kinds(o, r, d);
 	for (int i = 0; i < PSI_COLS; i++)
 		csv_number(o, column_value(r, COL_PSI + i, d));
-	csv_ident(o, r->cgroup);
+	csv_ident(o, r);
 	out_char(o, '\n');
 }
 

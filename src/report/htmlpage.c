@@ -23,7 +23,8 @@ struct points {
 };
 
 static const char style[] =
-	"body{font:14px/1.4 sans-serif;margin:1.5em auto;max-width:70em;padding:0 1em;color:#222}"
+	"body{font:14px/1.4 sans-serif;margin:1.5em auto;max-width:70em;padding:0 1em;color:#222;"
+	"overflow-wrap:anywhere}" /* a name of 240 letters breaks rather than widen the page */
 	"h1{font-size:1.5em}h2{font-size:1.25em;border-bottom:1px solid #ccc;margin-top:2em}"
 	"h3{font-size:1.05em;margin-top:1.5em}"
 	"table{border-collapse:collapse;margin:.5em 0}td,th{padding:2px 8px;text-align:left;vertical-align:top}"

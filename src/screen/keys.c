@@ -16,15 +16,15 @@ const struct key_binding key_bindings[] = {
 	{ .codes = { KEY_NPAGE, 0 }, .label = N_("PgDn"), .action = ACT_PAGE_DOWN, .help = N_("one page down") },
 	{ .codes = { KEY_HOME, 0 }, .label = N_("Home"), .action = ACT_HOME, .help = N_("first task") },
 	{ .codes = { KEY_END, 0 }, .label = N_("End"), .action = ACT_END, .help = N_("last task") },
-	{ .codes = { '<', 0 }, .label = "<", .action = ACT_SORT_LEFT, .help = N_("sort by the column to the left") },
-	{ .codes = { '>', 0 }, .label = ">", .action = ACT_SORT_RIGHT, .help = N_("sort by the column to the right") },
 	{ .codes = { KEY_F(6), 's', 0 }, .label = N_("F6, s"), .action = ACT_SORT_MENU,
 	  .help = N_("choose the sort column from a menu") },
+	{ .codes = { '<', 0 }, .label = "<", .action = ACT_SORT_LEFT, .help = N_("sort by the next column to the left on the screen") },
+	{ .codes = { '>', 0 }, .label = ">", .action = ACT_SORT_RIGHT, .help = N_("sort by the next column to the right on the screen") },
 	{ .codes = { KEY_F(2), 'C', 0 }, .label = N_("F2, C"), .action = ACT_SETUP,
 	  .help = N_("choose, order and sort the columns (W keeps them)") },
 	{ .codes = { 'r', 0 }, .label = "r", .action = ACT_REVERSE, .help = N_("reverse the sort order") },
 	{ .codes = { '/', 0 }, .label = "/", .action = ACT_FILTER_COMMAND,
-	  .help = N_("show only commands containing a text (Esc clears)") },
+	  .help = N_("show only tasks whose command name or command line contains a text (Esc clears)") },
 	{ .codes = { 'u', 0 }, .label = "u", .action = ACT_FILTER_USER,
 	  .help = N_("show only one user's tasks (empty: all users)") },
 	{ .codes = { 'p', 0 }, .label = "p", .action = ACT_FILTER_PID,
@@ -45,6 +45,8 @@ const struct key_binding key_bindings[] = {
 	  .help = N_("cgroups: show what is below the selected cgroup") },
 	{ .codes = { 'a', 0 }, .label = "a", .action = ACT_ACTIVE,
 	  .help = N_("show only tasks that waited during the interval") },
+	{ .codes = { 'x', 0 }, .label = "x", .action = ACT_EXITED,
+	  .help = N_("hide or show the tasks that exited (shown at the start unless --hide-exited)") },
 	{ .codes = { 't', KEY_F(5), 0 }, .label = N_("t, F5"), .action = ACT_TREE,
 	  .help = N_("processes as a tree, each under its parent") },
 	{ .codes = { 'S', 0 }, .label = "S", .action = ACT_TREE_SUMS,
@@ -89,6 +91,9 @@ const struct key_binding key_bindings[] = {
 	  .help = N_("replay (-r): go to the next peak of pressure (the help's notes say what one is)") },
 	{ .codes = { '{', 0 }, .label = "{", .action = ACT_PREV_PEAK,
 	  .help = N_("replay (-r): go to the peak of pressure before") },
+	{ .codes = { 'T', 0 }, .label = "T", .action = ACT_TIMELINE_FOCUS,
+	  .help = N_("replay (-r): the timeline shows the highest pressure, then CPU, memory, I/O, IRQ alone "
+		     "(its peaks follow)") },
 };
 
 const size_t key_binding_count = sizeof(key_bindings) / sizeof(key_bindings[0]);

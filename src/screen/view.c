@@ -304,6 +304,7 @@ static void act(struct view *v, enum action a, uint64_t *deadline)
 	case ACT_FOLD: fold(v, 1); break;
 	case ACT_UNFOLD: fold(v, 0); break;
 	case ACT_ACTIVE: toggle(v, &v->spec.filter.active); break;
+	case ACT_EXITED: toggle(v, &v->spec.filter.hide_exited); break;
 	case ACT_TREE: switch_tree(v, 0); break;
 	case ACT_TREE_SUMS: switch_tree(v, 1); break;
 	case ACT_CMDLINE: toggle(v, &v->spec.display.cmdline); break;
@@ -412,6 +413,7 @@ void view_init(struct view *v, const struct options *o)
 	v->spec.filter.by_uid = o->by_uid;
 	v->spec.filter.uid = o->uid;
 	v->spec.filter.active = o->active;
+	v->spec.filter.hide_exited = o->hide_exited;
 	if (o->by_uid)
 		snprintf(v->user_text, sizeof(v->user_text), "%u", o->uid);
 	if (o->npids) {

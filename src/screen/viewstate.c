@@ -57,6 +57,7 @@ void view_rebuild(struct view *v)
 	v->spec.display.threads = v->have_snap ? v->snap.threads : v->want_threads;
 	v->spec.display.cgroups = v->have_snap ? v->snap.cgroups : v->want_cgroups;
 	v->spec.display.elapsed_s = v->snap.elapsed_s;
+	v->spec.display.flat_cgroups = v->have_snap && colset_is_all(&v->cols) && listing_cgroups_flat(&v->snap);
 	v->spec.filter.command = v->command_filter[0] ? v->command_filter : NULL;
 	v->spec.filter.cgroup = v->cgroup_filter[0] ? v->cgroup_filter : NULL;
 	v->spec.folded = (const char *const *)v->folded;
@@ -94,6 +95,7 @@ void view_write_settings(struct view *v)
 	o.threads = v->want_threads;
 	o.cgroups = v->want_cgroups;
 	o.active = v->spec.filter.active;
+	o.hide_exited = v->spec.filter.hide_exited;
 	o.tree = v->spec.display.tree;
 	o.tree_sums = v->spec.display.tree_sums;
 	o.nchosen = colset_is_all(&v->cols) ? 0 : v->cols.n;

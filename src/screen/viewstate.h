@@ -70,6 +70,8 @@ struct view_source {
 	 * reading) into cells[], whether triggers fired in it into events[]; returns the bucket of
 	 * the reading shown, or -1 for no timeline. NULL in a live run. */
 	int (*timeline)(struct view *v, int width, double *cells, unsigned char *events);
+	/* The resource the timeline shows (a psi_resource_id), or -1 for the highest of all. */
+	int (*timeline_resource)(const struct view *v);
 };
 
 struct view_replay;
@@ -120,6 +122,8 @@ struct view {
 	enum prompt_kind prompt;
 	char input[256];
 	int input_too_long;        /* typing went past the end of input: refused at Enter */
+	int input_offered;         /* input is the value offered when the prompt opened, shown
+				      selected: the first character typed replaces it */
 	int input_hides_pids;      /* the pid list was too long to offer in the prompt */
 	int delayacct_target;      /* what the Ctrl-T question offers to set the switch to */
 	int menu;                  /* the sort menu's or the column setup's highlighted column */

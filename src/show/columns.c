@@ -509,20 +509,39 @@ static const char *time_text(double epoch_s, char *buf)
 	return buf;
 }
 
-/* The unit or the container of the row's cgroup into buf (32 bytes), "-" when its path names none. */
+const char *column_ident_marked(const char *name, uint32_t identity_uid, size_t width, char *buf, size_t size)
+{
+	char mark[16];
+	size_t n = strlen(name), m = identity_uid ? (size_t)snprintf(mark, sizeof(mark), "%c%u", DELEGATED_MARK,
+								       identity_uid) : 0;
+
+	if (!size)
+		return buf;
+	if (m && n + m > width) /* the mark says more than the name's end */
+		n = width > m ? width - m : 0;
+	if (n + m >= size)
+		n = size > m + 1 ? size - m - 1 : 0;
+	memmove(buf, name, n);
+	memcpy(buf + n, mark, m);
+	buf[n + m] = '\0';
+	return buf;
+}
+
+/* The unit or the container of the row's cgroup into buf (32 bytes), "-" when its path names
+ * none; marked with the user who could have named it when its cgroup is delegated. */
 static const char *ident_text(const struct row *r, int id, char *buf)
 {
 	struct cgident ident;
+	char name[CGIDENT_NAME_MAX + 32];
 
 	cgident_parse(r->cgroup, &ident);
-	if (id == COL_UNIT) {
-		size_t n = strnlen(ident.unit, 31);
-
-		memcpy(buf, ident.unit, n);
-		buf[n] = '\0';
-	} else
-		cgident_container_text(&ident, buf, 32);
-	return buf[0] ? buf : "-";
+	if (id == COL_UNIT)
+		str_copy(name, sizeof(name), ident.unit);
+	else
+		cgident_container_text(&ident, name, sizeof(name));
+	if (!name[0])
+		return "-";
+	return column_ident_marked(name, r->identity_uid, (size_t)column_def(id).width, buf, 32);
 }
 
 const char *column_text(const struct row *r, int id, const struct display *d, char *buf)

@@ -9,6 +9,7 @@
 #define DELAYTOP_COLUMNS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "acctfield.h"
 #include "format.h"
@@ -16,6 +17,15 @@
 
 /* The suffix of a share above 100% per thread: a wait carried over from an earlier interval. */
 #define CARRIED_MARK '+'
+
+/* Between a unit's or container's name and the uid of the user its cgroup is delegated to, who
+ * could have named it ("docker:0123456789ab~1000"); no unit or container name has one. */
+#define DELEGATED_MARK '~'
+
+/* A name its cgroup's path gives (a unit, a container, a pod) into buf (size bytes), with
+ * DELEGATED_MARK and identity_uid after it when that is not 0, and cut so that the whole mark
+ * fits in width columns; returns buf. */
+const char *column_ident_marked(const char *name, uint32_t identity_uid, size_t width, char *buf, size_t size);
 
 /* What the delay cells show. */
 enum metric {
@@ -47,6 +57,8 @@ struct display {
 	const int *chosen; /* --columns: the columns shown, in order (ids; those the view lacks are
 			       left out, and its last column ends every row); NULL: all of the view's */
 	int nchosen;
+	int flat_cgroups; /* every task is in the hierarchy's root, and the columns are the defaults:
+			     the CGROUP column would say "/" on every row, and is left out */
 	/* The TREND column: the row's last sort values as a strip chart into buf (>= 32 bytes; NULL:
 	 * none wanted), and how much the last grew over the first (NAN: no trend); NULL where there is
 	 * no history (batch reports), whose cells show "-". */

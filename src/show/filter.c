@@ -57,6 +57,8 @@ int filter_match(const struct filter *f, const struct row *r, const struct displ
 		return 0;
 	if (f->active && !filter_waited(r, d))
 		return 0;
+	if (f->hide_exited && !r->cg && r->exited)
+		return 0;
 	if (f->cgroup && !(r->cgroup && cgpath_within(r->cgroup, f->cgroup)))
 		return 0;
 	if (f->unit && !unit_matches(r->cgroup, f->unit))

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "listing.h"
 #include "order.h"
 #include "xalloc.h"
@@ -182,6 +183,28 @@ static void build_process_tree(struct listing *l, const struct snapshot *snap,
 	if (spec->display.tree_sums)
 		sum_subtrees(l, l->copies, n);
 	build_tree(l, l->copies, n, spec);
+}
+
+int listing_cgroups_flat(const struct snapshot *snap)
+{
+	for (size_t i = 0; i < snap->nrows; i++) {
+		const char *c = snap->rows[i].cgroup;
+
+		if (c && !(c[0] == '/' && c[1] == '\0'))
+			return 0;
+	}
+	return 1;
+}
+
+int listing_hierarchy_note(const struct snapshot *snap, const struct display *d, struct outbuf *o)
+{
+	if (!snap->cgroup_mount || !(d->cgroups || (snap->cgroup_hybrid && d->flat_cgroups)))
+		return 0;
+	if (snap->cgroup_hybrid)
+		out_printf(o, F_(N_("cgroup v2 at %s (v1 controllers not followed)")), snap->cgroup_mount);
+	else
+		out_printf(o, F_(N_("cgroup %s at %s")), snap->cgroup_v2 ? "v2" : "v1", snap->cgroup_mount);
+	return 1;
 }
 
 void listing_build(struct listing *l, const struct snapshot *snap, const struct listing_spec *spec)

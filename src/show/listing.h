@@ -63,4 +63,15 @@ int listing_uses_column(const struct listing_spec *spec, int id);
 void listing_build(struct listing *l, const struct snapshot *snap, const struct listing_spec *spec);
 void listing_free(struct listing *l);
 
+/* Whether every task row of snap is in its hierarchy's root ("/", or none known): a CGROUP column
+ * would say nothing (a hybrid host's v2 hierarchy, where systemd or nobody made cgroups). */
+int listing_cgroups_flat(const struct snapshot *snap);
+
+/* Says which cgroup hierarchy is followed and where it is mounted ("cgroup v2 at
+ * /sys/fs/cgroup/unified (v1 controllers not followed)") into o, where a display needs it: in the
+ * cgroup view, and on a hybrid host also where the CGROUP column is left out (every task in the
+ * v2 root, while a v1 cgroup the user made may hold it). Returns whether it wrote; never in a
+ * replay, where it is not known. */
+int listing_hierarchy_note(const struct snapshot *snap, const struct display *d, struct outbuf *o);
+
 #endif

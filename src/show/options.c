@@ -98,6 +98,8 @@ static const struct option_def option_table[OPT_COUNT] = {
 		.bad = N_("unknown column '%s' (choose from: %s)") },
 	[OPT_ACTIVE] = { .name = "active", .letter = 'a', .type = OPTT_FLAG, .at = AT(active), .setting = 1,
 			 .help = N_("only tasks that waited during the interval") },
+	[OPT_HIDE_EXITED] = { .name = "hide-exited", .type = OPTT_FLAG, .at = AT(hide_exited), .setting = 1,
+			      .help = N_("no rows of tasks that exited (shown by default: what they waited counts)") },
 	[OPT_TREE] = { .name = "tree", .type = OPTT_FLAG, .at = AT(tree), .setting = 1, .applies = process_rows,
 		       .help = N_("processes as a tree, each under its parent") },
 	[OPT_TREE_SUMS] = { .name = "tree-sums", .type = OPTT_FLAG, .at = AT(tree_sums), .implies = "tree",
@@ -138,8 +140,8 @@ static const struct option_def option_table[OPT_COUNT] = {
 	[OPT_TOP_COMMANDS] = {
 		.name = "top-commands", .arg = "N", .type = OPTT_COUNT, .at = AT(top_commands), .min = 0,
 		.max = 100000, .def = DEFAULT_TOP_COMMANDS,
-		.help = N_("the metrics show the first N command names that wait by name, the rest as "
-			   "_other (default %g)"),
+		.help = N_("the metrics show the N command names that waited most lately by name, the rest "
+			   "as _other (default %g)"),
 		.num = { DEFAULT_TOP_COMMANDS },
 		.bad = N_("invalid number of command names '%s': expected 0 to 100000") },
 	[OPT_SERIES_EXPIRY] = {

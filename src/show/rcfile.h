@@ -56,6 +56,7 @@ struct rcfile_values {
 	int reverse;
 	int threads, cgroups;
 	int active;
+	int hide_exited;
 	int tree, tree_sums; /* written in the process view only, where they apply */
 	const int *chosen; /* --columns, or NULL */
 	int nchosen;

@@ -4,7 +4,8 @@
 # name, a tree of parents, threads, UTF-8 and control characters in names, a task that exits then
 # departs, a carried wait, a reading with delay accounting off, trigger events, PSI, the cgroup
 # view with states and pressure, three segments in long.rec, peaks.rec's bursts of pressure
-# and events, and hostile.rec's names of markup.
+# and events, hostile.rec's names of markup, and a container id named twice: by the system and in
+# a cgroup delegated to a user (identity_uid).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/replay/fixture.sh"
 
@@ -57,7 +58,10 @@ dt -r "$FIX/procs.rec" -b | grep -q '^delay accounting off'
 tap_ok $? "procs.rec: its last reading has delay accounting off"
 check_fact "threads.rec: java's four threads, as TIDs 1500-1503" "1500 1501 1502 1503" threads.rec \
 	'[.[] | select(.type == "task" and .pid == 1500) | .tid] | unique | map(tostring) | join(" ")'
-check_fact "cgroups.rec: 12 cgroups with states and pressure" 12 cgroups.rec \
+check_fact "procs.rec: a container id twice, the system's (orphan, 1700) and one bob's delegation named (1601, identity_uid 1001)" \
+	"1601:1001 1700:null" procs.rec \
+	'[.[] | select(.type == "task" and .container_id != null) | "\(.pid):\(.identity_uid)"] | unique | join(" ")'
+check_fact "cgroups.rec: 14 cgroups with states and pressure" 14 cgroups.rec \
 	'[.[] | select(.type == "cgroup" and .tasks != null and .pressure != null) | .cgroup] | unique | length' --group cgroup
 check_fact "peaks.rec: two readings made when a trigger fired" 2 peaks.rec '[.[] | select(.type == "event")] | length'
 check_fact "peaks.rec: I/O some 2% quiet, the bursts' readings (events aside) 15 to 30%, the bump 8%" "2 8 15 20 25 30" peaks.rec \
@@ -65,6 +69,8 @@ check_fact "peaks.rec: I/O some 2% quiet, the bursts' readings (events aside) 15
 check_fact "hostile.rec: mallory's process (1601) is named <img src=x onerror=alert(1)>, its cgroup holds <svg" \
 	"true true" hostile.rec \
 	'[.[] | select(.type == "task" and .pid == 1601)][0] | [(.command | startswith("<img src=x onerror=alert(1)>")), (.cgroup | contains("<svg onload"))] | map(tostring) | join(" ")'
+check_fact "hostile.rec: alice's bash (1200) is in a cgroup named with 240 letters" 240 hostile.rec \
+	'[.[] | select(.type == "task" and .pid == 1200)][0] | .cgroup | split("/") | .[3] | rtrimstr(".service") | length'
 reports=$(dt -r "$FIX/long.rec" -b --begin @1767225854 --end @1767225857 | grep -c '^delaytop - ')
 [ "$reports" -eq 3 ] && [ "$(dt -r "$FIX/long.rec" -b | grep -c '^delaytop - ')" -eq 599 ]
 tap_ok $? "long.rec: 599 reports after its first reading; 3 from 00:04:14 to 00:04:17, across the first segment's end" \

@@ -138,6 +138,63 @@ bad=$(grep -o -i -E '<(script|link|img|iframe|object|embed|audio|video)\b|@impor
 tap_ok $([ -z "$bad" ] && echo 0 || echo 1) "the page fetches nothing and runs nothing: no script, link, image, url() or src" \
 	"found: $(echo $bad | head -c 300)"
 
+# ---- the layout, as Chromium lays it out at 1200 pixels: a script added to a copy of the page
+# (the page itself runs none) writes what it measures into the page, which --dump-dom shows ----
+layout_check() {
+	local page=$1 copy=$TMPDIR_TEST/layout-$(basename "$1")
+	{
+		cat "$page"
+		cat <<'JSEOF'
+<script>
+window.addEventListener('load', function () {
+	var out = [], root = document.documentElement;
+	if (root.scrollWidth > root.clientWidth)
+		out.push('the page is ' + root.scrollWidth + ' px wide in a window of ' + root.clientWidth);
+	var charts = document.querySelectorAll('svg.chart');
+	if (!charts.length)
+		out.push('no chart');
+	charts.forEach(function (svg, c) {
+		var rows = {};
+		svg.querySelectorAll('text.tick').forEach(function (t) {
+			var b = t.getBoundingClientRect();
+			if (t.getAttribute('text-anchor') === 'end' && !/:/.test(t.textContent) && !/-/.test(t.textContent))
+				return; /* the value axis */
+			var y = Math.round(b.top);
+			(rows[y] = rows[y] || []).push({ l: b.left, r: b.right, s: t.textContent });
+		});
+		Object.keys(rows).forEach(function (y) {
+			var r = rows[y].sort(function (a, b) { return a.l - b.l; });
+			for (var i = 1; i < r.length; i++)
+				if (r[i].l < r[i - 1].r)
+					out.push('chart ' + c + ': "' + r[i - 1].s + '" runs into "' + r[i].s + '"');
+		});
+	});
+	var pre = document.createElement('pre');
+	pre.id = 'layout-check';
+	pre.textContent = out.length ? out.join('\n') : 'ok';
+	document.body.appendChild(pre);
+});
+</script>
+JSEOF
+	} >"$copy"
+	browser --window-size=1200,2000 --dump-dom "file://$copy" >"$copy.dom"
+	"$PY" - "$copy.dom" <<'PYEOF'
+import sys, html5lib
+doc = html5lib.parse(open(sys.argv[1], 'rb').read(), namespaceHTMLElements=False)
+found = [e for e in doc.iter() if e.get('id') == 'layout-check']
+print(''.join(found[0].itertext()) if found else 'the layout check did not run')
+PYEOF
+}
+# 35 s of long.rec from 00:01:04: ticks every 5 s, 130 units apart, the first near the left edge
+# (anchored at its start) and with seconds (where a date beside
+# its time ran into the next label)
+dt -r "$FIX/long.rec" --format html --begin @1767225664 --end @1767225699 >"$TMPDIR_TEST/short.html" 2>/dev/null
+for f in hostile long short; do
+	got=$(layout_check "$TMPDIR_TEST/$f.html")
+	[ "$got" = ok ]
+	tap_ok $? "$f's page at 1200 px: no sideways scroll (a cgroup of 240 letters breaks), no time label runs into the next" "$got"
+done
+
 shot=${top_builddir:-.}/tests/report.png
 rm -f "$shot"
 browser --screenshot="$shot" --window-size=1200,2000 "file://$TMPDIR_TEST/hostile.html" >/dev/null

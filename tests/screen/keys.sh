@@ -46,7 +46,7 @@ wait_for_screen_fn only_ours 5
 screen_ok $? "/ and typing $NAME leaves only its four processes ($(echo $OURS))" "rows: $(row_ids | tr '\n' ' ')"
 # The pattern goes through a file: a grep whose command line held the name would match the filter
 # itself and show up as a row, rightly.
-printf '%s\n' "Filter by command (Enter keeps, Esc clears): ${NAME}_" >"$TMPDIR_TEST/prompt"
+printf '%s\n' "Filter by command name or line (Enter keeps, Esc clears): ${NAME}_" >"$TMPDIR_TEST/prompt"
 line "$SCREEN_H" | grep -q -F -f "$TMPDIR_TEST/prompt"
 screen_ok $? "the footer shows the filter prompt with the typed text"
 keys Enter
