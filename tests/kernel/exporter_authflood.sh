@@ -81,7 +81,7 @@ PY
 # Prints "passed slowest codes..."; the flood's counts go to flood-FIRST.out.
 flood_and_scrape() {
 	local addresses=$1 first=$2 warm=$3 user0=$4 pid passed=0 slowest=0 codes="" code t k
-	timeout 120 python3 flood.py "$PORT" 32 "$addresses" "$first" $((warm + TRIES * 2)) >"flood-$first.out" 2>&1 &
+	timeout 120 python3 flood.py "$PORT" 32 "$addresses" "$first" $((warm + TRIES * 2)) >"flood-$first.out" 2>&1 9>&- &
 	pid=$!
 	track_pid "$pid"
 	sleep "$warm"
