@@ -120,7 +120,7 @@ static void text_header(struct outbuf *o, const struct snapshot *snap, const str
 		out_printf(o, F_(N_("  tasks %s")),
 			   snap->tasks_from == TASKS_FOLLOWED ? _("followed (process events)") : _("walked (/proc)"));
 	out_str(o, "  ");
-	if (!listing_hierarchy_note(snap, &b->spec.display, o))
+	if (!listing_hierarchy_note(snap, &b->spec.display, 0, o))
 		o->len -= 2;
 	out_char(o, '\n');
 	text_psi(o, &snap->psi);

@@ -206,7 +206,7 @@ static void system_parts(const struct view *v, struct header *h)
 /* Which cgroup hierarchy is followed, and where (listing_hierarchy_note). */
 static void hierarchy_part(const struct view *v, struct header *h)
 {
-	if (v->have_snap && listing_hierarchy_note(&v->snap, &v->spec.display, &h->text))
+	if (v->have_snap && listing_hierarchy_note(&v->snap, &v->spec.display, 1, &h->text))
 		part_done(h);
 }
 

@@ -228,9 +228,9 @@ int listing_cgroups_flat(const struct snapshot *snap)
 	return 1;
 }
 
-int listing_hierarchy_note(const struct snapshot *snap, const struct display *d, struct outbuf *o)
+int listing_hierarchy_note(const struct snapshot *snap, const struct display *d, int flat_too, struct outbuf *o)
 {
-	if (!snap->cgroup_mount || !(d->cgroups || (snap->cgroup_hybrid && d->flat_cgroups)))
+	if (!snap->cgroup_mount || !(d->cgroups || (flat_too && snap->cgroup_hybrid && d->flat_cgroups)))
 		return 0;
 	if (snap->cgroup_hybrid)
 		out_printf(o, F_(N_("cgroup v2 at %s (v1 controllers not followed)")), snap->cgroup_mount);

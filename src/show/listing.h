@@ -77,9 +77,10 @@ int listing_cgroups_flat(const struct snapshot *snap);
 
 /* Says which cgroup hierarchy is followed and where it is mounted ("cgroup v2 at
  * /sys/fs/cgroup/unified (v1 controllers not followed)") into o, where a display needs it: in the
- * cgroup view, and on a hybrid host also where the CGROUP column is left out (every task in the
- * v2 root, while a v1 cgroup the user made may hold it). Returns whether it wrote; never in a
- * replay, where it is not known. */
-int listing_hierarchy_note(const struct snapshot *snap, const struct display *d, struct outbuf *o);
+ * cgroup view, and with flat_too on a hybrid host also where the CGROUP column is left out (every
+ * task in the v2 root, while a v1 cgroup the user made may hold it: the screen's header says so;
+ * a text report's does not, as its replay, which cannot know, must print the same). Returns
+ * whether it wrote; never in a replay, where it is not known. */
+int listing_hierarchy_note(const struct snapshot *snap, const struct display *d, int flat_too, struct outbuf *o);
 
 #endif
