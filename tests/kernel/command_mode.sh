@@ -203,6 +203,55 @@ is "task_delayacct=0: CPU delay counted, io and wpcopy null (run and by_command)
 grep -q "kernel.task_delayacct" "$T/off.err"
 tap_ok $? "task_delayacct=0: a warning names the sysctl" "stderr: $(head -2 "$T/off.err")"
 
+# ---- the switch goes off during the run: a sum that leaves out tasks says it is partial ----
+# The first ls ends with the switch on (its I/O delay counted); then the command switches it off
+# and runs a second ls, forked while it is off: its I/O delay is unknown, so the run's and ls's
+# I/O sums leave it out and say so. In the first run the switch stayed on: nothing was left out,
+# unless a test elsewhere switched it during a task's life (that task's kinds are then null): a
+# kind's sum is partial exactly when some command's is unknown (or partial) and another's known.
+got=$(jq -c '[.partial, .partial_reason, [.delay[] | .partial]]' "$T/run.json")
+want=$(jq -c '. as $r | [.delay | keys_unsorted[] | . as $k | $r |
+	any(.by_command[]; .delay[$k].total_s == null or .delay[$k].partial) and
+	any(.by_command[]; .delay[$k].total_s != null)] as $p |
+	[any($p[]; .), (if any($p[]; .) then "task_delayacct_off" else null end), $p]' "$T/run.json")
+[ "$got" = "$want" ] && [ -n "$got" ]
+tap_ok $? "the first run: a kind's sum is partial only where some command's is unknown and another's known" \
+	"expected $want, got $got" \
+	"by_command: $(jq -c '[.by_command[] | [.command, .processes, .delay.io.total_s, .delay.io.partial]]' "$T/run.json")"
+partcmd='ls / >/dev/null; sleep 0.6; sysctl -q -w kernel.task_delayacct=0; ls / >/dev/null'
+"$DELAYTOP" --format json -o "$T/part.json" -- sh -c "$partcmd" 2>"$T/part.err"
+st=$?
+enable_delayacct
+got=$(jq -c '[.partial, .partial_reason, (.delay.io.total_s | type), .delay.io.partial, .delay.cpu.partial,
+	(.by_command[] | select(.command == "ls") | [.processes, .partial, .delay.io.partial])]' "$T/part.json" 2>&1)
+is "switch off during the run: JSON marks the run's and ls's I/O sums partial, CPU complete" \
+	"$st $got" '0 [true,"task_delayacct_off","number",true,false,[2,true,true]]'
+"$DELAYTOP" -o "$T/part.txt" -- sh -c "$partcmd" 2>"$T/part.err"
+enable_delayacct
+io=$(awk '$1 == "IO" { print $2, $3; exit }' "$T/part.txt")
+cpu=$(awk '$1 == "CPU" { print $2; exit }' "$T/part.txt")
+total=$(awk '$1 == "TOTAL" && NF == 3 { print $2; exit }' "$T/part.txt")
+notes=$(grep -c "^note: a sum marked '+'.*kernel.task_delayacct was 0" "$T/part.txt")
+[[ $io =~ ^[0-9.]+\+\ [0-9]+\+$ ]] && [[ $cpu =~ ^[0-9.]+$ ]] && [[ $total =~ ^[0-9.]+\+$ ]] && [ "$notes" = 1 ]
+tap_ok $? "switch off during the run: the text marks IO's total and waits and the TOTAL with '+', not CPU, with one note" \
+	"IO '$io', CPU '$cpu', TOTAL '$total', notes $notes" "$(head -12 "$T/part.txt")"
+"$DELAYTOP" --format csv -o "$T/part.csv" -- sh -c "$partcmd" 2>"$T/part.err"
+enable_delayacct
+got=$(python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+run = dict(zip(rows[0], rows[1]))
+print(rows[0][-1], "io" in run["partial_kinds"].split(), "cpu" in run["partial_kinds"].split())
+' "$T/part.csv" 2>&1)
+is "switch off during the run: CSV's last column 'partial_kinds' of the (all) row names io, not cpu" "$got" \
+	"partial_kinds True False"
+"$DELAYTOP" --format html -o "$T/part.html" -- sh -c "$partcmd" 2>"$T/part.err"
+enable_delayacct
+grep -q '<th>Partial sums</th><td>a number marked .*+.* leaves out tasks' "$T/part.html" &&
+	! grep -A3 'id="top-tasks-cpu"' "$T/part.html" | grep -q '[0-9]+</td>'
+tap_ok $? "switch off during the run: the HTML page says once what '+' marks, and CPU's numbers have none" \
+	"facts: $(grep -o '<th>[^<]*</th><td>[^<]*' "$T/part.html" | tail -3)"
+
 # ---- a pid reused by a stranger after a member ended is not the member ----
 # The command starts two short members, then waits. Once they have ended (and 2 s have passed,
 # so that start times tell the processes apart), unrelated processes outside the command get
