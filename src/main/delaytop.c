@@ -172,13 +172,16 @@ static int record_failed(const struct options *o, const char *rec_err)
 	return o->batch || o->listen ? 0 : -1;
 }
 
+/* The switch at 0 is said once; again only after it was seen on (a reading that could not read it
+ * says nothing new). */
 static void warn_delayacct(int state, int *warned)
 {
 	if (state == DELAYACCT_OFF && !*warned)
 		fprintf(stderr, "%s: %s\n", PACKAGE,
 			_("warning: kernel.task_delayacct is 0, so only CPU delay is measured. Switch it on with "
 			  "'sysctl kernel.task_delayacct=1'; only tasks started after that report the other delays."));
-	*warned = state == DELAYACCT_OFF;
+	if (state != DELAYACCT_UNKNOWN)
+		*warned = state == DELAYACCT_OFF;
 }
 
 /* --listen: the endpoint and the counters it serves. */
