@@ -111,6 +111,35 @@ is "a missing path gives status 127" "$status" 127
 grep -q "/nonexistent/dir/cmd-dt42" "$T/miss2.err"
 tap_ok $? "the message names the missing path" "stderr: $(cat "$T/miss2.err")"
 is "the JSON report of a missing command says status 127" "$(jget "$T/miss.json" .status)" 127
+# delaytop starts the command with posix_spawn: no copy of delaytop runs in the child, so nothing
+# ran at all (a fork would count itself as a process, ended with 127)
+is "... and counts no process: nothing ran" "$(jget "$T/miss.json" '[.processes, .threads, (.by_command | length)] | join(" ")')" "0 0 0"
+printf 'echo ran >"$1"\n' >"$T/noexec"
+chmod 644 "$T/noexec"
+"$DELAYTOP" -- "$T/noexec" "$T/noexec.out" >/dev/null 2>"$T/noexec.err"
+status=$?
+[ "$status" = 126 ] && [ ! -e "$T/noexec.out" ] && grep -q "cannot run '$T/noexec': Permission denied" "$T/noexec.err"
+tap_ok $? "a file that may not be run gives status 126 and 'cannot run ...: Permission denied'" \
+	"status $status: $(head -2 "$T/noexec.err")"
+chmod 755 "$T/noexec"
+"$DELAYTOP" --format json -o "$T/script.json" -- "$T/noexec" "$T/noexec.out" 2>"$T/script.err"
+status=$?
+[ "$status" = 0 ] && [ "$(cat "$T/noexec.out" 2>/dev/null)" = ran ] && [ "$(jget "$T/script.json" .processes)" = 1 ]
+tap_ok $? "a script without a #! line runs through /bin/sh, as execvp runs it" \
+	"status $status, output '$(cat "$T/noexec.out" 2>/dev/null)', processes $(jget "$T/script.json" .processes): $(head -2 "$T/script.err")"
+# The command's signals: the mask delaytop was given, SIGINT, SIGQUIT and SIGPIPE at their default
+# (delaytop ignores them), the rest as given; glibc's own signals 32 and 33 aside (posix_spawn's
+# child ignores them, fork's had glibc's handlers, reset by the exec).
+sigs() { # the blocked and ignored signals (hex masks) of "$@ grep" reading its own status
+	"$@" grep -E '^Sig(Blk|Ign):' /proc/self/status 2>/dev/null | awk '{ printf "%s ", $2 }'
+}
+read -r blk0 ign0 <<<"$(sigs)"
+read -r blk ign <<<"$(sigs "$DELAYTOP" -o "$T/sigs.txt" --)"
+ign=$(printf '%016x' $((0x${ign:-0} & ~(3 << 31))))
+want_ign=$(printf '%016x' $((0x${ign0:-0} & ~((1 << 1) | (1 << 2) | (1 << 12) | (3 << 31)))))
+[ -n "$blk0" ] && [ "$blk" = "$blk0" ] && [ "$ign" = "$want_ign" ]
+tap_ok $? "the command gets the signal mask delaytop was given, and SIGINT, SIGQUIT, SIGPIPE at their default" \
+	"blocked $blk (given $blk0), ignored $ign (expected $want_ign)"
 
 # ---- the text report goes to stderr ----
 "$DELAYTOP" -- sh -c 'sleep 0.1; exit 3' >"$T/text.out" 2>"$T/text.err"
