@@ -266,6 +266,12 @@ int recread_open(struct recread **out, const char *path, char *err, size_t errle
 	struct stat st;
 	int rc;
 
+	r->dctx = ZSTD_createDCtx();
+	if (!r->dctx) {
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		free(r);
+		return -ENOMEM;
+	}
 	/* O_NONBLOCK: a FIFO is refused, not waited on */
 	r->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (r->fd < 0 || fstat(r->fd, &st) < 0)
@@ -278,6 +284,7 @@ int recread_open(struct recread **out, const char *path, char *err, size_t errle
 		snprintf(err, errlen, "%s", rc == -EINVAL ? _("not a regular file") : strerror(-rc));
 		if (r->fd >= 0)
 			close(r->fd);
+		ZSTD_freeDCtx(r->dctx);
 		free(r);
 		return rc;
 	}
@@ -285,10 +292,10 @@ int recread_open(struct recread **out, const char *path, char *err, size_t errle
 	rc = read_header(r->fd, r->size, &r->schema, err, errlen);
 	if (rc < 0) {
 		close(r->fd);
+		ZSTD_freeDCtx(r->dctx);
 		free(r);
 		return rc;
 	}
-	r->dctx = ZSTD_createDCtx();
 	/* the writer's windows are 1 or 2 MiB: a frame that asks for a larger one is refused
 	 * rather than given the memory */
 	ZSTD_DCtx_setParameter(r->dctx, ZSTD_d_windowLogMax, WINDOW_LOG_MAX);

@@ -11,7 +11,8 @@
 # (a header then garbage, a segment left open holding garbage or whole blocks then garbage, a
 # copy cut short, the magic line then text, a small file that merely begins like a header) and,
 # as root, a recording that belongs to another user; it goes on with a good recording, and begins
-# again a header cut short as a killed writer leaves it.
+# again a header cut short as a killed writer leaves it. Without memory for zstd's contexts -w
+# and -r fail with a message (status 1), and -w makes no file.
 . "$top_srcdir/tests/lib.sh"
 
 require_cmd python3 mkfifo cmp
@@ -150,6 +151,28 @@ if [ -s "$T/src.rec" ] && "$DELAYTOP" -r "$T/src.rec" -b >/dev/null 2>&1; then
 		tap_ok $? "-w on $kind: refused (status 1, the file named), the file byte for byte as it was" \
 			"status $st: $(grep -v warning "$T/err" | head -2)"
 	done
+	# zstd's contexts cannot be made (tests/failcall.so: as when memory runs out): an error, not a
+	# crash, and no file made
+	FAILCALL=$(cd "${top_builddir:-.}" && pwd)/tests/failcall.so
+	if [ -f "$FAILCALL" ]; then
+		nomem() {
+			LD_PRELOAD=$FAILCALL FAILCALL_ZSTD=1 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+				"$DELAYTOP" "$@" </dev/null >/dev/null 2>"$T/err"
+		}
+		nomem -w "$T/nomem.rec" -b -n 1 -d 0.1
+		st=$?
+		[ "$st" = 1 ] && grep -q "cannot record to $T/nomem.rec: Cannot allocate memory" "$T/err" && [ ! -e "$T/nomem.rec" ]
+		tap_ok $? "-w without memory for zstd: status 1, 'Cannot allocate memory', the file named, none made" \
+			"status $st: $(grep -v warning "$T/err" | head -2)"
+		nomem -r "$T/src.rec" -b
+		st=$?
+		[ "$st" = 1 ] && grep -q "$T/src.rec: Cannot allocate memory" "$T/err"
+		tap_ok $? "-r without memory for zstd: status 1, 'Cannot allocate memory', the file named" \
+			"status $st: $(head -2 "$T/err")"
+	else
+		tap_skip "-w without memory for zstd" "tests/failcall.so is not built (make check builds it)"
+		tap_skip "-r without memory for zstd" "tests/failcall.so is not built (make check builds it)"
+	fi
 	# what a writer killed while it wrote the header leaves is begun again
 	craft header-cut "$T/hc.rec" "$T/src.rec"
 	"$DELAYTOP" -w "$T/hc.rec" -b -n 1 -d 0.1 </dev/null >/dev/null 2>"$T/err"
@@ -182,7 +205,7 @@ if [ -s "$T/src.rec" ] && "$DELAYTOP" -r "$T/src.rec" -b >/dev/null 2>&1; then
 		tap_skip "-w on another user's recording" "needs root to make a file of another user"
 	fi
 else
-	for kind in garbage-after open-garbage open-then-garbage cut magic-text header-like header-cut good owner; do
+	for kind in garbage-after open-garbage open-then-garbage cut magic-text header-like nomem-w nomem-r header-cut good owner; do
 		tap_skip "-w: $kind" "delaytop -w cannot record here: $(head -1 "$T/w.err")"
 	done
 fi
