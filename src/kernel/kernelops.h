@@ -20,7 +20,14 @@
  *
  * Each function takes the instance first: a fake embeds struct kernel as its first member. The
  * real one's task-set and /proc functions need no set-up; the taskstats ones answer -ENOTCONN
- * until open_taskstats succeeded. */
+ * until open_taskstats succeeded.
+ *
+ * Which calls may run at once, on two threads: only open_threads, thread_state and close_threads
+ * (each thread on handles of its own), beside one another and beside query and thread_io, which
+ * the answers' callback calls (the first reading of many threads: prestate.h reads their states
+ * on a second thread while the sampler's thread asks taskstats). Every other call comes from one
+ * thread at a time, the sampler's. An instance keeps the three safe to call so: the real one's
+ * keep nothing (a directory descriptor and a read each), a fake's count their calls atomically. */
 #ifndef DELAYTOP_KERNELOPS_H
 #define DELAYTOP_KERNELOPS_H
 

@@ -163,7 +163,7 @@ static void trigger_gone(const struct options *o, int *fds, int i)
 }
 
 /* -w: a recording that stopped (a full disk) is said once; without other output delaytop then has
- * nothing left to do (-1). */
+ * nothing left to do (-1); with -b or --listen it goes on without it (and ends with status 1). */
 static int record_failed(const struct options *o, const char *rec_err)
 {
 	if (!rec_err)
@@ -172,13 +172,16 @@ static int record_failed(const struct options *o, const char *rec_err)
 	return o->batch || o->listen ? 0 : -1;
 }
 
+/* The switch at 0 is said once; again only after it was seen on (a reading that could not read it
+ * says nothing new). */
 static void warn_delayacct(int state, int *warned)
 {
 	if (state == DELAYACCT_OFF && !*warned)
 		fprintf(stderr, "%s: %s\n", PACKAGE,
 			_("warning: kernel.task_delayacct is 0, so only CPU delay is measured. Switch it on with "
 			  "'sysctl kernel.task_delayacct=1'; only tasks started after that report the other delays."));
-	*warned = state == DELAYACCT_OFF;
+	if (state != DELAYACCT_UNKNOWN)
+		*warned = state == DELAYACCT_OFF;
 }
 
 /* --listen: the endpoint and the counters it serves. */
@@ -243,10 +246,10 @@ static int batch_reading(void *arg, const struct live_reading *r)
 		warn_delayacct(r->snap->delayacct, &b->warned);
 		serve(b->sv, r->snap);
 	}
-	if (record_failed(b->o, r->rec_err) < 0) {
+	if (r->rec_err) /* with -b or --listen the run goes on, and fails at its end */
 		b->status = EXIT_FAILURE;
+	if (record_failed(b->o, r->rec_err) < 0)
 		return -1;
-	}
 	if (r->fired)
 		return report_events(b, r);
 	if (!r->first && b->o->batch && batch_print(&b->bp, r->snap, stdout) < 0)

@@ -315,6 +315,7 @@ static void wire_collector(struct sampler *s)
 	c->rules = &s->rules;
 	c->hier = &s->hier;
 	c->want_states = wants_states(s) && states_from_tasks(s);
+	c->prestate_min = s->o.prestate_min;
 	apply_wants(s);
 	s->rules.off = &s->off;
 	s->rules.threads = s->o.threads;

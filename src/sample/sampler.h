@@ -28,6 +28,9 @@ struct sampler_opts {
 				 answer; without it those fields are unavailable */
 	int no_totals;        /* no front end shows the totals since the start (nor the departed
 				 tasks): the tasks keep none, and the rows have none (acc NULL) */
+	size_t prestate_min;  /* thread mode: a reading of this many new threads or more reads their
+				 states on a second thread beside the queries (prestate.h); 0:
+				 PRESTATE_MIN. The unit tests lower it to drive that path */
 };
 
 

@@ -2,7 +2,7 @@
 # delayacct_off.sh — with kernel.task_delayacct=0 delaytop warns on stderr (naming the sysctl and
 # that only tasks started after switching it on get the other delays), says so in the text header,
 # shows every non-CPU kind as null (unavailable, not 0) in JSON while CPU delay stays a number,
-# and never changes the sysctl itself.
+# and never changes the sysctl itself. The exporter (--listen) warns once too.
 . "$top_srcdir/tests/lib.sh"
 
 require_root
@@ -68,4 +68,17 @@ done
 
 stop_pid "$A"
 stop_pid "$B"
+
+# The exporter warns once too, over several readings.
+if command -v curl >/dev/null; then
+	start_exporter --readings 3 -d 0.3
+	up=$?
+	stop_pid "$EXPORTER_PID"
+	n=$(grep -c 'kernel\.task_delayacct' "$TMPDIR_TEST/exporter.err")
+	[ "$up" = 0 ] && [ "$n" -eq 1 ]
+	tap_ok $? "--listen: stderr warns once, naming kernel.task_delayacct, over 3 readings" \
+		"exporter up: $up; lines naming it: $n: $(tr '\n' '|' <"$TMPDIR_TEST/exporter.err")"
+else
+	tap_skip "--listen: stderr warns once" "needs curl"
+fi
 done_testing

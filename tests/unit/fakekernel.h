@@ -7,14 +7,22 @@
  * listed by the walk but gone when asked, and a clock the test moves; a v2 hierarchy of cgroups
  * (paths, their directories' owners and inodes, processes in them) that cgroups can be added to,
  * removed from and chowned in. Boot and monotonic clocks are one here, and the fixture's start
- * times are clock ticks on it. */
+ * times are clock ticks on it.
+ *
+ * As kernelops.h allows, open_threads, thread_state and close_threads may be called on a second
+ * thread beside the sampler's (prestate.h): they only read the fixture, which the test does not
+ * change during a reading, and count their calls atomically; with overlap set, a query waits
+ * until a state was read beside it, so that a test sees the two threads' calls overlap. */
 #ifndef DELAYTOP_FAKEKERNEL_H
 #define DELAYTOP_FAKEKERNEL_H
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "acctstate.h"
 #include "kernelops.h"
@@ -85,7 +93,11 @@ struct fake_kernel {
 	int ncg;
 	uint64_t next_ino;
 	int owner_reads; /* cgroup directories stat'ed (cgroup_owner) */
-	int nstates; /* threads' states read (/proc/PID/task/TID/stat) */
+	atomic_int nstates;        /* threads' states read (/proc/PID/task/TID/stat) */
+	atomic_int nstates_beside; /* of those, read on another thread than the one that made the fake */
+	pthread_t maker;           /* the thread that made the fake (fk_init): the sampler's */
+	int overlap;    /* a query first waits (2 s at most) until a state was read beside it */
+	int overlapped; /* and one was */
 	int nio;     /* threads' I/O counters read (/proc/PID/task/TID/io) */
 };
 
@@ -307,7 +319,9 @@ static char fk_thread_state(struct kernel *k, int handle, uint32_t tid)
 	struct fk_proc *p = NULL;
 	struct fk_thread *t = fk_find_thread(fk_of(k), tid, &p);
 
-	fk_of(k)->nstates++;
+	atomic_fetch_add(&fk_of(k)->nstates, 1);
+	if (!pthread_equal(pthread_self(), fk_of(k)->maker))
+		atomic_fetch_add(&fk_of(k)->nstates_beside, 1);
 	return t && p->pid == (uint32_t)handle ? t->state : 0;
 }
 
@@ -365,6 +379,14 @@ static int fk_query(struct kernel *k, enum ts_by by, const uint32_t *ids, size_t
 
 	if (fk->eperm)
 		return -EPERM;
+	for (int ms = 0; fk->overlap && !fk->overlapped && ms < 2000; ms++) {
+		struct timespec step = { 0, 1000000 };
+
+		if (atomic_load(&fk->nstates_beside) > 0)
+			fk->overlapped = 1;
+		else
+			nanosleep(&step, NULL);
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct fk_proc *p = NULL;
 		struct fk_thread *t = NULL;
@@ -551,6 +573,9 @@ static const struct kernel_ops fk_ops = {
 static void fk_init(struct fake_kernel *fk, uint64_t now_s)
 {
 	memset(fk, 0, sizeof(*fk));
+	atomic_init(&fk->nstates, 0);
+	atomic_init(&fk->nstates_beside, 0);
+	fk->maker = pthread_self();
 	fk->k.ops = &fk_ops;
 	fk->now = now_s * 1000000000ull;
 	fk->delayacct = DELAYACCT_ON;
