@@ -71,7 +71,8 @@ enum why_state {
 
 struct why_header {
 	enum why_state state;
-	const char *reason;        /* WHY_UNAVAILABLE: one sentence; else NULL */
+	const char *reason;        /* WHY_UNAVAILABLE: why, one sentence; WHY_ON: which kinds the
+				      kernel would not take and why, or NULL */
 	lat_mask attached;         /* WHY_ON: the kinds whose programs the kernel took */
 	lat_mask measured;         /* of those, the kinds measured in the interval (without
 				      kernel.task_delayacct, not the delayacct kinds) */

@@ -174,6 +174,7 @@ static void why_header(struct sampler *s, struct snapshot *snap)
 		return;
 	}
 	h->state = WHY_ON;
+	h->reason = s->why_notice[0] ? s->why_notice : NULL; /* the kinds left out, and why */
 	h->attached = s->why_attached;
 	h->measured = s->why_attached;
 	if (s->rules.delayacct == DELAYACCT_OFF)

@@ -68,21 +68,6 @@ struct {
 /* Waits that found the generation's map full, since loading. */
 __u64 not_fitted = 0;
 
-/* The slot of a wait of ns (whyabi.h): floor(log2(us)), 0 under 2 us, at most the last. */
-static __always_inline __u32 slot_of(__u64 ns)
-{
-	__u64 us = ns / 1000;
-	__u32 s = 0, shift;
-
-	shift = (us > 0xffffffffULL) << 5; us >>= shift; s |= shift;
-	shift = (us > 0xffffULL) << 4; us >>= shift; s |= shift;
-	shift = (us > 0xffULL) << 3; us >>= shift; s |= shift;
-	shift = (us > 0xfULL) << 2; us >>= shift; s |= shift;
-	shift = (us > 0x3ULL) << 1; us >>= shift; s |= shift;
-	s |= (us >> 1);
-	return s < WHY_SLOTS - 1 ? s : WHY_SLOTS - 1;
-}
-
 /* Adds a wait of ns to the histogram of (tid, kind) in the current generation. The entries of
  * one (tid, kind) are not written from two CPUs at once (a task's run-queue wait ends where it
  * runs; its sleeps end at its wakeup, under its pi_lock; the delayacct kinds run in the task
@@ -112,7 +97,7 @@ static __always_inline void record(__u32 tid, __u32 tgid, __u32 kind, __u64 ns)
 		if (!v)
 			return;
 	}
-	s = slot_of(ns);
+	s = why_slot_of(ns);
 	v->total_ns += ns;
 	if (ns > v->max_ns)
 		v->max_ns = ns;

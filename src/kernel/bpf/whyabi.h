@@ -31,6 +31,32 @@
  * counted in not_fitted instead. The maps allocate an entry when it is first used. */
 #define WHY_MAX_ENTRIES 262144
 
+/* The slot of a wait of ns: floor(log2(us)), 0 under 2 us, at most the last. Plain arithmetic
+ * without loops, for the BPF target; the unit tests hold it against latency.h's lat_slot_of. */
+static inline unsigned int why_slot_of(unsigned long long ns)
+{
+	unsigned long long us = ns / 1000;
+	unsigned int s = 0, shift;
+
+	shift = (us > 0xffffffffULL) << 5;
+	us >>= shift;
+	s |= shift;
+	shift = (us > 0xffffULL) << 4;
+	us >>= shift;
+	s |= shift;
+	shift = (us > 0xffULL) << 3;
+	us >>= shift;
+	s |= shift;
+	shift = (us > 0xfULL) << 2;
+	us >>= shift;
+	s |= shift;
+	shift = (us > 0x3ULL) << 1;
+	us >>= shift;
+	s |= shift;
+	s |= (unsigned int)(us >> 1);
+	return s < WHY_SLOTS - 1 ? s : WHY_SLOTS - 1;
+}
+
 struct why_key {
 	unsigned int tid;
 	unsigned int kind; /* WHY_KIND_* */
