@@ -624,7 +624,7 @@ static void fk_exit(struct fake_kernel *fk, struct fk_proc *p, struct fk_thread 
 
 /* The eBPF side saw task tid (of process tgid) wait ns on kind (latency.h), for the next read:
  * added to the entry of (tid, kind), as the kernel's programs add it. */
-static void fk_why_wait(struct fake_kernel *fk, uint32_t tid, uint32_t tgid, uint32_t kind, uint64_t ns)
+static inline void fk_why_wait(struct fake_kernel *fk, uint32_t tid, uint32_t tgid, uint32_t kind, uint64_t ns)
 {
 	struct lat_entry *e = NULL;
 
