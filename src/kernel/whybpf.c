@@ -11,6 +11,9 @@
 #if HAVE_BPF
 
 #include <linux/capability.h>
+#if HAVE_MALLOC_TRIM
+#include <malloc.h>
+#endif
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
@@ -360,6 +363,9 @@ int whybpf_open(struct whybpf **out, lat_mask *attached, char *err, size_t errle
 	}
 	w->keys = xmalloc(READ_CHUNK * sizeof(*w->keys));
 	w->vals = xmalloc(READ_CHUNK * sizeof(*w->vals));
+#if HAVE_MALLOC_TRIM
+	malloc_trim(0); /* the kernel's BTF, parsed for the load (about 10 MB), goes back */
+#endif
 	*attached = (lat_mask)((SCHED_KINDS | LAT_DELAYACCT_KINDS) & ~off);
 	if (off == missing)
 		note[0] = '\0'; /* only what the kernel does not have */

@@ -76,7 +76,7 @@ for who in A B; do
 	tap_ok $? "spinner $who (pid $pid) has a task record in each of the 3 reports" "got ${n:-none}"
 	lo=$(awk -v t="$ts" 'BEGIN { print t * 0.8 }'); hi=$(awk -v t="$ts" 'BEGIN { print t * 1.2 }')
 	within "$why" "$lo" "$hi"
-	tap_ok $? "spinner $who: --why's run-queue total is its taskstats CPU delay within 20% (${why} ms vs ${ts} ms)" \
+	tap_ok $? "spinner $who: --why's run-queue total is its taskstats CPU delay within 20% ($(printf '%.0f ms vs %.0f ms' "$why" "$ts"))" \
 		"expected $lo..$hi, got '$why'"
 	[ "$ordered" = 3 ]
 	tap_ok $? "spinner $who: p50 <= p90 <= p99 <= max in every report" "in $ordered of 3"
@@ -123,7 +123,7 @@ else
 			| map(tostring) | join(" ")' "$TMPDIR_TEST/io.json")"
 		lo=$(awk -v t="$ts" 'BEGIN { print t * 0.75 }'); hi=$(awk -v t="$ts" 'BEGIN { print t * 1.25 }')
 		[ "$n" = 3 ] && within "$ts" 1 1e12 && within "$why" "$lo" "$hi"
-		tap_ok $? "the O_DIRECT writer's --why I/O total is its taskstats I/O delay within 25% (${why} ms vs ${ts} ms, $count waits)" \
+		tap_ok $? "the O_DIRECT writer's --why I/O total is its taskstats I/O delay within 25% ($(printf '%.0f ms vs %.0f ms' "$why" "$ts"), $count waits)" \
 			"expected $lo..$hi over 3 reports, got '$why' ($n reports)" "stderr: $(head -2 "$TMPDIR_TEST/io.err" | tr '\n' ' ')"
 		stop_pid "$W"
 	fi
@@ -160,5 +160,21 @@ refusal() {
 setup_nobody
 refusal unprivileged "CAP_BPF and CAP_PERFMON" "${NOBODY[@]}" "$DT"
 refusal no-btf "BTF, and /nonexistent/vmlinux" env DELAYTOP_BTF=/nonexistent/vmlinux "$DELAYTOP"
+
+# ---- a secure run: the capabilities the README's setcap line gives, DELAYTOP_BTF ignored ----
+raised=$TMPDIR_TEST/raised-delaytop
+chmod 755 "$TMPDIR_TEST"
+cp "$DELAYTOP" "$raised" && chmod 755 "$raised"
+if ! command -v setcap >/dev/null || ! setcap cap_net_admin,cap_bpf,cap_perfmon+ep "$raised" 2>/dev/null ||
+	! getcap "$raised" | grep -q cap_bpf; then
+	tap_skip "a setcap'd copy run by nobody measures, and ignores DELAYTOP_BTF" "setcap does not stick on $TMPDIR_TEST"
+else
+	setpriv --reuid=65534 --regid=65534 --clear-groups env DELAYTOP_BTF=/nonexistent/vmlinux \
+		"$raised" -b --why --format json -n 1 -d 0.3 -p 1 >"$TMPDIR_TEST/raised.json" 2>"$TMPDIR_TEST/raised.err"
+	h=$(jq -r 'select(.type == "psi") | .why.state' "$TMPDIR_TEST/raised.json" | tail -1)
+	[ "$h" = on ] && ! grep -q BTF "$TMPDIR_TEST/raised.err"
+	tap_ok $? "a copy with cap_net_admin,cap_bpf,cap_perfmon run by nobody measures, and ignores DELAYTOP_BTF" \
+		"why.state '$h'" "stderr: $(tr '\n' '|' <"$TMPDIR_TEST/raised.err")"
+fi
 
 done_testing
