@@ -112,5 +112,5 @@ awk '
 		for (i = 1; i <= 6; i += 2)
 			if (n[order[i]] && n[order[i + 1]])
 				printf "%s adds %.2f ms a refresh (%.2fx)\n", name[order[i + 1]], m[order[i + 1]] - m[order[i]],
-					m[order[i]] > 0 ? m[order[i + 1]] / m[order[i]] : 0
+					(m[order[i]] > 0 ? m[order[i + 1]] / m[order[i]] : 0)
 	}' "$tmp/raw"
