@@ -77,13 +77,14 @@ static size_t libbpf_len;
 __attribute__((format(printf, 2, 0))) static int keep_libbpf_message(enum libbpf_print_level level, const char *fmt,
 								     va_list ap)
 {
+	size_t room = sizeof(libbpf_said) - libbpf_len;
 	int n;
 
-	if (level == LIBBPF_DEBUG || libbpf_len >= sizeof(libbpf_said) - 1)
+	if (level == LIBBPF_DEBUG || room <= 1)
 		return 0;
-	n = vsnprintf(libbpf_said + libbpf_len, sizeof(libbpf_said) - libbpf_len, fmt, ap);
+	n = vsnprintf(libbpf_said + libbpf_len, room, fmt, ap);
 	if (n > 0)
-		libbpf_len += (size_t)n < sizeof(libbpf_said) - libbpf_len ? (size_t)n : sizeof(libbpf_said) - 1 - libbpf_len;
+		libbpf_len += (size_t)n < room ? (size_t)n : room - 1; /* cut short: the buffer is full */
 	return 0;
 }
 
@@ -115,13 +116,13 @@ static int privileged(void)
 {
 	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
 	struct __user_cap_data_struct d[2];
-	const int sys_admin = 21, perfmon = 38, bpf = 39;
+	const int cap_sys_admin = 21, cap_perfmon = 38, cap_bpf = 39;
 
 	memset(d, 0, sizeof(d));
 	if (syscall(SYS_capget, &h, d) < 0)
 		return 1;
 #define HAS(cap) ((d[(cap) / 32].effective >> ((cap) % 32)) & 1u)
-	return HAS(sys_admin) || (HAS(bpf) && HAS(perfmon));
+	return HAS(cap_sys_admin) || (HAS(cap_bpf) && HAS(cap_perfmon));
 #undef HAS
 }
 
