@@ -54,14 +54,7 @@ static void csv_ident(struct outbuf *o, const char *path)
 	}
 }
 
-static void csv_number(struct outbuf *o, double v)
-{
-	char buf[40];
-
-	out_char(o, ',');
-	if (isfinite(v))
-		out_mem(o, buf, fmt_fixed(buf, v, 3));
-}
+static void csv_number(struct outbuf *o, double v);
 
 /* --why's columns: each kind's numbers (rowvalues.h), KIND_NAME. */
 static void csv_why_names(struct outbuf *o, const struct display *d)
@@ -132,6 +125,14 @@ static void csv_header(struct outbuf *o, const struct display *d)
 	}
 }
 
+static void csv_number(struct outbuf *o, double v)
+{
+	char buf[40];
+
+	out_char(o, ',');
+	if (isfinite(v))
+		out_mem(o, buf, fmt_fixed(buf, v, 3));
+}
 
 /* A row's delay fields: each kind's four numbers, CPU time and the total. */
 static void csv_kinds(struct outbuf *o, const struct row *r, const struct display *d)
