@@ -3,8 +3,8 @@
  * readings' times, the counters (from a fixed seed) and, below, the host name and the file's
  * creation time are fixed.
  *
- *   fixgen DIR   writes DIR/procs.rec, DIR/threads.rec, DIR/cgroups.rec, DIR/long.rec and
- *                DIR/peaks.rec */
+ *   fixgen DIR   writes DIR/procs.rec, DIR/threads.rec, DIR/cgroups.rec, DIR/long.rec,
+ *                DIR/peaks.rec, DIR/hostile.rec and DIR/build.rec */
 #include "config.h"
 
 #include <errno.h>
@@ -48,6 +48,7 @@ struct fix_proc {
 	uint32_t pid, ppid, uid;
 	int nice;
 	const char *user, *comm, *cmdline, *cgroup;
+	uint32_t identity_uid;  /* who its cgroup is delegated to, 0: none */
 	const char *threads[4]; /* the threads' names (tids pid, pid + 1, ...); none: one thread */
 	int born;               /* the reading it first shows in */
 	int ends;               /* the reading it exits in (departed after it); 0: never */
@@ -65,6 +66,12 @@ static const char long_cmdline[] =
 	"-I src/sample -I src/show -I src/report -I src/record -I src/live -I src/screen -I src/command "
 	"-D_FORTIFY_SOURCE=3 -DLOCALEDIR=\"/usr/share/locale\" src/sample/collect.c -quiet -dumpbase collect.c "
 	"-mtune=generic -march=x86-64 -g -O2 -Wall -Wextra -std=gnu11 -fstack-protector-strong -o /tmp/ccXXXX.s";
+
+/* A container: the system's (orphan's, an LXC container named web: a short name, which keeps the
+ * cgroup view's lines short) and one a user named the same, in the subtree of bob's app.service,
+ * which is delegated to him (mallory's process runs there). */
+#define FIX_CONTAINER "lxc.payload.web"
+#define FIX_DELEGATED "/user.slice/user-1001.slice/app.service"
 
 static const struct fix_proc procs[] = {
 	{ .pid = 1, .uid = 0, .user = "root", .comm = "systemd", .cmdline = "/sbin/init splash",
@@ -90,19 +97,53 @@ static const struct fix_proc procs[] = {
 	  .cgroup = "/user.slice/user-1000.slice/session-1.scope", .state = 'D', .born = 2,
 	  .kinds = K(DK_CPU) | K(DK_IO) | K(DK_SWAPIN), .load = 30 },
 	{ .pid = 1500, .ppid = 1, .uid = 1001, .user = "bob", .comm = "java", .cmdline = "java -Xmx2g -jar /opt/app/app.jar",
-	  .cgroup = "/user.slice/user-1001.slice/app.service", .state = 'S',
+	  .cgroup = FIX_DELEGATED, .identity_uid = 1001, .state = 'S',
 	  .threads = { "java", "GC Thread#0", "C2 CompilerThre", "VM Thread" },
 	  .kinds = K(DK_CPU) | K(DK_RECLAIM) | K(DK_THRASHING) | K(DK_COMPACT), .load = 25 },
 	{ .pid = 1600, .ppid = 1200, .uid = 1001, .user = "bob", .comm = "naïve-ü✓",
-	  .cmdline = "./naïve-ü✓ --étape=二 «données»", .cgroup = "/user.slice/user-1001.slice/app.service",
+	  .cmdline = "./naïve-ü✓ --étape=二 «données»", .cgroup = FIX_DELEGATED, .identity_uid = 1001,
 	  .state = 'S', .kinds = K(DK_CPU) | K(DK_IO), .load = 8 },
 	{ .pid = 1601, .ppid = 1200, .uid = 1002, .user = "mallory", .comm = "x\x1b[31mred\t",
 	  .cmdline = "printf \x1b]0;title\x07 del\x7f c1\xc2\x9b rlo\xe2\x80\xae tab\there",
-	  .cgroup = "/user.slice/user-1001.slice/app.service", .state = 'S', .kinds = K(DK_CPU), .load = 3 },
+	  .cgroup = FIX_DELEGATED "/" FIX_CONTAINER, .identity_uid = 1001, .state = 'S', .kinds = K(DK_CPU),
+	  .load = 3 },
 	{ .pid = 1700, .ppid = 1, .uid = 4242, .user = "4242", .comm = "orphan", .cmdline = "/opt/orphan --uid-without-name",
-	  .cgroup = "/system.slice/orphan.service", .state = 'T', .kinds = K(DK_CPU) | K(DK_IO), .load = 4 },
+	  .cgroup = "/" FIX_CONTAINER, .state = 'T', .kinds = K(DK_CPU) | K(DK_IO), .load = 4 },
 };
 #define NPROCS (sizeof(procs) / sizeof(procs[0]))
+
+/* build.rec's processes: a build whose commands run several at once (four cc1, two of them in
+ * turn, three sh of two users), beside a database whose one process waits more than any one cc1
+ * but less than all of them; cc1plus, whose name holds another's. */
+#define BUILD_SCOPE "/user.slice/user-1000.slice/session-2.scope"
+static const struct fix_proc build_procs[] = {
+	{ .pid = 1, .uid = 0, .user = "root", .comm = "systemd", .cmdline = "/sbin/init", .cgroup = "/init.scope",
+	  .state = 'S', .kinds = K(DK_CPU), .load = 1 },
+	{ .pid = 700, .ppid = 1, .uid = 0, .user = "root", .comm = "sh", .cmdline = "/bin/sh -c run-parts /etc/cron.hourly",
+	  .cgroup = "/system.slice/cron.service", .state = 'S', .kinds = K(DK_CPU) | K(DK_IO), .load = 4 },
+	{ .pid = 900, .ppid = 1, .uid = 999, .user = "postgres", .comm = "postgres", .cmdline = "postgres: 16/main: walwriter",
+	  .cgroup = "/system.slice/postgresql.service", .state = 'D', .kinds = K(DK_CPU) | K(DK_IO), .load = 150 },
+	{ .pid = 1200, .ppid = 1, .uid = 1000, .user = "alice", .comm = "bash", .cmdline = "-bash", .cgroup = BUILD_SCOPE,
+	  .state = 'S', .kinds = K(DK_CPU), .load = 1 },
+	{ .pid = 1300, .ppid = 1200, .uid = 1000, .user = "alice", .comm = "make", .cmdline = "make -j4", .cgroup = BUILD_SCOPE,
+	  .state = 'S', .kinds = K(DK_CPU) | K(DK_IO), .load = 5 },
+	{ .pid = 1301, .ppid = 1300, .uid = 1000, .user = "alice", .comm = "sh", .cmdline = "/bin/sh -c gcc -c a.c",
+	  .cgroup = BUILD_SCOPE, .state = 'S', .kinds = K(DK_CPU), .load = 2 },
+	{ .pid = 1302, .ppid = 1300, .uid = 1000, .user = "alice", .comm = "sh", .cmdline = "/bin/sh -c gcc -c b.c",
+	  .cgroup = BUILD_SCOPE, .state = 'S', .kinds = K(DK_CPU), .load = 3 },
+	{ .pid = 1310, .ppid = 1301, .uid = 1000, .user = "alice", .comm = "cc1", .cmdline = "cc1 -quiet a.c",
+	  .cgroup = BUILD_SCOPE, .state = 'R', .threads = { "cc1", "cc1" }, .kinds = K(DK_CPU) | K(DK_IO), .load = 90 },
+	{ .pid = 1311, .ppid = 1302, .uid = 1000, .user = "alice", .comm = "cc1", .cmdline = "cc1 -quiet b.c",
+	  .cgroup = BUILD_SCOPE, .state = 'R', .ends = 2, .kinds = K(DK_CPU) | K(DK_IO), .load = 80 },
+	{ .pid = 1312, .ppid = 1302, .uid = 1000, .user = "alice", .comm = "cc1", .cmdline = "cc1 -quiet c.c",
+	  .cgroup = BUILD_SCOPE, .state = 'R', .born = 2, .kinds = K(DK_CPU) | K(DK_IO), .load = 100 },
+	{ .pid = 1313, .ppid = 1301, .uid = 1000, .user = "alice", .comm = "cc1", .cmdline = "cc1 -quiet d.c",
+	  .cgroup = BUILD_SCOPE, .state = 'R', .carried = 2, .kinds = K(DK_CPU) | K(DK_IO), .load = 70 },
+	{ .pid = 1320, .ppid = 1301, .uid = 1000, .user = "alice", .comm = "as", .cmdline = "as -o a.o",
+	  .cgroup = BUILD_SCOPE, .state = 'R', .kinds = K(DK_CPU) | K(DK_IO), .load = 20 },
+	{ .pid = 1330, .ppid = 1302, .uid = 1000, .user = "alice", .comm = "cc1plus", .cmdline = "cc1plus -quiet e.cc",
+	  .cgroup = BUILD_SCOPE, .state = 'R', .kinds = K(DK_CPU) | K(DK_IO), .load = 15 },
+};
 
 /* One task's counters as the readings go. */
 struct fix_task {
@@ -124,13 +165,30 @@ struct fixture {
 	int small;    /* only the first few processes, no events, accounting always on */
 	int peaks;    /* the system's pressure quiet but for the bursts of peak_share, and events */
 	int hostile;  /* mallory's names are markup and bytes that are not UTF-8 (the HTML report's test) */
+	int build;    /* build_procs rather than procs */
 };
+
+/* The processes of fixture x, and how many into *n. */
+static const struct fix_proc *procs_of(const struct fixture *x, size_t *n)
+{
+	if (x->build) {
+		*n = sizeof(build_procs) / sizeof(build_procs[0]);
+		return build_procs;
+	}
+	*n = x->small ? 4 : NPROCS;
+	return procs;
+}
 
 /* hostile.rec's names for mallory's process (1601): what a task controls, made to break a page. */
 #define HOSTILE_COMM "<img src=x onerror=alert(1)>\xff"
 #define HOSTILE_CMDLINE "\"'><script>alert(2)</script>"
 #define HOSTILE_CGROUP "/evil.slice/<svg onload=alert(3)>&amp;"
 #define HOSTILE_USER "<b>mallory</b>\""
+/* and alice's bash (1200) in a cgroup of 240 letters, with no place to break the line */
+#define LONG_NAME_24 "abcdefghijklmnopqrstuvwx"
+#define HOSTILE_LONG_CGROUP                                                                           \
+	"/user.slice/user-1000.slice/" LONG_NAME_24 LONG_NAME_24 LONG_NAME_24 LONG_NAME_24 LONG_NAME_24 \
+		LONG_NAME_24 LONG_NAME_24 LONG_NAME_24 LONG_NAME_24 LONG_NAME_24 ".service"
 
 
 static uint64_t rnd(uint64_t *s)
@@ -282,6 +340,7 @@ static void psi_shares(struct psi_snapshot *prev, struct psi_snapshot *cur, int 
 static const char *const cgroup_paths[] = {
 	"/",
 	"/init.scope",
+	"/" FIX_CONTAINER,
 	"/system.slice",
 	"/system.slice/orphan.service",
 	"/system.slice/postgresql.service",
@@ -290,7 +349,8 @@ static const char *const cgroup_paths[] = {
 	"/user.slice/user-1000.slice",
 	"/user.slice/user-1000.slice/session-1.scope",
 	"/user.slice/user-1001.slice",
-	"/user.slice/user-1001.slice/app.service",
+	FIX_DELEGATED,
+	FIX_DELEGATED "/" FIX_CONTAINER,
 	"/user.slice/user-1001.slice/idle.service",
 };
 #define NCGROUPS (sizeof(cgroup_paths) / sizeof(cgroup_paths[0]))
@@ -304,6 +364,7 @@ static void cgroup_facts_at(struct cgroup_facts *f, struct psi_snapshot *prev, i
 
 		memset(&f[i], 0, sizeof(f[i]));
 		f[i].path = (char *)cgroup_paths[i];
+		f[i].identity_uid = strncmp(cgroup_paths[i], FIX_DELEGATED, strlen(FIX_DELEGATED)) == 0 ? 1001 : 0;
 		psi_at(&f[i].psi, r, (unsigned)i + 1);
 		f[i].psi.res[PSI_IRQ].present = i == 0; /* only the root has irq pressure */
 		psi_shares(&prev[i], &f[i].psi, r);
@@ -318,10 +379,11 @@ static void cgroup_facts_at(struct cgroup_facts *f, struct psi_snapshot *prev, i
 /* The tasks of fixture x: one per process, or one per thread. */
 static size_t make_tasks(const struct fixture *x, struct fix_task *tasks)
 {
-	size_t n = 0, np = x->small ? 4 : NPROCS;
+	size_t n = 0, np;
+	const struct fix_proc *all = procs_of(x, &np);
 
 	for (size_t i = 0; i < np; i++) {
-		const struct fix_proc *p = &procs[i];
+		const struct fix_proc *p = &all[i];
 		uint32_t nth = 0;
 
 		while (nth < 4 && p->threads[nth])
@@ -352,12 +414,15 @@ static void make_row(struct row *row, struct fix_task *t, const struct fixture *
 	row->comm = t->comm;
 	row->cmdline = p->cmdline;
 	row->cgroup = p->cgroup;
+	row->identity_uid = p->identity_uid;
 	if (x->hostile && p->pid == 1601) {
 		row->comm = HOSTILE_COMM;
 		row->cmdline = HOSTILE_CMDLINE;
 		row->cgroup = HOSTILE_CGROUP;
 		row->user = HOSTILE_USER;
 	}
+	if (x->hostile && p->pid == 1200)
+		row->cgroup = HOSTILE_LONG_CGROUP;
 	row->parent = -1;
 	row->acc = &t->acc;
 	if (departed) {
@@ -409,7 +474,7 @@ static int write_fixture(const char *dir, const struct fixture *x, char *err, si
 	struct recorder_opts ro = { 0 };
 	char path[4096];
 	uint64_t seed = 88172645463325252ull;
-	size_t ntasks = make_tasks(x, tasks);
+	size_t ntasks = make_tasks(x, tasks), nprocs;
 	int rc = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, x->name);
@@ -461,7 +526,8 @@ static int write_fixture(const char *dir, const struct fixture *x, char *err, si
 		}
 		snap.rows = rows;
 		snap.nrows = n;
-		snap.nprocs = x->small ? 4 : (unsigned)NPROCS;
+		procs_of(x, &nprocs);
+		snap.nprocs = (unsigned)nprocs;
 		snap.nthreads = (unsigned)ntasks + 3;
 		if (x->cgroups) {
 			cgroup_facts_at(facts, cgprev, r, rows, n);
@@ -489,6 +555,7 @@ static const struct fixture fixtures[] = {
 	{ .name = "long.rec", .small = 1, .readings = 600 },
 	{ .name = "peaks.rec", .small = 1, .peaks = 1, .readings = 120 },
 	{ .name = "hostile.rec", .hostile = 1, .readings = 6 },
+	{ .name = "build.rec", .build = 1, .readings = 6 },
 };
 
 int main(int argc, char **argv)

@@ -17,6 +17,8 @@
 #define YEAR_MIN 1970
 #define YEAR_MAX 2254
 
+#define DAY_NS (86400 * (int64_t)1000000000)
+
 /* What relative() and absolute() return for a time that parses but cannot be held. */
 #define OUT_OF_RANGE (-2)
 
@@ -82,11 +84,12 @@ static int relative(const char *s, int64_t now_ns, int64_t *out)
 	return 0;
 }
 
-/* "@SECONDS", "YYYY-MM-DD[ HH:MM[:SS]]", "HH:MM[:SS]" (today). Returns as relative() does. */
-static int absolute(const char *s, int64_t now_ns, int64_t *out)
+/* "@SECONDS", "YYYY-MM-DD[ HH:MM[:SS]]", "HH:MM[:SS]" (on the day of day_ns). Returns as
+ * relative() does. */
+static int absolute(const char *s, int64_t day_ns, int64_t *out)
 {
 	struct tm tm;
-	time_t now = (time_t)(now_ns / 1000000000), t;
+	time_t now = (time_t)(day_ns / 1000000000), t;
 	int y, mo, d, dy, dmo, dd, h = 0, mi = 0, sec = 0, used = 0;
 	double epoch;
 	char *end;
@@ -141,6 +144,11 @@ static int absolute(const char *s, int64_t now_ns, int64_t *out)
 
 int time_parse(const char *s, int64_t now_ns, int64_t *out_ns, char *err, size_t errlen)
 {
+	return time_parse_on(s, now_ns, now_ns, out_ns, err, errlen);
+}
+
+int time_parse_on(const char *s, int64_t now_ns, int64_t day_ns, int64_t *out_ns, char *err, size_t errlen)
+{
 	int rc = -1;
 
 	if (strcmp(s, "now") == 0) {
@@ -151,12 +159,15 @@ int time_parse(const char *s, int64_t now_ns, int64_t *out_ns, char *err, size_t
 	if (*s) {
 		rc = relative(s, now_ns, out_ns);
 		if (rc == -1)
-			rc = absolute(s, now_ns, out_ns);
+			rc = absolute(s, day_ns, out_ns);
 	}
 	if (rc == 0)
 		return 0;
 	if (rc == OUT_OF_RANGE)
 		snprintf(err, errlen, "%s", _("out of range: a time is from 1970-01-01 to the end of 2254"));
+	else if (day_ns / DAY_NS != now_ns / DAY_NS)
+		snprintf(err, errlen, "%s",
+			 _("a time is YYYY-MM-DD HH:MM[:SS], HH:MM[:SS] (that day), @SECONDS, 'now' or like '10 minutes ago'"));
 	else
 		snprintf(err, errlen, "%s",
 			 _("a time is YYYY-MM-DD HH:MM[:SS], HH:MM[:SS] (today), @SECONDS, 'now' or like '10 minutes ago'"));

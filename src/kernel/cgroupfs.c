@@ -233,9 +233,26 @@ int cgroupfs_exists(const struct cgroup_hier *h, const char *path)
 	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
-/* Walks the directory of path, depth first, calling fn for it and each cgroup below. */
-static void walk_dir(const struct cgroup_hier *h, char *path, size_t len, size_t size,
-		     void (*fn)(void *arg, const char *path), void *arg)
+int cgroupfs_owner(const struct cgroup_hier *h, const char *path, uint32_t *uid, uint64_t *ino)
+{
+	char dir[CGROUP_PATH_MAX + 64];
+	struct stat st;
+
+	if (cgroupfs_dir(h, path, dir, sizeof(dir)) < 0)
+		return -ENOENT;
+	if (stat(dir, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	*uid = (uint32_t)st.st_uid;
+	*ino = (uint64_t)st.st_ino;
+	return 0;
+}
+
+/* Walks the directory of path (its inode ino), depth first, calling fn for it and each cgroup
+ * below. */
+static void walk_dir(const struct cgroup_hier *h, char *path, uint64_t ino, size_t len, size_t size,
+		     cgroupfs_walk_fn fn, void *arg)
 {
 	char dir[CGROUP_PATH_MAX + 64];
 	struct dirent *d;
@@ -243,28 +260,30 @@ static void walk_dir(const struct cgroup_hier *h, char *path, size_t len, size_t
 
 	if (cgroupfs_dir(h, path, dir, sizeof(dir)) < 0 || !(dp = opendir(dir)))
 		return; /* removed meanwhile */
-	fn(arg, path);
+	fn(arg, path, ino);
 	while ((d = readdir(dp)) != NULL) {
 		size_t n = strlen(d->d_name);
 
 		if (d->d_type != DT_DIR || d->d_name[0] == '.' || len + 1 + n + 1 > size)
 			continue;
 		snprintf(path + len, size - len, "%s%s", len == 1 ? "" : "/", d->d_name);
-		walk_dir(h, path, strlen(path), size, fn, arg);
+		walk_dir(h, path, (uint64_t)d->d_ino, strlen(path), size, fn, arg);
 		path[len] = '\0';
 	}
 	closedir(dp);
 }
 
-int cgroupfs_walk(const struct cgroup_hier *h, const char *path, void (*fn)(void *arg, const char *path), void *arg)
+int cgroupfs_walk(const struct cgroup_hier *h, const char *path, cgroupfs_walk_fn fn, void *arg)
 {
 	char buf[CGROUP_PATH_MAX];
-	int rc = cgroupfs_exists(h, path);
+	uint32_t uid;
+	uint64_t ino;
+	int rc = cgroupfs_owner(h, path, &uid, &ino);
 
 	if (rc < 0)
 		return rc;
 	cgpath_normalize(path, buf, sizeof(buf));
-	walk_dir(h, buf, strlen(buf), sizeof(buf), fn, arg);
+	walk_dir(h, buf, ino, strlen(buf), sizeof(buf), fn, arg);
 	return 0;
 }
 

@@ -64,9 +64,19 @@ int cgroupfs_dir(const struct cgroup_hier *h, const char *path, char *buf, size_
 /* 0 when the cgroup exists, else a negative errno. */
 int cgroupfs_exists(const struct cgroup_hier *h, const char *path);
 
-/* Calls fn for path and every cgroup below it, parents before their children. A cgroup removed
+/* The owner (uid) and inode of a cgroup's directory: 0, -ENOENT when it is gone or outside the
+ * mounted part, or another negative errno. A directory is made owned by whoever made it (or
+ * chowned to a user by whoever delegates it), so its owner is who may name the cgroups below it. */
+int cgroupfs_owner(const struct cgroup_hier *h, const char *path, uint32_t *uid, uint64_t *ino);
+
+/* What fn is told of each cgroup walked: its path and its directory's inode (a cgroup removed and
+ * made again has another). */
+typedef void (*cgroupfs_walk_fn)(void *arg, const char *path, uint64_t ino);
+
+/* Calls fn for path and every cgroup below it, parents before their children, each with its
+ * directory's inode (as its parent's directory lists it: no lookup of the path). A cgroup removed
  * while it is walked is left out. Returns 0, or a negative errno when path cannot be read. */
-int cgroupfs_walk(const struct cgroup_hier *h, const char *path, void (*fn)(void *arg, const char *path), void *arg);
+int cgroupfs_walk(const struct cgroup_hier *h, const char *path, cgroupfs_walk_fn fn, void *arg);
 
 /* Reads a cgroup's pressure files (each optional; none where cgroup.pressure is 0 or on v1). */
 void cgroupfs_pressure(const struct cgroup_hier *h, const char *path, uint64_t when_ns, struct psi_snapshot *out);

@@ -213,11 +213,18 @@ static void live_cgroup_detect(struct kernel *k, struct cgroup_hier *h)
 	cgroupfs_detect(h);
 }
 
-static int live_cgroup_walk(struct kernel *k, const struct cgroup_hier *h, const char *path,
-			    void (*fn)(void *arg, const char *path), void *arg)
+static int live_cgroup_walk(struct kernel *k, const struct cgroup_hier *h, const char *path, cgroupfs_walk_fn fn,
+			    void *arg)
 {
 	(void)k;
 	return cgroupfs_walk(h, path, fn, arg);
+}
+
+static int live_cgroup_owner(struct kernel *k, const struct cgroup_hier *h, const char *path, uint32_t *uid,
+			     uint64_t *ino)
+{
+	(void)k;
+	return cgroupfs_owner(h, path, uid, ino);
 }
 
 static void live_cgroup_pressure(struct kernel *k, const struct cgroup_hier *h, const char *path,
@@ -313,6 +320,7 @@ static const struct kernel_ops live_ops = {
 	.exits_drain = live_exits_drain,
 	.cgroup_detect = live_cgroup_detect,
 	.cgroup_walk = live_cgroup_walk,
+	.cgroup_owner = live_cgroup_owner,
 	.cgroup_pressure = live_cgroup_pressure,
 	.cgroup_states = live_cgroup_states,
 	.delayacct = live_delayacct,

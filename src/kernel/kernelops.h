@@ -14,7 +14,8 @@
  *  - a task's facts from /proc: command lines, cgroups, thread states, the counters anyone may
  *    read (limited mode), the accounting the per-process taskstats answer lacks.
  *  - taskstats: queries by pid or tgid; the exit records waiting since the last drain.
- *  - cgroups: the hierarchy shown, the walk below a cgroup, its pressure and (v1) its states.
+ *  - cgroups: the hierarchy shown, the walk below a cgroup, its directory's owner, its pressure
+ *    and (v1) its states.
  *  - the machine: the delay-accounting switch, its state at boot, /proc/pressure, the clocks.
  *  - eBPF (--why): the latency programs loaded and unloaded, the interval's histograms read.
  *
@@ -103,9 +104,14 @@ struct kernel_ops {
 	/* ---- cgroups ---- */
 	/* The hierarchy shown (cgroupfs_detect). */
 	void (*cgroup_detect)(struct kernel *k, struct cgroup_hier *h);
-	/* Calls fn for path and every cgroup below it, parents first: 0 or a negative errno. */
-	int (*cgroup_walk)(struct kernel *k, const struct cgroup_hier *h, const char *path,
-			   void (*fn)(void *arg, const char *path), void *arg);
+	/* Calls fn for path and every cgroup below it, parents first, each with its directory's
+	 * inode (cgroupfs_walk): 0 or a negative errno. */
+	int (*cgroup_walk)(struct kernel *k, const struct cgroup_hier *h, const char *path, cgroupfs_walk_fn fn,
+			   void *arg);
+	/* The owner and inode of a cgroup's directory (cgroupfs_owner): 0, -ENOENT when it is gone,
+	 * or another negative errno. */
+	int (*cgroup_owner)(struct kernel *k, const struct cgroup_hier *h, const char *path, uint32_t *uid,
+			    uint64_t *ino);
 	/* A cgroup's pressure files read at when_ns. */
 	void (*cgroup_pressure)(struct kernel *k, const struct cgroup_hier *h, const char *path,
 				uint64_t when_ns, struct psi_snapshot *out);

@@ -307,6 +307,17 @@ static void warn_exposed(const struct exporter *e, const struct web_config *wc)
 			PACKAGE, exporter_address(e));
 }
 
+/* A --web-config file that asks for neither TLS nor users (empty, comments, harmless keys): the
+ * exporter serves as without one, which its author may not expect. */
+static void warn_web_config_empty(const struct options *o, const struct web_config *wc)
+{
+	if (o->web_config && !wc->cert_pem && !wc->nusers)
+		fprintf(stderr,
+			F_(N_("%s: warning: %s asks for neither TLS nor basic auth: the metrics are served "
+			      "over plain HTTP to anyone who can reach the port, as without --web-config\n")),
+			PACKAGE, o->web_config);
+}
+
 /* --listen: serves the metrics of every reading, and with -b prints the reports too. */
 static int run_exporter(const struct options *o, const struct web_config *wc, struct sampler *s, int *trigger_fds,
 			struct recorder *rec, int stop_fd)
@@ -327,6 +338,7 @@ static int run_exporter(const struct options *o, const struct web_config *wc, st
 		fprintf(stderr, F_(N_("%s: serving metrics on https://%s/metrics\n")), PACKAGE, exporter_address(sv.e));
 	else
 		fprintf(stderr, F_(N_("%s: serving metrics on http://%s/metrics\n")), PACKAGE, exporter_address(sv.e));
+	warn_web_config_empty(o, wc);
 	warn_exposed(sv.e, wc);
 	metrics_init(&sv.m, (int)o->top_commands);
 	sv.m.expiry_s = o->series_expiry_s;

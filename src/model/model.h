@@ -16,7 +16,8 @@
 
 struct cgroup_node;
 
-/* One row: a task (process or thread), a departed task's totals, or a cgroup. */
+/* One row: a task (process or thread), a departed task's totals, a cgroup, or the sum of the tasks of
+ * one command name (show/rollup.h). */
 struct row {
 	ROW_FIELDS_MEMBERS; /* rowfield.h: ids, start, state, flags, parent, depth */
 	/* rowfield.h's strings: they belong to whoever made the row (the sampler: until its next
@@ -41,6 +42,8 @@ struct row {
 	uint8_t still; /* thread mode: the task's reading was carried over (steady.h) and what its row
 			  takes of its process did not change: all of it is as at the reading before,
 			  but for its time */
+	uint32_t procs; /* a row of the roll-up by command (show/rollup.h): the processes it sums;
+			   0 for every other row */
 };
 
 /* What a front end asks process rows to read beyond the kernel's per-process answer, for the
@@ -78,6 +81,10 @@ struct snapshot {
 	size_t nrows;
 	int cgroups;          /* the cgroup view: cgroup_rows hold a tree of cgroups */
 	const char *cgroup_source; /* where the state counts come from: "cgroupstats" or "tasks" */
+	const char *cgroup_mount; /* where the one cgroup hierarchy followed is mounted; NULL: none, or
+				     not known (a recording) */
+	int cgroup_v2;            /* that hierarchy is v2 */
+	int cgroup_hybrid;        /* v1 controllers are mounted beside it, and not followed */
 	struct row *cgroup_rows; /* parents before children; row i's parent is cgroup_rows[parent] */
 	size_t ncgroup_rows;
 };

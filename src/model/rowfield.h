@@ -1,5 +1,5 @@
 /* rowfield.h — THE table of a task row's own fields: what the sampler says of each task (its ids,
- * start, state, flags, its process's parent) and how each part that carries a row treats each
+ * start, state, flags, its process's parent, who its cgroup is delegated to) and how each part that carries a row treats each
  * one. struct row (model.h) and a recording's struct rec_task (recformat.h) hold them as struct
  * row_fields; the recording's field list and its checks of a recorded value, the encoder's and
  * the decoder's copies, the row builder's copies from the process and the fields at the end of a
@@ -56,7 +56,11 @@ enum cg_state { CG_RUNNING, CG_SLEEPING, CG_UNINTERRUPTIBLE, CG_STOPPED, CG_IOWA
 	 * row) the process's */                                                                             \
 	X(depth, int, , REC_NO, ROWCHECK_ANY, 0, SHOW_DEPTH, FROM_OWN)                                       \
 	/* the process's nice value, -20 to 19 (its main thread's, as ps shows it) */                        \
-	X(nice, int32_t, , REC_YES, ROWCHECK_NICE, ROW_NICE_NONE, SHOW_NUM, FROM_PROC)
+	X(nice, int32_t, , REC_YES, ROWCHECK_NICE, ROW_NICE_NONE, SHOW_NUM, FROM_PROC)                       \
+	/* the user its cgroup is delegated to, who may have named what its path names (cgident.h):          \
+	 * the owner of the outermost directory at or above the cgroup that is not root's; 0 when            \
+	 * every one is root's, or when not known. The writers place it with the path's names */             \
+	X(identity_uid, uint32_t, , REC_YES, ROWCHECK_ANY, 0, SHOW_OWN, FROM_PROC)
 
 /* A nice value not known. */
 #define ROW_NICE_NONE INT32_MIN

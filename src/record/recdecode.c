@@ -631,6 +631,7 @@ static void build_cgroups(struct rec_decoder *d, struct snapshot *snap)
 			f->states[s] = c->states[s];
 		f->have_states = c->have_states;
 		f->busy = c->busy;
+		f->identity_uid = c->identity_uid;
 		n++;
 	}
 	qsort(d->facts, n, sizeof(*d->facts), facts_by_path);

@@ -411,6 +411,7 @@ static void cg_truth(struct rec_cgroup *c, const struct cgroup_facts *f, uint32_
 		c->states[s] = f->states[s];
 	c->have_states = (uint8_t)f->have_states;
 	c->busy = (uint8_t)f->busy;
+	c->identity_uid = f->identity_uid;
 	rec_psi_from(&c->psi, &f->psi);
 }
 

@@ -232,6 +232,7 @@ static void add_cgroup_fields(void)
 	ADD(RO_CGROUP, struct rec_cgroup, have_states, "have_states", RF_NUM, 1);
 	ADD(RO_CGROUP, struct rec_cgroup, busy, "busy", RF_NUM, 1);
 	add_psi(RO_CGROUP, offsetof(struct rec_cgroup, psi));
+	ADD(RO_CGROUP, struct rec_cgroup, identity_uid, "identity_uid", RF_NUM, 1); /* since 1.2 */
 }
 
 /* Phase 1 first: a reader applies a task's first-phase changes before it predicts the rest. */

@@ -20,7 +20,7 @@
 /* The format's version: a reader reads every file of its major version whatever the minor (a
  * newer minor only adds fields and sections, which it skips), and refuses a newer major. */
 #define REC_MAJOR 1
-#define REC_MINOR 1
+#define REC_MINOR 2
 #define REC_MAGIC "delaytop recording\n"
 
 /* One task (a thread, a process, or a departed task's totals) as the recording knows it: the
@@ -52,6 +52,7 @@ struct rec_cgroup {
 	uint64_t states[CG_STATES];
 	uint8_t have_states, busy;
 	struct rec_psi psi;
+	uint32_t identity_uid; /* who it is delegated to; 0 none (and in a file before 1.2) */
 };
 
 /* A reading's header facts. */

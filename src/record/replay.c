@@ -328,7 +328,7 @@ static void scan_segment(struct replay *r, struct rec_decoder *dec, size_t i)
 			continue;
 		rec_psi_to(&dec->st.head.psi, &psi);
 		memcpy(&interval, &dec->st.head.interval, sizeof(interval));
-		timeline_add(&r->tl, dec->st.head.wall_ns, interval, timeline_pressure(&psi), dec->st.head.events != 0);
+		timeline_add_psi(&r->tl, dec->st.head.wall_ns, interval, &psi, dec->st.head.events != 0);
 	}
 }
 

@@ -22,6 +22,7 @@ void batch_init(struct batch_printer *b, const struct options *o)
 	b->spec.display.accumulate = o->accumulate;
 	b->spec.display.threads = o->threads;
 	b->spec.display.cgroups = o->cgroups;
+	b->spec.display.commands = o->commands;
 	b->spec.display.tree = o->tree;
 	b->spec.display.tree_sums = o->tree_sums;
 	b->spec.display.why = o->why;
@@ -37,6 +38,7 @@ void batch_init(struct batch_printer *b, const struct options *o)
 	b->spec.filter.by_uid = o->by_uid;
 	b->spec.filter.uid = o->uid;
 	b->spec.filter.active = o->active;
+	b->spec.filter.hide_exited = o->hide_exited;
 	b->spec.sort_col = o->sort_col;
 	b->spec.reverse = o->reverse;
 }
@@ -54,6 +56,7 @@ void batch_free(struct batch_printer *b)
 /* The rows to print, filtered and sorted, into b->list; returns how many. */
 static size_t select_rows(struct batch_printer *b, const struct snapshot *snap)
 {
+	b->spec.display.flat_cgroups = !b->spec.display.nchosen && listing_cgroups_flat(snap);
 	listing_build(&b->list, snap, &b->spec);
 	return b->list.n;
 }
@@ -139,12 +142,7 @@ static void text_header(struct outbuf *o, const struct snapshot *snap, const str
 
 	timing_iso8601(&snap->wall, when, sizeof(when));
 	out_printf(o, F_(N_("%s - %s  interval %.2f s  processes %u  threads %u  rows: %s, sorted by %s\n")),
-		   PACKAGE, when, snap->interval_s, snap->nprocs, snap->nthreads,
-		   b->spec.display.cgroups ? _("cgroups")
-		   : snap->threads	   ? _("threads")
-		   : b->spec.display.tree_sums ? _("processes as a tree, subtrees summed")
-		   : b->spec.display.tree  ? _("processes as a tree")
-					   : _("processes"),
+		   PACKAGE, when, snap->interval_s, snap->nprocs, snap->nthreads, listing_rows_text(&b->spec.display),
 		   column_get(b->spec.sort_col, &b->spec.display).key);
 	out_printf(o, F_(N_("delay accounting %s  privileges %s")), delayacct_text(snap->delayacct),
 		   snap->limited ? _("limited (CPU and I/O delay only; tasks that exit between readings are not seen)")
@@ -155,6 +153,9 @@ static void text_header(struct outbuf *o, const struct snapshot *snap, const str
 	if (snap->tasks_from != TASKS_UNKNOWN)
 		out_printf(o, F_(N_("  tasks %s")),
 			   snap->tasks_from == TASKS_FOLLOWED ? _("followed (process events)") : _("walked (/proc)"));
+	out_str(o, "  ");
+	if (!listing_hierarchy_note(snap, &b->spec.display, 0, o))
+		o->len -= 2;
 	out_char(o, '\n');
 	text_why(o, &snap->why);
 	text_psi(o, &snap->psi);
@@ -390,17 +391,21 @@ static void json_tail(struct outbuf *o, const struct row *r, const struct displa
 }
 
 /* What the cgroup's path names: "unit", "container_runtime", "container_id", "pod_uid", "qos",
- * null where unknown. */
-static void json_ident(struct outbuf *o, const char *path)
+ * null where unknown; then "identity_uid", the user who could have named them, null when root. */
+static void json_ident(struct outbuf *o, const struct row *r)
 {
 	struct cgident id;
 	const char *v[ROWVAL_IDENT_COUNT];
 
-	rowval_ident(path, &id, v);
+	rowval_ident(r->cgroup, &id, v);
 	for (int i = 0; i < ROWVAL_IDENT_COUNT; i++) {
 		out_printf(o, ",\"%s\":", rowval_ident_names[i]);
 		json_string_or_null(o, v[i]);
 	}
+	if (r->identity_uid)
+		out_printf(o, ",\"" ROWVAL_IDENTITY_UID "\":%u", r->identity_uid);
+	else
+		out_str(o, ",\"" ROWVAL_IDENTITY_UID "\":null");
 }
 
 /* A task's "pid" and "tid" (null for a process row). */
@@ -438,7 +443,7 @@ static void json_task(struct outbuf *o, const char *when, const struct snapshot 
 	json_string_or_null(o, r->cmdline);
 	json_acct(o, r, d);
 	json_tail(o, r, d);
-	json_ident(o, r->cgroup);
+	json_ident(o, r);
 	out_str(o, "}\n");
 }
 
@@ -473,7 +478,26 @@ static void json_cgroup(struct outbuf *o, const char *when, const struct snapsho
 		json_column(o, r, COL_PSI + i, d, 0);
 	}
 	out_char(o, '}');
-	json_ident(o, r->cgroup);
+	json_ident(o, r);
+	out_str(o, "}\n");
+}
+
+/* A command's row: the tasks of one name summed (rollup.h); "user" is null when they have
+ * several. */
+static void json_command(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,
+			 const struct display *d)
+{
+	json_common(o, "command", when, snap);
+	out_str(o, ",\"command\":");
+	out_json_string(o, r->comm);
+	out_printf(o, ",\"processes\":%u,\"threads\":%u,\"user\":", r->procs, r->nthreads);
+	json_string_or_null(o, r->uid == ROLLUP_UID_SEVERAL ? NULL : r->user);
+	json_kinds(o, r, d);
+	out_printf(o, ",\"exited\":%s,\"partial\":%s,\"carried\":[", r->exited ? "true" : "false",
+		   r->partial ? "true" : "false");
+	rowval_carried(o, column_carried(r, d), "\"", ",");
+	out_char(o, ']');
+	json_acct(o, r, d);
 	out_str(o, "}\n");
 }
 
@@ -486,6 +510,8 @@ static void batch_json_report(struct batch_printer *b, const struct snapshot *sn
 	for (size_t i = 0; i < n; i++) {
 		if (b->spec.display.cgroups)
 			json_cgroup(&b->out, when, snap, b->list.rows[i], &b->spec.display);
+		else if (b->spec.display.commands)
+			json_command(&b->out, when, snap, b->list.rows[i], &b->spec.display);
 		else
 			json_task(&b->out, when, snap, b->list.rows[i], &b->spec.display);
 		out_spill(&b->out);

@@ -5,6 +5,7 @@
 
 #include "cgtree.h"
 #include "csv.h"
+#include "rollup.h"
 #include "rowvalues.h"
 #include "timing.h"
 
@@ -33,25 +34,38 @@ static void csv_tail_names(struct outbuf *o)
 		out_printf(o, ",%s", tail[i].name);
 }
 
-/* The names of what the cgroup's path names, ending a line. */
+/* The names of what the cgroup's path names and of who could have named it, ending a line. */
 static void csv_ident_names(struct outbuf *o)
 {
 	for (int i = 0; i < ROWVAL_IDENT_COUNT; i++)
 		out_printf(o, ",%s", rowval_ident_names[i]);
+	out_str(o, "," ROWVAL_IDENTITY_UID);
 }
 
-/* Their values, empty where unknown. */
-static void csv_ident(struct outbuf *o, const char *path)
+/* Their values, empty where unknown; then the user who could have named them, empty when root. */
+static void csv_ident(struct outbuf *o, const struct row *r)
 {
 	struct cgident id;
 	const char *v[ROWVAL_IDENT_COUNT];
 
-	rowval_ident(path, &id, v);
+	rowval_ident(r->cgroup, &id, v);
 	for (int i = 0; i < ROWVAL_IDENT_COUNT; i++) {
 		out_char(o, ',');
 		if (v[i])
 			out_csv_field(o, v[i]);
 	}
+	out_char(o, ',');
+	if (r->identity_uid)
+		out_printf(o, "%u", r->identity_uid);
+}
+
+/* The names of the accounting fields, with their units. */
+static void csv_acct_names(struct outbuf *o, const struct display *d)
+{
+	char name[32];
+
+	for (int f = 0; f < AF_COUNT; f++)
+		out_printf(o, ",%s", acct_json_name(f, d->accumulate, name));
 }
 
 static void csv_number(struct outbuf *o, double v);
@@ -97,6 +111,8 @@ static void csv_header(struct outbuf *o, const struct display *d)
 		out_str(o, "time,interval_s,cgroup,depth,tasks,processes");
 		for (int s = 0; s < CG_STATES; s++)
 			out_printf(o, ",%s", column_def(COL_NR + s).key);
+	} else if (d->commands) {
+		out_str(o, "time,interval_s,command,processes,threads,user");
 	} else {
 		out_str(o, "time,interval_s,pid,tid,user,state,command");
 	}
@@ -110,13 +126,13 @@ static void csv_header(struct outbuf *o, const struct display *d)
 			out_printf(o, ",%s", column_def(COL_PSI + i).key);
 		csv_ident_names(o);
 		out_char(o, '\n');
+	} else if (d->commands) {
+		out_str(o, ",exited,partial,carried");
+		csv_acct_names(o, d);
+		out_char(o, '\n');
 	} else {
 		out_str(o, ",exited,partial,carried,cgroup,cmdline");
-		for (int f = 0; f < AF_COUNT; f++) {
-			char name[32];
-
-			out_printf(o, ",%s", acct_json_name(f, d->accumulate, name));
-		}
+		csv_acct_names(o, d);
 		for (int k = 0; k < DK_COUNT; k++)
 			out_printf(o, ",%s_max_at", delay_kinds[k].key);
 		csv_tail_names(o);
@@ -152,6 +168,15 @@ static void csv_kinds(struct outbuf *o, const struct row *r, const struct displa
 	csv_number(o, rowval_total(r, d));
 }
 
+/* A row's accounting fields, empty where unavailable. */
+static void csv_acct(struct outbuf *o, const struct row *r, const struct display *d)
+{
+	for (int f = 0; f < AF_COUNT; f++) {
+		out_char(o, ',');
+		rowval_acct(o, r, f, d, "");
+	}
+}
+
 static void csv_task(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,
                      const struct display *d)
 {
@@ -179,16 +204,13 @@ static void csv_task(struct outbuf *o, const char *when, const struct snapshot *
 	out_char(o, ',');
 	if (r->cmdline)
 		out_csv_field(o, r->cmdline);
-	for (int f = 0; f < AF_COUNT; f++) {
-		out_char(o, ',');
-		rowval_acct(o, r, f, d, "");
-	}
+	csv_acct(o, r, d);
 	for (int k = 0; k < DK_COUNT; k++) {
 		out_char(o, ',');
 		rowval_time(o, rowval_max_at(r, k, d), 0);
 	}
 	csv_tail(o, r, d);
-	csv_ident(o, r->cgroup);
+	csv_ident(o, r);
 	out_char(o, '\n');
 }
 
@@ -212,7 +234,26 @@ static void csv_cgroup(struct outbuf *o, const char *when, const struct snapshot
 	csv_why(o, snap, r, d);
 	for (int i = 0; i < PSI_COLS; i++)
 		csv_number(o, column_value(r, COL_PSI + i, d));
-	csv_ident(o, r->cgroup);
+	csv_ident(o, r);
+	out_char(o, '\n');
+}
+
+/* A command's row (rollup.h): the user empty when its tasks have several. */
+static void csv_command(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,
+			const struct display *d)
+{
+	out_str(o, when);
+	csv_number(o, snap->interval_s);
+	out_char(o, ',');
+	out_csv_field(o, r->comm);
+	out_printf(o, ",%u,%u,", r->procs, r->nthreads);
+	if (r->uid != ROLLUP_UID_SEVERAL)
+		out_csv_field(o, r->user);
+	csv_kinds(o, r, d);
+	out_str(o, r->exited ? ",1," : ",0,");
+	out_str(o, r->partial ? "1," : "0,");
+	rowval_carried(o, column_carried(r, d), "", " ");
+	csv_acct(o, r, d);
 	out_char(o, '\n');
 }
 
@@ -229,6 +270,8 @@ void csv_report(struct outbuf *o, const struct snapshot *snap, const struct row 
 	for (size_t i = 0; i < n; i++) {
 		if (d->cgroups)
 			csv_cgroup(o, when, snap, rows[i], d);
+		else if (d->commands)
+			csv_command(o, when, snap, rows[i], d);
 		else
 			csv_task(o, when, snap, rows[i], d);
 		out_spill(o);

@@ -13,7 +13,7 @@
 void metrics_init(struct metrics *m, int top_commands)
 {
 	memset(m, 0, sizeof(*m));
-	m->top_commands = top_commands;
+	cmdrank_init(&m->commands, top_commands);
 	m->expiry_s = DEFAULT_SERIES_EXPIRY;
 	m->delayacct = -1;
 }
@@ -28,7 +28,7 @@ static void groups_free(struct metrics_groups *gs)
 void metrics_free(struct metrics *m)
 {
 	groups_free(&m->cgroups);
-	groups_free(&m->commands);
+	cmdrank_free(&m->commands);
 	free(m->tasks);
 	free(m->next);
 	for (size_t i = 0; i < m->npsi; i++)
@@ -65,21 +65,14 @@ static struct metrics_group *group(struct metrics_groups *gs, const char *name, 
 	return &gs->g[lo];
 }
 
-static void add_delays(struct metrics_delays *sum, const struct metrics_delays *d)
-{
-	for (int k = 0; k < DK_COUNT; k++) {
-		sum->ns[k] += d->ns[k];
-		sum->count[k] += d->count[k];
-	}
-	sum->kinds |= d->kinds;
-	sum->kinds_count |= d->kinds_count;
-}
-
-/* Adds d to the cgroup path and to each of its ancestors. */
-static void add_to_cgroups(struct metrics *m, const char *path, const struct metrics_delays *d)
+/* Adds d to the cgroup path and to each of its ancestors; the path takes its delegate from the
+ * task (identity_uid), and the cgroup tree then says it for the cgroups it read (expire_cgroups). */
+static void add_to_cgroups(struct metrics *m, const char *path, uint32_t identity_uid,
+			   const struct metrics_delays *d)
 {
 	char buf[1024];
 	size_t len = strlen(path);
+	int leaf = 1;
 
 	if (len >= sizeof(buf))
 		return;
@@ -88,7 +81,10 @@ static void add_to_cgroups(struct metrics *m, const char *path, const struct met
 		struct metrics_group *g = group(&m->cgroups, buf, 1);
 		char *slash;
 
-		add_delays(&g->d, d);
+		if (leaf && identity_uid)
+			g->identity_uid = identity_uid;
+		leaf = 0;
+		metrics_delays_add(&g->d, d);
 		g->seen_s = m->now_s;
 		if (strcmp(buf, "/") == 0)
 			return;
@@ -100,17 +96,6 @@ static void add_to_cgroups(struct metrics *m, const char *path, const struct met
 		else
 			*slash = '\0';
 	}
-}
-
-/* Adds d to a command name's counters: its own once it has them or while fewer than
- * top_commands names have them, else to the others'. */
-static void add_to_command(struct metrics *m, const char *comm, const struct metrics_delays *d)
-{
-	struct metrics_group *g = group(&m->commands, comm, 0);
-
-	if (!g && (int)m->commands.n < m->top_commands)
-		g = group(&m->commands, comm, 1);
-	add_delays(g ? &g->d : &m->other, d);
 }
 
 /* ---- tasks ---- */
@@ -168,9 +153,10 @@ static void add_tasks(struct metrics *m, const struct snapshot *snap)
 			continue;
 		task_delta(r, last_seen(m, &key), &m->next[n++], &d);
 		if (r->cgroup)
-			add_to_cgroups(m, r->cgroup, &d);
-		add_to_command(m, r->comm, &d);
+			add_to_cgroups(m, r->cgroup, r->identity_uid, &d);
+		cmdrank_add(&m->commands, r->comm ? r->comm : "", &d);
 	}
+	cmdrank_settle(&m->commands, m->now_s);
 	qsort(m->next, n, sizeof(*m->next), task_cmp);
 	{ /* the readings of this snapshot are the next one's baseline */
 		struct metrics_task *swap = m->tasks;
@@ -200,8 +186,10 @@ static void expire_cgroups(struct metrics *m, const struct snapshot *snap)
 		if (!r->cgroup || !r->cg || !r->cg->facts)
 			continue; /* not read from the hierarchy: only named by tasks, maybe departed */
 		g = group(gs, r->cgroup, 0);
-		if (g)
+		if (g) {
 			g->seen_s = m->now_s;
+			g->identity_uid = r->identity_uid; /* as read now: a cgroup made again may differ */
+		}
 	}
 	for (size_t i = 0; i < gs->n; i++) {
 		if (m->now_s - gs->g[i].seen_s > m->expiry_s) {
@@ -232,6 +220,7 @@ static void take_psi(struct metrics *m, const struct snapshot *snap)
 		p = &m->psi[m->npsi++];
 		memset(p, 0, sizeof(*p));
 		p->cgroup = xstrdup(r->cgroup);
+		p->identity_uid = r->identity_uid;
 		for (int res = 0; res < PSI_COUNT; res++) {
 			const struct psi_resource *pr = &r->cg->facts->psi.res[res];
 
@@ -329,8 +318,11 @@ static void label_value(struct outbuf *o, const char *s, int command)
 }
 
 /* After a cgroup's label, what its path names (cgident.h): unit, container_id, pod_uid, qos, each
- * only where known. A function of the cgroup label: they add no series. */
-static void ident_labels(struct outbuf *o, const char *path)
+ * only where known, and identity_uid, the user the cgroup is delegated to (who could have named
+ * them all), only where there is one: `sum by (container_id, identity_uid)` keeps a container a
+ * user named apart from the system's. Functions of the cgroup (the first of its path, the last of
+ * its directories' owners): they add no series but when a cgroup is made again owned otherwise. */
+static void ident_labels(struct outbuf *o, const char *path, uint32_t identity_uid)
 {
 	struct cgident id;
 	const char *v[4];
@@ -346,11 +338,14 @@ static void ident_labels(struct outbuf *o, const char *path)
 			out_printf(o, ",%s=", names[i]);
 			label_value(o, v[i], 0);
 		}
+	if (identity_uid)
+		out_printf(o, ",identity_uid=\"%u\"", identity_uid);
 }
 
-/* name{label="value",kind="k"} value; the value NULL stands for METRICS_OTHER. */
-static void sample(struct outbuf *o, const char *name, const char *label, const char *value, const char *kind,
-		   double v, int whole)
+/* name{label="value",kind="k"} value; the value NULL stands for METRICS_OTHER. A cgroup's label is
+ * followed by what its path names and by its delegate, ident (0: none). */
+static void sample(struct outbuf *o, const char *name, const char *label, const char *value, uint32_t ident,
+		   const char *kind, double v, int whole)
 {
 	out_str(o, name);
 	if (label || kind) {
@@ -362,7 +357,7 @@ static void sample(struct outbuf *o, const char *name, const char *label, const 
 			else
 				label_value(o, value, strcmp(label, "command") == 0);
 			if (value && strcmp(label, "cgroup") == 0)
-				ident_labels(o, value);
+				ident_labels(o, value, ident);
 		}
 		if (kind)
 			out_printf(o, "%skind=\"%s\"", label ? "," : "", kind);
@@ -376,47 +371,60 @@ static void sample(struct outbuf *o, const char *name, const char *label, const 
 	out_char(o, '\n');
 }
 
-/* The delay counters of a list of groups (and the others' sum, when others): seconds, or waits. */
-static void delay_samples(struct outbuf *o, const char *name, const char *label, const struct metrics_groups *gs,
-			  const struct metrics_delays *others, int waits)
+/* The delay counters of one label value (NULL: METRICS_OTHER), a series a kind: seconds, or
+ * waits; ident: the cgroup's delegate (identity_uid), 0 for none. */
+static void delay_series(struct outbuf *o, const char *name, const char *label, const char *value,
+			 uint32_t ident, const struct metrics_delays *d, int waits)
 {
-	for (size_t i = 0; i <= gs->n; i++) {
-		const struct metrics_delays *d = i < gs->n ? &gs->g[i].d : others;
-		const char *value = i < gs->n ? gs->g[i].name : NULL; /* NULL: METRICS_OTHER */
+	for (int k = 0; k < DK_COUNT; k++) {
+		kind_mask bit = (kind_mask)(1u << k);
 
-		if (!d)
-			continue;
-		for (int k = 0; k < DK_COUNT; k++) {
-			kind_mask bit = (kind_mask)(1u << k);
-
-			if (!((waits ? d->kinds_count : d->kinds) & bit))
-				continue; /* never available: no series, not a 0 */
-			if (waits)
-				sample(o, name, label, value, delay_kinds[k].key, (double)d->count[k], 1);
-			else
-				sample(o, name, label, value, delay_kinds[k].key, d->ns[k] / 1e9, 0);
-		}
+		if (!((waits ? d->kinds_count : d->kinds) & bit))
+			continue; /* never available: no series, not a 0 */
+		if (waits)
+			sample(o, name, label, value, ident, delay_kinds[k].key, (double)d->count[k], 1);
+		else
+			sample(o, name, label, value, ident, delay_kinds[k].key, d->ns[k] / 1e9, 0);
 	}
+}
+
+static void cgroup_delays(const struct metrics *m, struct outbuf *o, const char *name, int waits)
+{
+	for (size_t i = 0; i < m->cgroups.n; i++)
+		delay_series(o, name, "cgroup", m->cgroups.g[i].name, m->cgroups.g[i].identity_uid, &m->cgroups.g[i].d,
+			     waits);
+}
+
+/* The series of the names holding a slot, then _other's. */
+static void command_delays(const struct metrics *m, struct outbuf *o, const char *name, int waits)
+{
+	const struct cmdrank *c = &m->commands;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (c->v[i]->slot)
+			delay_series(o, name, "command", c->v[i]->name, 0, &c->v[i]->d, waits);
+	delay_series(o, name, "command", NULL, 0, &c->other, waits);
 }
 
 static void delays(const struct metrics *m, struct outbuf *o, int om)
 {
-	const struct metrics_delays *other = m->other.kinds ? &m->other : NULL;
-
 	family(o, om, "delaytop_cgroup_delay_seconds_total", "counter", "seconds",
 	       "Time the tasks in a cgroup and below waited, by kind of delay, since delaytop started; "
 	       "tasks that exited included.");
-	delay_samples(o, "delaytop_cgroup_delay_seconds_total", "cgroup", &m->cgroups, NULL, 0);
+	cgroup_delays(m, o, "delaytop_cgroup_delay_seconds_total", 0);
 	family(o, om, "delaytop_cgroup_delays_total", "counter", NULL,
 	       "Waits of the tasks in a cgroup and below, by kind of delay, since delaytop started.");
-	delay_samples(o, "delaytop_cgroup_delays_total", "cgroup", &m->cgroups, NULL, 1);
+	cgroup_delays(m, o, "delaytop_cgroup_delays_total", 1);
 	family(o, om, "delaytop_command_delay_seconds_total", "counter", "seconds",
-	       "Time the tasks of a command name waited, by kind of delay, since delaytop started; "
-	       "names beyond the first that waited are summed as _other.");
-	delay_samples(o, "delaytop_command_delay_seconds_total", "command", &m->commands, other, 0);
+	       "Time the tasks of a command name waited, by kind of delay, since delaytop started, while "
+	       "the name held one of the --top-commands series: the names that waited most lately hold "
+	       "them, and a name takes another's only with over twice its delay of the last minutes "
+	       "(each minute's counting half the next's); all other waits are summed as _other.");
+	command_delays(m, o, "delaytop_command_delay_seconds_total", 0);
 	family(o, om, "delaytop_command_delays_total", "counter", NULL,
-	       "Waits of the tasks of a command name, by kind of delay, since delaytop started.");
-	delay_samples(o, "delaytop_command_delays_total", "command", &m->commands, other, 1);
+	       "Waits of the tasks of a command name, by kind of delay, since delaytop started, while "
+	       "the name held its series (see delaytop_command_delay_seconds_total).");
+	command_delays(m, o, "delaytop_command_delays_total", 1);
 }
 
 /* The stall counters of one resource: system-wide, then per cgroup. */
@@ -432,7 +440,7 @@ static void pressure(const struct metrics *m, struct outbuf *o, int om, int res,
 		snprintf(help, sizeof(help), "Time %s tasks of the system were stalled on %s (PSI %s).",
 			 full ? "all non-idle" : "some", psi_name(res), full ? "full" : "some");
 		family(o, om, name, "counter", "seconds", help);
-		sample(o, name, NULL, NULL, NULL, line->total_us / 1e6, 0);
+		sample(o, name, NULL, NULL, 0, NULL, line->total_us / 1e6, 0);
 	}
 	snprintf(help, sizeof(help), "Time %s tasks of a cgroup were stalled on %s (its PSI %s).",
 		 full ? "all non-idle" : "some", psi_name(res), full ? "full" : "some");
@@ -443,35 +451,36 @@ static void pressure(const struct metrics *m, struct outbuf *o, int om, int res,
 			continue;
 		if (!done++)
 			family(o, om, cgname, "counter", "seconds", help);
-		sample(o, cgname, "cgroup", p->cgroup, NULL, (full ? p->full_us[res] : p->some_us[res]) / 1e6, 0);
+		sample(o, cgname, "cgroup", p->cgroup, p->identity_uid, NULL,
+		       (full ? p->full_us[res] : p->some_us[res]) / 1e6, 0);
 	}
 }
 
 static void health(const struct metrics *m, struct outbuf *o, int om)
 {
 	family(o, om, "delaytop_readings_total", "counter", NULL, "Readings delaytop took.");
-	sample(o, "delaytop_readings_total", NULL, NULL, NULL, (double)m->readings, 1);
+	sample(o, "delaytop_readings_total", NULL, NULL, 0, NULL, (double)m->readings, 1);
 	family(o, om, "delaytop_reading_duration_seconds", "gauge", "seconds", "How long the last reading took.");
-	sample(o, "delaytop_reading_duration_seconds", NULL, NULL, NULL, m->reading_s, 0);
+	sample(o, "delaytop_reading_duration_seconds", NULL, NULL, 0, NULL, m->reading_s, 0);
 	if (m->listening) {
 		family(o, om, "delaytop_exit_records_total", "counter", NULL, "Exit records of tasks received.");
-		sample(o, "delaytop_exit_records_total", NULL, NULL, NULL, (double)m->exits, 1);
+		sample(o, "delaytop_exit_records_total", NULL, NULL, 0, NULL, (double)m->exits, 1);
 		family(o, om, "delaytop_exit_records_lost_total", "counter", NULL,
 		       "Exit records the kernel dropped or delaytop had no room for: their tasks are missing.");
-		sample(o, "delaytop_exit_records_lost_total", NULL, NULL, NULL, (double)m->exits_lost, 1);
+		sample(o, "delaytop_exit_records_lost_total", NULL, NULL, 0, NULL, (double)m->exits_lost, 1);
 	}
 	if (m->delayacct >= 0) {
 		family(o, om, "delaytop_delay_accounting_enabled", "gauge", NULL,
 		       "1 when kernel.task_delayacct is on; when 0 only CPU delay is counted.");
-		sample(o, "delaytop_delay_accounting_enabled", NULL, NULL, NULL, m->delayacct, 1);
+		sample(o, "delaytop_delay_accounting_enabled", NULL, NULL, 0, NULL, m->delayacct, 1);
 	}
 	family(o, om, "delaytop_privileged", "gauge", NULL,
 	       "1 with CAP_NET_ADMIN (every kind, exits seen); 0 limited to CPU and I/O delay from /proc.");
-	sample(o, "delaytop_privileged", NULL, NULL, NULL, !m->limited, 1);
+	sample(o, "delaytop_privileged", NULL, NULL, 0, NULL, !m->limited, 1);
 	family(o, om, "delaytop_processes", "gauge", NULL, "Processes on the system at the last reading.");
-	sample(o, "delaytop_processes", NULL, NULL, NULL, m->procs, 1);
+	sample(o, "delaytop_processes", NULL, NULL, 0, NULL, m->procs, 1);
 	family(o, om, "delaytop_threads", "gauge", NULL, "Threads on the system at the last reading.");
-	sample(o, "delaytop_threads", NULL, NULL, NULL, m->threads, 1);
+	sample(o, "delaytop_threads", NULL, NULL, 0, NULL, m->threads, 1);
 }
 
 void metrics_format(const struct metrics *m, struct outbuf *o, int openmetrics)

@@ -1,11 +1,11 @@
 /* metrics.h — delaytop's readings as Prometheus metrics: counters that only grow, kept from
  * snapshot to snapshot. Delay seconds and waits by kind per cgroup (a cgroup counts the tasks in
- * it and below, as the kernel's own cgroup counters do) and per command name (the first
- * top_commands names that waited by name, the rest summed as "_other", so that a host that forks
- * many names keeps a bounded number of series); the kernel's pressure stall time, system-wide
- * and per cgroup; delaytop's own health. A cgroup's delay series stay while it exists or has
- * tasks, and expiry_s seconds more, so that scrapers see its last counts; then they go, so that
- * the series count follows the cgroups of the last expiry_s seconds, not every cgroup there
+ * it and below, as the kernel's own cgroup counters do) and per command name (the top_commands
+ * names that wait most, picked and kept as cmdrank.h says, the rest summed as "_other", so that a
+ * host that forks many names keeps a bounded number of series); the kernel's pressure stall time,
+ * system-wide and per cgroup; delaytop's own health. A cgroup's delay series stay while it exists
+ * or has tasks, and expiry_s seconds more, so that scrapers see its last counts; then they go, so
+ * that the series count follows the cgroups of the last expiry_s seconds, not every cgroup there
  * ever was. Label values keep the names' bytes, and two names never share one. Pure code: the
  * text goes to an outbuf. */
 #ifndef DELAYTOP_METRICS_H
@@ -14,20 +14,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cmdrank.h"
 #include "format.h"
 #include "model.h"
 
 /* The label value of the command names that did not get a series of their own. */
 #define METRICS_OTHER "_other"
 
-struct metrics_delays {
-	uint64_t ns[DK_COUNT], count[DK_COUNT];
-	kind_mask kinds, kinds_count; /* bit k: kind k was available for some task */
-};
-
-/* A cgroup's or command's counters. */
+/* A cgroup's counters (struct metrics_delays: cmdrank.h). */
 struct metrics_group {
 	char *name;
+	uint32_t identity_uid; /* a cgroup's delegate (rowfield.h), 0: none */
 	struct metrics_delays d;
 	double seen_s; /* when it last existed or had a task (snapshot elapsed_s) */
 };
@@ -47,16 +44,16 @@ struct metrics_task {
 /* A cgroup's pressure counters, as the kernel last gave them. */
 struct metrics_psi {
 	char *cgroup;
+	uint32_t identity_uid;
 	uint64_t some_us[PSI_COUNT], full_us[PSI_COUNT];
 	uint8_t some[PSI_COUNT], full[PSI_COUNT]; /* present */
 };
 
 struct metrics {
-	int top_commands;
 	double expiry_s; /* a cgroup's series outlive it by this (DEFAULT_SERIES_EXPIRY unless set) */
 	double now_s;	 /* the elapsed_s of the snapshot being taken */
-	struct metrics_groups cgroups, commands;
-	struct metrics_delays other; /* the command names beyond top_commands */
+	struct metrics_groups cgroups;
+	struct cmdrank commands; /* the command names' series, and _other */
 	struct metrics_task *tasks, *next;
 	size_t ntasks, captasks, capnext;
 	struct metrics_psi *psi; /* per cgroup, sorted by path */

@@ -2,7 +2,7 @@
  * delay kind's four numbers and the first metric's total under a display, when the longest waits
  * happened, the accounting fields' numbers, the kinds whose wait was carried over, and the row
  * fields that end a task (rowfield.h's SHOW_NUM and SHOW_DEPTH), what the cgroup's path names
- * (the unit, the container, the pod). Pure code. */
+ * (the unit, the container, the pod) and who could have named it. Pure code. */
 #ifndef DELAYTOP_ROWVALUES_H
 #define DELAYTOP_ROWVALUES_H
 
@@ -59,12 +59,16 @@ enum { ROWVAL_TAIL_MAX = 0 ROW_FIELDS(ROW_FIELD_COUNT) };
 int rowval_tail(const struct row *r, const struct display *d, struct rowval_tail *tail);
 
 /* The fields that end a task record and a cgroup record: what its cgroup's path names
- * (cgident.h), made when written rather than kept with the row. */
+ * (cgident.h), made when written rather than kept with the row, then who could have named it,
+ * the row's identity_uid (ROWVAL_IDENTITY_UID). */
 enum { ROWVAL_IDENT_COUNT = 5 };
 /* Their names, in order: unit, container_runtime, container_id, pod_uid, qos. */
 extern const char *const rowval_ident_names[ROWVAL_IDENT_COUNT];
 /* Their values for a cgroup path (NULL: none), in that order, into v; NULL where unknown. id
  * holds the strings. */
 void rowval_ident(const char *path, struct cgident *id, const char *v[ROWVAL_IDENT_COUNT]);
+/* The name of the number after them: the uid the row's cgroup is delegated to, unknown (null,
+ * empty) where it is not (model/rowfield.h's identity_uid 0). */
+#define ROWVAL_IDENTITY_UID "identity_uid"
 
 #endif

@@ -12,11 +12,11 @@
 
 /* The drawing's size in SVG units (the page scales it to its width) and its margins. */
 #define CHART_W 960
-#define CHART_H 170
+#define CHART_H 182
 #define LEFT 56
 #define RIGHT 16
 #define TOP 12
-#define BOTTOM 28
+#define BOTTOM 40 /* the time labels, and a date under the first and where the day changes */
 #define LEGEND_ROW 18
 #define LEGEND_COL 240
 
@@ -174,22 +174,35 @@ static void write_value_axis(struct outbuf *o, const struct plot *p, const doubl
 	}
 }
 
-/* The time axis: ticks and labels, the first with the date. */
+/* The day of t, as the labels show it (local time). */
+static void day_of(char *buf, size_t size, double t)
+{
+	svg_time_label(buf, size, t, 86400, 1);
+}
+
+/* The time axis: ticks and their times, and on a line below the date under the first tick and
+ * under each where the day changes (a date beside a time would run into the next label). */
 static void write_time_axis(struct outbuf *o, const struct plot *p)
 {
 	double ticks[SVG_MAX_TICKS], step;
 	int n = svg_time_ticks(p->t0, p->t1, 8, ticks, &step);
-	char label[48];
+	char label[48], day[48], last_day[48] = "";
 
 	out_printf(o, "<line class=\"axis\" x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\"/>", p->x0, p->y0, p->x1, p->y0);
 	for (int i = 0; i < n; i++) {
 		double x = plot_x(p, ticks[i]);
+		const char *anchor = i == 0 && x < p->x0 + 60 ? "start" : x > p->x1 - 40 ? "end" : "middle";
 
-		svg_time_label(label, sizeof(label), ticks[i], step, i == 0);
+		svg_time_label(label, sizeof(label), ticks[i], step, 0);
 		out_printf(o, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\"/>", x, p->y0, x,
 			   p->y0 + 4);
 		out_printf(o, "<text class=\"tick\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"%s\">%s</text>", x, p->y0 + 16,
-			   i == 0 && x < p->x0 + 60 ? "start" : x > p->x1 - 40 ? "end" : "middle", label);
+			   anchor, label);
+		day_of(day, sizeof(day), ticks[i]);
+		if (step < 86400 && strcmp(day, last_day) != 0)
+			out_printf(o, "<text class=\"tick date\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"%s\">%s</text>", x,
+				   p->y0 + 30, anchor, day);
+		snprintf(last_day, sizeof(last_day), "%s", day);
 	}
 }
 

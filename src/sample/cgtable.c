@@ -25,16 +25,8 @@ void cgtable_free(struct cgtable *t)
 	clear(t->prev, t->nprev);
 	free(t->f);
 	free(t->prev);
+	free(t->open);
 	cgtable_init(t);
-}
-
-static void collect_path(void *arg, const char *path)
-{
-	struct cgtable *t = arg;
-
-	t->f = xgrow(t->f, &t->cap, t->n + 1, sizeof(*t->f));
-	memset(&t->f[t->n], 0, sizeof(t->f[t->n]));
-	t->f[t->n++].path = xstrdup(path);
 }
 
 static int by_path(const void *a, const void *b)
@@ -49,6 +41,59 @@ static const struct cgroup_facts *previous(const struct cgtable *t, const char *
 
 	key.path = (char *)path;
 	return t->nprev ? bsearch(&key, t->prev, t->nprev, sizeof(*t->prev), by_path) : NULL;
+}
+
+/* A walk under way: the table, the cgroups walked into (t->open), the root's delegate, and where
+ * owners are read. */
+struct walk {
+	struct cgtable *t;
+	size_t depth;
+	uint32_t root_deleg;
+	struct kernel *k;
+	const struct cgroup_hier *h;
+};
+
+/* The owner of f's directory: the last reading's when it is the same directory (inode), but once
+ * every CGOWNER_FRESH readings (at a reading its inode picks, so that the cgroups are read again
+ * a few at a time), else read; not known (0, read again next time) when the cgroup is gone
+ * meanwhile. */
+static void take_owner(struct walk *w, struct cgroup_facts *f)
+{
+	const struct cgroup_facts *old = previous(w->t, f->path);
+	uint64_t ino;
+
+	f->old = old ? (uint32_t)(old - w->t->prev) + 1 : 0; /* for fill(), after the sort */
+	if (old && old->owner_read && old->ino == f->ino && (w->t->reads + f->ino) % CGOWNER_FRESH != 0) {
+		f->owner = old->owner;
+		f->owner_read = old->owner_read;
+	} else if (w->k->ops->cgroup_owner(w->k, w->h, f->path, &f->owner, &ino) == 0 && ino == f->ino) {
+		f->owner_read = w->t->reads;
+	} else {
+		f->owner = 0; /* gone, or made again since the walk listed it */
+	}
+}
+
+/* Takes a cgroup the walk met: its parent is the innermost cgroup walked into that holds it (the
+ * walk goes depth first, parents first), and it is delegated as that one is, or to its owner. */
+static void collect_path(void *arg, const char *path, uint64_t ino)
+{
+	struct walk *w = arg;
+	struct cgtable *t = w->t;
+	struct cgroup_facts *f;
+	uint32_t outer;
+
+	while (w->depth && !cgpath_within(path, t->f[t->open[w->depth - 1]].path))
+		w->depth--;
+	outer = w->depth ? t->f[t->open[w->depth - 1]].identity_uid : w->root_deleg;
+	t->f = xgrow(t->f, &t->cap, t->n + 1, sizeof(*t->f));
+	f = &t->f[t->n];
+	memset(f, 0, sizeof(*f));
+	f->path = xstrdup(path);
+	f->ino = ino;
+	take_owner(w, f);
+	f->identity_uid = cgowner_below(outer, f->owner);
+	t->open = xgrow(t->open, &t->capopen, w->depth + 1, sizeof(*t->open));
+	t->open[w->depth++] = t->n++;
 }
 
 /* The distinct cgroups of the interval's tasks (departed ones do not count): busy[0..n). */
@@ -105,11 +150,14 @@ static void fill(struct cgroup_facts *f, const struct cgroup_facts *old, struct 
 }
 
 int cgtable_read(struct cgtable *t, struct kernel *k, const struct cgroup_hier *h, const char *root,
-		 int cgroupstats, uint64_t now_ns, const struct row *rows, size_t nrows)
+		 int cgroupstats, uint64_t now_ns, const struct row *rows, size_t nrows, struct cgowner *owners)
 {
 	struct cgroup_facts *swap = t->prev;
 	size_t capswap = t->capprev, nbusy;
 	const char **busy;
+	/* the root's delegate from the directories above it; "/" has none above */
+	struct walk w = { t, 0, owners && strcmp(root, "/") != 0 ? cgowner_of(owners, k, h, root) : CGOWNER_NONE,
+			  k, h };
 	int rc;
 
 	clear(t->prev, t->nprev);
@@ -119,14 +167,15 @@ int cgtable_read(struct cgtable *t, struct kernel *k, const struct cgroup_hier *
 	t->f = swap;
 	t->cap = capswap;
 	t->n = 0;
-	rc = k->ops->cgroup_walk(k, h, root, collect_path, t);
+	t->reads++;
+	rc = k->ops->cgroup_walk(k, h, root, collect_path, &w);
 	if (rc < 0)
 		return rc;
 	qsort(t->f, t->n, sizeof(*t->f), by_path);
 	nbusy = busy_paths(rows, nrows, &busy);
 	for (size_t i = 0; i < t->n; i++) {
 		t->f[i].busy = is_busy(t->f[i].path, busy, nbusy);
-		fill(&t->f[i], previous(t, t->f[i].path), k, h, cgroupstats, now_ns);
+		fill(&t->f[i], t->f[i].old ? &t->prev[t->f[i].old - 1] : NULL, k, h, cgroupstats, now_ns);
 	}
 	free(busy);
 	return 0;

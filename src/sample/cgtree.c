@@ -183,6 +183,7 @@ static void init_node(struct cgtree *t, size_t i, const char *path, const struct
 	r->cgroup = path;
 	r->cg = n;
 	r->acc = &n->acc;
+	r->identity_uid = n->facts ? n->facts->identity_uid : 0;
 }
 
 /* The task rows in an order of their own, not of the table they came from, so that the sums of
@@ -251,8 +252,11 @@ size_t cgtree_build(struct cgtree *tree, const struct cgroup_facts *facts, size_
 		const struct row *r = tree->order[k];
 		long at = r->cgroup && cgpath_within(r->cgroup, root) ? find(s.p, n, r->cgroup) : -1;
 
-		if (at >= 0)
-			add_task(&tree->nodes[at], &tree->rows[at], r, states_from_tasks);
+		if (at < 0)
+			continue;
+		add_task(&tree->nodes[at], &tree->rows[at], r, states_from_tasks);
+		if (!tree->nodes[at].facts && !r->departed && r->identity_uid)
+			tree->rows[at].identity_uid = r->identity_uid; /* not walked: its tasks tell */
 	}
 	for (size_t i = n; i-- > 1;) { /* children sort after their parents: sums go up */
 		long p = tree->nodes[i].parent;

@@ -21,6 +21,13 @@ struct cgroup_facts {
 	uint64_t states[CG_STATES]; /* its own tasks by state, when have_states */
 	int have_states;          /* 1: from CGROUPSTATS (v1) */
 	int busy;                 /* tasks were in it or below during the interval */
+	uint32_t identity_uid;    /* who it is delegated to (cgowner.h); 0: none, or not known */
+	/* the sampler's, from one reading to the next (none in a recording): its directory's inode,
+	 * its owner and the reading the owner was read at (0: not read); while a reading is made,
+	 * its index in the last reading's table + 1 (0: none) */
+	uint64_t ino;
+	uint32_t owner, owner_read;
+	uint32_t old;
 };
 
 /* One node of the tree. */

@@ -17,8 +17,10 @@ static void inherit_cgroup(struct collector *c, struct proc *p, uint32_t ppid)
 {
 	const struct proc *parent = ppid ? proctable_get(c->procs, ppid) : NULL;
 
-	if (!p->cgroup && parent && parent->cgroup)
+	if (!p->cgroup && parent && parent->cgroup) {
 		p->cgroup = xstrdup(parent->cgroup);
+		p->identity_uid = parent->identity_uid;
+	}
 }
 
 /* Folds one exit record into the tick. */

@@ -14,6 +14,7 @@
 /* An exited task: only what its row shows, a third of the size of a task with its process. */
 struct departed {
 	uint32_t pid, id, uid;
+	uint32_t identity_uid; /* who its cgroup was delegated to (cgowner.h), 0: none */
 	const char *user; /* "?", or a name that outlives the set (the users cache) */
 	char *cmdline;
 	char *cgroup;

@@ -124,6 +124,7 @@ void proctable_describe(struct proctable *t, struct kernel *k, const struct cgro
 			p->changed = p->seen;
 			free(p->cgroup);
 			p->cgroup = xstrdup(path);
+			p->identity_uid = t->owners ? cgowner_of(t->owners, k, hier, path) : CGOWNER_NONE;
 		}
 	}
 	t->nmoved = 0;

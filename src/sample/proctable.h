@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "acctfield.h"
+#include "cgowner.h"
 #include "cgroupfs.h"
 #include "counters.h"
 #include "idmap.h"
@@ -39,6 +40,8 @@ struct proc {
 	char comm[64];
 	char *cmdline;
 	char *cgroup;  /* its path in the cgroup hierarchy shown, or NULL when unknown */
+	uint32_t identity_uid; /* who that cgroup is delegated to (cgowner.h), looked up when the
+				  path is read anew; 0: none, or not known */
 	uint32_t states[CG_STATES]; /* the cgroup view: its threads by state, when have_states */
 	uint8_t have_states;
 	uint64_t sig;      /* thread mode: the signature of its per-process answer (steady.h) */
@@ -78,6 +81,7 @@ struct proctable {
 	size_t nfresh, capfresh;
 	uint32_t *moved;   /* processes whose cgroup is to be read: their stat was read (new or ran) */
 	size_t nmoved, capmoved;
+	struct cgowner *owners; /* who cgroups are delegated to (the sampler's); NULL: not asked */
 };
 
 void proctable_init(struct proctable *t);
@@ -92,7 +96,8 @@ struct proc *proctable_get(const struct proctable *t, uint32_t pid);
 struct proc *proctable_update(struct proctable *t, const struct proc_entry *e, uint32_t tick, struct users *users);
 
 /* Reads the command line of the queued processes through k (their user's name came from the
- * users cache when they were queued), and the cgroup of those queued for it in hier. */
+ * users cache when they were queued), and the cgroup of those queued for it in hier; a cgroup
+ * path read anew has its delegate looked up (t->owners). */
 void proctable_describe(struct proctable *t, struct kernel *k, const struct cgroup_hier *hier);
 
 /* A process seen only in an exit record of tick, made up from the record's counters. */

@@ -68,6 +68,7 @@ static void departed_row(struct row *r, const struct departed *d, int threads, i
 	r->comm = others ? others_name : d->comm;
 	r->cmdline = d->cmdline;
 	r->cgroup = d->cgroup;
+	r->identity_uid = d->identity_uid;
 	r->acc = &d->acc;
 	rates_unavailable(&r->r);
 	r->exited = r->departed = 1;

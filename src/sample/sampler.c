@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgowner.h"
 #include "cgroupfs.h"
 #include "cgtable.h"
 #include "cgtree.h"
@@ -40,6 +41,7 @@ struct sampler {
 	char notice[512];
 
 	struct users users;
+	struct cgowner owners;    /* who cgroups are delegated to */
 	struct proctable procs;
 	struct tasktable tasks;
 	struct departed_set departed;
@@ -68,6 +70,11 @@ struct sampler {
 
 /* ---- prepare ---- */
 
+/* Ticks a cgroup's owners are kept after its last lookup: processes new in it or moved to it
+ * look it up, and one lookup kept costs a stat, one forgotten a stat per directory up to one
+ * kept. */
+#define OWNERS_KEPT 600
+
 /* Turns an exited task that leaves the task table into a departed one, when the front end may
  * show totals since the start and it has any; else frees it. */
 static void keep_departed(void *arg, struct task *t)
@@ -87,6 +94,7 @@ static void keep_departed(void *arg, struct task *t)
 	d->user = p && p->user ? p->user : "?";
 	d->cmdline = p && p->cmdline ? xstrdup(p->cmdline) : NULL;
 	d->cgroup = p && p->cgroup ? xstrdup(p->cgroup) : NULL;
+	d->identity_uid = p ? p->identity_uid : 0;
 	snprintf(d->comm, sizeof(d->comm), "%s", (s->o.threads || !p) && t->comm[0] ? t->comm : p ? p->comm : "?");
 	d->acc = *t->acc;
 	task_free(t);
@@ -106,6 +114,7 @@ static void prepare(struct sampler *s, struct snapshot *snap)
 {
 	tasktable_retire(&s->tasks, s->tt.tick, keep_departed, s);
 	proctable_retire(&s->procs, s->tt.tick);
+	cgowner_retire(&s->owners, OWNERS_KEPT);
 	s->tt.prev_mono = s->tt.now_mono;
 	s->tt.prev_boot = s->tt.now_boot;
 	s->tt.tick++;
@@ -260,6 +269,9 @@ static void fill_header(struct sampler *s, struct snapshot *snap)
 	snap->limited = s->limited;
 	snap->listening = s->listening;
 	snap->tasks_from = s->k->ops->tasks_from(s->k, &snap->task_walks);
+	snap->cgroup_mount = s->hier.layout != CGROUP_NONE ? s->hier.m.dir : NULL;
+	snap->cgroup_v2 = s->hier.m.v2;
+	snap->cgroup_hybrid = s->hier.layout == CGROUP_HYBRID;
 	snap->exits = s->exits.exits;
 	snap->exits_lost = s->exits.lost;
 }
@@ -286,7 +298,7 @@ static void build_cgroups(struct sampler *s, struct snapshot *snap)
 	snap->cgroup_source = states_from_tasks(s) ? "tasks" : "cgroupstats";
 	if (s->hier.layout == CGROUP_NONE ||
 	    cgtable_read(&s->cgroups, s->k, &s->hier, s->cgroup_root, wants_states(s) && !states_from_tasks(s),
-			 s->tt.now_mono, snap->rows, snap->nrows) < 0) {
+			 s->tt.now_mono, snap->rows, snap->nrows, &s->owners) < 0) {
 		s->cgroups.n = 0;
 		return;
 	}
@@ -420,7 +432,9 @@ int sampler_open_kernel(struct sampler **out, const struct sampler_opts *o, stru
 	s->o = *o;
 	s->k = k;
 	users_init(&s->users);
+	cgowner_init(&s->owners);
 	proctable_init(&s->procs);
+	s->procs.owners = &s->owners;
 	tasktable_init(&s->tasks);
 	s->tasks.no_totals = o->no_totals;
 	departed_init(&s->departed, o->departed);
@@ -520,6 +534,7 @@ void sampler_close(struct sampler *s)
 	tasktable_free(&s->tasks);
 	departed_clear(&s->departed);
 	proctable_free(&s->procs);
+	cgowner_free(&s->owners);
 	users_free(&s->users);
 	exitqueue_free(&s->exits);
 	selection_free(&s->sel);

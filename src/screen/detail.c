@@ -14,12 +14,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "cgident.h"
 #include "detail.h"
 #include "format.h"
 #include "history.h"
 #include "psi.h"
 #include "i18n.h"
 #include "strip.h"
+#include "users.h"
 #include "xalloc.h"
 
 /* The busiest tasks and the threads a detail view lists at most. */
@@ -189,6 +191,10 @@ void detail_open(struct view *v)
 		return;
 	}
 	r = v->list.rows[v->selected];
+	if (r->procs) {
+		view_say(v, "%s", _("a command's row sums its processes: Enter shows them"));
+		return;
+	}
 	d->cgroup = v->spec.display.cgroups;
 	d->threads = v->spec.display.threads;
 	d->id = d->threads ? r->tid : r->pid;
@@ -371,8 +377,35 @@ static double highest(const double *vals, int n)
 	return top;
 }
 
+/* A chart's place for a kind that is unavailable: the word, centred in width cells (cut when
+ * narrower). */
+static void unavailable_strip(char *buf, size_t size, int width)
+{
+	const char *word = _("unavailable");
+	struct outbuf o = { 0 };
+	int w = text_width(word), pad = width > w ? (width - w) / 2 : 0;
+
+	out_printf(&o, "%*s", pad, "");
+	out_padded(&o, word, width - pad, 0);
+	out_char(&o, '\0');
+	str_copy(buf, size, o.data);
+	out_free(&o);
+}
+
+/* Whether kind k is unavailable for the row (the table's '-': limited mode, or delay accounting
+ * off when the task started): its rates say so, or in a first reading (no rates) its totals. */
+static int kind_unavailable(const struct row *r, int k)
+{
+	if (!r)
+		return 0;
+	if (!r->fresh)
+		return isnan(r->r.kind[k].pct);
+	return r->acc && !(r->acc->kinds & (kind_mask)(1u << k));
+}
+
 /* One chart per delay kind over the readings kept: the share of the interval it waited, on a
- * fixed scale of 0 to 100%, with its latest share, its peak and the kernel's longest wait. */
+ * fixed scale of 0 to 100%, with its latest share, its peak and the kernel's longest wait; a kind
+ * unavailable for the task says so in place of its chart, never a line at zero. */
 static void kind_charts(struct view *v, struct lines *l, const struct row *r)
 {
 	const struct history *h = charted(v);
@@ -390,7 +423,12 @@ static void kind_charts(struct view *v, struct lines *l, const struct row *r)
 
 		history_kind_series(h, t, r, k, vals, (size_t)width);
 		top = highest(vals, width);
-		strip_render(strip, sizeof(strip), vals, (size_t)width, 100, strip_glyphs_for_locale());
+		if (kind_unavailable(r, k) && !(top > 0)) {
+			unavailable_strip(strip, sizeof(strip), width);
+			top = NAN;
+		} else {
+			strip_render(strip, sizeof(strip), vals, (size_t)width, 100, strip_glyphs_for_locale());
+		}
 		fmt_cell(now, r && !r->fresh ? r->r.kind[k].pct : NAN, 1, 6);
 		fmt_cell(peak, t ? top : NAN, 1, 6);
 		fmt_cell(longest, r ? r->r.kind[k].max_ms : NAN, 1, 7);
@@ -472,6 +510,40 @@ static void acct_lines(struct lines *l, const struct row *r)
 	out_free(&o);
 }
 
+/* What the row's cgroup path names (unit, container, pod), then, on a line of its own, when the
+ * cgroup is delegated, the user who could have named it all (a live run names the user; a
+ * recording's uid may be another machine's). Nothing when the path names nothing and is not
+ * delegated. */
+static void identity_lines(const struct view *v, struct lines *l, const struct row *r)
+{
+	struct cgident id;
+	char text[CGIDENT_NAME_MAX + 32], name[64];
+	struct outbuf o = { 0 };
+
+	if (!r || !r->cgroup)
+		return;
+	cgident_parse(r->cgroup, &id);
+	if (id.unit[0])
+		out_printf(&o, F_(N_("Unit: %s  ")), id.unit);
+	if (id.container[0])
+		out_printf(&o, F_(N_("Container: %s  ")), cgident_container_text(&id, text, sizeof(text)));
+	if (id.pod_uid[0])
+		out_printf(&o, F_(N_("Pod: %s (%s)")), id.pod_uid, id.qos);
+	while (o.len && o.data[o.len - 1] == ' ')
+		o.len--;
+	if (o.len) {
+		out_char(&o, '\0');
+		line(l, A_NORMAL, o.data);
+	}
+	out_free(&o);
+	if (r->identity_uid && !v->replay && users_lookup(r->identity_uid, name, sizeof(name), NULL, 0) == 0)
+		linef(l, A_BOLD, F_(N_("Delegated to uid %u (%s): a cgroup that user may name, and these names are theirs")),
+		      r->identity_uid, name);
+	else if (r->identity_uid)
+		linef(l, A_BOLD, F_(N_("Delegated to uid %u: a cgroup that user may name, and these names are theirs")),
+		      r->identity_uid);
+}
+
 static void task_detail(struct view *v, struct lines *l)
 {
 	struct detail *d = v->detail;
@@ -489,6 +561,7 @@ static void task_detail(struct view *v, struct lines *l)
 	linef(l, A_NORMAL, F_(N_("Command: %s")), r && r->cmdline ? r->cmdline : r && r->comm ? r->comm : d->comm);
 	linef(l, A_NORMAL, F_(N_("User: %s  State: %s  Process: %u  Cgroup: %s")), r && r->user ? r->user : "-", state,
 	      r ? r->pid : 0, r && r->cgroup ? r->cgroup : "-");
+	identity_lines(v, l, r);
 	pressure_line(l, _("Cgroup pressure:"), r && r->cgroup ? cgroup_row(v, r->cgroup) : NULL);
 	kind_charts(v, l, r);
 	thread_lines(v, l, r);
@@ -541,6 +614,7 @@ static void cgroup_detail(struct view *v, struct lines *l)
 	size_t n = 0, plen = strlen(d->path);
 
 	linef(l, A_BOLD | A_REVERSE, cg ? F_(N_("Cgroup %s; Esc returns")) : F_(N_("Cgroup %s is gone; Esc returns")), d->path);
+	identity_lines(v, l, cg);
 	pressure_line(l, _("Pressure:"), cg);
 	pressure_charts(v, l, cg);
 	if (cg && cg->cg) {

@@ -19,6 +19,7 @@ void prompt_open(struct view *v, enum prompt_kind kind, const char *initial)
 	v->prompt = kind;
 	v->input_too_long = 0;
 	snprintf(v->input, sizeof(v->input), "%s", initial);
+	v->input_offered = v->input[0] != '\0';
 }
 
 /* The pid prompt offers the current list to edit, whole or not at all: a list cut in the middle
@@ -58,6 +59,12 @@ static void input_append(struct view *v, wint_t wc)
 	}
 	memcpy(v->input + len, mb, n);
 	v->input[len + n] = '\0';
+}
+
+static void input_clear(struct view *v)
+{
+	v->input[0] = '\0';
+	v->input_too_long = 0;
 }
 
 /* Removes the last character, which may be several bytes. */
@@ -225,13 +232,19 @@ void prompt_key(struct view *v, wint_t c, int is_key, uint64_t *deadline)
 		}
 		v->prompt = PROMPT_NONE;
 	} else if ((is_key && c == KEY_BACKSPACE) || (!is_key && (c == 127 || c == 8))) {
-		input_backspace(v);
+		if (v->input_offered) /* the offered value goes whole, as a selected text does */
+			input_clear(v);
+		else
+			input_backspace(v);
 	} else if (!is_key && c == ('U' & 0x1f)) {
-		v->input[0] = '\0';
-		v->input_too_long = 0;
+		input_clear(v);
 	} else if (!is_key && c >= ' ' && c != 127) {
+		if (v->input_offered) /* typing replaces the offered value */
+			input_clear(v);
 		input_append(v, c);
 	}
+	v->input_offered = 0; /* any key but Enter and Esc: what is there now is being edited (Right or
+				 End keep the offered value to edit at its end) */
 	if (v->prompt == PROMPT_COMMAND) { /* the command filter follows the typing */
 		str_copy(v->command_filter, sizeof(v->command_filter), v->input);
 		view_rebuild(v);

@@ -72,12 +72,20 @@ static void filter_text(const struct view *v, struct outbuf *o)
 	start = o->len;
 	if (v->command_filter[0])
 		out_printf(o, " /%s", v->command_filter);
+	if (v->comm_filter[0]) {
+		char name[4 * sizeof(v->comm_filter)];
+
+		text_clean(name, sizeof(name), v->comm_filter); /* a name may hold control characters */
+		out_printf(o, F_(N_(" command %s")), name);
+	}
 	if (v->spec.filter.by_uid)
 		out_printf(o, F_(N_(" user %s")), v->user_text);
 	if (v->npids)
 		out_printf(o, ngettext(" %zu pid", " %zu pids", v->npids), v->npids);
 	if (v->spec.filter.active)
 		out_str(o, _(" active"));
+	if (v->spec.filter.hide_exited)
+		out_str(o, _(" no exited"));
 	if (v->spec.filter.unit) /* --unit's pattern: the bytes of unit names and patterns only */
 		out_printf(o, F_(N_(" unit %s")), v->spec.filter.unit);
 	if (o->len == start)
@@ -195,6 +203,13 @@ static void system_parts(const struct view *v, struct header *h)
 	trigger_parts(v, h);
 }
 
+/* Which cgroup hierarchy is followed, and where (listing_hierarchy_note). */
+static void hierarchy_part(const struct view *v, struct header *h)
+{
+	if (v->have_snap && listing_hierarchy_note(&v->snap, &v->spec.display, 1, &h->text))
+		part_done(h);
+}
+
 static void view_parts(const struct view *v, struct header *h)
 {
 	struct outbuf *o = &h->text;
@@ -202,9 +217,7 @@ static void view_parts(const struct view *v, struct header *h)
 	h->view = h->n;
 	if (v->paused && !v->replay)
 		out_str(o, _("PAUSED "));
-	out_str(o, v->spec.display.cgroups ? _("cgroups") : v->spec.display.threads ? _("threads") : _("processes"));
-	if (v->spec.display.tree && !v->spec.display.cgroups && !v->spec.display.threads)
-		out_str(o, v->spec.display.tree_sums ? _(" as a tree, subtrees summed") : _(" as a tree"));
+	out_str(o, listing_rows_text(&v->spec.display));
 	part_done(h);
 	if (v->cgroup_filter[0]) {
 		out_printf(o, F_(N_("cgroup %s")), v->cgroup_filter);
@@ -228,6 +241,7 @@ static void view_parts(const struct view *v, struct header *h)
 	part_done(h);
 	filter_text(v, o);
 	part_done(h);
+	hierarchy_part(v, h);
 }
 
 /* Lays the parts out two spaces apart on at most max_lines lines from y: the view's parts start
@@ -358,15 +372,23 @@ static void draw_bar(const struct view *v, int y, const struct bar *b)
 
 #define TIMELINE_MAX 1024 /* cells of the timeline at most */
 
-/* A recording's timeline: its label, then a cell a bucket (strip.h's heights, coloured by
- * severity), '!' where triggers fired, the reading shown in reverse video. Returns 0 when there
- * is none (or no room for it). */
+/* A recording's timeline: its label (and the resource it shows, when one: T), then a cell a
+ * bucket (strip.h's heights, coloured by severity), '!' where triggers fired, the reading shown
+ * in reverse video. Returns 0 when there is none (or no room for it). */
 static int draw_timeline(struct view *v, int y)
 {
 	double cells[TIMELINE_MAX];
 	unsigned char events[TIMELINE_MAX];
-	const char *label = _("Timeline");
-	int x = text_width(label) + 1, width = COLS - x, cursor;
+	int res = v->src->timeline_resource ? v->src->timeline_resource(v) : -1;
+	char label[64];
+	int x, width, cursor;
+
+	if (res < 0)
+		snprintf(label, sizeof(label), "%s", _("Timeline"));
+	else
+		snprintf(label, sizeof(label), F_(N_("Timeline %s")), _(psi_label(res)));
+	x = text_width(label) + 1;
+	width = COLS - x;
 
 	if (width > TIMELINE_MAX)
 		width = TIMELINE_MAX;
@@ -450,10 +472,25 @@ static void draw_table(struct view *v, int y, int rows)
 	out_free(&o);
 }
 
+/* A prompt's line: its question, then what is typed and the cursor; a value offered when the
+ * prompt opened is shown selected (reverse), as the first key typed replaces it. */
+static void put_prompt(const struct view *v, int y, const char *question)
+{
+	int x = text_width(question);
+
+	put_line(y, question, A_BOLD);
+	attron(v->input_offered ? A_REVERSE : A_BOLD);
+	put(y, x, v->input);
+	attroff(A_REVERSE | A_BOLD);
+	attron(A_BOLD);
+	put(y, x + text_width(v->input), "_");
+	attroff(A_BOLD);
+}
+
 static void draw_footer(const struct view *v, int y)
 {
 	static const char *const prompts[] = {
-		[PROMPT_COMMAND] = N_("Filter by command (Enter keeps, Esc clears): "),
+		[PROMPT_COMMAND] = N_("Filter by command name or line (Enter keeps, Esc clears): "),
 		[PROMPT_USER] = N_("Only the tasks of user (empty: all): "),
 		[PROMPT_PID] = N_("Only processes PID[,PID...] (empty: all): "),
 		[PROMPT_DELAY] = N_("Seconds between readings: "),
@@ -469,41 +506,68 @@ static void draw_footer(const struct view *v, int y)
 		return;
 	}
 	if (v->prompt == PROMPT_PID && v->input_hides_pids) {
-		snprintf(line, sizeof(line), "%s%s_",
-			 _("Only processes PID[,PID...] (Esc keeps the current list, too long to show): "), v->input);
-		put_line(y, line, A_BOLD);
+		put_prompt(v, y, _("Only processes PID[,PID...] (Esc keeps the current list, too long to show): "));
 		return;
 	}
 	if (v->prompt != PROMPT_NONE && v->prompt != PROMPT_SORT && v->prompt != PROMPT_COLUMNS) {
-		snprintf(line, sizeof(line), "%s%s_", _(prompts[v->prompt]), v->input);
-		put_line(y, line, A_BOLD);
+		put_prompt(v, y, _(prompts[v->prompt]));
 		return;
 	}
 	if (v->message[0]) {
 		put_line(y, v->message, A_BOLD);
 		return;
 	}
-	put_line(y, v->replay ? _("h help  q quit  n/N step  J go to  z play  [/] speed  </> sort  / filter")
-			      : _("h help  q quit  </> sort  r reverse  / filter  H threads  m cells  z pause"),
+	put_line(y, v->replay ? _("h help  q quit  n/N step  J go to  z play  [/] speed  s sort  / filter")
+			      : _("h help  q quit  s sort  r reverse  / filter  H threads  m cells  z pause"),
 		 A_REVERSE);
 }
 
+/* The width of the widest title among the view's columns: the menus show each whole. */
+static int menu_title_width(const struct display *d)
+{
+	int w = 0;
+
+	for (int c = 0; c < COL_COUNT; c++)
+		if (column_in_view(c, d) && text_width(column_get(c, d).title) > w)
+			w = text_width(column_get(c, d).title);
+	return w;
+}
+
+/* The first entry a menu of n entries shows in rows lines (one its heading) to keep entry at
+ * in sight. */
+static int menu_first(int at, int rows)
+{
+	return at >= rows - 1 ? at - (rows - 2) : 0;
+}
+
+/* The sort menu in place of the table: every column of the view, its title whole, its sort key
+ * and what it shows; the list scrolls to keep the highlighted one in sight. */
 static void draw_sort_menu(const struct view *v, int top, int rows)
 {
 	struct display d = v->spec.display;
+	int ids[COL_COUNT], n = 0, at = 0, tw = menu_title_width(&d);
 
+	if (rows <= 0)
+		return;
+	for (int c = 0; c < COL_COUNT; c++)
+		if (column_in_view(c, &d)) {
+			if (c == v->menu)
+				at = n;
+			ids[n++] = c;
+		}
 	put_line(top, _("Sort by (Up/Down, Enter; Esc cancels):"), A_BOLD);
-	for (int c = 0, line = 1; c < COL_COUNT && line < rows; c++) {
+	for (int i = menu_first(at, rows), line = 1; i < n && line < rows; i++) {
 		struct outbuf o = { 0 };
-		struct column col = column_get(c, &d);
+		struct column col = column_get(ids[i], &d);
+		const char *label = column_label(ids[i]);
 
-		if (!column_in_view(c, &d))
-			continue;
 		out_str(&o, "  ");
-		out_padded(&o, col.title, 8, 0);
+		out_padded(&o, col.title, tw, 0);
 		out_printf(&o, " %s", col.key);
+		if (label)
+			out_printf(&o, "%*s%s", 17 - (int)strlen(col.key), "", label);
 		out_char(&o, '\0');
-		put_line(top + line++, o.data, c == v->menu ? A_REVERSE : A_NORMAL);
+		put_line(top + line++, o.data, ids[i] == v->menu ? A_REVERSE : A_NORMAL);
 		out_free(&o);
 	}
 }
@@ -514,20 +578,19 @@ static void draw_sort_menu(const struct view *v, int top, int rows)
 static void draw_columns_menu(const struct view *v, int top, int rows)
 {
 	struct display d = v->spec.display;
-	int ids[COL_COUNT], n, at = colset_menu(&v->cols, &d, v->menu, ids, &n), first;
+	int ids[COL_COUNT], n, at = colset_menu(&v->cols, &d, v->menu, ids, &n), tw = menu_title_width(&d);
 
 	if (rows <= 0)
 		return;
 	put_line(top, _("Columns: Space shows or hides, [ ] move, s sorts, W saves, Enter closes"), A_BOLD);
-	first = at >= rows - 1 ? at - (rows - 2) : 0;
-	for (int i = first, line = 1; i < n && line < rows; i++) {
+	for (int i = menu_first(at, rows), line = 1; i < n && line < rows; i++) {
 		struct outbuf o = { 0 };
 		struct column col = column_get(ids[i], &d);
 		const char *mark = ids[i] == column_last(&d) ? "[=]" : colset_shown(&v->cols, ids[i]) ? "[x]" : "[ ]";
 		const char *label = column_label(ids[i]);
 
 		out_printf(&o, "  %s ", mark);
-		out_padded(&o, col.title, 8, 0);
+		out_padded(&o, col.title, tw, 0);
 		out_printf(&o, " %s", col.key);
 		if (ids[i] == v->spec.sort_col)
 			out_printf(&o, "  %s", _("(sort)"));

@@ -46,6 +46,7 @@ struct view_replay {
 	int has_end;             /* --end: play stops at end_ns */
 	int64_t end_ns;
 	int damaged;             /* damage was met: the exit status says so */
+	enum timeline_focus focus; /* what the timeline shows, and its peaks (T) */
 	struct users users;
 };
 
@@ -245,7 +246,7 @@ static void step_mark(struct view *v, enum timeline_mark mark, int dir, uint64_t
 	};
 	struct view_replay *rv = v->replay;
 	const struct timeline *tl = replay_timeline(rv->r);
-	long i = v->have_snap ? timeline_step(tl, rv->shown_ns, dir, mark) : -1;
+	long i = v->have_snap ? timeline_step(tl, rv->focus, rv->shown_ns, dir, mark) : -1;
 
 	if (i < 0) {
 		view_say(v, "%s", _(none[mark == TL_PEAK][dir > 0]));
@@ -259,7 +260,7 @@ static void step_mark(struct view *v, enum timeline_mark mark, int dir, uint64_t
 	if (mark == TL_PEAK && !rv->snap.events) { /* an event says itself */
 		char pct[16];
 
-		snprintf(pct, sizeof(pct), "%.1f", tl->p[i].pressure * 100.0);
+		snprintf(pct, sizeof(pct), "%.1f", tl->p[i].pressure[rv->focus] * 100.0);
 		view_say(v, F_(N_("a peak of pressure: %s%% of the interval stalled")), pct);
 	}
 }
@@ -300,14 +301,16 @@ static void play_or_pause(struct view *v, uint64_t *deadline)
 	*deadline = rv->ahead ? pace(rv) : rv->shown_at;
 }
 
-/* g: the recording's rows, or its cgroup rows when it has them. */
+/* g: the recording's rows, its cgroup rows when it has them, then its rows summed per command
+ * name. */
 static void switch_cgroups(struct view *v, uint64_t *deadline)
 {
-	if (!v->replay->cgroup_rows && !v->want_cgroups) {
-		say_no_cgroups(v);
-		return;
-	}
-	view_set_rows(v, v->snap.threads, !v->want_cgroups, deadline);
+	if (v->want_commands)
+		view_set_rows(v, v->snap.threads, 0, 0, deadline);
+	else if (!v->want_cgroups && v->replay->cgroup_rows)
+		view_set_rows(v, v->snap.threads, 1, 0, deadline);
+	else
+		view_set_rows(v, v->snap.threads, 0, 1, deadline);
 }
 
 /* J: the time of the reading shown, to edit. */
@@ -333,6 +336,9 @@ static int replay_act(struct view *v, enum action a, uint64_t *deadline)
 	case ACT_PREV_EVENT: step_mark(v, TL_EVENT, -1, deadline); break;
 	case ACT_NEXT_PEAK: step_mark(v, TL_PEAK, 1, deadline); break;
 	case ACT_PREV_PEAK: step_mark(v, TL_PEAK, -1, deadline); break;
+	case ACT_TIMELINE_FOCUS:
+		v->replay->focus = (enum timeline_focus)((v->replay->focus + 1) % TL_FOCUS_COUNT);
+		break;
 	case ACT_REFRESH:
 		view_say(v, "%s", _("a recording takes no readings: n or Right shows its next one"));
 		break;
@@ -358,13 +364,14 @@ static void viewreplay_state(const struct view *v, struct outbuf *o);
 static void viewreplay_around(struct view *v, double span_s, void (*feed)(void *ctx, const struct snapshot *s),
 			      void *ctx);
 static int viewreplay_timeline(struct view *v, int width, double *cells, unsigned char *events);
+static int viewreplay_timeline_resource(const struct view *v);
 
 static const struct view_source replay_source = {
 	.start = replay_start, .fd = replay_fd, .take = replay_take, .due = replay_due,
 	.group = replay_group, .pids = replay_pids, .act = replay_act,
 	.when = viewreplay_when, .state = viewreplay_state, .origin = viewreplay_origin, .jump = viewreplay_jump,
 	.around = viewreplay_around,
-	.timeline = viewreplay_timeline,
+	.timeline = viewreplay_timeline, .timeline_resource = viewreplay_timeline_resource,
 };
 
 /* The readings within span_s seconds either side of the one shown, read through a reader of the
@@ -400,13 +407,15 @@ static void viewreplay_jump(struct view *v, const char *text, uint64_t *deadline
 {
 	struct view_replay *rv = v->replay;
 	struct timespec now;
-	int64_t t, first, last;
+	int64_t t, first, last, now_ns;
 	char err[256], shown[SHOWN_SIZE], when[64];
 
 	if (!rv)
 		return;
 	clock_gettime(CLOCK_REALTIME, &now);
-	if (time_parse(text, (int64_t)now.tv_sec * 1000000000 + now.tv_nsec, &t, err, sizeof(err)) < 0) {
+	now_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+	/* a time of day alone is on the day of the reading shown */
+	if (time_parse_on(text, now_ns, v->have_snap ? rv->shown_ns : now_ns, &t, err, sizeof(err)) < 0) {
 		view_say(v, F_(N_("'%s' is not a time: %s")), text_shown(text, shown), err);
 		return;
 	}
@@ -455,7 +464,8 @@ static void viewreplay_state(const struct view *v, struct outbuf *o)
 
 static int viewreplay_timeline(struct view *v, int width, double *cells, unsigned char *events)
 {
-	return timeline_buckets(replay_timeline(v->replay->r), width, cells, events, v->replay->shown_ns);
+	return timeline_buckets(replay_timeline(v->replay->r), v->replay->focus, width, cells, events,
+				v->replay->shown_ns);
 }
 
 /* ---- set-up ---- */
@@ -495,4 +505,9 @@ int view_replay(const struct options *o, struct replay *r, int stop_fd)
 	view_free(&v);
 	users_free(&rv.users);
 	return rv.damaged ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+static int viewreplay_timeline_resource(const struct view *v)
+{
+	return timeline_focus_resource(v->replay->focus);
 }

@@ -19,7 +19,7 @@ static int drop_order(int *order, int view, int last)
 /* The view a display shows. */
 static int view_of(const struct display *d)
 {
-	return d->cgroups ? VIEW_CGROUPS : VIEW_TASKS;
+	return d->cgroups ? VIEW_CGROUPS : d->commands ? VIEW_COMMANDS : VIEW_TASKS;
 }
 
 int column_in_view(int id, const struct display *d)
@@ -66,18 +66,24 @@ int column_defaults(int *ids)
 	return n;
 }
 
+/* Whether a column of the order is left out: the CGROUP column of tasks all in the root. */
+static int column_left_out(int c, const struct display *d)
+{
+	return c == COL_CGROUP && d->flat_cgroups && !d->cgroups;
+}
+
 int column_order(const struct display *d, int *cols)
 {
 	int n = 0, last = column_last(d);
 
 	if (!d->nchosen) {
 		for (int c = 0; c < COL_COUNT; c++)
-			if (column_in_view(c, d) && !column_def(c).optional)
+			if (column_in_view(c, d) && !column_def(c).optional && !column_left_out(c, d))
 				cols[n++] = c;
 		return n;
 	}
 	for (int i = 0; i < d->nchosen; i++)
-		if (d->chosen[i] != last && column_in_view(d->chosen[i], d))
+		if (d->chosen[i] != last && column_in_view(d->chosen[i], d) && !column_left_out(d->chosen[i], d))
 			cols[n++] = d->chosen[i];
 	cols[n++] = last;
 	return n;

@@ -2,6 +2,7 @@
  * padded to the table's widths, the command last and whole. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,19 +74,29 @@ static int number_cells(struct outbuf *o, const struct row *r, const struct disp
 	return i;
 }
 
+/* "  [text]", with the mark of the user who could have named it when the cgroup is delegated. */
+static void ident_bracket(struct outbuf *o, const char *text, uint32_t identity_uid)
+{
+	char marked[CGIDENT_NAME_MAX + 64];
+
+	out_printf(o, "  [%s]", column_ident_marked(text, identity_uid, sizeof(marked), marked, sizeof(marked)));
+}
+
 /* After a cgroup's name in the cgroup view, what its path names that its parent's does not: the
- * container, the pod and its QoS class. */
-static void ident_label(struct outbuf *o, const char *path)
+ * container, the pod and its QoS class; each marked when the cgroup is delegated. */
+static void ident_label(struct outbuf *o, const struct row *r)
 {
 	struct cgident id;
 	char text[CGIDENT_NAME_MAX + 32];
-	int news = cgident_parse_new(path, &id);
+	int news = cgident_parse_new(r->cgroup, &id);
 
 	if (news & CGIDENT_NEW_CONTAINER)
-		out_printf(o, "  [%s]", cgident_container_text(&id, text, sizeof(text)));
-	if (news & CGIDENT_NEW_POD)
+		ident_bracket(o, cgident_container_text(&id, text, sizeof(text)), r->identity_uid);
+	if (news & CGIDENT_NEW_POD) {
 		/* TRANSLATORS: a Kubernetes pod after a cgroup's name: its UID, its QoS class (not translated) */
-		out_printf(o, F_(N_("  [pod %s, %s]")), id.pod_uid, id.qos);
+		snprintf(text, sizeof(text), F_(N_("pod %s, %s")), id.pod_uid, id.qos);
+		ident_bracket(o, text, r->identity_uid);
+	}
 }
 
 /* A cgroup cell: in the cgroup view (the last column) the name indented by depth; in a task view
@@ -98,7 +109,7 @@ static void cgroup_cell(struct outbuf *o, const struct row *r, int width, int la
 	if (r->cg) {
 		out_spaces(o, 2 * r->depth);
 		out_padded(o, r->cg->name, text_width(r->cg->name), 0);
-		ident_label(o, r->cgroup);
+		ident_label(o, r);
 		return;
 	}
 	w = text_width(path);

@@ -9,6 +9,7 @@
 #define DELAYTOP_COLUMNS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "acctfield.h"
 #include "format.h"
@@ -16,6 +17,15 @@
 
 /* The suffix of a share above 100% per thread: a wait carried over from an earlier interval. */
 #define CARRIED_MARK '+'
+
+/* Between a unit's or container's name and the uid of the user its cgroup is delegated to, who
+ * could have named it ("docker:0123456789ab~1000"); no unit or container name has one. */
+#define DELEGATED_MARK '~'
+
+/* A name its cgroup's path gives (a unit, a container, a pod) into buf (size bytes), with
+ * DELEGATED_MARK and identity_uid after it when that is not 0, and cut so that the whole mark
+ * fits in width columns; returns buf. */
+const char *column_ident_marked(const char *name, uint32_t identity_uid, size_t width, char *buf, size_t size);
 
 /* What the delay cells show. */
 enum metric {
@@ -30,8 +40,8 @@ enum metric {
  * I/O some and full, IRQ full. */
 #define PSI_COLS 7
 
-/* Which views show a column. */
-enum { VIEW_TASKS = 1, VIEW_CGROUPS = 2 };
+/* Which views show a column: tasks, cgroups, commands (tasks summed per command name). */
+enum { VIEW_TASKS = 1, VIEW_CGROUPS = 2, VIEW_COMMANDS = 4 };
 
 /* How rows are presented. */
 struct display {
@@ -42,12 +52,15 @@ struct display {
 	int cmdline;      /* the command column shows the full command line */
 	int threads;      /* the first column is the thread id */
 	int cgroups;      /* the cgroup view: rows are cgroups in a tree */
+	int commands;     /* the command view: task rows summed per command name (rollup.h) */
 	int tree;         /* process rows as a tree of parents and children: commands indented */
 	int tree_sums;    /* in the tree, a row's numbers sum its own and its descendants' */
 	int why;          /* --why was asked for: CSV has the columns of the waits' distribution */
 	const int *chosen; /* --columns: the columns shown, in order (ids; those the view lacks are
 			       left out, and its last column ends every row); NULL: all of the view's */
 	int nchosen;
+	int flat_cgroups; /* every task is in the hierarchy's root, and the columns are the defaults:
+			     the CGROUP column would say "/" on every row, and is left out */
 	/* The TREND column: the row's last sort values as a strip chart into buf (>= 32 bytes; NULL:
 	 * none wanted), and how much the last grew over the first (NAN: no trend); NULL where there is
 	 * no history (batch reports), whose cells show "-". */
@@ -57,6 +70,7 @@ struct display {
 
 enum column_id {
 	COL_ID,    /* PID, or TID in thread mode */
+	COL_PROCS, /* the command view: the processes a command's row sums */
 	COL_USER,
 	COL_STATE,
 	COL_TASKS, /* a cgroup's live threads, in it and below */

@@ -14,9 +14,11 @@ struct filter {
 	int by_uid;
 	uint32_t uid;
 	const char *command;   /* substring of the name or command line, ignoring case; NULL: any */
+	const char *comm;      /* exactly this command name (a command's row opened); NULL: any */
 	const uint32_t *pids;  /* only these processes, when npids > 0 */
 	size_t npids;
 	int active;            /* only tasks that waited during the interval (or since the start) */
+	int hide_exited;       /* no task that exited (in the interval, or before it for the totals) */
 	const char *cgroup;    /* only tasks in this cgroup and below (a normalized path); NULL: any */
 	const char *unit;      /* only rows whose cgroup's unit (cgident.h) matches this fnmatch pattern */
 };

@@ -30,22 +30,23 @@
 
 _Static_assert(sizeof(enum output_format) == sizeof(int), "--format's choice is stored as an int");
 
-/* --group: which rows, as the two fields of struct options say it. */
+/* --group: which rows, as the three fields of struct options say it. */
 static void set_group(struct options *o, int choice)
 {
 	o->threads = choice == 1;
 	o->cgroups = choice == 2;
+	o->commands = choice == 3;
 }
 
 static int get_group(const struct options *o)
 {
-	return o->cgroups ? 2 : o->threads ? 1 : 0;
+	return o->commands ? 3 : o->cgroups ? 2 : o->threads ? 1 : 0;
 }
 
 /* Whether the rows are processes: the tree's settings apply only then. */
 static int process_rows(const struct options *o)
 {
-	return !o->threads && !o->cgroups;
+	return !o->threads && !o->cgroups && !o->commands;
 }
 
 /* THE table of options: getopt's arrays, --help, the refusals, the settings file and the options
@@ -75,11 +76,12 @@ static const struct option_def option_table[OPT_COUNT] = {
 			  .implies = "group", .implies_value = "thread",
 			  .help = N_("one row per thread instead of per process (--group=thread)") },
 	[OPT_GROUP] = {
-		.name = "group", .arg = "GROUP", .type = OPTT_CHOICE, .choices = { "process", "thread", "cgroup" },
-		.set = set_group, .get = get_group, .setting = 1,
-		.help = N_("one row per process, thread or cgroup (a tree of cgroups with their pressure; "
-			   "default process)"),
-		.bad = N_("unknown group '%s' (choose from: process, thread, cgroup)") },
+		.name = "group", .arg = "GROUP", .type = OPTT_CHOICE,
+		.choices = { "process", "thread", "cgroup", "command" }, .set = set_group, .get = get_group,
+		.setting = 1,
+		.help = N_("one row per process, thread, cgroup (a tree of cgroups with their pressure) or "
+			   "command name (its processes summed); default process"),
+		.bad = N_("unknown group '%s' (choose from: process, thread, cgroup, command)") },
 	[OPT_CGROUP] = { .name = "cgroup", .letter = 'c', .arg = "PATH", .type = OPTT_CGROUP, .at = AT(cgroup),
 			 .help = N_("only tasks in this cgroup and below, a path as /proc/PID/cgroup shows it") },
 	[OPT_UNIT] = { .name = "unit", .arg = "NAME", .type = OPTT_UNIT, .at = AT(unit),
@@ -98,6 +100,8 @@ static const struct option_def option_table[OPT_COUNT] = {
 		.bad = N_("unknown column '%s' (choose from: %s)") },
 	[OPT_ACTIVE] = { .name = "active", .letter = 'a', .type = OPTT_FLAG, .at = AT(active), .setting = 1,
 			 .help = N_("only tasks that waited during the interval") },
+	[OPT_HIDE_EXITED] = { .name = "hide-exited", .type = OPTT_FLAG, .at = AT(hide_exited), .setting = 1,
+			      .help = N_("no rows of tasks that exited (shown by default: what they waited counts)") },
 	[OPT_TREE] = { .name = "tree", .type = OPTT_FLAG, .at = AT(tree), .setting = 1, .applies = process_rows,
 		       .help = N_("processes as a tree, each under its parent") },
 	[OPT_TREE_SUMS] = { .name = "tree-sums", .type = OPTT_FLAG, .at = AT(tree_sums), .implies = "tree",
@@ -142,8 +146,8 @@ static const struct option_def option_table[OPT_COUNT] = {
 	[OPT_TOP_COMMANDS] = {
 		.name = "top-commands", .arg = "N", .type = OPTT_COUNT, .at = AT(top_commands), .min = 0,
 		.max = 100000, .def = DEFAULT_TOP_COMMANDS,
-		.help = N_("the metrics show the first N command names that wait by name, the rest as "
-			   "_other (default %g)"),
+		.help = N_("the metrics show the N command names that waited most lately by name, the rest "
+			   "as _other (default %g)"),
 		.num = { DEFAULT_TOP_COMMANDS },
 		.bad = N_("invalid number of command names '%s': expected 0 to 100000") },
 	[OPT_SERIES_EXPIRY] = {
@@ -481,7 +485,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		optvalue_fail(err, errlen, "%s", _("--web-config is for --listen"));
 		return OPTIONS_ERROR;
 	}
-	if (o->listen && (o->threads || o->cgroups)) {
+	if (o->listen && (o->threads || o->cgroups || o->commands)) {
 		optvalue_fail(err, errlen, "%s", _("--listen reads processes: -H and --group do not apply to it"));
 		return OPTIONS_ERROR;
 	}
@@ -493,7 +497,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		optvalue_fail(err, errlen, "%s", _("--trigger says what stalled on the screen or in a text or JSON report"));
 		return OPTIONS_ERROR;
 	}
-	if (o->tree && (o->threads || o->cgroups)) {
+	if (o->tree && (o->threads || o->cgroups || o->commands)) {
 		optvalue_fail(err, errlen, "%s", _("--tree arranges processes: -H and --group do not apply to it"));
 		return OPTIONS_ERROR;
 	}

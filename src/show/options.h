@@ -23,6 +23,7 @@ struct options {
 	uint32_t uid;
 	int threads;       /* -H, --group=thread */
 	int cgroups;       /* --group=cgroup: rows are cgroups */
+	int commands;      /* --group=command: process rows summed per command name */
 	const char *cgroup; /* -c: only tasks in this cgroup and below, as given (NULL: all) */
 	const char *unit;   /* --unit: only tasks whose cgroup's unit matches this pattern (NULL: all) */
 	int sort_col;      /* a column_id */
@@ -30,6 +31,7 @@ struct options {
 	int chosen[COL_COUNT]; /* --columns: the columns shown, in order (column ids) */
 	int nchosen;       /* 0: every column of the view */
 	int active;        /* -a */
+	int hide_exited;   /* --hide-exited */
 	int tree;          /* --tree: processes as a tree of parents and children */
 	int tree_sums;     /* --tree-sums: the tree, each row summing its subtree */
 	struct trigger_spec triggers[TRIGGER_MAX]; /* --trigger, in the order given */
@@ -66,7 +68,7 @@ struct options {
 enum option_id {
 	OPT_BATCH, OPT_ITERATIONS, OPT_DELAY, OPT_PID, OPT_USER, OPT_THREADS, OPT_GROUP, OPT_CGROUP, OPT_UNIT,
 	OPT_SORT,
-	OPT_REVERSE, OPT_COLUMNS, OPT_ACTIVE, OPT_TREE, OPT_TREE_SUMS, OPT_TRIGGER, OPT_FORMAT, OPT_ACCUMULATE,
+	OPT_REVERSE, OPT_COLUMNS, OPT_ACTIVE, OPT_HIDE_EXITED, OPT_TREE, OPT_TREE_SUMS, OPT_TRIGGER, OPT_FORMAT, OPT_ACCUMULATE,
 	OPT_WHY, OPT_EXIT_BUFFER, OPT_OUTPUT, OPT_LISTEN, OPT_WEB_CONFIG, OPT_TOP_COMMANDS, OPT_SERIES_EXPIRY, OPT_WRITE, OPT_ROTATE,
 	OPT_KEEP, OPT_CAPTURE, OPT_READ, OPT_BEGIN, OPT_END, OPT_HELP, OPT_VERSION,
 	OPT_COUNT

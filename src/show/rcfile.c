@@ -379,7 +379,9 @@ char *rcfile_format(const struct rcfile_values *v)
 	o.reverse = v->reverse;
 	o.threads = v->threads;
 	o.cgroups = v->cgroups;
+	o.commands = v->commands;
 	o.active = v->active;
+	o.hide_exited = v->hide_exited;
 	o.tree = v->tree;
 	o.tree_sums = v->tree_sums;
 	o.nchosen = v->chosen ? n : 0;

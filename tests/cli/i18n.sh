@@ -11,6 +11,16 @@ tap_ok $? "msgfmt -c accepts po/de.po" "$(cat "$TMPDIR_TEST/stats")"
 ! grep -q -e "untranslated" -e "fuzzy" "$TMPDIR_TEST/stats"
 tap_ok $? "po/de.po translates every message" "$(cat "$TMPDIR_TEST/stats")"
 
+# Every source file with a translatable string is in po/POTFILES.in, or its strings never reach
+# the template (src/show/listing.c's once did not).
+missing=""
+for f in "$top_srcdir"/src/*/*.c; do
+	rel=${f#"$top_srcdir"/}
+	grep -q -E '\b(N_|_|F_)\("' "$f" && ! grep -q -x -F "$rel" "$top_srcdir/po/POTFILES.in" && missing="$missing $rel"
+done
+[ -z "$missing" ]
+tap_ok $? "every source file with a translatable string is in po/POTFILES.in" "missing:$missing"
+
 # The template must be what the sources say now: the same msgids.
 (cd "$top_srcdir" && xgettext --keyword=_ --keyword=N_ --from-code=UTF-8 --add-comments=TRANSLATORS: \
 	-o "$TMPDIR_TEST/fresh.pot" --files-from=po/POTFILES.in) 2>"$TMPDIR_TEST/xgettext.err"

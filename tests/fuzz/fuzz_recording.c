@@ -49,11 +49,11 @@ static void timeline_all(struct replay *r)
 	char err[1024];
 	int64_t t = tl->n ? tl->p[tl->n / 2].t_ns : 0;
 
-	if (timeline_buckets(tl, 80, cells, events, t) >= 80)
+	if (timeline_buckets(tl, TL_ALL, 80, cells, events, t) >= 80)
 		abort();
 	for (int mark = TL_EVENT; mark <= TL_PEAK; mark++)
 		for (int dir = -1; dir <= 1; dir += 2) {
-			long i = timeline_step(tl, t, dir, (enum timeline_mark)mark);
+			long i = timeline_step(tl, TL_ALL, t, dir, (enum timeline_mark)mark);
 
 			if (i >= (long)tl->n)
 				abort();

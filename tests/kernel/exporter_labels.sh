@@ -23,12 +23,15 @@ finish() {
 trap finish EXIT
 T=$TMPDIR_TEST
 
-# name CGROUP COMM: a process in CGROUP named COMM for 20 s.
+# name CGROUP COMM: a process in CGROUP named COMM for 20 s, waking every 10 ms: it waits a little
+# for a CPU at each wake-up, so that its name, like any that waits, takes a series.
 name() {
 	python3 -c 'import sys, time
 open(sys.argv[1] + "/cgroup.procs", "w").write("0")
 open("/proc/self/comm", "wb").write(sys.argv[2].encode("utf-8", "surrogateescape"))
-time.sleep(20)' "$1" "$2" 9>&- &
+end = time.time() + 20
+while time.time() < end:
+    time.sleep(0.01)' "$1" "$2" 9>&- &
 	track_pid $!
 }
 name "$V2/$P/${NAMES[0]}" $'x\ty'

@@ -30,7 +30,7 @@ screen_ok $? "a chart a kind over the recording's readings around the one shown:
 wait_for_screen '^  DISK RD +[0-9]' 3 && screen_has '^User: alice  State: R  Process: 1301  Cgroup: /user\.slice/user-1000\.slice/session-1\.scope$' &&
 	screen_has '^Command: /usr/lib/gcc/x86_64-linux-gnu/13/cc1 -quiet' && screen_has '^  DISK RD +[0-9]'
 screen_ok $? "its user, state, cgroup, command line and accounting fields"
-# README.md's picture of the detail view: SCREENSHOT=FILE keeps this screen
+# the picture of the detail view: SCREENSHOT=FILE keeps this screen
 [ -z "${SCREENSHOT:-}" ] || printf '%s\n' "$SCREEN" | sed -e 's/ *$//' >"$SCREENSHOT"
 keys r
 wait_for_screen '^ +[0-9.]+ avg300 .*' 1 # the header stays

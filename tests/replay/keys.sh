@@ -1,6 +1,6 @@
 # keys.sh — the screen's keys on a fixture recording (procs.rec), as an ordinary user: it opens
 # paused on the first reading, naming the file and the host; n steps; < and > move the sort
-# marker; r reverses the order and the header says so; / filters by command as one types and
+# marker; s opens the sort menu, which scrolls and shows every title whole; r reverses the order and the header says so; / filters by command as one types and
 # Esc clears; u (a uid: names are the machine's) and p keep one user's or some pids' rows; a hides the rows that did not wait;
 # m cycles the metric; c shows the command lines; A shows the totals since the start; the
 # selection follows Down and Home; h shows the help and any key returns; H says a recording keeps
@@ -35,12 +35,32 @@ keys r
 rows_are "$BY_TOTAL"
 screen_ok $? "r again: the largest first"
 
+# ---- the sort menu ----
+keys s
+wait_for_screen '^Sort by \(Up/Down, Enter; Esc cancels\):' 3 && screen_has '^  TOTAL +total'
+screen_ok $? "s opens the sort menu on the sort column (TOTAL)"
+for i in $(seq 40); do keys Down; done
+wait_for_screen '^  CONTAINER container *$' 3 && screen_has '^  COMMAND +command'
+screen_ok $? "the sort menu scrolls to its last entries, every title whole (CONTAINER, not CONTAINE)" \
+	"screen: $(capture; echo "$SCREEN" | sed -n 10,30p)"
+keys Up Up Enter
+wait_for_screen_not '^Sort by' 3 && wait_for_screen 'sort container ' 3
+screen_ok $? "Up Up Enter sorts by the entry two above COMMAND (CONTAINER)" "header: $(header)"
+keys s
+wait_for_screen '^Sort by' 3
+for i in $(seq 40); do keys Up; done
+keys Down Down Down Down Down Down Down Down Down Down Down Down
+keys Enter
+want=TOTAL
+wait_for_screen_fn marker_on 3
+screen_ok $? "back to TOTAL through the menu" "marked: $(marked_title)"
+
 # ---- / u p ----
 keys /
 type_text "COLLECT"
 rows_are "1301 1310 "
 screen_ok $? "/ COLLECT: the two whose command lines hold collect, whatever the case" "rows: $(ids)"
-line "$SCREEN_H" | grep -q -F 'Filter by command (Enter keeps, Esc clears): COLLECT_'
+line "$SCREEN_H" | grep -q -F 'Filter by command name or line (Enter keeps, Esc clears): COLLECT_'
 screen_ok $? "the footer shows the filter prompt with the typed text" "footer: $(line "$SCREEN_H")"
 keys Enter Escape
 rows_are "$BY_TOTAL"

@@ -1,6 +1,6 @@
 # seek.sh — seeking in a long fixture recording (long.rec: 600 readings a second apart, three
 # segments), as an ordinary user: J goes to a time typed as @SECONDS, in another segment, and as
-# YYYY-MM-DD HH:MM:SS; a time before the start says where it starts; N steps back across a segment's start;
+# YYYY-MM-DD HH:MM:SS, and as a time of day typed over the offered time (the day shown); a time before the start says where it starts; N steps back across a segment's start;
 # stepping past the end says so.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/screen/tmux.sh"
@@ -33,6 +33,12 @@ type_text "@$((T0 + 256))"
 keys Enter N
 at "2026-01-01 00:04:15.0"
 screen_ok $? "J to 00:04:16 (a segment's first reading), N: the reading before, from the segment before" "shown: $(shown)"
+keys J
+type_text "00:07:30"
+keys Enter
+at "2026-01-01 00:07:30.0"
+screen_ok $? "J, typing 00:07:30 over the offered time: that time on the day shown (2026-01-01), not today" \
+	"shown: $(shown)" "footer: $(line "$SCREEN_H")"
 keys J C-u
 type_text "@$((T0 - 60))"
 keys Enter

@@ -5,7 +5,8 @@
 # reverse video; } and { step to the peaks (the highest reading of each stretch at 10% or more:
 # 25 and 72, not the bump), e and E to the trigger events, each saying when there is none; on
 # 80x24 and 40x12 nothing passes the edge, and below 19 columns the line goes; NO_COLOR draws it
-# without colour; the help lists the keys.
+# without colour; T shows one resource's pressure (CPU alone: no peak; I/O alone: its peaks), in
+# turn, back to the highest of all; the help lists the keys.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/screen/tmux.sh"
 . "$top_srcdir/tests/replay/fixture.sh"
@@ -92,10 +93,33 @@ got=$(cursor)
 [ "$got" = "$(col_of 26 71) ▂" ]
 screen_ok $? "n after a jump steps on from it, and the cursor follows (15%: ▂)" "cursor: $got"
 
+# ---- T: one resource's pressure (every line stalls 1%: CPU alone has no peak) ----
+keys T
+wait_for_screen '^Timeline CPU ' 3
+screen_ok $? "T: the timeline shows CPU alone, and says so" "line: $(tl)"
+cells=$(tl)
+cells=${cells#Timeline CPU }
+printf '%s' "$cells" | LC_ALL=C.UTF-8 grep -q -x -E '[▁!]+'
+screen_ok $? "CPU alone: every cell the quietest block (its 1%), but the events" "cells: $cells"
+keys '{'
+said '^no peak of pressure before this reading'
+screen_ok $? "CPU alone: { finds no peak (I/O's are not CPU's)"
+keys T T
+wait_for_screen '^Timeline I/O ' 3
+screen_ok $? "T T: I/O alone" "line: $(tl)"
+keys '{'
+at_time 00:00:25
+screen_ok $? "I/O alone: { goes to its peak at 25 s"
+keys T T
+wait_for_screen '^Timeline [▁▂▃▄▅▆▇█!]' 3
+screen_ok $? "T past IRQ: the highest of all again" "line: $(tl)"
+keys n
+at_time 00:00:26
+
 keys h
 wait_for_screen '^delaytop help' 3
 for i in $(seq 28); do keys Down; done # the keys of a recording, at the table's end
-for k in 'e +replay \(-r\): go to the next reading made when a trigger fired' 'E +replay' '\} +replay \(-r\): go to the next peak of pressure' '\{ +replay'; do
+for k in 'e +replay \(-r\): go to the next reading made when a trigger fired' 'E +replay' '\} +replay \(-r\): go to the next peak of pressure' '\{ +replay' 'T +replay \(-r\): the timeline shows'; do
 	wait_for_screen "^  $k" 3
 	screen_ok $? "the help lists ${k%% *}"
 done

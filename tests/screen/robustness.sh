@@ -143,7 +143,7 @@ resize 120 40
 full_ok() {
 	line 1 | grep -q -E 'privileges full  exits lost [0-9]+$' && line 2 | grep -q -E '^processes  every ' &&
 		line 3 | grep -q -E '^CPU +some \[' && title_line | grep -q 'COMMAND' &&
-		line 40 | grep -q -E '^h help +q quit +</> sort'
+		line 40 | grep -q -E "^h help +q quit +s sort"
 }
 wait_for_screen_fn full_ok 3
 screen_ok $? "back at 120x40 the header has its two whole lines again, the bars, the whole title and footer"

@@ -5,13 +5,16 @@
  * and of those that ended their delays and CPU time), exit records, the delay-accounting switch, the eBPF side of --why (its
  * load refused or not, the kinds it attaches, the waits its maps hold at the next read), a refusal of taskstats (no
  * CAP_NET_ADMIN: the sampler's limited mode reads the counters /proc gives anyone), tasks that are
- * listed by the walk but gone when asked, and a clock the test moves. Boot and monotonic clocks
- * are one here, and the fixture's start times are clock ticks on it. */
+ * listed by the walk but gone when asked, and a clock the test moves; a v2 hierarchy of cgroups
+ * (paths, their directories' owners and inodes, processes in them) that cgroups can be added to,
+ * removed from and chowned in. Boot and monotonic clocks are one here, and the fixture's start
+ * times are clock ticks on it. */
 #ifndef DELAYTOP_FAKEKERNEL_H
 #define DELAYTOP_FAKEKERNEL_H
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "acctstate.h"
@@ -23,6 +26,7 @@
 #define FK_EXITS 16
 #define FK_ASKED 64
 #define FK_WHY 32
+#define FK_CGROUPS 32
 #define FK_ALL_KINDS ((kind_mask)((1u << DK_COUNT) - 1))
 
 struct fk_thread {
@@ -41,12 +45,21 @@ struct fk_proc {
 	char state;
 	char comm[16];
 	const char *cmdline;
+	const char *cgroup; /* its v2 path; NULL: none (as without a hierarchy) */
 	struct fk_thread t[FK_THREADS];
 	int nthreads;
 	struct task_counters dead; /* the sums of its threads that ended, kept by the kernel */
 	int present;
 	int gone_at_query; /* listed by the walk, gone when asked */
 	int gone_at_stat;  /* listed by the walk, its stat gone when read */
+};
+
+/* A cgroup of the v2 hierarchy: its directory's owner and inode. */
+struct fk_cgroup {
+	char path[256];
+	uint32_t uid;
+	uint64_t ino;
+	int present;
 };
 
 /* An exit message waiting for the drain. */
@@ -69,7 +82,11 @@ struct fake_kernel {
 	int nasked_pid, nasked_tgid;
 	struct proc_entry walked[FK_PROCS];
 	int closed;
-	int v2;      /* a v2 hierarchy is mounted, without cgroups to walk (else none is) */
+	int v2;      /* a v2 hierarchy is mounted (else none is), with the cgroups below to walk */
+	struct fk_cgroup cg[FK_CGROUPS];
+	int ncg;
+	uint64_t next_ino;
+	int owner_reads; /* cgroup directories stat'ed (cgroup_owner) */
 	int nstates; /* threads' states read (/proc/PID/task/TID/stat) */
 	int nio;     /* threads' I/O counters read (/proc/PID/task/TID/io) */
 	/* --why */
@@ -283,12 +300,12 @@ static void fk_describe(struct kernel *k, const uint32_t *pids, size_t n,
 
 static int fk_task_cgroup(struct kernel *k, uint32_t pid, const struct cgroup_hier *h, char *buf, size_t size)
 {
-	(void)k;
-	(void)pid;
-	(void)h;
-	(void)buf;
-	(void)size;
-	return -1;
+	struct fk_proc *p = fk_find(fk_of(k), pid);
+
+	if (!p || !p->cgroup || h->layout == CGROUP_NONE)
+		return -1;
+	snprintf(buf, size, "%s", p->cgroup);
+	return 0;
 }
 
 static int fk_open_threads(struct kernel *k, uint32_t pid)
@@ -420,15 +437,49 @@ static void fk_cgroup_detect(struct kernel *k, struct cgroup_hier *h)
 	}
 }
 
-static int fk_cgroup_walk(struct kernel *k, const struct cgroup_hier *h, const char *path,
-			  void (*fn)(void *arg, const char *path), void *arg)
+/* The cgroup at path, present, or NULL. */
+static struct fk_cgroup *fk_cgroup_find(struct fake_kernel *fk, const char *path)
 {
-	(void)k;
+	for (int i = 0; i < fk->ncg; i++)
+		if (fk->cg[i].present && strcmp(fk->cg[i].path, path) == 0)
+			return &fk->cg[i];
+	return NULL;
+}
+
+static int fk_cgroup_by_path(const void *a, const void *b)
+{
+	return strcmp(((const struct fk_cgroup *)a)->path, ((const struct fk_cgroup *)b)->path);
+}
+
+/* The cgroups at and below path, parents first (sorted by path), each with its inode. */
+static int fk_cgroup_walk(struct kernel *k, const struct cgroup_hier *h, const char *path, cgroupfs_walk_fn fn,
+			  void *arg)
+{
+	struct fake_kernel *fk = fk_of(k);
+
 	(void)h;
-	(void)path;
-	(void)fn;
-	(void)arg;
-	return -ENOENT;
+	if (!fk_cgroup_find(fk, path))
+		return -ENOENT;
+	qsort(fk->cg, (size_t)fk->ncg, sizeof(fk->cg[0]), fk_cgroup_by_path);
+	for (int i = 0; i < fk->ncg; i++)
+		if (fk->cg[i].present && cgpath_within(fk->cg[i].path, path))
+			fn(arg, fk->cg[i].path, fk->cg[i].ino);
+	return 0;
+}
+
+static int fk_cgroup_owner(struct kernel *k, const struct cgroup_hier *h, const char *path, uint32_t *uid,
+			   uint64_t *ino)
+{
+	struct fake_kernel *fk = fk_of(k);
+	struct fk_cgroup *c = fk_cgroup_find(fk, path);
+
+	(void)h;
+	fk->owner_reads++;
+	if (!c)
+		return -ENOENT;
+	*uid = c->uid;
+	*ino = c->ino;
+	return 0;
 }
 
 static void fk_cgroup_pressure(struct kernel *k, const struct cgroup_hier *h, const char *path,
@@ -528,6 +579,7 @@ static const struct kernel_ops fk_ops = {
 	.exits_drain = fk_exits_drain,
 	.cgroup_detect = fk_cgroup_detect,
 	.cgroup_walk = fk_cgroup_walk,
+	.cgroup_owner = fk_cgroup_owner,
 	.cgroup_pressure = fk_cgroup_pressure,
 	.cgroup_states = fk_cgroup_states,
 	.delayacct = fk_delayacct,
@@ -548,6 +600,34 @@ static void fk_init(struct fake_kernel *fk, uint64_t now_s)
 	fk->now = now_s * 1000000000ull;
 	fk->delayacct = DELAYACCT_ON;
 	fk->why_kinds = LAT_ALL;
+}
+
+/* Makes the cgroup at path (its parents must be made first), its directory owned by uid: a new
+ * inode, as the kernel gives a cgroup made again. */
+static inline struct fk_cgroup *fk_mkdir(struct fake_kernel *fk, const char *path, uint32_t uid)
+{
+	struct fk_cgroup *c = NULL;
+
+	for (int i = 0; i < fk->ncg && !c; i++)
+		if (!fk->cg[i].present)
+			c = &fk->cg[i];
+	if (!c)
+		c = &fk->cg[fk->ncg++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->path, sizeof(c->path), "%s", path);
+	c->uid = uid;
+	c->ino = ++fk->next_ino + 1000;
+	c->present = 1;
+	return c;
+}
+
+/* Removes the cgroup at path. */
+static inline void fk_rmdir(struct fake_kernel *fk, const char *path)
+{
+	struct fk_cgroup *c = fk_cgroup_find(fk, path);
+
+	if (c)
+		c->present = 0;
 }
 
 /* Adds a process (no threads yet) that started start_s seconds after boot. */

@@ -117,6 +117,7 @@ static void build_snapshot(void)
 
 	rows[0].cgroup = "/system.slice/writer.service";
 	rows[2].cgroup = "/user.slice/user-1000.slice/session-3.scope/a b\x1b[2J";
+	rows[2].identity_uid = 1000; /* a cgroup ann made, in a subtree delegated to her */
 	for (int i = 0; i < NROWS; i++)
 		rows[i].nthreads = 1;
 	rows[0].have_states = 1;

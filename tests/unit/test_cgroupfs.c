@@ -1,6 +1,7 @@
 /* test_cgroupfs.c — finding the cgroup hierarchies in mountinfo (pure v2, hybrid, pure v1, bind
  * mounts and escaped names), a task's path from /proc/PID/cgroup, paths and directories, and the
- * walk and pressure of a fixture tree with odd names and a deep path. */
+ * walk, owners (a subtree delegated) and pressure of a fixture tree with odd names and a deep
+ * path. */
 #include "config.h"
 
 #include <errno.h>
@@ -132,13 +133,34 @@ static void make(const char *rel, const char *pressure)
 
 static size_t walked;
 static char seen[64][CGROUP_PATH_MAX];
+static uint64_t seen_ino[64];
 
-static void on_path(void *arg, const char *path)
+static void on_path(void *arg, const char *path, uint64_t ino)
 {
 	(void)arg;
-	if (walked < 64)
+	if (walked < 64) {
 		snprintf(seen[walked], sizeof(seen[walked]), "%s", path);
+		seen_ino[walked] = ino;
+	}
 	walked++;
+}
+
+/* The walk's inode of path, or 0 when it did not walk it. */
+static uint64_t walked_ino(const char *path)
+{
+	for (size_t i = 0; i < walked && i < 64; i++)
+		if (strcmp(seen[i], path) == 0)
+			return seen_ino[i];
+	return 0;
+}
+
+/* The table's delegate of path, or UINT32_MAX when it does not hold it. */
+static uint32_t table_deleg(const struct cgtable *t, const char *path)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (strcmp(t->f[i].path, path) == 0)
+			return t->f[i].identity_uid;
+	return UINT32_MAX;
 }
 
 static void test_walk(void)
@@ -163,13 +185,43 @@ static void test_walk(void)
 		strcat(deep, "/d");
 		make(deep, NULL);
 	}
+	make("/system.slice/user", NULL);
+	make("/system.slice/user/docker-x.scope", NULL);
 	memset(&h, 0, sizeof(h));
 	h.layout = CGROUP_V2;
 	h.m.v2 = 1;
 	snprintf(h.m.dir, sizeof(h.m.dir), "%s", tree);
 	snprintf(h.m.root, sizeof(h.m.root), "/");
+	/* as root, a subtree delegated to nobody (65534) as systemd or a test would; else the whole
+	 * tree is the test's user's */
+	if (geteuid() == 0) {
+		char path[1024];
+
+		snprintf(path, sizeof(path), "%s/system.slice/user", tree);
+		ok(chown(path, 65534, 65534) == 0, "a subtree chowned to 65534");
+		snprintf(path, sizeof(path), "%s/system.slice/user/docker-x.scope", tree);
+		ok(chown(path, 65534, 65534) == 0, "and a cgroup the delegate made below it");
+	}
 	ok(cgroupfs_walk(&h, "/", on_path, NULL) == 0, "walks the fixture tree");
-	is_int(walked, 24, "every cgroup once: the root, 3 in system.slice, 20 nested");
+	is_int(walked, 26, "every cgroup once: the root, 5 in system.slice, 20 nested");
+	{
+		uint32_t me = (uint32_t)geteuid(), deleg = me ? me : 65534, uid = 1;
+		uint64_t ino = 0;
+		struct stat st;
+		char path[1024];
+
+		snprintf(path, sizeof(path), "%s/system.slice/user/docker-x.scope", tree);
+		ok(stat(path, &st) == 0 && walked_ino("/system.slice/user/docker-x.scope") == (uint64_t)st.st_ino,
+		   "the walk gives each directory's inode, as its parent lists it");
+		snprintf(path, sizeof(path), "%s", tree);
+		ok(stat(path, &st) == 0 && walked_ino("/") == (uint64_t)st.st_ino, "and the root's");
+		snprintf(path, sizeof(path), "%s/system.slice/user", tree);
+		ok(cgroupfs_owner(&h, "/system.slice/user", &uid, &ino) == 0 && uid == deleg && stat(path, &st) == 0 &&
+			   ino == (uint64_t)st.st_ino,
+		   "cgroupfs_owner: the directory's owner and inode");
+		ok(cgroupfs_owner(&h, "/system.slice", &uid, &ino) == 0 && uid == me, "a directory is its maker's");
+		is_int(cgroupfs_owner(&h, "/system.slice/gone", &uid, &ino), -ENOENT, "a cgroup gone is ENOENT");
+	}
 	for (size_t i = 0; i < walked && i < 64; i++) {
 		found_space |= strcmp(seen[i], "/system.slice/a b.service") == 0;
 		found_deep |= strcmp(seen[i], deep) == 0;
@@ -188,18 +240,38 @@ static void test_walk(void)
 		ok(0, "the real kernel edge opens: %s", err);
 		return;
 	}
-	ok(cgtable_read(&t, k, &h, "/system.slice", 0, 1000000000ull, busy, 1) == 0 && t.n == 3, "the table reads a subtree");
+	ok(cgtable_read(&t, k, &h, "/system.slice", 0, 1000000000ull, busy, 1, NULL) == 0 && t.n == 5,
+	   "the table reads a subtree");
+	{
+		uint32_t me = (uint32_t)geteuid(), deleg = me ? me : 65534;
+
+		ok(table_deleg(&t, "/system.slice") == me && table_deleg(&t, "/system.slice/user") == deleg &&
+			   table_deleg(&t, "/system.slice/user/docker-x.scope") == deleg,
+		   "each cgroup's delegate: root's none, else the outermost owner that is not root");
+	}
+	{
+		struct cgowner owners;
+		struct cgtable sub;
+
+		cgowner_init(&owners);
+		cgtable_init(&sub);
+		ok(cgtable_read(&sub, k, &h, "/system.slice/user/docker-x.scope", 0, 1000000000ull, busy, 1, &owners) == 0 &&
+			   sub.n == 1 && sub.f[0].identity_uid == (geteuid() ? (uint32_t)geteuid() : 65534),
+		   "a walk's root takes its delegate from the directories above it");
+		cgtable_free(&sub);
+		cgowner_free(&owners);
+	}
 	ok(t.f[0].psi.res[PSI_CPU].present && t.f[0].psi.res[PSI_CPU].some.total_us == 1000,
 	   "with its pressure file");
 	make("/system.slice", "some avg10=0.00 avg60=0.00 avg300=0.00 total=501000\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n");
-	ok(cgtable_read(&t, k, &h, "/system.slice", 0, 2000000000ull, busy, 1) == 0 &&
+	ok(cgtable_read(&t, k, &h, "/system.slice", 0, 2000000000ull, busy, 1, NULL) == 0 &&
 		   fabs(t.f[0].psi.res[PSI_CPU].some.pct - 50.0) < 1e-9,
 	   "the next reading has the interval's share: 0.5 s stalled in 1 s is 50%%");
 	ok(!t.f[1].psi.res[PSI_CPU].present && isnan(t.f[1].psi.res[PSI_CPU].some.pct),
 	   "a cgroup without pressure files has none, not 0");
 	make("/system.slice/foo\\x2dbar.service",
 	     "some avg10=0.00 avg60=0.00 avg300=0.00 total=900000\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n");
-	ok(cgtable_read(&t, k, &h, "/system.slice", 0, 3000000000ull, busy, 1) == 0 && !t.f[2].busy &&
+	ok(cgtable_read(&t, k, &h, "/system.slice", 0, 3000000000ull, busy, 1, NULL) == 0 && !t.f[2].busy &&
 		   t.f[2].psi.res[PSI_CPU].some.total_us == 7 && t.f[2].psi.res[PSI_CPU].some.pct == 0,
 	   "a cgroup idle for two intervals is not read again: 0%% stalled, its total carried over");
 	ok(t.f[0].busy && t.f[1].busy, "a task's cgroup and its parents are busy");

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "columns.h"
+#include "listing.h"
 #include "model.h"
 #include "order.h"
 #include "rowfixture.h"
@@ -276,13 +277,14 @@ static void test_column_at(void)
 /* The columns of a view in the order a narrow screen hides them, comma-separated into buf: every
  * column of the view chosen, the width lowered one at a time, each column noted as it goes (one
  * more goes at each step, since each takes at least two screen columns). */
-static const char *hide_order(int cgroups, char *buf, size_t size)
+static const char *hide_order(int view, char *buf, size_t size)
 {
 	int chosen[COL_COUNT], n = 0, gone[COL_COUNT] = { 0 };
 	struct display d = { 0 };
 	struct table t;
 
-	d.cgroups = cgroups;
+	d.cgroups = view == 1;
+	d.commands = view == 2;
 	for (int c = 0; c < COL_COUNT; c++)
 		if (column_in_view(c, &d))
 			chosen[n++] = c;
@@ -312,7 +314,7 @@ static void test_pinned_orders(void)
 	char buf[2048];
 
 	is_str(order_keys(),
-	       "total, cpu, io, swapin, reclaim, thrashing, compact, wpcopy, irq, pcpu, tasks, running, sleeping, "
+	       "total, cpu, io, swapin, reclaim, thrashing, compact, wpcopy, irq, pcpu, procs, tasks, running, sleeping, "
 	       "uninterruptible, stopped, iowait, cpu_some, cpu_full, memory_some, memory_full, io_some, io_full, "
 	       "irq_full, pid, user, state, cgroup, command, read, write, cancelled, rchar, wchar, syscr, syscw, "
 	       "vcsw, ivcsw, utime, stime, maxrss, maxvm, max_at, trend, unit, container",
@@ -328,6 +330,11 @@ static void test_pinned_orders(void)
 	       "running,uninterruptible,tasks,io,cpu,io_full,memory_full,io_some,memory_some,cpu_some,total",
 	       "the cgroup view hides the last kind, the unit and the container, the other minor kinds, the rarer states and pressures, CPU%, the commoner ones, "
 	       "the major kinds, the other pressures, TOTAL; never the cgroup");
+	is_str(hide_order(2, buf, sizeof(buf)),
+	       "irq,read,write,cancelled,rchar,wchar,syscr,syscw,vcsw,ivcsw,utime,stime,maxrss,maxvm,max_at,"
+	       "wpcopy,compact,thrashing,reclaim,swapin,user,pcpu,procs,io,cpu,total",
+	       "the command view hides the last kind, the optional columns, the other minor kinds, the user, CPU%, "
+	       "the count of processes, the major kinds, TOTAL; never the command");
 }
 
 #define HEX64 "4f1c2a9e8b7d6c5f4e3d2c1b0a9f8e7d6c5b4a39281706f5e4d3c2b1a0f9e8d7"
@@ -360,10 +367,59 @@ static void test_ident_columns(void)
 	   rows[1]->pid, rows[2]->pid, rows[3]->pid);
 	order_sort(rows, 4, COL_CONTAINER, 1, &d);
 	ok(rows[0] == &r[1], "reversed by container: the docker row first (pid %u)", rows[0]->pid);
+
+	/* a cgroup delegated to a user: the names are marked with the user, the mark kept whole */
+	r[1].identity_uid = 65534;
+	r[0].identity_uid = 1000;
+	is_str(column_text(&r[0], COL_UNIT, &d, buf), "nginx.service~1000", "UNIT delegated: the user after the name");
+	is_str(column_text(&r[1], COL_CONTAINER, &d, buf), "docker:4f1c2a9e8b~65534",
+	       "CONTAINER delegated: the id cut so that the mark fits the column's 23");
+	ok(strlen(buf) == (size_t)column_def(COL_CONTAINER).width, "exactly its width (%zu)", strlen(buf));
+	is_str(column_text(&r[1], COL_UNIT, &d, buf), "docker-4f1c2a9~65534", "UNIT delegated: cut to 20 with the mark");
+	is_str(column_text(&r[0], COL_CONTAINER, &d, buf), "-", "no container: '-', delegated or not");
+	is_str(column_ident_marked("pod x, burstable", 0, 10, buf, sizeof(buf)), "pod x, burstable",
+	       "not delegated: the name as it is");
+	is_str(column_ident_marked("abcdef", 4294967294u, 8, buf, sizeof(buf)), "~4294967294",
+	       "a mark wider than the column: the mark alone");
+	is_str(column_ident_marked("abcdefghijklmnopqrstuvwxyz0123456789", 7, 100, buf, sizeof(buf)),
+	       "abcdefghijklmnopqrstuvwxyz012~7", "cut to the buffer, the mark kept");
+}
+
+/* The CGROUP column of tasks all in the root (a hybrid host's v2 hierarchy) is left out by
+ * default, kept where --columns (or the setup) asks for it, and never in the cgroup view. */
+static void test_flat_cgroups(void)
+{
+	static const int chosen[] = { COL_ID, COL_CGROUP, COL_COMMAND };
+	struct display d = { 0 };
+	struct snapshot snap = { 0 };
+	struct row rows[2] = { make_row(1, 0, "a", 1, 1), make_row(2, 0, "b", 1, 1) };
+
+	ok(column_shown(&d, COL_CGROUP), "by default the task view shows CGROUP");
+	d.flat_cgroups = 1;
+	ok(!column_shown(&d, COL_CGROUP) && column_shown(&d, COL_COMMAND) && column_shown(&d, COL_TOTAL),
+	   "flat_cgroups: CGROUP left out, the others kept");
+	d.cgroups = 1;
+	ok(column_shown(&d, COL_CGROUP), "flat_cgroups in the cgroup view: CGROUP, its last column, stays");
+	d.cgroups = 0;
+	d.flat_cgroups = 0;
+	d.chosen = chosen;
+	d.nchosen = 3;
+	ok(column_shown(&d, COL_CGROUP), "--columns pid,cgroup,command shows it");
+
+	snap.rows = rows;
+	snap.nrows = 2;
+	rows[0].cgroup = "/";
+	rows[1].cgroup = NULL;
+	ok(listing_cgroups_flat(&snap), "rows in / or with none known: flat");
+	rows[1].cgroup = "/user.slice";
+	ok(!listing_cgroups_flat(&snap), "a row in /user.slice: not flat");
+	rows[1].cgroup = "//";
+	ok(!listing_cgroups_flat(&snap), "a path that is not exactly /: not flat");
 }
 
 int main(void)
 {
+	test_flat_cgroups();
 	test_ident_columns();
 	test_pinned_orders();
 	test_orders_complete();

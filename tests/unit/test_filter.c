@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cgtree.h"
 #include "columns.h"
 #include "filter.h"
 #include "model.h"
@@ -57,6 +58,24 @@ static void test_filter(void)
 	ok(filter_match(&f, &r, &d), "active: total_pct 0.5 > 0 waited");
 	ok(!filter_match(&f, &idle, &d), "active: total_pct 0 did not wait");
 	ok(!filter_match(&f, &unknown, &d), "active: NAN (unavailable) is not active");
+	f.active = 0;
+
+	{
+		struct row gone = make_row(400, 0, "cc1", 0.5, NAN), cg = make_row(0, 0, "", 0.5, NAN);
+		struct cgroup_node node;
+
+		memset(&node, 0, sizeof(node));
+		gone.exited = 1;
+		cg.exited = 1; /* never set on a cgroup row, but a cgroup is not a task */
+		cg.cg = &node;
+		ok(filter_match(&f, &gone, &d), "an exited task is shown by default");
+		f.hide_exited = 1;
+		ok(!filter_match(&f, &gone, &d), "hide_exited: an exited task is not shown");
+		ok(filter_match(&f, &r, &d), "hide_exited: a live task still is");
+		ok(filter_match(&f, &cg, &d), "hide_exited: a cgroup row still is");
+		f.hide_exited = 0;
+	}
+	f.active = 1;
 
 	f.by_uid = 1;
 	f.uid = 1000;

@@ -1,8 +1,10 @@
 /* test_kinds.c — adding a delay kind is one row in the kind table: walks delay_kinds[] and checks
- * that every kind is a sort key, a column with the kind's title, a JSON field and CSV headers. */
+ * that every kind is a sort key, a column with the kind's title, a JSON field and CSV headers, and
+ * that the man page's WHEN A DELAY IS HIGH says what it means and where to look next. */
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "batch.h"
@@ -49,9 +51,48 @@ static const char *format_snapshot(const char *format)
 	return text;
 }
 
+/* The man page's WHEN A DELAY IS HIGH section, its lines as they are (NULL when it is missing). */
+static char *next_steps_section(void)
+{
+	const char *top = getenv("top_builddir");
+	char path[4096], line[1024];
+	static char text[65536];
+	size_t len = 0;
+	int in = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/man/delaytop.8", top ? top : ".");
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, ".SH ", 4) == 0)
+			in = strcmp(line, ".SH WHEN A DELAY IS HIGH\n") == 0;
+		if (in && len + strlen(line) + 1 < sizeof(text)) {
+			memcpy(text + len, line, strlen(line));
+			len += strlen(line);
+		}
+	}
+	fclose(f);
+	text[len] = '\0';
+	return len ? text : NULL;
+}
+
+/* Whether the section has an entry ".TP\n.B TITLE\n" followed by some text. */
+static int has_entry(const char *section, const char *title)
+{
+	char want[64];
+	const char *at;
+
+	snprintf(want, sizeof(want), ".TP\n.B %s\n", title);
+	at = section ? strstr(section, want) : NULL;
+	return at && at[strlen(want)] && at[strlen(want)] != '.';
+}
+
 int main(void)
 {
 	char json[16384], csv[16384], want[64];
+	const char *next = next_steps_section();
 	struct display d;
 
 	memset(&d, 0, sizeof(d));
@@ -71,6 +112,8 @@ int main(void)
 		ok(strstr(json, want) != NULL, "the JSON line has the field %s", want);
 		snprintf(want, sizeof(want), ",%s_pct,", key);
 		ok(strstr(csv, want) != NULL, "the CSV header names %s", want);
+		ok(has_entry(next, delay_kinds[k].title),
+		   "the man page's WHEN A DELAY IS HIGH says what %s means and where to look next", delay_kinds[k].title);
 	}
 	return tap_done();
 }

@@ -1,10 +1,12 @@
 /* test_metrics.c — the Prometheus counters: what each task waited since the last snapshot is
- * added to its cgroup and every ancestor and to its command name (the first N names by name, the
- * rest as _other); a reused pid is a new task; a departed row adds nothing again; counters never
- * go down; kinds never available get no series; the exposition in both formats against golden
- * files, label values escaped; a cgroup's series stay while it exists or has tasks and expiry_s
- * more, then go; label values of names that differ always differ (control characters, bytes that
- * are not UTF-8, a command named _other) and the exposition stays UTF-8. */
+ * added to its cgroup and every ancestor and to its command name (the N that wait most by name,
+ * the rest as _other: test_commands.c tells more); a reused pid is a new task; a departed row
+ * adds nothing again; counters never go down; kinds never available get no series; the
+ * exposition in both formats against golden files, label values escaped; a cgroup's series stay
+ * while it exists or has tasks and expiry_s more, then go; label values of names that differ
+ * always differ (control characters, bytes that are not UTF-8, a command named _other) and the
+ * exposition stays UTF-8; a cgroup's series carry what its path names and, when it is
+ * delegated, identity_uid. */
 #include "config.h"
 
 #include <math.h>
@@ -51,6 +53,14 @@ static double cpu_s(struct metrics_groups *gs, const char *name)
 	struct metrics_group *g = find(gs, name);
 
 	return g ? g->d.ns[DK_CPU] / 1e9 : NAN;
+}
+
+/* A command name's CPU delay series, NAN when it has none. */
+static double cmd_s(const struct metrics *m, const char *name)
+{
+	const struct cmdrank_name *c = cmdrank_find(&m->commands, name);
+
+	return c && c->slot ? c->d.ns[DK_CPU] / 1e9 : NAN;
 }
 
 static char *exposition(const struct metrics *m, int om)
@@ -185,9 +195,9 @@ static void test_labels(void)
 
 	memset(&snap, 0, sizeof(snap));
 	snap.rows = rows;
-	metrics_init(&m, 5);
-	for (int i = 0; i < 8; i++)
-		task(i, (uint32_t)(40 + i), 1, cgroups[i], comms[i], 1.0, 1);
+	metrics_init(&m, 7);
+	for (int i = 0; i < 8; i++) /* the process named _other has a series: it waits most */
+		task(i, (uint32_t)(40 + i), 1, cgroups[i], comms[i], strcmp(comms[i], "_other") == 0 ? 2.0 : 1.0, 1);
 	snap.nrows = 8;
 	metrics_update(&m, &snap, 0.001);
 	text = exposition(&m, 0);
@@ -250,9 +260,70 @@ static void test_ident_labels(void)
 	metrics_free(&m);
 }
 
+#define USERSVC "/user.slice/user-1000.slice/user@1000.service"
+
+/* A container a user named in the subtree delegated to them: its series carry identity_uid (from
+ * the cgroup tree's rows, else from its tasks), so that summing by container_id and identity_uid
+ * keeps it apart from the system's container of the same id; the system's carry none. */
+static void test_delegated_labels(void)
+{
+	static const char *const paths[] = { "/system.slice/docker-" HEX64 ".scope",
+					     USERSVC "/app.slice/docker-" HEX64 ".scope", USERSVC,
+					     "/user.slice/user-1000.slice" };
+	static const uint32_t owners[] = { 0, 1000, 1000, 0 };
+	struct cgroup_facts facts;
+	struct metrics m;
+	struct snapshot snap;
+	char *text, *dup;
+
+	memset(&snap, 0, sizeof(snap));
+	memset(&facts, 0, sizeof(facts));
+	facts.psi.res[PSI_CPU].present = facts.psi.res[PSI_CPU].some.present = 1;
+	facts.psi.res[PSI_CPU].some.total_us = 2000000;
+	snap.rows = rows;
+	metrics_init(&m, 5);
+	task(0, 60, 1, paths[0], "nginx", 1.0, 1);
+	task(1, 61, 1, paths[1], "nginx", 2.0, 1);
+	rows[1].identity_uid = 1000;
+	snap.nrows = 2;
+	cgroup_rows(&snap, paths, 4, 1);
+	for (int i = 0; i < 4; i++) {
+		cg_nodes[i].facts = &facts;
+		cg_rows[i].identity_uid = owners[i];
+	}
+	metrics_update(&m, &snap, 0.001);
+	text = exposition(&m, 0);
+	ok(strstr(text, "delaytop_cgroup_delay_seconds_total{cgroup=\"" USERSVC "/app.slice/docker-" HEX64
+			".scope\",unit=\"docker-" HEX64 ".scope\",container_id=\"" HEX64
+			"\",identity_uid=\"1000\",kind=\"cpu\"} 2.0\n") != NULL,
+	   "the user's container: identity_uid=\"1000\" after what its path names");
+	ok(strstr(text, "delaytop_cgroup_delay_seconds_total{cgroup=\"/system.slice/docker-" HEX64 ".scope\",unit=\"docker-"
+			HEX64 ".scope\",container_id=\"" HEX64 "\",kind=\"cpu\"} 1.0\n") != NULL,
+	   "the system's container of the same id: no identity_uid label");
+	ok(strstr(text, "{cgroup=\"" USERSVC "\",unit=\"user@1000.service\",identity_uid=\"1000\",kind=") &&
+		   strstr(text, "{cgroup=\"/user.slice/user-1000.slice\",unit=\"user-1000.slice\",kind="),
+	   "the delegated directory carries it, the slice above it does not");
+	ok(strstr(text, "delaytop_cgroup_pressure_cpu_waiting_seconds_total{cgroup=\"" USERSVC "/app.slice/docker-" HEX64
+			".scope\",unit=\"docker-" HEX64 ".scope\",container_id=\"" HEX64 "\",identity_uid=\"1000\"} 2.0\n") !=
+		   NULL,
+	   "and so does its pressure series");
+	dup = duplicate_series(text);
+	ok(!dup, "no two series alike: %s", dup ? dup : "none");
+	free(text);
+	cg_rows[1].identity_uid = 0; /* made again, owned by root */
+	metrics_update(&m, &snap, 0.001);
+	text = exposition(&m, 0);
+	ok(strstr(text, "{cgroup=\"" USERSVC "/app.slice/docker-" HEX64 ".scope\",unit=\"docker-" HEX64
+			".scope\",container_id=\"" HEX64 "\",kind=") != NULL,
+	   "the tree's row says what the cgroup is now: a cgroup made again owned by root loses the label");
+	free(text);
+	metrics_free(&m);
+}
+
 int main(void)
 {
 	test_ident_labels();
+	test_delegated_labels();
 	struct metrics m;
 	struct snapshot snap;
 	double before;
@@ -280,8 +351,8 @@ int main(void)
 	is_num(cpu_s(&m.cgroups, "/a/x"), 1.0, 1e-9, "a task's delay counts in its cgroup");
 	is_num(cpu_s(&m.cgroups, "/a"), 1.5, 1e-9, "and in every ancestor, with the parent's own task");
 	is_num(cpu_s(&m.cgroups, "/"), 1.5, 1e-9, "up to the root; a task without a cgroup counts in none");
-	is_num(cpu_s(&m.commands, "spin"), 1.5, 1e-9, "a command name sums its tasks");
-	is_num(cpu_s(&m.commands, "loner"), 0.25, 1e-9, "the second name gets a series too (top 2)");
+	is_num(cmd_s(&m, "spin"), 1.5, 1e-9, "a command name sums its tasks");
+	is_num(cmd_s(&m, "loner"), 0.25, 1e-9, "the second name gets a series too (top 2)");
 
 	before = cpu_s(&m.cgroups, "/a/x");
 	task(0, 10, 1, "/a/x", "spin", 3.0, 300); /* exited in this interval: its final totals */
@@ -296,9 +367,9 @@ int main(void)
 	ok(cpu_s(&m.cgroups, "/a/x") >= before, "the counter only grew");
 	is_num(cpu_s(&m.cgroups, "/a"), 3.5, 1e-9, "a departed row adds nothing again");
 	is_num(cpu_s(&m.cgroups, "/b"), 1.25, 1e-9, "a reused pid is a new task: its whole total counts");
-	ok(find(&m.commands, "new") == NULL && find(&m.commands, "third") == NULL &&
-		   fabs(m.other.ns[DK_CPU] / 1e9 - 1.25) < 1e-9,
-	   "beyond the first 2 names, the rest is summed as _other");
+	is_num(cmd_s(&m, "third"), 1.0, 1e-9, "a name waiting over twice as much as a holder (loner) takes its series");
+	ok(isnan(cmd_s(&m, "loner")) && isnan(cmd_s(&m, "new")) && fabs(m.commands.other.ns[DK_CPU] / 1e9 - 0.25) < 1e-9,
+	   "the 2 series full, the rest is summed as _other");
 	snap.nrows = 0;
 	metrics_update(&m, &snap, 0.001);
 	is_num(cpu_s(&m.cgroups, "/a/x"), 3.0, 1e-9, "gone tasks leave their counts");

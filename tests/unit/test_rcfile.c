@@ -1,6 +1,7 @@
 /* test_rcfile.c — the settings file's lines as options: each setting applies, the command line
  * wins, a line that cannot be used is reported with its number and skipped (the rest still
- * apply), command mode takes none, and what W writes reads back as the same settings. */
+ * apply), command mode takes none, and what W writes reads back as the same settings; the man
+ * page's SETTINGS FILE names every option the table marks as a setting. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -146,6 +147,15 @@ static void test_round_trip(void)
 	text = rcfile_format(&v);
 	ok(!strstr(text, "columns="), "without --columns the file names no columns");
 	free(text);
+	v.cgroups = 0;
+	v.commands = 1;
+	v.tree = 1;
+	text = rcfile_format(&v);
+	settle(&o, &keep, text, (char *)NULL);
+	ok(strstr(text, "group=command\n") && o.commands && !o.cgroups && !o.threads && !o.tree && nwarned == 0,
+	   "the command view reads back as group=command, and the tree, which it has not, is not written");
+	done(&o, &keep);
+	free(text);
 }
 
 /* A NUL byte in the file: its line is reported and skipped, and the lines after it still apply. */
@@ -175,8 +185,64 @@ static void test_nul_byte(void)
 	free(text);
 }
 
+/* The man page's SETTINGS FILE section, troff's \- as -, or NULL. */
+static char *settings_section(void)
+{
+	const char *top = getenv("top_builddir");
+	char path[4096], line[1024];
+	static char text[65536];
+	size_t len = 0;
+	int in = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/man/delaytop.8", top ? top : ".");
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, ".SH ", 4) == 0)
+			in = strncmp(line, ".SH SETTINGS FILE", 17) == 0;
+		for (char *p = line; in && *p && len + 1 < sizeof(text); p++)
+			if (!(p[0] == '\\' && p[1] == '-'))
+				text[len++] = *p;
+	}
+	fclose(f);
+	text[len] = '\0';
+	return len ? text : NULL;
+}
+
+/* Whether the section names the setting as a word of its own. */
+static int names(const char *section, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *at = section; at && (at = strstr(at, name)) != NULL; at += n) {
+		int before = at == section || !(at[-1] == '-' || (at[-1] >= 'a' && at[-1] <= 'z'));
+		int after = !(at[n] == '-' || (at[n] >= 'a' && at[n] <= 'z'));
+
+		if (before && after)
+			return 1;
+	}
+	return 0;
+}
+
+static void test_documented(void)
+{
+	const char *section = settings_section();
+
+	ok(section != NULL, "the man page has a SETTINGS FILE section");
+	for (int id = 0; id < OPT_COUNT; id++) {
+		const struct option_def *def = option_def((enum option_id)id);
+
+		if (def->setting)
+			ok(section && names(section, def->name), "the man page's SETTINGS FILE names the setting %s",
+			   def->name);
+	}
+}
+
 int main(void)
 {
+	test_documented();
 	test_apply();
 	test_round_trip();
 	test_nul_byte();

@@ -260,6 +260,7 @@ static void make_snapshot(struct run *run)
 		r->ppid = t->ppid;
 		r->nice = (int32_t)(t->pid % 40) - 20; /* negative ones too */
 		r->uid = t->uid;
+		r->identity_uid = t->pid % 3 == 0 ? t->uid : 0; /* some in cgroups delegated to their user */
 		r->start_ns = t->start;
 		r->state = t->departed ? 'X' : 'R';
 		r->user = t->user;
@@ -294,6 +295,7 @@ static void make_snapshot(struct run *run)
 		else
 			f->psi.res[PSI_CPU].some.pct = f->psi.res[PSI_CPU].full.pct = NAN;
 		f->busy = c < 2;
+		f->identity_uid = c == 2 ? 1000 : 0; /* /b delegated to uid 1000 */
 	}
 	s->cgroups = 1;
 	s->cgroup_source = "tasks";
@@ -444,7 +446,7 @@ static const char *snapshot_differs(const struct snapshot *o, const struct snaps
 		const struct cgroup_facts *fa = a->cg->facts, *fb = b->cg->facts;
 
 		if (!same_str(a->cg->path, b->cg->path) || a->cg->tasks != b->cg->tasks || !fa != !fb ||
-		    !same_rates(&a->r, &b->r) || !same_totals(a->acc, b->acc))
+		    !same_rates(&a->r, &b->r) || !same_totals(a->acc, b->acc) || a->identity_uid != b->identity_uid)
 			return snprintf(why, size, "cgroup row %zu (%s) differs", i, a->cg->path), why;
 		if (fa && (fa->busy != fb->busy ||
 			   fa->psi.res[PSI_CPU].some.total_us != fb->psi.res[PSI_CPU].some.total_us ||
@@ -835,6 +837,8 @@ static void test_foreign_header(void)
 	   "the fields the file lacks are zero, unknown, or absent");
 	ok(snap.nrows == 1 && snap.rows[0].nice == ROW_NICE_NONE,
 	   "a field the file lacks whose unknown is not zero (nice) reads as unknown");
+	ok(snap.nrows == 1 && snap.rows[0].identity_uid == 0,
+	   "a file without identity_uid (before 1.2): not delegated as far as it says (0, written null)");
 	ok(snap.nrows == 1 && snap.rows[0].last &&
 		   snap.rows[0].last->kind_total == ((1u << DK_IO) | (1u << DK_CPU)),
 	   "a set of kinds is mapped to ours bit by bit (the unknown kind dropped)");
@@ -1029,6 +1033,15 @@ static void test_times(void)
 	   "'14:05:30' is today's");
 	ok(time_parse("09:00", now, &t, err, sizeof(err)) == 0 && t == now - (5 * 3600 + 300) * 1000000000ll,
 	   "'09:00' is today's");
+	ok(time_parse_on("14:05:30", now, now - 3 * 86400ll * 1000000000, &t, err, sizeof(err)) == 0 &&
+		   t == now - (3 * 86400 - 30) * 1000000000ll,
+	   "time_parse_on: '14:05:30' is on the day given (the reading shown), not today");
+	ok(time_parse_on("10m ago", now, now - 3 * 86400ll * 1000000000, &t, err, sizeof(err)) == 0 &&
+		   t == now - 600ll * 1000000000,
+	   "time_parse_on: '10m ago' is still from now");
+	ok(time_parse_on("2026-11-25 14:05", now, now - 3 * 86400ll * 1000000000, &t, err, sizeof(err)) == 0 &&
+		   t == (int64_t)timegm(&tm) * 1000000000,
+	   "time_parse_on: a date and time is that date and time");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
 		t = 12345;
