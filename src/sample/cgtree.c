@@ -333,13 +333,9 @@ void cgtree_sum_latency(struct cgtree *tree, const struct row *rows, size_t nrow
 
 	if (!n)
 		return;
-	if (n > tree->caplat) {
-		size_t cap = tree->caplat, cap2 = tree->caplat;
-
-		tree->lat = xgrow(tree->lat, &cap, n * LAT_KINDS, sizeof(*tree->lat));
-		tree->latw = xgrow(tree->latw, &cap2, n, sizeof(*tree->latw));
-		tree->lat_tasks = xgrow(tree->lat_tasks, &tree->caplat, n, sizeof(*tree->lat_tasks));
-	}
+	tree->lat = xgrow(tree->lat, &tree->caplat, n * LAT_KINDS, sizeof(*tree->lat));
+	tree->latw = xgrow(tree->latw, &tree->caplatw, n, sizeof(*tree->latw));
+	tree->lat_tasks = xgrow(tree->lat_tasks, &tree->caplat_tasks, n, sizeof(*tree->lat_tasks));
 	memset(tree->lat, 0, n * LAT_KINDS * sizeof(*tree->lat));
 	memset(tree->latw, 0, n * sizeof(*tree->latw));
 	memset(tree->lat_tasks, 0, n * sizeof(*tree->lat_tasks));

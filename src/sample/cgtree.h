@@ -58,7 +58,7 @@ struct cgtree {
 	struct lat_hist *lat;
 	struct lat_waits *latw;
 	uint8_t *lat_tasks; /* the node has a task in it or below */
-	size_t caplat;
+	size_t caplat, caplatw, caplat_tasks;
 };
 
 /* Builds the tree of the cgroups in facts[0..nfacts) (sorted by path, the first the root shown)

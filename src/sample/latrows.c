@@ -62,13 +62,9 @@ void latrows_attach(struct latrows *lr, const struct lat_batch *b, struct row *r
 
 	lr->rowless = 0;
 	index_rows(lr, rows, nrows, threads);
-	if (nrows > lr->caprows) {
-		size_t cap = lr->caprows, cap2 = lr->caprows;
-
-		lr->kinds = xgrow(lr->kinds, &cap, nrows, sizeof(*lr->kinds));
-		lr->lack = xgrow(lr->lack, &cap2, nrows, sizeof(*lr->lack));
-		lr->at = xgrow(lr->at, &lr->caprows, nrows, sizeof(*lr->at));
-	}
+	lr->kinds = xgrow(lr->kinds, &lr->capkinds, nrows ? nrows : 1, sizeof(*lr->kinds));
+	lr->lack = xgrow(lr->lack, &lr->caplack, nrows ? nrows : 1, sizeof(*lr->lack));
+	lr->at = xgrow(lr->at, &lr->capat, nrows ? nrows : 1, sizeof(*lr->at));
 	memset(lr->kinds, 0, nrows * sizeof(*lr->kinds));
 	lr->unavail = (struct lat_waits){ .unavail = (lat_mask)(measured & LAT_DELAYACCT_KINDS) };
 	for (size_t i = 0; i < b->n; i++) { /* which kinds each row has */

@@ -19,7 +19,7 @@ struct latrows {
 	lat_mask *kinds;         /* per row: the kinds it waited on */
 	lat_mask *lack;          /* per row: the kinds measured that it cannot have */
 	size_t *at;              /* per row: its first histogram in h */
-	size_t caprows;
+	size_t capkinds, caplack, capat;
 	struct lat_hist *h;      /* the rows' histograms, each row's in kind order */
 	size_t caph;
 	struct lat_waits *w;     /* the rows' waits, those that have any */

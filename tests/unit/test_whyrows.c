@@ -260,6 +260,51 @@ static void test_cgroups(void)
 	cgtree_free(&t);
 }
 
+/* A tree that grows from one reading to the next (20 cgroups, then 30) keeps room for every
+ * cgroup's histograms: each sums its one task's waits (the sanitizer build would see an overrun). */
+static void test_cgroups_grow(void)
+{
+	struct cgroup_facts facts[31];
+	char paths[31][16];
+	struct row rows[30];
+	struct lat_hist hist[30];
+	struct lat_waits w[30];
+	struct cgtree t;
+	int good = 1;
+
+	memset(&t, 0, sizeof(t));
+	memset(rows, 0, sizeof(rows));
+	memset(hist, 0, sizeof(hist));
+	facts[0] = (struct cgroup_facts){ .path = (char *)"/" };
+	for (int i = 0; i < 30; i++) {
+		snprintf(paths[i], sizeof(paths[i]), "/g%02d", i);
+		facts[i + 1] = (struct cgroup_facts){ .path = paths[i] };
+		rows[i].pid = (uint32_t)(100 + i);
+		rows[i].cgroup = paths[i];
+		rows[i].comm = "x";
+		rows[i].user = "root";
+		rates_unavailable(&rows[i].r);
+		hist[i].count = 1;
+		hist[i].total_ns = ((uint64_t)i + 1) * MS;
+		hist[i].max_ns = hist[i].total_ns;
+		hist[i].slot[lat_slot_of(hist[i].total_ns)] = 1;
+		w[i] = (struct lat_waits){ .kinds = 1u << LAT_BLOCKED, .h = &hist[i] };
+		rows[i].lat = &w[i];
+	}
+	for (int round = 0; round < 2; round++) {
+		int ncg = round ? 30 : 20;
+		size_t n = cgtree_build(&t, facts, (size_t)ncg + 1, rows, (size_t)ncg, 1);
+
+		cgtree_sum_latency(&t, rows, (size_t)ncg);
+		good &= n == (size_t)ncg + 1 && count_of(&t.rows[0], LAT_BLOCKED) == (uint64_t)ncg;
+		for (int i = 1; i <= ncg; i++)
+			good &= count_of(&t.rows[i], LAT_BLOCKED) == 1 &&
+				lat_waits_get(t.rows[i].lat, LAT_BLOCKED)->total_ns == (uint64_t)i * MS;
+	}
+	ok(good, "a tree of 20 cgroups, then of 30: every cgroup has its task's wait, the root all of them");
+	cgtree_free(&t);
+}
+
 /* The screen's copy keeps the waits when the sampler moves on. */
 static void test_copy(void)
 {
@@ -345,6 +390,7 @@ int main(void)
 	test_departed();
 	test_header();
 	test_cgroups();
+	test_cgroups_grow();
 	test_copy();
 	test_output();
 	return tap_done();
