@@ -17,6 +17,7 @@
  *  - cgroups: the hierarchy shown, the walk below a cgroup, its directory's owner, its pressure
  *    and (v1) its states.
  *  - the machine: the delay-accounting switch, its state at boot, /proc/pressure, the clocks.
+ *  - eBPF (--why): the latency programs loaded and unloaded, the interval's histograms read.
  *
  * Each function takes the instance first: a fake embeds struct kernel as its first member. The
  * real one's task-set and /proc functions need no set-up; the taskstats ones answer -ENOTCONN
@@ -38,6 +39,7 @@
 #include "counters.h"
 #include "model.h"
 #include "exitlisten.h"
+#include "latency.h"
 #include "procfs.h"
 #include "psi.h"
 #include "taskstats.h"
@@ -134,6 +136,17 @@ struct kernel_ops {
 	/* CLOCK_MONOTONIC and CLOCK_BOOTTIME, ns. */
 	uint64_t (*mono_ns)(struct kernel *k);
 	uint64_t (*boot_ns)(struct kernel *k);
+
+	/* ---- eBPF (--why) ---- */
+	/* Loads and attaches the latency programs (whybpf.h): 0 with the kinds measured in
+	 * *attached and err naming those left out (empty: none), or a negative errno with one
+	 * sentence in err. */
+	int (*why_open)(struct kernel *k, lat_mask *attached, char *err, size_t errlen);
+	/* The waits since the last read (or the load), appended to b, and the maps emptied: 0 or a
+	 * negative errno. */
+	int (*why_read)(struct kernel *k, struct lat_batch *b);
+	/* Unloads them; nothing when they are not loaded. */
+	void (*why_close)(struct kernel *k);
 };
 
 /* An instance: its functions, and whatever it keeps after this member. */

@@ -295,6 +295,8 @@ static void print_notice(struct sampler *s)
 		fprintf(stderr, "%s: %s\n", PACKAGE, sampler_notice(s));
 	if (sampler_pids_notice(s))
 		fprintf(stderr, "%s: %s\n", PACKAGE, sampler_pids_notice(s));
+	if (sampler_why_notice(s))
+		fprintf(stderr, "%s: %s\n", PACKAGE, sampler_why_notice(s));
 }
 
 /* --listen on an address others reach, without a user and password asked: said on stderr, which
@@ -379,6 +381,7 @@ static struct sampler *open_sampler(const struct options *o)
 										   : listing_wants(&shown);
 	/* the totals since the start: the screen can switch to them at any time, a recording and the
 	 * metrics keep them, CSV and JSON say when the longest waits were; batch text as it shows */
+	so.why = o->why;
 	so.no_totals = o->batch && !o->write && !o->listen && o->format == FORMAT_TEXT && !listing_reads_totals(&shown);
 	if (sampler_open(&s, &so, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", PACKAGE, err);

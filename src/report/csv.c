@@ -68,6 +68,41 @@ static void csv_acct_names(struct outbuf *o, const struct display *d)
 		out_printf(o, ",%s", acct_json_name(f, d->accumulate, name));
 }
 
+static void csv_number(struct outbuf *o, double v);
+
+/* --why's columns: each kind's numbers (rowvalues.h), KIND_NAME. */
+static void csv_why_names(struct outbuf *o, const struct display *d)
+{
+	if (!d->why)
+		return;
+	for (int k = 0; k < LAT_KINDS; k++)
+		for (int i = 0; i < LATVAL_N; i++)
+			out_printf(o, ",%s_%s", lat_kind_key(k), rowval_lat_csv_names[i]);
+}
+
+/* Their values: empty where the kind is not measured for the row (or --why is unavailable), the
+ * percentiles and the longest empty without waits. */
+static void csv_why(struct outbuf *o, const struct snapshot *snap, const struct row *r, const struct display *d)
+{
+	lat_mask kinds = lat_row_kinds(&snap->why, r->lat);
+
+	if (!d->why)
+		return;
+	for (int k = 0; k < LAT_KINDS; k++) {
+		double v[LATVAL_N];
+
+		if (!(kinds & (1u << k))) {
+			for (int i = 0; i < LATVAL_N; i++)
+				out_char(o, ',');
+			continue;
+		}
+		rowval_latency(lat_waits_get(r->lat, k), v);
+		out_printf(o, ",%.0f", v[LATVAL_COUNT]);
+		for (int i = LATVAL_COUNT + 1; i < LATVAL_N; i++)
+			csv_number(o, v[i]);
+	}
+}
+
 static void csv_header(struct outbuf *o, const struct display *d)
 {
 	const char *const *names = rowval_metric_names(d);
@@ -85,6 +120,7 @@ static void csv_header(struct outbuf *o, const struct display *d)
 		for (int m = 0; m < METRIC_COUNT; m++)
 			out_printf(o, ",%s_%s", delay_kinds[k].key, names[m]);
 	out_str(o, d->accumulate ? ",run_s,total_s" : ",run_pct,total_pct");
+	csv_why_names(o, d);
 	if (d->cgroups) {
 		for (int i = 0; i < PSI_COLS; i++)
 			out_printf(o, ",%s", column_def(COL_PSI + i).key);
@@ -158,6 +194,7 @@ static void csv_task(struct outbuf *o, const char *when, const struct snapshot *
 	out_char(o, ',');
 	out_csv_field(o, r->comm);
 	csv_kinds(o, r, d);
+	csv_why(o, snap, r, d);
 	out_str(o, r->exited ? ",1," : ",0,");
 	out_str(o, r->partial ? "1," : "0,");
 	rowval_carried(o, column_carried(r, d), "", " ");
@@ -194,6 +231,7 @@ static void csv_cgroup(struct outbuf *o, const char *when, const struct snapshot
 			out_printf(o, ",%.0f", v);
 	}
 	csv_kinds(o, r, d);
+	csv_why(o, snap, r, d);
 	for (int i = 0; i < PSI_COLS; i++)
 		csv_number(o, column_value(r, COL_PSI + i, d));
 	csv_ident(o, r);

@@ -55,6 +55,7 @@ struct display {
 	int commands;     /* the command view: task rows summed per command name (rollup.h) */
 	int tree;         /* process rows as a tree of parents and children: commands indented */
 	int tree_sums;    /* in the tree, a row's numbers sum its own and its descendants' */
+	int why;          /* --why was asked for: CSV has the columns of the waits' distribution */
 	const int *chosen; /* --columns: the columns shown, in order (ids; those the view lacks are
 			       left out, and its last column ends every row); NULL: all of the view's */
 	int nchosen;

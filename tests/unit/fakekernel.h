@@ -2,7 +2,8 @@
  * the sampler, without root: a fixture /proc tree (processes with their pid, parent, user, start,
  * state, comm and command line; their threads with theirs) and the taskstats replies it makes
  * (a thread's counters by pid, a process's sum by tgid, as the kernel sums them: its live threads,
- * and of those that ended their delays and CPU time), exit records, the delay-accounting switch, a refusal of taskstats (no
+ * and of those that ended their delays and CPU time), exit records, the delay-accounting switch, the eBPF side of --why (its
+ * load refused or not, the kinds it attaches, the waits its maps hold at the next read), a refusal of taskstats (no
  * CAP_NET_ADMIN: the sampler's limited mode reads the counters /proc gives anyone), tasks that are
  * listed by the walk but gone when asked, and a clock the test moves; a v2 hierarchy of cgroups
  * (paths, their directories' owners and inodes, processes in them) that cgroups can be added to,
@@ -32,6 +33,7 @@
 #define FK_THREADS 8
 #define FK_EXITS 16
 #define FK_ASKED 64
+#define FK_WHY 32
 #define FK_CGROUPS 32
 #define FK_ALL_KINDS ((kind_mask)((1u << DK_COUNT) - 1))
 
@@ -99,6 +101,15 @@ struct fake_kernel {
 	int overlap;    /* a query first waits (2 s at most) until a state was read beside it */
 	int overlapped; /* and one was */
 	int nio;     /* threads' I/O counters read (/proc/PID/task/TID/io) */
+	/* --why */
+	int why_err;          /* why_open fails with this negative errno, saying why_msg */
+	const char *why_msg;
+	lat_mask why_kinds;   /* the kinds why_open attaches (fk_init: all) */
+	const char *why_note; /* and what it says of those it left out, or NULL */
+	struct lat_entry why[FK_WHY]; /* the waits the next why_read gives (and forgets) */
+	int nwhy;
+	uint64_t why_lost;    /* waits that did not fit, since the load */
+	int why_loaded, why_reads;
 };
 
 static uint64_t fk_tick_ns(void)
@@ -536,6 +547,37 @@ static uint64_t fk_clock(struct kernel *k)
 	return fk_of(k)->now;
 }
 
+static int fk_why_open(struct kernel *k, lat_mask *attached, char *err, size_t errlen)
+{
+	struct fake_kernel *fk = fk_of(k);
+
+	if (fk->why_err) {
+		snprintf(err, errlen, "%s", fk->why_msg ? fk->why_msg : "refused");
+		return fk->why_err;
+	}
+	snprintf(err, errlen, "%s", fk->why_note ? fk->why_note : "");
+	*attached = fk->why_kinds;
+	fk->why_loaded = 1;
+	return 0;
+}
+
+static int fk_why_read(struct kernel *k, struct lat_batch *b)
+{
+	struct fake_kernel *fk = fk_of(k);
+
+	for (int i = 0; i < fk->nwhy; i++)
+		*lat_batch_push(b, 0, 0, 0) = fk->why[i];
+	b->not_fitted = fk->why_lost;
+	fk->nwhy = 0;
+	fk->why_reads++;
+	return 0;
+}
+
+static void fk_why_close(struct kernel *k)
+{
+	fk_of(k)->why_loaded = 0;
+}
+
 static const struct kernel_ops fk_ops = {
 	.open_taskstats = fk_open_taskstats,
 	.open_exits = fk_open_exits,
@@ -567,6 +609,9 @@ static const struct kernel_ops fk_ops = {
 	.pressure = fk_pressure,
 	.mono_ns = fk_clock,
 	.boot_ns = fk_clock,
+	.why_open = fk_why_open,
+	.why_read = fk_why_read,
+	.why_close = fk_why_close,
 };
 
 /* An empty machine at now_s seconds after boot, delay accounting on. */
@@ -579,6 +624,7 @@ static void fk_init(struct fake_kernel *fk, uint64_t now_s)
 	fk->k.ops = &fk_ops;
 	fk->now = now_s * 1000000000ull;
 	fk->delayacct = DELAYACCT_ON;
+	fk->why_kinds = LAT_ALL;
 }
 
 /* Makes the cgroup at path (its parents must be made first), its directory owned by uid: a new
@@ -679,6 +725,29 @@ static void fk_exit(struct fake_kernel *fk, struct fk_proc *p, struct fk_thread 
 		}
 		p->present = 0;
 	}
+}
+
+/* The eBPF side saw task tid (of process tgid) wait ns on kind (latency.h), for the next read:
+ * added to the entry of (tid, kind), as the kernel's programs add it. */
+static inline void fk_why_wait(struct fake_kernel *fk, uint32_t tid, uint32_t tgid, uint32_t kind, uint64_t ns)
+{
+	struct lat_entry *e = NULL;
+
+	for (int i = 0; i < fk->nwhy && !e; i++)
+		if (fk->why[i].tid == tid && fk->why[i].kind == kind)
+			e = &fk->why[i];
+	if (!e) {
+		e = &fk->why[fk->nwhy++];
+		memset(e, 0, sizeof(*e));
+		e->tid = tid;
+		e->tgid = tgid;
+		e->kind = kind;
+	}
+	e->h.count++;
+	e->h.total_ns += ns;
+	if (ns > e->h.max_ns)
+		e->h.max_ns = ns;
+	e->h.slot[lat_slot_of(ns)]++;
 }
 
 #endif
