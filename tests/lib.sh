@@ -134,6 +134,25 @@ wait_listening() {
 	return 1
 }
 
+# wait_first_reading PID: waits (up to 20 s) until delaytop PID, in batch mode or any mode of
+# its live loop (not the screen), has made its first reading: its main thread waits in ppoll,
+# the only ppoll it makes, for the next one. Its exit listeners are open by then too. Tasks
+# started from now on start in its first interval, not during its first reading (which, on a
+# busy machine, can take a good part of a second). Returns 1 when it did not.
+wait_first_reading() {
+	local nr i call
+	case $(uname -m) in
+	x86_64) nr=271 ;;
+	aarch64) nr=73 ;;
+	*) wait_listening "$1"; return ;;
+	esac
+	for ((i = 0; i < 1000; i++)); do
+		read -r call _ 2>/dev/null <"/proc/$1/syscall" && [ "$call" = "$nr" ] && return 0
+		sleep 0.02
+	done
+	return 1
+}
+
 # free_port: a free TCP port on loopback.
 free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
