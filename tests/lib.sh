@@ -185,6 +185,49 @@ start_exporter() {
 	return 1
 }
 
+# scrape_reading FILE TID...: scrapes start_exporter's URL into FILE until a scrape shows a
+# reading that an earlier one did not (delaytop_readings_total grew), marking the TIDs before
+# each scrape and after the last (marks X1, X2, ...). The counters in FILE then come from queries
+# made between the marks SCRAPE_LO and SCRAPE_HI: that reading ended after the last scrape that
+# did not show it was asked for, and began at most its duration before
+# (delaytop_reading_duration_seconds), and a mark that early is looked for among this call's.
+# Returns 1 when no such reading came within about 10 s.
+scrape_reading() {
+	local file=$1 r r0="" t_old="" dur first i j lo k v
+	shift
+	first=$((${SCRAPE_N:-0} + 1))
+	for ((i = 0; i < 500; i++)); do
+		SCRAPE_N=$((${SCRAPE_N:-0} + 1))
+		mark "X$SCRAPE_N" "$@"
+		if ! curl -sf -m 2 -o "$file" "$URL"; then
+			sleep 0.02
+			continue
+		fi
+		r="" dur=""
+		while read -r k v _; do # builtins: the scrapes go on at a pace of their own
+			case $k in
+			delaytop_readings_total) r=$v ;;
+			delaytop_reading_duration_seconds) dur=$v ;;
+			esac
+		done <"$file"
+		if [ -n "$r0" ] && [ "$r" != "$r0" ]; then
+			dur=$(awk -v d="$dur" 'BEGIN { printf "%d", d * 1e6 + 1000 }')
+			lo=""
+			for ((j = first; j < SCRAPE_N; j++)); do
+				[ "${MARK_T[X$j]}" -le $((t_old - ${dur:-1000000})) ] && lo=X$j
+			done
+			if [ -n "$lo" ]; then
+				SCRAPE_N=$((SCRAPE_N + 1))
+				mark "X$SCRAPE_N" "$@"
+				SCRAPE_LO=$lo SCRAPE_HI=X$SCRAPE_N
+				return 0
+			fi
+		fi
+		r0=$r t_old=${MARK_T[X$SCRAPE_N]}
+	done
+	return 1
+}
+
 # stop_signal_setup: what the tests of stop signals (tests/kernel and tests/screen stop_signal.sh)
 # need, or they skip: root, python3, taskstats, x86_64 (stopwatch.py knows its poll syscalls) and
 # the shim tests/waitgap.so. Sets STOPWATCH, WAITGAP and LIMIT_MS, the time a stop may take.
