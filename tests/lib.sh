@@ -20,6 +20,7 @@ cleanup() {
 	local pid kv
 	for pid in $TRACKED_PIDS; do
 		kill -TERM "$pid" 2>/dev/null
+		kill -CONT "$pid" 2>/dev/null # one a test holds still (SIGSTOP) gets the TERM too
 	done
 	for pid in $TRACKED_PIDS; do
 		wait "$pid" 2>/dev/null

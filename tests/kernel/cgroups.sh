@@ -1,8 +1,8 @@
 #!/bin/bash
 # cgroups.sh — the cgroup column, -c and the cgroup view against real cgroups. In a v2 test
 # cgroup two spinners share one CPU: its row sums their CPU delay (what the kernel counted for
-# them: about 100% on a quiet machine) and counts 2 running tasks, its cpu.pressure "some" is high, an empty sibling shows 0, not
-# unavailable; the tasks' CGROUP is the cgroup's path; -c keeps only them; a missing -c path is
+# them: about 100% on a quiet machine) and counts 2 running tasks, its cpu.pressure "some" is
+# high, an empty sibling shows 0, not unavailable; the tasks' CGROUP is the cgroup's path; -c keeps only them; a missing -c path is
 # refused with status 2; a cgroup removed while delaytop reads does no harm. Then, in a private
 # mount namespace without the v2 mount (a v1 machine), the same in the name=systemd hierarchy with
 # the state counts from the kernel's CGROUPSTATS. Command mode reports by cgroup when a child of

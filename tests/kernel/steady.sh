@@ -5,10 +5,10 @@
 # about 58 ms every 1.3 s, so that most intervals find it still: every report lists all of its
 # threads, the waits reported for that thread add up to its own schedstat over the run, and only
 # the intervals with a wait show one. A thread that spins on a CPU, never switching, shows its
-# CPU time in every report: what the kernel counted for it (schedstat field 1). A second such process, with one more thread that wakes every 50
-# ms, moves at every refresh and is split instead (its hot threads asked, the others carried
-# only when its own answer proves they did not move): its waiter's waits add up too. (Threads
-# that end between readings: exits.sh.)
+# CPU time in every report: what the kernel counted for it (schedstat field 1). A second such
+# process, with one more thread that wakes every 50 ms, moves at every refresh and is split
+# instead (its hot threads asked, the others carried only when its own answer proves they did
+# not move): its waiter's waits add up too. (Threads that end between readings: exits.sh.)
 . "$top_srcdir/tests/lib.sh"
 
 require_root

@@ -22,7 +22,6 @@ done
 sleep 0.3
 [ "$(ls "/proc/$P/task" | wc -l)" -eq 5 ] || skip_all "workload threads 4 1 did not start 4 threads"
 TIDS=$(ls "/proc/$P/task" | sort -n | tr '\n' ' ')
-SPINNERS=$(tr ' ' '\n' <<<"$TIDS" | grep -v -x -e "$P" -e '' | tr '\n' ' ')
 
 # ---- process mode ----
 follow_delaytop "$TMPDIR_TEST/proc.json" "$TMPDIR_TEST/proc.err" $TIDS -- \
@@ -42,8 +41,7 @@ while read -r iv cpu run; do
 	diag "process row, report $k, CPU delay: $AGREED"
 	agrees_with_kernel "$run" "$iv" run "$k" $TIDS
 	tap_ok $? "process row, report $k: its CPU% is the sum of its threads' time on a CPU (schedstat)" "$AGREED"
-	# the kernel says so too: what the test checks is not the main thread's ~0
-	pcpu=$cpu
+	pcpu=$cpu # the last report's, for the check at the end
 done < <(jq -r '"\(.interval_s) \(.delay.cpu.pct) \(.run_pct)"' "$TMPDIR_TEST/proc.rows")
 
 # ---- thread mode ----
