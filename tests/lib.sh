@@ -135,18 +135,25 @@ wait_listening() {
 	return 1
 }
 
-# wait_first_reading PID: waits (up to 20 s) until delaytop PID, in batch mode or any mode of
-# its live loop (not the screen), has made its first reading: its main thread waits in ppoll,
-# the only ppoll it makes, for the next one. Its exit listeners are open by then too. Tasks
-# started from now on start in its first interval, not during its first reading (which, on a
-# busy machine, can take a good part of a second). Returns 1 when it did not.
+# ppoll_nr: the number of the ppoll system call here (as /proc/PID/syscall gives it), or nothing.
+# delaytop's live loop (batch mode, the exporter, command mode's readings; not the screen) waits
+# for its next reading in ppoll, and makes no other ppoll: a main thread in ppoll has made a
+# reading and not begun the next.
+ppoll_nr() {
+	case $(uname -m) in
+	x86_64) echo 271 ;;
+	aarch64) echo 73 ;;
+	esac
+}
+
+# wait_first_reading PID: waits (up to 20 s) until delaytop PID has made its first reading: its
+# main thread waits in ppoll for the next one (ppoll_nr). Its exit listeners are open by then
+# too. Tasks started from now on start in its first interval, not during its first reading
+# (which, on a busy machine, can take a good part of a second). Returns 1 when it did not.
 wait_first_reading() {
 	local nr i call
-	case $(uname -m) in
-	x86_64) nr=271 ;;
-	aarch64) nr=73 ;;
-	*) wait_listening "$1"; return ;;
-	esac
+	nr=$(ppoll_nr)
+	[ -n "$nr" ] || { wait_listening "$1"; return; }
 	for ((i = 0; i < 1000; i++)); do
 		read -r call _ 2>/dev/null <"/proc/$1/syscall" && [ "$call" = "$nr" ] && return 0
 		sleep 0.02
@@ -423,11 +430,16 @@ follow_start() {
 # first ISO time in it) is not the last one's. Sets DT_STATUS (the exit status), REPORTS (how
 # many reports came), FOLLOW_MARKS (the last mark's number) and, for each report K, REPORT_LO[K]
 # (the last mark made before its reading began: its time as printed), REPORT_HI[K] (the mark
-# made as it came, after its reading) and REPORT_LAG[K] (ms from its time to REPORT_HI[K]);
-# counted then brackets what the kernel counted over a report's interval.
+# made as it came, after its reading), REPORT_T[K] (its time as printed, µs) and REPORT_LAG[K]
+# (ms from its time to REPORT_HI[K]); counted then brackets what the kernel counted over a
+# report's interval. Each mark made while delaytop waits for its next reading (ppoll_nr) sets
+# REPORT_WAITED[K] for the last report K that came (0: none yet), and the first such before any
+# report is REPORT_HI[0], a mark after its first reading, which prints nothing.
 follow_reports() {
 	local idle=$TMPDIR_TEST/follow.idle chunk carry="" last="" ifd sfd times=() n=0 k i t st ended=0 kind rest line
-	REPORTS=0 REPORT_LO=() REPORT_HI=() REPORT_LAG=() DT_STATUS=""
+	local nr call waiting
+	nr=$(ppoll_nr)
+	REPORTS=0 REPORT_LO=() REPORT_HI=() REPORT_T=() REPORT_LAG=() REPORT_WAITED=() DT_STATUS=""
 	rm -f "$idle"
 	mkfifo "$idle" || return 1
 	exec {sfd}<>"$idle" {ifd}<"$FOLLOW_OUT" # read -t on the fifo, never written, sleeps without a fork
@@ -459,8 +471,14 @@ follow_reports() {
 		st=Z
 		{ read -r line <"/proc/$DT_PID/stat" && st=${line##*) } && st=${st%% *}; } 2>/dev/null
 		[ "$st" = Z ] && ended=1 && continue
+		waiting=""
+		[ -n "$nr" ] && { read -r call _ <"/proc/$DT_PID/syscall"; } 2>/dev/null && [ "$call" = "$nr" ] && waiting=1
 		n=$((n + 1))
 		mark "F$n" "${FOLLOW_TIDS[@]}"
+		if [ -n "$waiting" ]; then
+			[ "$REPORTS" = 0 ] && [ -z "${REPORT_HI[0]:-}" ] && REPORT_HI[0]=F$n
+			REPORT_WAITED[REPORTS]=1
+		fi
 		read -r -t 0.003 -u "$sfd"
 	done
 	exec {ifd}<&- {sfd}>&-
@@ -477,6 +495,7 @@ follow_reports() {
 			i=$((i + 1))
 		done
 		REPORT_LO[k]=F$i
+		REPORT_T[k]=$t
 		REPORT_LAG[k]=$(((MARK_T[${REPORT_HI[k]}] - t) / 1000 + 1))
 	done < <(printf '%s\n' "${times[@]}" | date -f - +%s%6N)
 }
@@ -487,30 +506,26 @@ follow_delaytop() {
 	follow_reports
 }
 
-# counted WHAT K IV TID...: "LOW HIGH", the least and the most (ms) the kernel can have counted
-# for the TIDs (WHAT as in marked) over report K's interval, IV seconds long by delaytop's clock:
-# what it counted from just after the reading that ended report K-1 to just before the one that
-# ended report K, and from just before the first to just after the second. The first report's
-# interval starts at a reading that prints nothing: the most is then what the kernel counted from
-# before delaytop started (F0), the least that less what the TIDs can have counted (a ms a ms
-# each) in the time that window is longer than IV. A count in clock ticks may be a tick more at
-# each end.
+# counted WHAT K TID...: "LOW HIGH", the least and the most (ms) the kernel can have counted for
+# the TIDs (WHAT as in marked) over report K's interval: what it counted from just after the
+# reading that ended report K-1 to just before the one that ended report K, and from just before
+# the first to just after the second. The first report's interval starts at a reading that
+# prints nothing: from before delaytop started (F0), and from the first mark that saw it wait
+# for its next reading (REPORT_HI[0]; the least is 0 without one). A count in clock ticks may be
+# a tick more at each end.
 counted() {
-	local what=$1 k=$2 iv=$3 lo hi wall=0
-	shift 3
+	local what=$1 k=$2 lo hi
+	shift 2
 	[ "$k" -ge 1 ] && [ "$k" -le "$REPORTS" ] || return 1
 	: "${CLK_TCK:=$(getconf CLK_TCK)}"
-	if [ "$k" = 1 ]; then
-		hi=$(marked "$what" F0 "${REPORT_HI[1]}" "$@")
-		lo=$hi
-		wall=$(marked wall F0 "${REPORT_HI[1]}")
-	else
+	hi=$(marked "$what" "${REPORT_LO[k - 1]:-F0}" "${REPORT_HI[k]}" "$@")
+	if [ -n "${REPORT_HI[k - 1]:-}" ]; then
 		lo=$(marked "$what" "${REPORT_HI[k - 1]}" "${REPORT_LO[k]}" "$@")
-		hi=$(marked "$what" "${REPORT_LO[k - 1]}" "${REPORT_HI[k]}" "$@")
+	else
+		lo=0
 	fi
 	[ -n "$lo" ] && [ -n "$hi" ] || return 1
-	awk -v lo="$lo" -v hi="$hi" -v w="$what" -v n=$# -v t="$CLK_TCK" -v wall="$wall" -v iv="$iv" 'BEGIN {
-		if (wall > 0) lo -= n * (wall - iv * 1000)
+	awk -v lo="$lo" -v hi="$hi" -v w="$what" -v n=$# -v t="$CLK_TCK" 'BEGIN {
 		if (w == "io") { lo -= n * 1000 / t; hi += n * 1000 / t }
 		printf "%.3f %.3f\n", (lo < 0 ? 0 : lo), hi }'
 }
@@ -537,23 +552,31 @@ counted_between() {
 
 # agrees_with_kernel [--total] PCT INTERVAL_S WHAT K TID...: whether PCT over INTERVAL_S,
 # delaytop's number in report K for the TIDs (one row: a task, or a process or cgroup of these
-# tasks), is what the kernel counted for them (counted WHAT K INTERVAL_S TID...). --total: PCT is
-# instead the seconds delaytop counted over the interval (the growth of a total since the start).
-# The slack: 2 ms for the rounding of the printed numbers and, for a percentage, the share of the
+# tasks), is what the kernel counted for them (counted WHAT K TID...). --total: PCT is instead
+# the seconds delaytop counted over the interval (the growth of a total since the start). The
+# slack: 2 ms for the rounding of the printed numbers and, for a percentage, the share of the
 # count that the difference between delaytop's clock for the tasks and its clock for the report
-# can make (its tasks are queried a little after its reading's time, at most the REPORT_LAG of
-# the reports around; for the first report, the first reading is taken to be no slower than the
-# second). No number (empty or null) agrees when the kernel's count may be more than delaytop
-# takes for possible (a wait that ended in the interval after more than twice its length: a task
-# starved by a real-time one). AGREED says what was compared.
+# can make (its tasks are queried a little after its reading's time: at most the REPORT_LAG of
+# the two readings; for the first, which prints nothing, until REPORT_HI[0], and the whole
+# interval without it). No number (empty or null) agrees when the kernel's count may be more
+# than delaytop takes for possible (a wait that ended in the interval after more than twice its
+# length: a task starved by a real-time one). AGREED says what was compared.
 agrees_with_kernel() {
-	local total=0 pct iv what k range lag verdict
+	local total=0 pct iv what k range lag lag0 verdict
 	[ "$1" = --total ] && total=1 && shift
 	pct=$1 iv=$2 what=$3 k=$4
 	shift 4
-	range=$(counted "$what" "$k" "$iv" "$@") || { AGREED="no reference for report $k"; return 1; }
+	range=$(counted "$what" "$k" "$@") || { AGREED="no reference for report $k"; return 1; }
 	lag=${REPORT_LAG[k]}
-	[ "${REPORT_LAG[k - 1]:-0}" -gt "$lag" ] && lag=${REPORT_LAG[k - 1]}
+	if [ "$k" -gt 1 ]; then
+		lag0=${REPORT_LAG[k - 1]}
+	elif [ -n "${REPORT_HI[0]:-}" ]; then # the first reading began the interval before report 1
+		lag0=$(awk -v m="${MARK_T[${REPORT_HI[0]}]}" -v t="${REPORT_T[1]}" -v iv="$iv" \
+			'BEGIN { printf "%d", (m - t) / 1000 + iv * 1000 + 1 }')
+	else
+		lag0=$(awk -v iv="$iv" 'BEGIN { printf "%d", iv * 1000 }')
+	fi
+	[ "$lag0" -gt "$lag" ] && lag=$lag0
 	[ "$total" = 0 ] || lag=0
 	[[ $pct =~ ^[0-9.]+$ ]] || pct=""
 	AGREED=$(awk -v p="$pct" -v iv="$iv" -v r="$range" -v lag="$lag" -v n=$# -v total="$total" 'BEGIN {

@@ -34,7 +34,7 @@ tap_ok $? "the writer (pid $W) has a task row in each report" "$(wc -l <"$TMPDIR
 k=0
 while read -r iv io cpu per_s; do
 	k=$((k + 1))
-	range=$(counted io "$k" "$iv" "$W")
+	range=$(counted io "$k" "$W")
 	agrees_with_kernel "$io" "$iv" io "$k" "$W" && awk -v r="$range" -v iv="$iv" 'BEGIN { split(r, b, " "); exit !(b[2] > iv * 1000 * 0.05) }'
 	tap_ok $? "report $k: the O_DIRECT writer's I/O delay is what the kernel counted for it (stat field 42), 5% of the time or more" \
 		"$AGREED"

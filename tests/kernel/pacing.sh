@@ -48,14 +48,24 @@ life=$(awk -v w="$(schedstat_wait "$A")" -v s="$(awk '{ print $22 }' "/proc/$A/s
 	'BEGIN { printf "%.1f", w / 1e9 / (up - s / hz) * 100 }')
 npsi=$(jq -r 'select(.type == "psi") | .type' "$TMPDIR_TEST/n1.json" | wc -l)
 iv=$(jq -r 'select(.type == "psi") | .interval_s' "$TMPDIR_TEST/n1.json" | head -1)
-[ "$rc" -eq 0 ] && [ "$npsi" -eq 1 ] && within "$t" 0.4 1.3
-tap_ok $? "-n 1 -d 0.5 prints exactly one report after one interval" "exit $rc, $npsi reports, took $t s"
-within "$iv" 0.45 0.6
-tap_ok $? "-n 1 -d 0.5: the report's interval_s is about the delay (0.45..0.6)" "got interval_s '$iv'"
+# not before one interval, and no second one waited (in ppoll) after its report: the time it takes
+# to start and to end is not this test's, and a busy machine stretches it (1.49 s was seen)
+[ "$rc" -eq 0 ] && [ "$npsi" -eq 1 ] && within "$t" 0.4 1e9 && [ -z "${REPORT_WAITED[1]:-}" ]
+tap_ok $? "-n 1 -d 0.5 prints exactly one report after one interval, and ends without waiting for another" \
+	"exit $rc, $npsi reports, took $t s, waited after it: ${REPORT_WAITED[1]:-no}"
+# (or longer when its first reading took longer than that: it never waited for the second)
+within "$iv" 0.45 0.6 || { [ -z "${REPORT_HI[0]:-}" ] && within "$iv" 0.45 1e9; }
+tap_ok $? "-n 1 -d 0.5: the report's interval_s is about the delay (0.45..0.6)" \
+	"got interval_s '$iv'$([ -n "${REPORT_HI[0]:-}" ] || echo ", its first reading overran")"
 for who in A B; do
 	pid=${!who}
 	pct=$(jq -r --argjson p "$pid" 'select(.type == "task" and .pid == $p) | .delay.cpu.pct' "$TMPDIR_TEST/n1.json")
-	agrees_with_kernel "$pct" "$iv" wait 1 "$pid" && awk -v p="$pct" -v l="$life" 'BEGIN { exit !(p >= 2 * l) }'
+	# what the kernel counted tells 0 and A's lifetime average apart, unless its first reading
+	# overran the interval (then the least it counted is 0): at least twice that average
+	range=$(counted wait 1 "$pid")
+	agrees_with_kernel "$pct" "$iv" wait 1 "$pid" &&
+		awk -v p="$pct" -v l="$life" -v r="$range" -v iv="$iv" \
+			'BEGIN { split(r, b, " "); exit !(p >= 2 * l || b[1] / (iv * 10) < 2 * l) }'
 	tap_ok $? "-n 1: spinner $who shows this interval's CPU delay (what the kernel counted in it; not 0, not a lifetime average)" \
 		"$AGREED" "A's lifetime average is about $life%"
 done
@@ -88,17 +98,28 @@ for _ in $(seq 150); do
 done
 have=$(count_threads)
 [ "$have" -ge 10000 ] || skip_all "could not start 10,000 idle threads (got $have)"
+# these processes only: what other threads on the machine cost (another job's 100,000) is not
+# this test's
+PIDS=$(echo "$I" $(cat "/proc/$I/task/$I/children") | tr ' ' ',')
 t0=$(now_ns)
-"$DELAYTOP" -b -H -n 5 -d 1 >"$TMPDIR_TEST/idle.txt" 2>"$TMPDIR_TEST/err"
+TIMEFORMAT='%U %S'
+{ time "$DELAYTOP" -b -H -n 5 -d 1 -p "$PIDS" >"$TMPDIR_TEST/idle.txt" 2>"$TMPDIR_TEST/err"; } 2>"$TMPDIR_TEST/time"
 rc=$?
 t=$(secs "$t0" "$(now_ns)")
+cpu=$(awk '{ printf "%.2f", $1 + $2 }' "$TMPDIR_TEST/time")
 n=$(reports "$TMPDIR_TEST/idle.txt")
 rows=$(awk '/^delaytop - / { n = 0; next } /^ *[0-9]+ / { n++ } END { print n + 0 }' "$TMPDIR_TEST/idle.txt")
 [ "$rc" -eq 0 ] && [ "$n" -eq 5 ] && [ "$rows" -ge 10000 ]
 tap_ok $? "-b -H with 10,000 idle threads prints 5 reports of every thread" \
 	"exit $rc, $n reports, $rows rows in the last (want >= 10000): $(head -2 "$TMPDIR_TEST/err" | tr '\n' ' ')"
-within "$t" 0 6.5
-tap_ok $? "-b -H -n 5 -d 1 with 10,000 idle threads still takes under 6.5 s" "took $t s"
+# What the threads cost it is its own CPU time, not the clock's: a busy machine makes the first
+# reading of 10,000 threads last seconds (3.56 s was seen), and the grid below checks the rest.
+# About 0.5 s here; 1.5 s is what the clock allowed on a quiet machine for starting, the first
+# reading and ending, three times that in a sanitizer build.
+limit=1.5
+ldd "$DELAYTOP" 2>/dev/null | grep -q libasan && limit=4.5
+within "$cpu" 0 "$limit"
+tap_ok $? "-b -H -n 5 -d 1 with 10,000 idle threads uses under $limit s of CPU (took $t s by the clock)" "CPU $cpu s"
 ivs=$(sed -n 's/^delaytop - .*  interval \([0-9.]*\) s .*/\1/p' "$TMPDIR_TEST/idle.txt" | tr '\n' ' ')
 # The readings keep to a 1 s grid timed from the start of the first: reading k is due k s after
 # it (the sum of the first k intervals), and one that finds its time passed (the first reading of

@@ -76,7 +76,13 @@ mkdir "$CG/gone" || skip_all "cannot create $CG/gone"
 "$DELAYTOP" -b --format=json -d 1 -n 3 --trigger "cpu some 200ms 2s /$NAME/gone" >"$T/gone.json" 2>"$T/gone.err" &
 dt=$!
 track_pid "$dt"
-sleep 1
+# under the trigger: once it is registered (its file open) and watched (after the first reading),
+# not after a second that a busy machine can spend starting delaytop
+for _ in $(seq 1000); do
+	ls -l "/proc/$dt/fd" 2>/dev/null | grep -q "/$NAME/gone/cpu.pressure" && break
+	sleep 0.02
+done
+wait_first_reading "$dt"
 rmdir "$CG/gone"
 wait "$dt"
 st=$?
