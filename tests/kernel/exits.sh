@@ -208,7 +208,11 @@ start_workload spin 1; spin=$WORKLOAD_PID
 "$DELAYTOP" -b --format json -n 4 -d 1 >"$T/proc.json" 2>"$T/proc.err" &
 dt=$!
 track_pid "$dt"
-sleep 1.2
+# after the first report itself, not after a time a busy machine can spend on the first reading
+for _ in $(seq 1000); do
+	grep -q '"type":"psi"' "$T/proc.json" 2>/dev/null && break
+	sleep 0.02
+done
 "$T/dt-exitproc" forks 3 1 150 >"$T/exitproc.out" 2>/dev/null &
 ep=$!
 track_pid "$ep"
