@@ -390,6 +390,9 @@ static void test_waits(void)
 	rows[1].lat = NULL;
 	snap.elapsed_s = 2;
 	metrics_update(&m, &snap, 0.001);
+	waits(0, 1u << DK_CPU, 1, 20000000000ull); /* 20 s: the last slot, past every finite bound */
+	snap.elapsed_s = 3;
+	metrics_update(&m, &snap, 0.001);
 	text = exposition(&m, 0);
 	ok(strstr(text, "# TYPE delaytop_cgroup_wait_seconds histogram\n") &&
 		   strstr(text, "# HELP delaytop_cgroup_wait_seconds ") && strstr(text, "which is not a delay"),
@@ -406,12 +409,14 @@ static void test_waits(void)
 	ok(rising, "the cgroup's cpu buckets are all there and never fall");
 	is_num(sample_of(text, WB "\"0.002048\"}"), 0, 0, "no wait under 2 ms");
 	is_num(sample_of(text, WB "\"0.008192\"}"), 100, 0, "the hundred 3 ms waits under 8 ms");
-	is_num(sample_of(text, WB "\"0.524288\"}"), 150, 0, "and the fifty of 0.5 s under 0.52 s: both intervals add");
+	is_num(sample_of(text, WB "\"0.524288\"}"), 150, 0, "and the fifty of 0.5 s under 0.52 s: the intervals add");
+	is_num(sample_of(text, WB "\"8.388608\"}"), 150, 0, "the wait of 20 s under no finite bound");
+	is_num(sample_of(text, WB "\"+Inf\"}"), 151, 0, "but under +Inf");
 	is_num(sample_of(text, "delaytop_cgroup_wait_seconds_count{cgroup=\"/w/a\",kind=\"cpu\"}"),
-	       sample_of(text, WB "\"+Inf\"}"), 0, "_count is the +Inf bucket");
-	is_num(sample_of(text, "delaytop_cgroup_wait_seconds_sum{cgroup=\"/w/a\",kind=\"cpu\"}"), 25.3, 1e-9,
-	       "_sum is the waits' seconds: 100 x 3 ms + 50 x 0.5 s");
-	is_num(sample_of(text, "delaytop_cgroup_wait_seconds_count{cgroup=\"/w\",kind=\"cpu\"}"), 160, 0,
+	       151, 0, "_count is the +Inf bucket's");
+	is_num(sample_of(text, "delaytop_cgroup_wait_seconds_sum{cgroup=\"/w/a\",kind=\"cpu\"}"), 45.3, 1e-9,
+	       "_sum is the waits' seconds: 100 x 3 ms + 50 x 0.5 s + 20 s");
+	is_num(sample_of(text, "delaytop_cgroup_wait_seconds_count{cgroup=\"/w\",kind=\"cpu\"}"), 161, 0,
 	       "the parent counts its child's waits and a departed row's");
 	is_num(sample_of(text, "delaytop_cgroup_wait_seconds_count{cgroup=\"/\",kind=\"blocked\"}"), 100, 0,
 	       "and so does the root, blocked kept as a kind of its own");
@@ -420,7 +425,7 @@ static void test_waits(void)
 
 	snap.nrows = 0;
 	cgroup_rows(&snap, there, 2, 1); /* /w/a removed */
-	snap.elapsed_s = 13;
+	snap.elapsed_s = 14;
 	metrics_update(&m, &snap, 0.001);
 	text = exposition(&m, 0);
 	ok(!strstr(text, "wait_seconds_bucket{cgroup=\"/w/a\"") && strstr(text, "wait_seconds_bucket{cgroup=\"/w\""),
