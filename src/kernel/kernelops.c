@@ -324,6 +324,15 @@ static const char *live_why_frame(struct kernel *k, uint32_t tgid, uint64_t addr
 	return user ? symbols_user(l->syms, tgid, addr, buf, size) : symbols_kernel(l->syms, addr, buf, size);
 }
 
+static void live_why_warm(struct kernel *k, uint32_t tgid)
+{
+	struct kernel_live *l = live(k);
+
+	if (!l->syms)
+		l->syms = symbols_open();
+	symbols_warm(l->syms, tgid);
+}
+
 static void live_why_frames_done(struct kernel *k)
 {
 	struct kernel_live *l = live(k);
@@ -369,6 +378,7 @@ static const struct kernel_ops live_ops = {
 	.why_select = live_why_select,
 	.why_stacks = live_why_stacks,
 	.why_frame = live_why_frame,
+	.why_warm = live_why_warm,
 	.why_frames_done = live_why_frames_done,
 };
 

@@ -139,7 +139,7 @@ struct kernel_ops {
 
 	/* ---- eBPF (--why) ---- */
 	/* Loads and attaches the latency programs (whybpf.h), with the off-CPU stacks' maps when
-	 * stacks: 0 with the kinds measured in *attached and err naming those left out (empty:
+	 * stacks (2: and a selected process's new processes selected from birth): 0 with the kinds measured in *attached and err naming those left out (empty:
 	 * none), or a negative errno with one sentence in err. */
 	int (*why_open)(struct kernel *k, lat_mask *attached, int stacks, char *err, size_t errlen);
 	/* The waits since the last read (or the load), appended to b, and the maps emptied: 0 or a
@@ -154,6 +154,8 @@ struct kernel_ops {
 	const struct stk_batch *(*why_stacks)(struct kernel *k);
 	/* A frame's name (symbols.h): a user frame of process tgid, or a kernel frame. */
 	const char *(*why_frame)(struct kernel *k, uint32_t tgid, uint64_t addr, int user, char *buf, size_t size);
+	/* Process tgid's frames will be named, maybe after it ended: its files are read now. */
+	void (*why_warm)(struct kernel *k, uint32_t tgid);
 	/* The interval's frames are named: the processes none was named of are forgotten. */
 	void (*why_frames_done)(struct kernel *k);
 };

@@ -197,7 +197,28 @@ static const char *proc_name(struct proc_syms *p, uint64_t addr, char *buf, size
 	return stk_frame_format(buf, size, name, off + 1, module_base(mname), addr - start, addr);
 }
 
+static int load_module(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr start, void *arg)
+{
+	(void)userdata;
+	(void)name;
+	(void)start;
+	(void)arg;
+	dwfl_module_getsymtab(mod); /* opens the file and reads its symbols */
+	return DWARF_CB_OK;
+}
+
+static void proc_warm(struct proc_syms *p)
+{
+	if (p->dwfl)
+		dwfl_getmodules(p->dwfl, load_module, NULL, 0);
+}
+
 #else
+
+static void proc_warm(struct proc_syms *p)
+{
+	(void)p;
+}
 
 static void proc_drop(struct proc_syms *p)
 {
@@ -243,6 +264,15 @@ const char *symbols_user(struct symbols *sy, uint32_t tgid, uint64_t addr, char 
 
 	p->used = 1;
 	return proc_name(p, addr, buf, size);
+}
+
+void symbols_warm(struct symbols *sy, uint32_t tgid)
+{
+	struct proc_syms *p = proc_of(sy, tgid);
+
+	if (!p->used)
+		proc_warm(p); /* once a sweep: a session keeps what it opened */
+	p->used = 1;
 }
 
 void symbols_sweep(struct symbols *sy)

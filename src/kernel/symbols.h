@@ -27,6 +27,9 @@ void symbols_close(struct symbols *sy);
 const char *symbols_kernel(struct symbols *sy, uint64_t addr, char *buf, size_t size);
 /* A user frame of process tgid ("main+0x2a", "libc.so.6+0x11e8a", "[unknown] 0xADDR"). */
 const char *symbols_user(struct symbols *sy, uint32_t tgid, uint64_t addr, char *buf, size_t size);
+/* Opens the files process tgid maps and reads their symbol tables now, while it lives, so that its
+ * frames can be named after it ended (command mode: a process that exits right after a wait). */
+void symbols_warm(struct symbols *sy, uint32_t tgid);
 /* Forgets the processes none of whose frames were named since the last sweep. */
 void symbols_sweep(struct symbols *sy);
 

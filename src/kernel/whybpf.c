@@ -55,7 +55,7 @@ static const struct dk_pair dk_pairs[] = {
 #define NPAIRS (sizeof(dk_pairs) / sizeof(dk_pairs[0]))
 
 /* The scheduler's programs: without them nothing is measured. */
-static const char *const sched_progs[] = { "on_wakeup", "on_wakeup_new", "on_switch" };
+static const char *const sched_progs[] = { "on_wakeup", "on_wakeup_new", "on_switch", "on_fork" };
 #define NSCHED (sizeof(sched_progs) / sizeof(sched_progs[0]))
 #define SCHED_KINDS ((lat_mask)(1u << DK_CPU | 1u << DK_IO | 1u << LAT_BLOCKED))
 
@@ -220,6 +220,7 @@ static int load(struct whybpf *w, const char *custom_btf, lat_mask off, int has_
 		return errno ? -errno : -EINVAL;
 	w->skel->rodata->has_prev_state = has_state != 0;
 	size_stack_maps(w->skel, w->stacks);
+	w->skel->rodata->follow_forks = (w->stacks & WHYBPF_FOLLOW_FORKS) != 0;
 	for (size_t i = 0; i < NPAIRS; i++)
 		for (int j = 0; j < 2; j++)
 			if (dk_pairs[i].prog[j] && (off & (1u << dk_pairs[i].kind)))
@@ -507,6 +508,8 @@ static int cmp_u32(const void *a, const void *b)
 
 int whybpf_select(struct whybpf *w, const uint32_t *ids, size_t n, int by_tid)
 {
+	/* following forks, the kernel adds processes of its own: none is taken out */
+	int keep = (w->stacks & WHYBPF_FOLLOW_FORKS) != 0;
 	int fd = bpf_map__fd(w->skel->maps.why_select);
 	uint32_t mode = by_tid ? WHY_SEL_TID : WHY_SEL_TGID, *now;
 	size_t kept = 0;
@@ -525,7 +528,7 @@ int whybpf_select(struct whybpf *w, const uint32_t *ids, size_t n, int by_tid)
 		now[kept++] = now[i];
 		bpf_map_update_elem(fd, &now[i], &mode, BPF_ANY);
 	}
-	for (size_t i = 0; i < w->nsel; i++)
+	for (size_t i = 0; i < w->nsel && !keep; i++)
 		if (!bsearch(&w->sel[i], now, kept, sizeof(*now), cmp_u32))
 			bpf_map_delete_elem(fd, &w->sel[i]);
 	free(w->sel);

@@ -22,6 +22,11 @@
 
 struct whybpf;
 
+/* stacks: 0 (none), WHYBPF_STACKS, or with WHYBPF_FOLLOW_FORKS too: a process forked by a
+ * selected process is selected from its birth, and whybpf_select takes none out. */
+#define WHYBPF_STACKS 1
+#define WHYBPF_FOLLOW_FORKS 2
+
 /* Loads and attaches the programs (stacks: with the off-CPU stacks' maps sized to be used, else
  * of one entry each): 0 with the kinds measured in *attached and in err a sentence
  * naming the kinds left out and why (empty when none was), or a negative errno with one sentence

@@ -60,6 +60,12 @@ void stk_batch_free(struct stk_batch *b)
 	memset(b, 0, sizeof(*b));
 }
 
+int stk_tracing_frame(const char *name)
+{
+	return strncmp(name, "bpf_prog_", 9) == 0 || strncmp(name, "bpf_trace_run", 13) == 0 ||
+	       strncmp(name, "__bpf_trace_", 12) == 0 || strncmp(name, "__traceiter_", 12) == 0;
+}
+
 static const struct stk_batch *sort_batch; /* qsort has no argument: set for one sort */
 
 static int by_time(const void *a, const void *b)

@@ -66,6 +66,10 @@ struct stk_entry *stk_batch_push(struct stk_batch *b, uint32_t id, uint32_t tgid
 void stk_batch_clear(struct stk_batch *b);
 void stk_batch_free(struct stk_batch *b);
 
+/* Whether a kernel frame is the tracing's own (the program, the tracepoint's glue), above the
+ * scheduler's frames: these lead every stack and say nothing of the wait. */
+int stk_tracing_frame(const char *name);
+
 /* Sorts idx[0..n) (indexes into b->e) by time descending, then count, then index. */
 void stk_sort(const struct stk_batch *b, size_t *idx, size_t n);
 

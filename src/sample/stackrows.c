@@ -66,14 +66,6 @@ static size_t keep_name(struct stackrows *sr, const char *name)
 	return at;
 }
 
-/* Whether a kernel frame is the tracing's own (the program, the tracepoint's glue), above the
- * scheduler's frames: these lead every stack and say nothing of the wait. */
-static int tracing_frame(const char *name)
-{
-	return strncmp(name, "bpf_prog_", 9) == 0 || strncmp(name, "bpf_trace_run", 13) == 0 ||
-	       strncmp(name, "__bpf_trace_", 12) == 0 || strncmp(name, "__traceiter_", 12) == 0;
-}
-
 /* The frames of entry e as offsets into the pool, appended to sr->frames from *nf on. */
 static void name_frames(struct stackrows *sr, const struct stk_batch *b, const struct stk_entry *e, size_t *nf,
 			stk_namer name, void *arg)
@@ -87,7 +79,7 @@ static void name_frames(struct stackrows *sr, const struct stk_batch *b, const s
 	for (size_t i = 0, lead = 1; i < e->nk; i++) {
 		const char *fname = name(arg, e->tgid, b->pc[e->at + i], 0, buf, sizeof(buf));
 
-		if (lead && tracing_frame(fname))
+		if (lead && stk_tracing_frame(fname))
 			continue;
 		lead = 0;
 		sr->frames[(*nf)++] = (const char *)(uintptr_t)keep_name(sr, fname);

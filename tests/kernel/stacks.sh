@@ -148,6 +148,25 @@ n=$(jq -r --argjson p "$SLEEP" 'select(.type == "task" and .pid == $p) | .why.st
 tap_ok $? "a chosen task that exits mid-run: delaytop goes on, the other's stacks in each report" \
 	"rc $rc, reports with the sleeper: $n, stderr: $(head -2 "$TMPDIR_TEST/gone.err" | tr '\n' ' ')"
 
+# ---- command mode: the command's top stacks per state, its children followed from birth ----
+# (a grandchild that sleeps 1 s from its birth, before any scan could see it, then one that reads
+# a pipe for 2 s)
+"$DELAYTOP" --why --format json -o "$TMPDIR_TEST/cmd.json" -- \
+	sh -c "\"\$0\" exit 1 >/dev/null; exec timeout -s TERM 2 \"\$0\" pipe" "$SW" >/dev/null 2>"$TMPDIR_TEST/cmd.err"
+rc=$?
+c=$(jq -r '.why.stacks[] | select(.frames | map(test("^(anon_)?pipe_read\\+")) | any)
+	| select(.frames | map(test("^wait_on_pipe\\+")) | any) | "\(.state) \(.ms)"' "$TMPDIR_TEST/cmd.json" 2>/dev/null | head -1)
+read -r st ms <<<"$c"
+[ "$rc" = 124 ] && [ "$st" = S ] && within "$ms" 1000 2500
+tap_ok $? "delaytop --why -- COMMAND: a grandchild's pipe read under wait_on_pipe, in S, most of its 2 s" \
+	"rc $rc (expected the command's 124), got '$c'" "stderr: $(head -2 "$TMPDIR_TEST/cmd.err" | tr '\n' ' ')"
+b=$(jq -r '.why.stacks[] | select(.count == 1 and (.frames | map(test("^wait_in_nanosleep\\+")) | any)) | .ms' "$TMPDIR_TEST/cmd.json" | head -1)
+within "$b" 900 1200
+tap_ok $? "a process the command forks is followed from its birth (its first 1 s sleep: $b ms)" "got '$b'"
+w=$("$DELAYTOP" --format json -- true 2>&1 >/dev/null | jq -r '.why')
+[ "$w" = null ]
+tap_ok $? "command mode without --why: \"why\": null" "got '$w'"
+
 # ---- without privileges ----
 "${NOBODY[@]}" "$DT" -b --why --format json -n 2 -d 0.3 -p "$PIPE" >"$TMPDIR_TEST/nobody.json" 2>"$TMPDIR_TEST/nobody.err"
 rc=$?

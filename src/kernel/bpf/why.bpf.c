@@ -32,6 +32,10 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
+/* Set by the loader: a process forked by a selected process (by tgid) is selected too (command
+ * mode follows the command's descendants from their birth). */
+const volatile bool follow_forks = false;
+
 /* Set by the loader before loading, from the kernel's BTF: sched_switch gives the state prev
  * left in (Linux 5.18 on), which is exact where prev->__state may already say TASK_WAKING. */
 const volatile bool has_prev_state = false;
@@ -275,6 +279,22 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 			off_record(w, next->tgid, now - w->off_ns);
 		w->off_ns = 0;
 	}
+	return 0;
+}
+
+/* A new process of a selected process is selected from its birth, when follow_forks is set (a
+ * full filter map leaves it out). */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ptgid = parent->tgid, ctgid = child->tgid, mode = WHY_SEL_TGID;
+	__u32 *sel;
+
+	if (!follow_forks || ctgid == ptgid)
+		return 0; /* a thread: its process's selection covers it */
+	sel = bpf_map_lookup_elem(&why_select, &ptgid);
+	if (sel && *sel == WHY_SEL_TGID)
+		bpf_map_update_elem(&why_select, &ctgid, &mode, BPF_NOEXIST);
 	return 0;
 }
 
