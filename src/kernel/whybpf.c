@@ -194,8 +194,6 @@ static struct bpf_program *program(struct why_bpf *skel, const char *name)
 	return bpf_object__find_program_by_name(skel->obj, name);
 }
 
-/* Opens and loads the skeleton without the programs of the kinds in off. Returns 0, or a
- * negative errno with libbpf's messages in libbpf_said. */
 /* Without stacks wanted, their maps shrink to one entry (the stack map would otherwise take
  * several megabytes at once). */
 static void size_stack_maps(struct why_bpf *skel, int stacks)
@@ -208,6 +206,8 @@ static void size_stack_maps(struct why_bpf *skel, int stacks)
 	bpf_map__set_max_entries(skel->maps.why_select, 1);
 }
 
+/* Opens and loads the skeleton without the programs of the kinds in off. Returns 0, or a
+ * negative errno with libbpf's messages in libbpf_said. */
 static int load(struct whybpf *w, const char *custom_btf, lat_mask off, int has_state)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .btf_custom_path = custom_btf);
