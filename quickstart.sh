@@ -20,7 +20,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # are in README.md.
 PACKAGES="build-essential autoconf automake autopoint gettext pkg-config
 libncurses-dev libnl-genl-3-dev libproc2-dev libzstd-dev libmicrohttpd-dev libyaml-dev libcrypt-dev
-libbpf-dev clang bpftool"
+libbpf-dev clang bpftool libdw-dev"
 TEST_PACKAGES="systemd tmux groff-base jq python3 util-linux mount bsdutils procps locales libcap2-bin
 prometheus prometheus-alertmanager curl bash-completion debhelper dh-autoreconf lintian libclang-rt-14-dev libbpf-tools
 openssl apache2-utils chromium python3-html5lib"

@@ -32,6 +32,7 @@
 #include "report.h"
 #include "reportfile.h"
 #include "sampler.h"
+#include "stackrun.h"
 #include "timing.h"
 #include "xalloc.h"
 
@@ -58,6 +59,9 @@ struct run {
 	struct report report;
 	uint64_t lost;
 	struct run_cgroups cg;
+	struct stackrun *stacks; /* --why: the processes' off-CPU stacks, or NULL */
+	uint32_t *ids;           /* the processes seen alive at the last scan */
+	size_t nids, capids;
 };
 
 /* The path, kept once for the run. */
@@ -289,6 +293,31 @@ static void check_switch(struct run *r)
 		r->kinds = 1u << DK_CPU;
 }
 
+static void remember_process(void *arg, uint32_t pid, const char *path)
+{
+	struct run *r = arg;
+
+	remember_cgroup(&r->cg, pid, path);
+	if (!r->stacks)
+		return;
+	if (r->nids == r->capids) {
+		r->capids = r->capids ? 2 * r->capids : 64;
+		r->ids = xrealloc(r->ids, r->capids * sizeof(*r->ids));
+	}
+	r->ids[r->nids++] = pid;
+}
+
+/* --why: the stacks since the last scan, named while their processes live, and the processes
+ * seen now followed from here on. */
+static void scan_stacks(struct run *r)
+{
+	if (!r->stacks)
+		return;
+	stackrun_read(r->stacks);
+	if (r->nids)
+		stackrun_select(r->stacks, r->ids, r->nids);
+}
+
 /* Learns where the command's live processes run, at most every CGROUP_SCAN_NS. */
 static void scan_cgroups(struct run *r)
 {
@@ -297,7 +326,24 @@ static void scan_cgroups(struct run *r)
 	if (now < r->cg.next_scan || r->cg.hier.layout == CGROUP_NONE)
 		return;
 	r->cg.next_scan = now + CGROUP_SCAN_NS;
-	follow_cgroups_of(&r->cg.hier, command_member, r, remember_cgroup, &r->cg);
+	r->nids = 0;
+	follow_cgroups_of(&r->cg.hier, command_member, r, remember_process, r);
+	scan_stacks(r);
+}
+
+/* --why in command mode: the stacks of the command's processes, followed from their birth (the
+ * programs are loaded before the command starts); a sentence when it cannot. */
+static void start_stacks(struct run *r, const struct options *o)
+{
+	char err[512];
+
+	r->report.why = o->why;
+	if (!o->why)
+		return;
+	if (stackrun_open(&r->stacks, (uint32_t)getpid(), err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", PACKAGE, err);
+		r->report.why_off = 1;
+	}
 }
 
 /* Waits for the command, reading exit records as they come and reaping adopted orphans. sigfd
@@ -403,6 +449,7 @@ int command_run(const struct options *o, int delayacct_off, unsigned closed_fds,
 	sigprocmask(SIG_BLOCK, &chld, &old_mask);
 	sigfd = signalfd(-1, &chld, SFD_NONBLOCK | SFD_CLOEXEC);
 	report_init(&r.report, o->command);
+	start_stacks(&r, o);
 	t0 = timing_mono_ns();
 	rc = start(o->command, &old_mask, closed_fds, &child, r.retried);
 	if (rc == EAGAIN || rc == ENOMEM) { /* no process to run it in */
@@ -422,6 +469,10 @@ int command_run(const struct options *o, int delayacct_off, unsigned closed_fds,
 		count_survivors(&r, f);
 		r.report.lost = r.lost;
 		r.report.undecided = family_undecided(r.family);
+		if (r.stacks) {
+			stackrun_read(r.stacks); /* the last waits; frames of ended processes unnamed */
+			r.report.stacks = stackrun_stacks(r.stacks, &r.report.nstacks, &r.report.stacks_lost);
+		}
 	}
 	rc = write_report(&r, o, &out, report_exit_status(&r.report), page);
 out:
@@ -429,6 +480,8 @@ out:
 		close(sigfd);
 	family_free(r.family);
 	report_free(&r.report);
+	stackrun_close(r.stacks);
+	free(r.ids);
 	run_cgroups_free(&r.cg);
 	follow_close(f);
 	return rc;

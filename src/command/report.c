@@ -429,6 +429,8 @@ static void json_group(struct outbuf *o, size_t i, const char *key, const char *
 	out_char(o, '}');
 }
 
+static void json_stacks(struct outbuf *o, const struct report *r);
+
 static void report_json(struct outbuf *o, const struct report *r)
 {
 	kind_mask partial = report_partial(&r->sum, r->unknown);
@@ -464,7 +466,82 @@ static void report_json(struct outbuf *o, const struct report *r)
 	for (size_t i = 0; i < r->ncgroups; i++)
 		json_group(o, i, "cgroup", r->cgroups[i].path, r->cgroups[i].procs, r->cgroups[i].threads,
 			   &r->cgroups[i].sum, r->cgroups[i].unknown);
-	out_str(o, "]}\n");
+	out_str(o, "]");
+	json_stacks(o, r);
+	out_str(o, "}\n");
+}
+
+/* ---- --why: where the run waited, the top stacks of each state ---- */
+
+/* Stacks shown of each state. */
+#define TOP_PER_STATE 8
+
+/* Calls fn for each of the top TOP_PER_STATE stacks of each state, states in order (D, S, R). */
+static void each_top_stack(const struct report *r, void (*fn)(struct outbuf *o, const struct stackrun_stack *s,
+								 int first),
+			   struct outbuf *o)
+{
+	static const uint32_t order[] = { STK_D, STK_S, STK_RUNNABLE };
+	int first = 1;
+
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+		for (size_t i = 0, shown = 0; i < r->nstacks && shown < TOP_PER_STATE; i++)
+			if (r->stacks[i].state == order[k]) {
+				fn(o, &r->stacks[i], first);
+				first = 0;
+				shown++;
+			}
+}
+
+static void text_stack(struct outbuf *o, const struct stackrun_stack *s, int first)
+{
+	(void)first;
+	out_printf(o, "  %s %10.1f ms %8llu  ", stk_state_name(s->state), s->ns / 1e6, (unsigned long long)s->count);
+	for (size_t f = 0; f < s->nframes; f++) {
+		if (f)
+			out_str(o, " < ");
+		out_text(o, s->frames[f]);
+	}
+	out_char(o, '\n');
+}
+
+static void text_stacks(struct outbuf *o, const struct report *r)
+{
+	if (!r->why || r->why_off)
+		return;
+	out_printf(o, "\n%s\n", _("Where it waited (--why): the top off-CPU stacks of each state, innermost frame first"));
+	out_printf(o, "  %s %13s %8s  %s\n", _("S"), _("time"), _("times"), _("frames"));
+	each_top_stack(r, text_stack, o);
+	if (!r->nstacks)
+		out_printf(o, "  %s\n", _("(none: the command's processes did not leave a CPU while followed)"));
+	if (r->stacks_lost)
+		out_printf(o, F_(N_("  stacks that did not fit: %llu\n")), (unsigned long long)r->stacks_lost);
+}
+
+static void json_stack(struct outbuf *o, const struct stackrun_stack *s, int first)
+{
+	out_str(o, first ? "{\"ms\":" : ",{\"ms\":");
+	json_num(o, s->ns / 1e6);
+	out_printf(o, ",\"count\":%llu,\"state\":\"%s\",\"frames\":[", (unsigned long long)s->count,
+		   stk_state_name(s->state));
+	for (size_t f = 0; f < s->nframes; f++) {
+		if (f)
+			out_char(o, ',');
+		out_json_string(o, s->frames[f]);
+	}
+	out_str(o, "]}");
+}
+
+/* ,"why": null without --why or where it could not run, else {"stacks": [...], "not_fitted"} */
+static void json_stacks(struct outbuf *o, const struct report *r)
+{
+	if (!r->why || r->why_off) {
+		out_str(o, ",\"why\":null");
+		return;
+	}
+	out_str(o, ",\"why\":{\"stacks\":[");
+	each_top_stack(r, json_stack, o);
+	out_printf(o, "],\"not_fitted\":%llu}", (unsigned long long)r->stacks_lost);
 }
 
 /* ---- csv: one row per command name, after a row "(all)" for the whole run; only that row has
@@ -578,6 +655,7 @@ int report_print(struct report *r, enum output_format format, FILE *out)
 		text_acct_groups(&o, r);
 		if (r->ncgroups > 1)
 			text_cgroups(&o, r);
+		text_stacks(&o, r);
 	}
 	rc = out_flush(&o, out);
 	out_free(&o);

@@ -9,6 +9,7 @@
 #include "family.h"
 #include "idmap.h"
 #include "options.h"
+#include "stackrun.h"
 #include "totals.h"
 
 struct report_group {
@@ -41,6 +42,12 @@ struct report {
 	struct report_cgroup *cgroups; /* by the cgroup each task ran in, when known */
 	size_t ncgroups, capcgroups;
 	struct idmap open; /* tgid -> processes counted whose end has not been seen (report.c) */
+	/* --why: the run's off-CPU stacks by time (owned by the caller), those that did not fit;
+	 * why_off: --why was asked for but could not run (its sentence was said) */
+	const struct stackrun_stack *stacks;
+	size_t nstacks;
+	uint64_t stacks_lost;
+	int why, why_off;
 };
 
 void report_init(struct report *r, char **argv);

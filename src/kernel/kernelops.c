@@ -12,6 +12,7 @@
 #include "psifile.h"
 #include "taskwatch.h"
 #include "timing.h"
+#include "symbols.h"
 #include "whybpf.h"
 #include "xalloc.h"
 
@@ -26,6 +27,7 @@ struct kernel_live {
 	size_t nids, capids;
 	struct whybpf *why;          /* the latency programs (--why), or NULL */
 	lat_mask why_kinds;          /* the kinds they measure */
+	struct symbols *syms;        /* the stacks' frame names, or NULL */
 };
 
 static struct kernel_live *live(struct kernel *k)
@@ -51,6 +53,7 @@ static void live_close(struct kernel *k)
 	struct kernel_live *l = live(k);
 
 	whybpf_close(l->why);
+	symbols_close(l->syms);
 	exitlisten_close(l->listener);
 	taskwatch_close(l->watch);
 	free(l->ids);
@@ -272,11 +275,11 @@ static uint64_t live_boot_ns(struct kernel *k)
 	return timing_boot_ns();
 }
 
-static int live_why_open(struct kernel *k, lat_mask *attached, char *err, size_t errlen)
+static int live_why_open(struct kernel *k, lat_mask *attached, int stacks, char *err, size_t errlen)
 {
 	struct kernel_live *l = live(k);
 
-	int rc = l->why ? 0 : whybpf_open(&l->why, &l->why_kinds, err, errlen);
+	int rc = l->why ? 0 : whybpf_open(&l->why, &l->why_kinds, stacks, err, errlen);
 
 	*attached = l->why ? l->why_kinds : 0;
 	return rc;
@@ -295,6 +298,47 @@ static void live_why_close(struct kernel *k)
 
 	whybpf_close(l->why);
 	l->why = NULL;
+	symbols_close(l->syms);
+	l->syms = NULL;
+}
+
+static int live_why_select(struct kernel *k, const uint32_t *ids, size_t n, int by_tid)
+{
+	struct kernel_live *l = live(k);
+
+	return l->why ? whybpf_select(l->why, ids, n, by_tid) : -ENOTCONN;
+}
+
+static const struct stk_batch *live_why_stacks(struct kernel *k)
+{
+	return whybpf_stacks(live(k)->why);
+}
+
+static const char *live_why_frame(struct kernel *k, uint32_t tgid, uint64_t addr, int user, char *buf,
+				  size_t size)
+{
+	struct kernel_live *l = live(k);
+
+	if (!l->syms)
+		l->syms = symbols_open();
+	return user ? symbols_user(l->syms, tgid, addr, buf, size) : symbols_kernel(l->syms, addr, buf, size);
+}
+
+static void live_why_warm(struct kernel *k, uint32_t tgid)
+{
+	struct kernel_live *l = live(k);
+
+	if (!l->syms)
+		l->syms = symbols_open();
+	symbols_warm(l->syms, tgid);
+}
+
+static void live_why_frames_done(struct kernel *k)
+{
+	struct kernel_live *l = live(k);
+
+	if (l->syms)
+		symbols_sweep(l->syms);
 }
 
 static const struct kernel_ops live_ops = {
@@ -331,6 +375,11 @@ static const struct kernel_ops live_ops = {
 	.why_open = live_why_open,
 	.why_read = live_why_read,
 	.why_close = live_why_close,
+	.why_select = live_why_select,
+	.why_stacks = live_why_stacks,
+	.why_frame = live_why_frame,
+	.why_warm = live_why_warm,
+	.why_frames_done = live_why_frames_done,
 };
 
 int kernel_open(struct kernel **out, char *err, size_t errlen)

@@ -138,15 +138,26 @@ struct kernel_ops {
 	uint64_t (*boot_ns)(struct kernel *k);
 
 	/* ---- eBPF (--why) ---- */
-	/* Loads and attaches the latency programs (whybpf.h): 0 with the kinds measured in
-	 * *attached and err naming those left out (empty: none), or a negative errno with one
-	 * sentence in err. */
-	int (*why_open)(struct kernel *k, lat_mask *attached, char *err, size_t errlen);
+	/* Loads and attaches the latency programs (whybpf.h), with the off-CPU stacks' maps when
+	 * stacks (2: and a selected process's new processes selected from birth): 0 with the kinds measured in *attached and err naming those left out (empty:
+	 * none), or a negative errno with one sentence in err. */
+	int (*why_open)(struct kernel *k, lat_mask *attached, int stacks, char *err, size_t errlen);
 	/* The waits since the last read (or the load), appended to b, and the maps emptied: 0 or a
 	 * negative errno. */
 	int (*why_read)(struct kernel *k, struct lat_batch *b);
 	/* Unloads them; nothing when they are not loaded. */
 	void (*why_close)(struct kernel *k);
+	/* The tasks (by_tid) or processes whose off-CPU stacks are taken from now on: 0 or a
+	 * negative errno. NULL in a kernel without stacks (a fake). */
+	int (*why_select)(struct kernel *k, const uint32_t *ids, size_t n, int by_tid);
+	/* The stacks of the interval the last why_read ended, frames as addresses; NULL: none. */
+	const struct stk_batch *(*why_stacks)(struct kernel *k);
+	/* A frame's name (symbols.h): a user frame of process tgid, or a kernel frame. */
+	const char *(*why_frame)(struct kernel *k, uint32_t tgid, uint64_t addr, int user, char *buf, size_t size);
+	/* Process tgid's frames will be named, maybe after it ended: its files are read now. */
+	void (*why_warm)(struct kernel *k, uint32_t tgid);
+	/* The interval's frames are named: the processes none was named of are forgotten. */
+	void (*why_frames_done)(struct kernel *k);
 };
 
 /* An instance: its functions, and whatever it keeps after this member. */

@@ -24,6 +24,7 @@
 #include <bpf/libbpf.h>
 
 #include "secure.h"
+#include "whyabi.h" /* before the skeleton, which names its structs */
 #include "why.skel.h"
 #include "whymap.h"
 #include "xalloc.h"
@@ -54,12 +55,18 @@ static const struct dk_pair dk_pairs[] = {
 #define NPAIRS (sizeof(dk_pairs) / sizeof(dk_pairs[0]))
 
 /* The scheduler's programs: without them nothing is measured. */
-static const char *const sched_progs[] = { "on_wakeup", "on_wakeup_new", "on_switch" };
+static const char *const sched_progs[] = { "on_wakeup", "on_wakeup_new", "on_switch", "on_fork" };
 #define NSCHED (sizeof(sched_progs) / sizeof(sched_progs[0]))
 #define SCHED_KINDS ((lat_mask)(1u << DK_CPU | 1u << DK_IO | 1u << LAT_BLOCKED))
 
 struct whybpf {
 	struct why_bpf *skel;
+	int stacks;      /* off-CPU stacks are taken of the selected tasks */
+	uint32_t *sel;   /* the ids in why_select, sorted */
+	size_t nsel;
+	struct stk_batch stk; /* the last generation's stacks */
+	struct why_off_key *okeys;
+	struct why_off_val *ovals;
 	struct bpf_link *links[NSCHED + 2 * NPAIRS];
 	size_t nlinks;
 	int gen; /* the generation the programs fill: 0 gen_a, 1 gen_b */
@@ -187,6 +194,18 @@ static struct bpf_program *program(struct why_bpf *skel, const char *name)
 	return bpf_object__find_program_by_name(skel->obj, name);
 }
 
+/* Without stacks wanted, their maps shrink to one entry (the stack map would otherwise take
+ * several megabytes at once). */
+static void size_stack_maps(struct why_bpf *skel, int stacks)
+{
+	if (stacks)
+		return;
+	bpf_map__set_max_entries(skel->maps.why_stacks, 1);
+	bpf_map__set_max_entries(skel->maps.off_a, 1);
+	bpf_map__set_max_entries(skel->maps.off_b, 1);
+	bpf_map__set_max_entries(skel->maps.why_select, 1);
+}
+
 /* Opens and loads the skeleton without the programs of the kinds in off. Returns 0, or a
  * negative errno with libbpf's messages in libbpf_said. */
 static int load(struct whybpf *w, const char *custom_btf, lat_mask off, int has_state)
@@ -200,6 +219,8 @@ static int load(struct whybpf *w, const char *custom_btf, lat_mask off, int has_
 	if (!w->skel)
 		return errno ? -errno : -EINVAL;
 	w->skel->rodata->has_prev_state = has_state != 0;
+	size_stack_maps(w->skel, w->stacks);
+	w->skel->rodata->follow_forks = (w->stacks & WHYBPF_FOLLOW_FORKS) != 0;
 	for (size_t i = 0; i < NPAIRS; i++)
 		for (int j = 0; j < 2; j++)
 			if (dk_pairs[i].prog[j] && (off & (1u << dk_pairs[i].kind)))
@@ -331,7 +352,7 @@ static void say_left_out(lat_mask off, const char *note, char *err, size_t errle
 	snprintf(err, errlen, F_(N_("--why: %s not measured: %s")), kinds, note[0] ? note : _("not in this kernel"));
 }
 
-int whybpf_open(struct whybpf **out, lat_mask *attached, char *err, size_t errlen)
+int whybpf_open(struct whybpf **out, lat_mask *attached, int stacks, char *err, size_t errlen)
 {
 	struct whybpf *w;
 	const char *custom;
@@ -355,6 +376,7 @@ int whybpf_open(struct whybpf **out, lat_mask *attached, char *err, size_t errle
 	btf__free(btf);
 	libbpf_set_print(keep_libbpf_message);
 	w = xcalloc(1, sizeof(*w));
+	w->stacks = stacks;
 	rc = load_all(w, custom, &off, has_state, err, errlen, note, sizeof(note));
 	if (rc == 0)
 		rc = attach_all(w, &off, err, errlen, note, sizeof(note));
@@ -364,6 +386,8 @@ int whybpf_open(struct whybpf **out, lat_mask *attached, char *err, size_t errle
 	}
 	w->keys = xmalloc(READ_CHUNK * sizeof(*w->keys));
 	w->vals = xmalloc(READ_CHUNK * sizeof(*w->vals));
+	w->okeys = xmalloc(READ_CHUNK * sizeof(*w->okeys));
+	w->ovals = xmalloc(READ_CHUNK * sizeof(*w->ovals));
 #if HAVE_MALLOC_TRIM
 	malloc_trim(0); /* the kernel's BTF, parsed for the load (about 10 MB), goes back */
 #endif
@@ -396,12 +420,64 @@ static int drain(struct whybpf *w, int fd, struct lat_batch *b)
 	}
 }
 
+/* A stack's frames from the stack map into pc (up to WHY_STACK_DEPTH): their number, or -1 when
+ * the id names none (a stack lost, or none taken). */
+static int stack_frames(struct whybpf *w, int id, uint64_t *pc)
+{
+	int n = 0;
+
+	if (id < 0 || bpf_map_lookup_elem(bpf_map__fd(w->skel->maps.why_stacks), &id, pc) < 0)
+		return -1;
+	while (n < WHY_STACK_DEPTH && pc[n])
+		n++;
+	return n;
+}
+
+/* Reads and empties the off-CPU map of fd into w->stk, with each entry's stacks. The stack map
+ * is not emptied: a task off the CPU now holds ids in it. */
+static int drain_stacks(struct whybpf *w, int fd)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	struct why_off_key in, next;
+	uint64_t kpc[WHY_STACK_DEPTH], upc[WHY_STACK_DEPTH];
+	void *from = NULL;
+
+	stk_batch_clear(&w->stk);
+	for (;;) {
+		uint32_t count = READ_CHUNK;
+		int rc = bpf_map_lookup_and_delete_batch(fd, from, &next, w->okeys, w->ovals, &count, &opts);
+
+		if (rc < 0 && rc != -ENOENT)
+			return rc;
+		for (uint32_t i = 0; i < count; i++) {
+			const struct why_off_key *k = &w->okeys[i];
+			int nk = stack_frames(w, k->kstack, kpc), nu = stack_frames(w, k->ustack, upc);
+			struct stk_entry *e = stk_batch_push(&w->stk, k->id, w->ovals[i].tgid, k->state, kpc,
+							     nk > 0 ? (size_t)nk : 0, upc, nu > 0 ? (size_t)nu : 0);
+
+			e->ns = w->ovals[i].ns;
+			e->count = w->ovals[i].count;
+			e->klost = nk < 0 && k->kstack != -EFAULT;
+			e->ulost = nu < 0 && k->ustack != -EFAULT;
+		}
+		if (rc == -ENOENT)
+			return 0;
+		in = next;
+		from = &in;
+	}
+}
+
 int whybpf_read(struct whybpf *w, struct lat_batch *b)
 {
 	struct bpf_map *gens[2] = { w->skel->maps.gen_a, w->skel->maps.gen_b };
-	uint32_t zero = 0;
+	struct bpf_map *offs[2] = { w->skel->maps.off_a, w->skel->maps.off_b };
+	uint32_t zero = 0, off_was = w->skel->bss->off_gen;
 	int next = !w->gen, fd = bpf_map__fd(gens[next]), rc;
 
+	/* the off-CPU generation flips first: the update below waits for the programs that still
+	 * saw the old one */
+	if (w->stacks)
+		__atomic_store_n(&w->skel->bss->off_gen, !off_was, __ATOMIC_SEQ_CST);
 	/* an update of an array of maps returns once the programs running now have ended: none
 	 * writes the old generation after this */
 	rc = bpf_map_update_elem(bpf_map__fd(w->skel->maps.current), &zero, &fd, BPF_ANY);
@@ -410,7 +486,55 @@ int whybpf_read(struct whybpf *w, struct lat_batch *b)
 	rc = drain(w, bpf_map__fd(gens[w->gen]), b);
 	w->gen = next;
 	b->not_fitted = __atomic_load_n(&w->skel->bss->not_fitted, __ATOMIC_RELAXED);
+	if (rc == 0 && w->stacks)
+		rc = drain_stacks(w, bpf_map__fd(offs[off_was ? 1 : 0]));
+	w->stk.lost_entries = __atomic_load_n(&w->skel->bss->stack_lost.entries, __ATOMIC_RELAXED);
+	w->stk.lost_stacks = __atomic_load_n(&w->skel->bss->stack_lost.kstacks, __ATOMIC_RELAXED) +
+			     __atomic_load_n(&w->skel->bss->stack_lost.ustacks, __ATOMIC_RELAXED);
 	return rc;
+}
+
+const struct stk_batch *whybpf_stacks(const struct whybpf *w)
+{
+	return w && w->stacks ? &w->stk : NULL;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int whybpf_select(struct whybpf *w, const uint32_t *ids, size_t n, int by_tid)
+{
+	/* following forks, the kernel adds processes of its own: none is taken out */
+	int keep = (w->stacks & WHYBPF_FOLLOW_FORKS) != 0;
+	int fd = bpf_map__fd(w->skel->maps.why_select);
+	uint32_t mode = by_tid ? WHY_SEL_TID : WHY_SEL_TGID, *now;
+	size_t kept = 0;
+
+	if (!w->stacks)
+		return -EOPNOTSUPP;
+	if (n > WHY_SELECT_MAX)
+		n = WHY_SELECT_MAX;
+	now = xmalloc((n ? n : 1) * sizeof(*now));
+	memcpy(now, ids, n * sizeof(*ids));
+	qsort(now, n, sizeof(*now), cmp_u32);
+	/* the new ones first, then the old ones that left: a task selected throughout stays so */
+	for (size_t i = 0; i < n; i++) {
+		if (kept && now[kept - 1] == now[i])
+			continue;
+		now[kept++] = now[i];
+		bpf_map_update_elem(fd, &now[i], &mode, BPF_ANY);
+	}
+	for (size_t i = 0; i < w->nsel && !keep; i++)
+		if (!bsearch(&w->sel[i], now, kept, sizeof(*now), cmp_u32))
+			bpf_map_delete_elem(fd, &w->sel[i]);
+	free(w->sel);
+	w->sel = now;
+	w->nsel = kept;
+	return 0;
 }
 
 void whybpf_close(struct whybpf *w)
@@ -422,6 +546,10 @@ void whybpf_close(struct whybpf *w)
 	why_bpf__destroy(w->skel);
 	free(w->keys);
 	free(w->vals);
+	free(w->okeys);
+	free(w->ovals);
+	free(w->sel);
+	stk_batch_free(&w->stk);
 	free(w);
 }
 
@@ -429,8 +557,9 @@ void whybpf_close(struct whybpf *w)
 
 #include <stdlib.h>
 
-int whybpf_open(struct whybpf **out, lat_mask *attached, char *err, size_t errlen)
+int whybpf_open(struct whybpf **out, lat_mask *attached, int stacks, char *err, size_t errlen)
 {
+	(void)stacks;
 	*out = NULL;
 	*attached = 0;
 	snprintf(err, errlen, "%s",
@@ -443,6 +572,21 @@ int whybpf_read(struct whybpf *w, struct lat_batch *b)
 {
 	(void)w;
 	(void)b;
+	return -EOPNOTSUPP;
+}
+
+const struct stk_batch *whybpf_stacks(const struct whybpf *w)
+{
+	(void)w;
+	return NULL;
+}
+
+int whybpf_select(struct whybpf *w, const uint32_t *ids, size_t n, int by_tid)
+{
+	(void)w;
+	(void)ids;
+	(void)n;
+	(void)by_tid;
 	return -EOPNOTSUPP;
 }
 

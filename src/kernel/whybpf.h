@@ -15,19 +15,36 @@
 
 #include <stddef.h>
 
+#include <stdint.h>
+
 #include "latency.h"
+#include "stacks.h"
 
 struct whybpf;
 
-/* Loads and attaches the programs: 0 with the kinds measured in *attached and in err a sentence
+/* stacks: 0 (none), WHYBPF_STACKS, or with WHYBPF_FOLLOW_FORKS too: a process forked by a
+ * selected process is selected from its birth, and whybpf_select takes none out. */
+#define WHYBPF_STACKS 1
+#define WHYBPF_FOLLOW_FORKS 2
+
+/* Loads and attaches the programs (stacks: with the off-CPU stacks' maps sized to be used, else
+ * of one entry each): 0 with the kinds measured in *attached and in err a sentence
  * naming the kinds left out and why (empty when none was), or a negative errno with one sentence
  * in err (-EPERM: no privileges; -ENOENT: no BTF; -EOPNOTSUPP: a build without eBPF). */
-int whybpf_open(struct whybpf **out, lat_mask *attached, char *err, size_t errlen);
+int whybpf_open(struct whybpf **out, lat_mask *attached, int stacks, char *err, size_t errlen);
 
 /* Ends the generation the programs fill and starts the other: returns once no program still
  * writes the ended one (the kernel waits for those running), then reads and empties it into b
  * (appended), with the waits that found the maps full since loading. 0 or a negative errno. */
 int whybpf_read(struct whybpf *w, struct lat_batch *b);
+
+/* The off-CPU stacks of the generation the last whybpf_read ended (frames as addresses), with
+ * what did not fit since loading; NULL when opened without stacks. Owned by w. */
+const struct stk_batch *whybpf_stacks(const struct whybpf *w);
+
+/* The tasks whose stacks are taken from now on: ids are tids (by_tid) or tgids, at most
+ * WHY_SELECT_MAX of them. 0, or -EOPNOTSUPP when opened without stacks. */
+int whybpf_select(struct whybpf *w, const uint32_t *ids, size_t n, int by_tid);
 
 /* Detaches and unloads (NULL: nothing). */
 void whybpf_close(struct whybpf *w);

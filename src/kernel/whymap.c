@@ -8,6 +8,9 @@ _Static_assert(WHY_KIND_CPU == DK_CPU && WHY_KIND_IO == DK_IO && WHY_KIND_SWAPIN
 		       WHY_KIND_COMPACT == DK_COMPACT && WHY_KIND_WPCOPY == DK_WPCOPY && WHY_KIND_IRQ == DK_IRQ &&
 		       WHY_KIND_BLOCKED == LAT_BLOCKED && WHY_KINDS == LAT_KINDS,
 	       "the eBPF programs number the kinds as latency.h does");
+_Static_assert(WHY_SELECT_MAX == STK_SELECT_MAX && WHY_STATE_R == STK_RUNNABLE && WHY_STATE_D == STK_D &&
+		       WHY_STATE_S == STK_S && WHY_STATES == STK_STATES,
+	       "the eBPF programs select and number the states as stacks.h does");
 _Static_assert(WHY_SLOTS == LAT_SLOTS, "the eBPF programs' histograms have latency.h's slots");
 
 size_t whymap_decode(const struct why_key *keys, const struct why_val *vals, size_t n, struct lat_batch *b)

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "latency.h"
+#include "stacks.h"
 #include "whyabi.h"
 
 /* Appends the n entries (keys[i], vals[i]) to b, each with its count of waits (the sum of its

@@ -15,6 +15,7 @@
 #include "command.h"
 #include "delayacct.h"
 #include "exporter.h"
+#include "filter.h"
 #include "format.h"
 #include "i18n.h"
 #include "listenaddr.h"
@@ -353,8 +354,29 @@ static int run_exporter(const struct options *o, const struct web_config *wc, st
 	return rc;
 }
 
+/* --why's stacks are taken of the rows -p, -u, -c and --unit choose: this says which. */
+struct stack_choice {
+	struct filter f;
+	struct display d;
+};
+
+static int stack_chosen(void *arg, const struct row *r)
+{
+	const struct stack_choice *c = arg;
+
+	return filter_match(&c->f, r, &c->d);
+}
+
+/* Whether the options choose tasks whose off-CPU stacks --why takes (without a choice, none:
+ * stacks of every task would cost too much). */
+static int stacks_chosen(const struct options *o)
+{
+	return o->why && (o->npids || o->by_uid || o->cgroup || o->unit);
+}
+
 static struct sampler *open_sampler(const struct options *o)
 {
+	static struct stack_choice choice; /* main's, for the sampler's life */
 	struct listing_spec shown = { .display = { .chosen = o->chosen, .nchosen = o->nchosen,
 						   .threads = o->threads, .cgroups = o->cgroups,
 						   .accumulate = o->accumulate },
@@ -382,10 +404,19 @@ static struct sampler *open_sampler(const struct options *o)
 	/* the totals since the start: the screen can switch to them at any time, a recording and the
 	 * metrics keep them, CSV and JSON say when the longest waits were; batch text as it shows */
 	so.why = o->why;
+	so.why_stacks = stacks_chosen(o);
 	so.no_totals = o->batch && !o->write && !o->listen && o->format == FORMAT_TEXT && !listing_reads_totals(&shown);
 	if (sampler_open(&s, &so, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", PACKAGE, err);
 		return NULL;
+	}
+	if (so.why_stacks && (o->by_uid || o->cgroup || o->unit)) {
+		choice.f.by_uid = o->by_uid;
+		choice.f.uid = o->uid;
+		choice.f.cgroup = o->cgroup;
+		choice.f.unit = o->unit;
+		choice.d.threads = o->threads;
+		sampler_set_stack_match(s, stack_chosen, &choice);
 	}
 	return s;
 }

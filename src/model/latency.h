@@ -78,6 +78,9 @@ struct why_header {
 				      kernel.task_delayacct, not the delayacct kinds) */
 	uint64_t not_fitted;       /* waits that found the maps full, in the interval */
 	uint64_t not_fitted_total; /* and since the start */
+	int stacks;                /* WHY_ON: off-CPU stacks are taken of the selected tasks */
+	uint64_t stacks_lost;      /* off-CPU times and stacks that found their maps full, since
+				      the start */
 };
 
 /* A kind's key, as in JSON and CSV: the delay kinds' ("cpu", "io", ...), then "blocked". */

@@ -12,6 +12,7 @@
 #include "psi.h"
 #include "rates.h"
 #include "rowfield.h"
+#include "stacks.h"
 #include "totals.h"
 
 struct cgroup_node;
@@ -39,6 +40,8 @@ struct row {
 	const struct peaks *peak;
 	const struct lat_waits *lat; /* --why: the row's waits in the interval by kind (latency.h);
 					NULL: none, and no kind it lacks. Whoever made the row owns it */
+	const struct stk_list *stacks; /* --why: the row's top off-CPU stacks (stacks.h); NULL when
+					  its stacks were not taken. Whoever made the row owns it */
 	uint8_t still; /* thread mode: the task's reading was carried over (steady.h) and what its row
 			  takes of its process did not change: all of it is as at the reading before,
 			  but for its time */

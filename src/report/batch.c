@@ -133,6 +133,8 @@ static void text_why(struct outbuf *o, const struct why_header *w)
 		lat_kind_names(o, (lat_mask)(LAT_ALL & ~w->measured), "", " ");
 	}
 	out_printf(o, F_(N_("  did not fit: %llu")), (unsigned long long)w->not_fitted);
+	if (w->stacks)
+		out_printf(o, F_(N_("  stacks that did not fit: %llu")), (unsigned long long)w->stacks_lost);
 	out_char(o, '\n');
 }
 
@@ -239,10 +241,14 @@ static void json_why_state(struct outbuf *o, const struct why_header *w)
 	out_str(o, "],\"reason\":");
 	json_string_or_null(o, w->reason);
 	if (w->state == WHY_ON)
-		out_printf(o, ",\"not_fitted\":%llu,\"not_fitted_total\":%llu}", (unsigned long long)w->not_fitted,
+		out_printf(o, ",\"not_fitted\":%llu,\"not_fitted_total\":%llu", (unsigned long long)w->not_fitted,
 			   (unsigned long long)w->not_fitted_total);
 	else
-		out_str(o, ",\"not_fitted\":null,\"not_fitted_total\":null}");
+		out_str(o, ",\"not_fitted\":null,\"not_fitted_total\":null");
+	/* with stacks taken: the off-CPU times and stacks that found the maps full, since the start */
+	if (w->state == WHY_ON && w->stacks)
+		out_printf(o, ",\"stacks_not_fitted_total\":%llu", (unsigned long long)w->stacks_lost);
+	out_str(o, "}");
 }
 
 static void json_psi(struct outbuf *o, const char *when, const struct snapshot *snap)
@@ -345,8 +351,34 @@ static void json_lat_kind(struct outbuf *o, const struct lat_hist *h)
 	out_str(o, "]}");
 }
 
+/* --why's stacks of a row: [{"ms", "count", "state", "frames": [innermost first]}, ...] by ms
+ * descending, or null where its stacks were not taken. */
+static void json_stacks(struct outbuf *o, const struct stk_list *l)
+{
+	if (!l) {
+		out_str(o, "null");
+		return;
+	}
+	out_str(o, "[");
+	for (size_t i = 0; i < l->n; i++) {
+		const struct stk_stack *s = &l->s[i];
+
+		out_str(o, i ? ",{\"ms\":" : "{\"ms\":");
+		json_number(o, s->ms);
+		out_printf(o, ",\"count\":%llu,\"state\":\"%s\",\"frames\":[", (unsigned long long)s->count,
+			   stk_state_name(s->state));
+		for (size_t f = 0; f < s->nframes; f++) {
+			if (f)
+				out_str(o, ",");
+			out_json_string(o, s->frames[f]);
+		}
+		out_str(o, "]}");
+	}
+	out_str(o, "]");
+}
+
 /* --why: "why": {"latency": {KIND: ...}} with every kind, null where it is not measured for the
- * row; "why": null where --why is off or unavailable. */
+ * row, and with stacks taken "stacks": [...]; "why": null where --why is off or unavailable. */
 static void json_why(struct outbuf *o, const struct snapshot *snap, const struct row *r)
 {
 	lat_mask kinds = lat_row_kinds(&snap->why, r->lat);
@@ -363,7 +395,12 @@ static void json_why(struct outbuf *o, const struct snapshot *snap, const struct
 		else
 			out_str(o, "null");
 	}
-	out_str(o, "}}");
+	out_str(o, "}");
+	if (snap->why.stacks) {
+		out_str(o, ",\"stacks\":");
+		json_stacks(o, r->stacks);
+	}
+	out_str(o, "}");
 }
 
 /* The accounting fields of a task row, named with their units. */

@@ -24,6 +24,7 @@
 #include "i18n.h"
 #include "kernelops.h"
 #include "latrows.h"
+#include "stackrows.h"
 #include "proctable.h"
 #include "rowbuild.h"
 #include "sampler.h"
@@ -66,6 +67,11 @@ struct sampler {
 	struct lat_batch lat;     /* this interval's waits */
 	uint64_t why_lost_prev;   /* lat.not_fitted at the last reading */
 	struct latrows latrows;   /* and the rows' */
+	uint32_t *stk_sel;        /* the ids whose stacks are taken in this interval, sorted */
+	size_t nstk_sel, capstk_sel;
+	struct stackrows stackrows; /* the rows' stacks */
+	int (*stk_match)(void *arg, const struct row *r);
+	void *stk_arg;
 };
 
 /* ---- prepare ---- */
@@ -130,6 +136,74 @@ static void prepare(struct sampler *s, struct snapshot *snap)
 
 /* ---- the eBPF side (--why) ---- */
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Whether off-CPU stacks are taken: asked for, and the kernel edge has them. */
+static int stacks_wanted(const struct sampler *s)
+{
+	return s->o.why && s->o.why_stacks && s->k->ops->why_select;
+}
+
+/* The ids whose stacks are taken from now on. */
+static void stacks_select(struct sampler *s, const uint32_t *ids, size_t n)
+{
+	if (n > STK_SELECT_MAX)
+		n = STK_SELECT_MAX;
+	if (n > s->capstk_sel) {
+		s->capstk_sel = 2 * n;
+		s->stk_sel = xrealloc(s->stk_sel, s->capstk_sel * sizeof(*s->stk_sel));
+	}
+	memcpy(s->stk_sel, ids, n * sizeof(*ids));
+	qsort(s->stk_sel, n, sizeof(*s->stk_sel), cmp_u32);
+	s->nstk_sel = n;
+	s->k->ops->why_select(s->k, s->stk_sel, n, s->o.threads);
+}
+
+static const char *name_frame(void *arg, uint32_t tgid, uint64_t addr, int user, char *buf, size_t size)
+{
+	struct sampler *s = arg;
+
+	return s->k->ops->why_frame(s->k, tgid, addr, user, buf, size);
+}
+
+/* The rows' stacks of the interval (those selected at its start), then the rows selected for the
+ * next one. */
+static void stacks_attach(struct sampler *s, struct snapshot *snap)
+{
+	const struct stk_batch *b = s->k->ops->why_stacks(s->k);
+	uint32_t *ids;
+	size_t n = 0;
+
+	if (!b)
+		return;
+	snap->why.stacks = 1;
+	snap->why.stacks_lost = b->lost_entries + b->lost_stacks;
+	stackrows_attach(&s->stackrows, b, snap->rows, snap->nrows, s->o.threads, s->stk_sel, s->nstk_sel,
+			 name_frame, s);
+	s->k->ops->why_frames_done(s->k);
+	ids = xmalloc((snap->nrows ? snap->nrows : 1) * sizeof(*ids));
+	for (size_t i = 0; i < snap->nrows && n < STK_SELECT_MAX; i++) {
+		const struct row *r = &snap->rows[i];
+
+		if (r->departed || (s->stk_match ? !s->stk_match(s->stk_arg, r) : !s->o.npids))
+			continue;
+		ids[n++] = s->o.threads ? r->tid : r->pid;
+	}
+	stacks_select(s, ids, n);
+	free(ids);
+}
+
+void sampler_set_stack_match(struct sampler *s, int (*match)(void *arg, const struct row *r), void *arg)
+{
+	s->stk_match = match;
+	s->stk_arg = arg;
+}
+
 /* Loads the eBPF side when it is wanted and not loaded, unloads it when it is not wanted. */
 static void why_follow(struct sampler *s)
 {
@@ -139,12 +213,17 @@ static void why_follow(struct sampler *s)
 	}
 	if (!s->o.why || s->why_loaded || s->why_failed)
 		return;
-	if (s->k->ops->why_open(s->k, &s->why_attached, s->why_notice, sizeof(s->why_notice)) < 0) {
+	if (s->k->ops->why_open(s->k, &s->why_attached, stacks_wanted(s), s->why_notice, sizeof(s->why_notice)) <
+	    0) {
 		s->why_failed = 1;
 		return;
 	}
 	s->why_loaded = 1;
 	s->why_lost_prev = 0;
+	s->nstk_sel = 0;
+	/* the processes asked for, from the first interval on (threads: from the rows) */
+	if (stacks_wanted(s) && !s->o.threads && s->o.npids)
+		stacks_select(s, s->o.pids, s->o.npids);
 }
 
 /* The waits since the last reading. A read that fails ends the eBPF side, said in the notice. */
@@ -329,6 +408,8 @@ int sampler_tick(struct sampler *s, struct snapshot *snap, char *err, size_t err
 	snap->rows = s->rows.rows;
 	if (snap->why.state == WHY_ON)
 		latrows_attach(&s->latrows, &s->lat, snap->rows, snap->nrows, s->o.threads, snap->why.measured);
+	if (snap->why.state == WHY_ON && stacks_wanted(s))
+		stacks_attach(s, snap);
 	if (s->o.cgroups)
 		build_cgroups(s, snap);
 	snap->reading_s = (s->k->ops->mono_ns(s->k) - t0) / 1e9;
@@ -545,6 +626,8 @@ void sampler_close(struct sampler *s)
 	cgtree_free(&s->tree);
 	lat_batch_free(&s->lat);
 	latrows_free(&s->latrows);
+	stackrows_free(&s->stackrows);
+	free(s->stk_sel);
 	if (s->k)
 		s->k->ops->close(s->k);
 	free(s);

@@ -34,6 +34,9 @@ struct sampler_opts {
 	int why;              /* --why: the eBPF side measures every wait, and each row gets the
 				 histograms of its interval (row.lat, snapshot.why). A switch of its own
 				 rather than a want: loading it takes a moment and is tried once */
+	int why_stacks;       /* with why: the off-CPU stacks of the selected tasks (the pids, or
+				 the rows sampler_set_stack_match chooses), each such row its top
+				 stacks (row.stacks) */
 };
 
 
@@ -66,6 +69,9 @@ const char *sampler_why_notice(const struct sampler *s);
 /* Switches the eBPF side on or off (sampler_opts.why) from the next tick. A load that failed is
  * not tried again. */
 void sampler_set_why(struct sampler *s, int on);
+/* The rows whose off-CPU stacks are taken from the next interval on (with why_stacks): those
+ * match says 1 of (at most STK_SELECT_MAX, the first ones); NULL: every row (those of the pids). */
+void sampler_set_stack_match(struct sampler *s, int (*match)(void *arg, const struct row *r), void *arg);
 
 /* The exit listener's descriptor, to poll between ticks; -1 when there is none. */
 int sampler_listen_fd(const struct sampler *s);

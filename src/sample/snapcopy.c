@@ -183,6 +183,7 @@ static void copy_task_rows(struct snapcopy *c, const struct snapshot *src, int t
 		r->base = r->last = NULL; /* the readings stay the sampler's */
 		r->acct = NULL;
 		r->peak = NULL;
+		r->stacks = NULL; /* --why's stacks stay the sampler's: the screen does not show them yet */
 		copy_lat(c, r);
 	}
 	c->snap.rows = c->rows;

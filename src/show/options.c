@@ -120,10 +120,11 @@ static const struct option_def option_table[OPT_COUNT] = {
 		.bad = N_("unknown format '%s' (choose from: text, csv, json, openmetrics, html)") },
 	[OPT_ACCUMULATE] = { .name = "accumulate", .type = OPTT_FLAG, .at = AT(accumulate),
 			     .help = N_("totals since the start, exited tasks included") },
-	[OPT_WHY] = { .name = "why", .type = OPTT_FLAG, .at = AT(why), .setting = 1,
+	[OPT_WHY] = { .name = "why", .type = OPTT_FLAG, .at = AT(why), .setting = 1, .command_mode = 1,
 		      .help = N_("measure how long each wait lasts, through eBPF: per task, process and cgroup "
 				 "and per kind (blocked too: interruptible sleep), the interval's count, total, "
-				 "p50, p90, p99 and longest wait, in JSON and CSV (needs CAP_BPF and CAP_PERFMON)") },
+				 "p50, p90, p99 and longest wait, in JSON and CSV; with -p, -u, -c or --unit also "
+				 "the chosen tasks' off-CPU stacks, named (needs CAP_BPF and CAP_PERFMON)") },
 	[OPT_EXIT_BUFFER] = {
 		.name = "exit-buffer", .arg = "SIZE", .type = OPTT_SIZE, .at = AT(exit_buffer),
 		.min = MIN_EXIT_BUFFER, .max = MAX_EXIT_BUFFER, .def = DEFAULT_EXIT_BUFFER, .command_mode = 1,

@@ -547,10 +547,11 @@ static uint64_t fk_clock(struct kernel *k)
 	return fk_of(k)->now;
 }
 
-static int fk_why_open(struct kernel *k, lat_mask *attached, char *err, size_t errlen)
+static int fk_why_open(struct kernel *k, lat_mask *attached, int stacks, char *err, size_t errlen)
 {
 	struct fake_kernel *fk = fk_of(k);
 
+	(void)stacks;
 	if (fk->why_err) {
 		snprintf(err, errlen, "%s", fk->why_msg ? fk->why_msg : "refused");
 		return fk->why_err;

@@ -16,7 +16,12 @@
  *   on its own: one the kernel refuses leaves only its kind unmeasured.
  *
  * Each task's pending wait (its kind and when it began) is in task-local storage, which lives
- * and dies with the task. The histograms go to the map of the current generation (whyabi.h). */
+ * and dies with the task. The histograms go to the map of the current generation (whyabi.h).
+ *
+ * - stacks: for the tasks user space selects (why_select), sched_switch also takes the kernel
+ *   and user stacks of the task leaving the CPU and the state it leaves in; when it runs again,
+ *   its time off the CPU goes to the off-CPU map of the current generation, by (task, state,
+ *   stacks), as libbpf-tools' offcputime sums it. A task not selected costs one lookup. */
 #include "whykern.h"
 
 #include <bpf/bpf_core_read.h>
@@ -26,6 +31,10 @@
 #include "whyabi.h"
 
 char LICENSE[] SEC("license") = "GPL";
+
+/* Set by the loader: a process forked by a selected process (by tgid) is selected too (command
+ * mode follows the command's descendants from their birth). */
+const volatile bool follow_forks = false;
 
 /* Set by the loader before loading, from the kernel's BTF: sched_switch gives the state prev
  * left in (Linux 5.18 on), which is exact where prev->__state may already say TASK_WAKING. */
@@ -37,6 +46,9 @@ struct pending {
 	__u32 sched_kind; /* WHY_KIND_CPU, _IO or _BLOCKED while one is pending, else NONE */
 	__u32 pad;
 	__u64 dk_ns[WHY_KIND_IRQ]; /* the delayacct kinds' waits begun, by kind (0: none) */
+	__u64 off_ns;              /* a selected task: when it left the CPU (0: not selected) */
+	__u32 off_id, off_state;   /* the id it is counted under, the state it left in */
+	__s32 kstack, ustack;      /* its stacks then */
 };
 #define NONE 0xffffffffu
 
@@ -67,6 +79,38 @@ struct {
 
 /* Waits that found the generation's map full, since loading. */
 __u64 not_fitted = 0;
+
+/* ---- the stacks' maps ---- */
+
+/* The selected tasks (whyabi.h): a tid or a tgid -> WHY_SEL_TID or WHY_SEL_TGID. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, WHY_SELECT_MAX);
+	__type(key, __u32);
+	__type(value, __u32);
+} why_select SEC(".maps");
+
+/* The stacks by id. The loader shrinks it to one entry when no stacks are wanted. */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, WHY_STACKS_MAX);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, WHY_STACK_DEPTH * sizeof(__u64));
+} why_stacks SEC(".maps");
+
+struct off_generation {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, WHY_OFF_MAX);
+	__type(key, struct why_off_key);
+	__type(value, struct why_off_val);
+} off_a SEC(".maps"), off_b SEC(".maps");
+
+/* The off-CPU generation the programs fill: 0 off_a, 1 off_b. The loader flips it before it
+ * swaps the latency generation, whose update waits for the programs running. */
+__u32 off_gen = 0;
+/* What did not fit, since loading. */
+struct why_stack_lost stack_lost = {};
 
 /* Adds a wait of ns to the histogram of (tid, kind) in the current generation. The entries of
  * one (tid, kind) are not written from two CPUs at once (a task's run-queue wait ends where it
@@ -146,6 +190,61 @@ int BPF_PROG(on_wakeup_new, struct task_struct *p)
 	return 0;
 }
 
+/* Adds a selected task's time off the CPU to the current off-CPU generation. */
+static __always_inline void off_record(struct pending *w, __u32 tgid, __u64 ns)
+{
+	struct why_off_key key = { .id = w->off_id, .state = w->off_state, .kstack = w->kstack, .ustack = w->ustack };
+	void *gen = off_gen ? (void *)&off_b : (void *)&off_a;
+	struct why_off_val *v = bpf_map_lookup_elem(gen, &key);
+
+	if (!v) {
+		struct why_off_val fresh = { .tgid = tgid };
+		long err = bpf_map_update_elem(gen, &key, &fresh, BPF_NOEXIST);
+
+		if (err && err != -EEXIST) {
+			__sync_fetch_and_add(&stack_lost.entries, 1);
+			return;
+		}
+		v = bpf_map_lookup_elem(gen, &key);
+		if (!v)
+			return;
+	}
+	__sync_fetch_and_add(&v->ns, ns);
+	__sync_fetch_and_add(&v->count, 1);
+}
+
+/* A stack id, counting the stacks the map had no room for. */
+static __always_inline __s32 stack_of(void *ctx, __u64 flags, __u64 *lost)
+{
+	long id = bpf_get_stackid(ctx, &why_stacks, flags);
+
+	if (id == -EEXIST || id == -ENOMEM)
+		__sync_fetch_and_add(lost, 1);
+	return (__s32)id;
+}
+
+/* prev, leaving the CPU in state, is selected: its stacks and state are kept until it runs. */
+static __always_inline void off_begin(void *ctx, struct task_struct *prev, struct pending *w, __u32 state,
+				      __u64 now)
+{
+	__u32 pid = prev->pid, tgid = prev->tgid;
+	__u32 *sel = bpf_map_lookup_elem(&why_select, &pid);
+
+	w->off_ns = 0;
+	if (sel && *sel == WHY_SEL_TID) {
+		w->off_id = pid;
+	} else {
+		sel = bpf_map_lookup_elem(&why_select, &tgid);
+		if (!sel || *sel != WHY_SEL_TGID)
+			return;
+		w->off_id = tgid;
+	}
+	w->off_state = state;
+	w->kstack = stack_of(ctx, 0, &stack_lost.kstacks);
+	w->ustack = stack_of(ctx, BPF_F_USER_STACK, &stack_lost.ustacks);
+	w->off_ns = now;
+}
+
 /* prev leaves the CPU: runnable (preempted, or its sleep undone by a signal), in a block-I/O
  * wait, or asleep; next runs, and its wait for a CPU ends. */
 SEC("tp_btf/sched_switch")
@@ -166,12 +265,36 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		else
 			w->sched_kind = NONE; /* uninterruptible without I/O (D), stopped, dead */
 		w->sched_ns = now;
+		off_begin(ctx, prev, w,
+			  preempt || state == TASK_RUNNING  ? WHY_STATE_R
+			  : state & TASK_UNINTERRUPTIBLE    ? WHY_STATE_D
+							    : WHY_STATE_S,
+			  now);
 	}
 	if (next->pid && (w = pending_of(next, 0))) {
 		if (w->sched_kind == WHY_KIND_CPU && w->sched_ns && now > w->sched_ns)
 			record(next->pid, next->tgid, WHY_KIND_CPU, now - w->sched_ns);
 		w->sched_kind = NONE;
+		if (w->off_ns && now > w->off_ns)
+			off_record(w, next->tgid, now - w->off_ns);
+		w->off_ns = 0;
 	}
+	return 0;
+}
+
+/* A new process of a selected process is selected from its birth, when follow_forks is set (a
+ * full filter map leaves it out). */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ptgid = parent->tgid, ctgid = child->tgid, mode = WHY_SEL_TGID;
+	__u32 *sel;
+
+	if (!follow_forks || ctgid == ptgid)
+		return 0; /* a thread: its process's selection covers it */
+	sel = bpf_map_lookup_elem(&why_select, &ptgid);
+	if (sel && *sel == WHY_SEL_TGID)
+		bpf_map_update_elem(&why_select, &ctgid, &mode, BPF_NOEXIST);
 	return 0;
 }
 

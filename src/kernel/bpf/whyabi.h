@@ -71,4 +71,45 @@ struct why_val {
 	unsigned int pad2;
 };
 
+/* ---- off-CPU stacks, for the selected tasks only ----
+ *
+ * User space names the tasks in a filter map (why_select: an id -> WHY_SEL_TID when the id is a
+ * thread, WHY_SEL_TGID when it is a process). When such a task leaves the CPU, the programs take
+ * its kernel and user stacks (ids in a stack-trace map) and the state it left in; when it runs
+ * again, the time it was off the CPU is added to a hash keyed by (id, state, stacks). Two such
+ * hashes take turns, as the latency maps do; the stack-trace map is shared and not emptied. */
+#define WHY_SEL_TID 1
+#define WHY_SEL_TGID 2
+#define WHY_SELECT_MAX 4096  /* tasks or processes selected */
+#define WHY_STACK_DEPTH 48   /* frames kept of a stack (deeper frames are cut) */
+#define WHY_STACKS_MAX 8192  /* distinct stacks, kernel and user together */
+#define WHY_OFF_MAX 16384    /* (task, state, stacks) entries a generation holds */
+
+/* The state a task left the CPU in. */
+#define WHY_STATE_R 0 /* runnable: preempted, or its sleep undone */
+#define WHY_STATE_D 1 /* uninterruptible (D) */
+#define WHY_STATE_S 2 /* interruptible sleep (S) */
+#define WHY_STATES 3
+
+struct why_off_key {
+	unsigned int id;    /* a tid or a tgid, as selected */
+	unsigned int state; /* WHY_STATE_* */
+	int kstack, ustack; /* stack ids; negative: none (a kernel thread's user stack) or lost */
+};
+
+struct why_off_val {
+	unsigned long long ns;    /* time off the CPU */
+	unsigned long long count; /* times it left */
+	unsigned int tgid;
+	unsigned int pad;
+};
+
+/* What did not fit since loading: off-CPU times whose generation's map was full, and stacks
+ * the stack-trace map had no room for (a bucket taken by another stack, or no memory). */
+struct why_stack_lost {
+	unsigned long long entries;
+	unsigned long long kstacks;
+	unsigned long long ustacks;
+};
+
 #endif

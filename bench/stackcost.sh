@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# bench/stackcost.sh — what --why's off-CPU stacks cost, beside libbpf-tools' offcputime on the
+# same workload in one run: a context-switch storm (bench/pingpong.c: two processes bouncing a
+# byte through pipes on one CPU), each tool following the storm's first process for the same
+# seconds. For each tool: the storm's round trips a second beside it (none: alone), and the
+# tool's own CPU time (user + system, from /usr/bin/time -v) and peak memory. Rounds alternate
+# the tools, so that a noisy neighbour spreads over all of them.
+#
+#   bench/stackcost.sh [DELAYTOP]
+#
+# Environment: ROUNDS (3), SECS (6: the storm's length; the tools follow it for SECS-2 s), CPU
+# (1), OFFCPUTIME (offcputime in PATH or /usr/sbin). Needs root.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/.." && pwd)
+delaytop=${1:-$root/src/delaytop}
+ROUNDS=${ROUNDS:-3}
+SECS=${SECS:-6}
+CPU=${CPU:-1}
+CC=${CC:-cc}
+OFFCPUTIME=${OFFCPUTIME:-$(command -v offcputime || echo /usr/sbin/offcputime)}
+
+die() { echo "stackcost.sh: $*" >&2; exit 1; }
+
+[ "$(id -u)" = 0 ] || die "run as root"
+[ -x "$delaytop" ] || die "no delaytop binary at $delaytop"
+[ -x "$OFFCPUTIME" ] || die "no offcputime (apt-get install libbpf-tools)"
+[ -x /usr/bin/time ] || die "no /usr/bin/time (apt-get install time)"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$CC" -O2 -std=c11 -Wall -Wextra -o "$tmp/pingpong" "$here/pingpong.c"
+follow=$((SECS - 2))
+
+# run TOOL: one storm with TOOL following it; prints "RATE CPU_S MAXRSS_KB"
+run() {
+	local tool=$1 pp rate cpu rss
+	"$tmp/pingpong" "$SECS" "$CPU" >"$tmp/rate" &
+	pp=$!
+	sleep 0.5
+	case $tool in
+	none) sleep "$follow" ;;
+	offcputime) /usr/bin/time -v -o "$tmp/time" "$OFFCPUTIME" -p "$pp" "$follow" >/dev/null 2>&1 ;;
+	why) /usr/bin/time -v -o "$tmp/time" "$delaytop" -b --why --format json -d 1 -n "$follow" \
+		>/dev/null 2>&1 ;;
+	stacks) /usr/bin/time -v -o "$tmp/time" "$delaytop" -b --why --format json -d 1 -n "$follow" -p "$pp" \
+		>/dev/null 2>&1 ;;
+	esac
+	wait "$pp"
+	rate=$(grep -o '[0-9.]*' "$tmp/rate" | tail -1)
+	if [ "$tool" = none ]; then
+		echo "$rate - -"
+		return
+	fi
+	cpu=$(awk -F': ' '/User time/ { u = $2 } /System time/ { s = $2 } END { printf "%.2f", u + s }' "$tmp/time")
+	rss=$(awk -F': ' '/Maximum resident/ { print $2 }' "$tmp/time")
+	echo "$rate $cpu $rss"
+}
+
+printf '%-11s %5s %16s %10s %12s\n' tool round round_trips_per_s cpu_s max_rss_kb
+for r in $(seq "$ROUNDS"); do
+	for tool in none offcputime stacks why; do
+		read -r rate cpu rss <<<"$(run "$tool")"
+		printf '%-11s %5s %16s %10s %12s\n' "$tool" "$r" "$rate" "$cpu" "$rss"
+	done
+done

@@ -1,0 +1,180 @@
+#!/bin/bash
+# stacks.sh — --why's off-CPU stacks on the real kernel, of programs built here with frame
+# pointers (tests/stackwait.c, a PIE binary, and its shared library): a reader of a pipe written
+# every 10 ms has as its top stack the kernel's pipe read under wait_on_pipe, in S, and the
+# stacks through the pipe read hold most of its time off the CPU (its interval less its CPU time
+# from /proc/PID/schedstat); an fsync loop shows do_fsync under wait_on_fsync, in D; a sleeper
+# shows the nanosleep path under wait_in_nanosleep; a function of the shared library is named; a
+# deleted binary's frames are its module and offset, not names read from whatever is at its
+# old path now; a task that exits mid-interval leaves the run whole; a process not chosen has
+# "stacks": null. Without privileges: one sentence, "why": null.
+. "$top_srcdir/tests/lib.sh"
+
+require_root
+require_cmd jq setpriv
+require_taskstats
+
+SW=${top_builddir:-.}/tests/stackwait
+[ -x "$SW" ] || skip_all "tests/stackwait was not built"
+
+"$DELAYTOP" -b --why --format json -n 1 -d 0.2 -p 1 >"$TMPDIR_TEST/probe.json" 2>"$TMPDIR_TEST/probe.err"
+state=$(jq -r 'select(.type == "psi") | .why.state' "$TMPDIR_TEST/probe.json" 2>/dev/null | tail -1)
+if [ "$state" != on ]; then
+	grep -q "built without eBPF" "$TMPDIR_TEST/probe.err" && skip_all "$(head -1 "$TMPDIR_TEST/probe.err")"
+	[ -r /sys/kernel/btf/vmlinux ] || skip_all "the kernel has no BTF: $(head -1 "$TMPDIR_TEST/probe.err")"
+fi
+
+# start NAME ARGS...: runs stackwait ARGS in the background; its pid (the one it prints) in NAME
+start() {
+	local name=$1 pid i
+	shift
+	"$SW" "$@" >"$TMPDIR_TEST/$name.pid" 2>"$TMPDIR_TEST/$name.err" 9>&- &
+	track_pid $!
+	for i in $(seq 50); do
+		pid=$(head -1 "$TMPDIR_TEST/$name.pid" 2>/dev/null)
+		[ -n "$pid" ] && break
+		sleep 0.05
+	done
+	printf -v "$name" '%s' "$pid"
+}
+
+# the pipe's writer is the reader's child: stopped with it (it exits on EPIPE)
+start PIPE pipe
+start SLEEP sleep
+start LIB lib
+DIR=$(disk_dir)
+if [ -n "$DIR" ]; then
+	FS=$(mktemp "$DIR/delaytop-stacks.XXXXXX")
+	EXTRA_DIRS="$EXTRA_DIRS $FS"
+	start FSYNC fsync "$FS"
+fi
+sleep 0.3
+
+run0=$(awk '{ print $1 }' "/proc/$PIPE/schedstat")
+"$DELAYTOP" -b --why --format json -n 3 -d 1 -p "$PIPE,$SLEEP,$LIB${FSYNC:+,$FSYNC},1" >"$TMPDIR_TEST/out.json" \
+	2>"$TMPDIR_TEST/out.err"
+rc=$?
+run1=$(awk '{ print $1 }' "/proc/$PIPE/schedstat")
+tap_ok "$rc" "delaytop -b --why --format json -p ... exits 0" "got $rc" "stderr: $(head -3 "$TMPDIR_TEST/out.err" | tr '\n' ' ')"
+h=$(jq -r 'select(.type == "psi") | .why.stacks_not_fitted_total' "$TMPDIR_TEST/out.json" | tail -1)
+[ "$h" = 0 ]
+tap_ok $? "the header counts the stacks that did not fit (none here)" "got '$h'"
+
+# top PID: the task record's top stack of the last report as "MS STATE frame|frame|..."
+top() {
+	jq -r --argjson p "$1" 'select(.type == "task" and .pid == $p) | .why.stacks[0] // empty
+		| "\(.ms) \(.state) \(.frames | join("|"))"' "$TMPDIR_TEST/out.json" | tail -1
+}
+# frames_of PID: every frame of its stacks in the last report, one a line
+frames_of() {
+	jq -r --argjson p "$1" 'select(.type == "task" and .pid == $p) | .why.stacks // [] | map(.frames[]) | .[]' \
+		"$TMPDIR_TEST/out.json" | tail -n +1
+}
+
+# ---- the pipe's reader ----
+read -r ms st frames <<<"$(top "$PIPE")"
+echo "$frames" | grep -Eq '(^|\|)(anon_)?pipe_read\+0x[0-9a-f]+\|' && echo "$frames" | grep -Eq '\|(wait_on_pipe|main)\+0x'
+tap_ok $? "the pipe reader's top stack is the kernel's pipe read called from wait_on_pipe or main" \
+	"got: $st $frames"
+[ "$st" = S ]
+tap_ok $? "in interruptible sleep (S)" "got '$st'"
+# its stacks through the pipe read against its time off the CPU in the last interval: the
+# interval less its CPU time (all of the run's, an upper bound of one interval's)
+read -r pipe_ms interval_s <<<"$(jq -r --argjson p "$PIPE" 'select(.type == "task" and .pid == $p)
+	| "\([.why.stacks[] | select(.frames | map(test("pipe_read")) | any) | .ms] | add) \(.interval_s)"' \
+	"$TMPDIR_TEST/out.json" | tail -1)"
+off_ms=$(awk -v i="$interval_s" -v a="$run0" -v b="$run1" 'BEGIN { printf "%.1f", i * 1000 - (b - a) / 1e6 }')
+lo=$(awk -v o="$off_ms" 'BEGIN { print o * 0.7 }'); hi=$(awk -v i="$interval_s" 'BEGIN { print i * 1000 * 1.1 }')
+within "$pipe_ms" "$lo" "$hi"
+tap_ok $? "its pipe-read stacks hold most of its time off the CPU ($pipe_ms ms of $off_ms ms)" "expected $lo..$hi"
+
+# ---- fsync, nanosleep, a shared library ----
+if [ -n "${FSYNC:-}" ]; then
+	frames_of "$FSYNC" | grep -q '^do_fsync+0x' && frames_of "$FSYNC" | grep -q '^wait_on_fsync+0x'
+	tap_ok $? "the fsync loop's stacks go through do_fsync, under wait_on_fsync" "got: $(top "$FSYNC")"
+	s=$(jq -r --argjson p "$FSYNC" 'select(.type == "task" and .pid == $p) | [.why.stacks[] | select(.frames | map(test("^do_fsync")) | any) | .state] | unique | join(",")' "$TMPDIR_TEST/out.json" | tail -1)
+	case ",$s," in *,D,*) true ;; *) false ;; esac
+	tap_ok $? "waiting in D" "got states '$s'"
+else
+	tap_skip "the fsync loop's stacks go through do_fsync" "no directory on a disk"
+	tap_skip "waiting in D" "no directory on a disk"
+fi
+read -r ms st frames <<<"$(top "$SLEEP")"
+echo "$frames" | grep -Eq '(^|\|)[a-z_]*nanosleep[a-z_]*\+0x' && echo "$frames" | grep -q '|wait_in_nanosleep+0x'
+tap_ok $? "the sleeper's top stack is the nanosleep path under wait_in_nanosleep" "got: $st $frames"
+read -r ms st frames <<<"$(top "$LIB")"
+echo "$frames" | grep -q '|stackwait_lib_wait+0x' && echo "$frames" | grep -q '|main+0x'
+tap_ok $? "a function of a shared library (stackwait_lib_wait) and main of a PIE binary are named" "got: $frames"
+n=$(jq -r 'select(.type == "task" and .pid == 1) | .why.stacks | length' "$TMPDIR_TEST/out.json" | tail -1)
+[ -n "$n" ]
+tap_ok $? "a chosen process that barely ran still has a list (init: $n stacks)" "got none"
+
+# ---- the rows -u chooses (from the second report on); none without a choice ----
+setup_nobody
+"${NOBODY[@]}" "$SW" sleep >"$TMPDIR_TEST/nb.pid" 2>/dev/null 9>&- &
+NB=$!
+track_pid "$NB"
+sleep 0.2
+"$DELAYTOP" -b --why --format json -n 2 -d 0.5 -u nobody >"$TMPDIR_TEST/u.json" 2>/dev/null
+u=$(jq -r --argjson p "$NB" 'select(.type == "task" and .pid == $p) | .why.stacks[0].frames // [] | join("|")' 	"$TMPDIR_TEST/u.json" | tail -1)
+echo "$u" | grep -q '|wait_in_nanosleep+0x'
+tap_ok $? "-u nobody: the stacks of nobody's process are taken" "got: '$u'"
+"$DELAYTOP" -b --why --format json -n 1 -d 0.3 >"$TMPDIR_TEST/all.json" 2>/dev/null
+k=$(jq -r 'select(.type == "task") | .why | has("stacks")' "$TMPDIR_TEST/all.json" | sort -u | tr '\n' ' ')
+[ "$k" = "false " ]
+tap_ok $? "without -p, -u, -c or --unit no stacks are taken" "has stacks: '$k'"
+
+# ---- a deleted binary, another file at its old path ----
+DEL=$(mktemp -d /tmp/delaytop-stacks-del.XXXXXX)
+EXTRA_DIRS="$EXTRA_DIRS $DEL"
+cp "$SW" "$DEL/sw" && cp "${top_builddir:-.}/tests/libstackwaitlib.so" "$DEL/"
+"$DEL/sw" sleep >"$TMPDIR_TEST/del.pid" 2>/dev/null 9>&- &
+DELPID=$!
+track_pid "$DELPID"
+sleep 0.3
+rm -f "$DEL/sw" && cp "${top_builddir:-.}/tests/libstackwaitlib.so" "$DEL/sw"
+"$DELAYTOP" -b --why --format json -n 2 -d 0.5 -p "$DELPID" >"$TMPDIR_TEST/del.json" 2>/dev/null
+del=$(jq -r --argjson p "$DELPID" 'select(.type == "task" and .pid == $p) | .why.stacks[0].frames // [] | join("|")' \
+	"$TMPDIR_TEST/del.json" | tail -1)
+echo "$del" | grep -Eq '\|sw \(deleted\)\+0x[0-9a-f]+\|' && ! echo "$del" | grep -Eq 'stackwait_lib|lib_sleep|wait_in_nanosleep'
+tap_ok $? "a deleted binary's frames are its module and offset, not names from the file now at its path" "got: $del"
+
+# ---- a task that exits mid-interval ----
+start GONE exit 1
+"$DELAYTOP" -b --why --format json -n 3 -d 0.7 -p "$GONE,$SLEEP" >"$TMPDIR_TEST/gone.json" 2>"$TMPDIR_TEST/gone.err"
+rc=$?
+n=$(jq -r --argjson p "$SLEEP" 'select(.type == "task" and .pid == $p) | .why.stacks | length' "$TMPDIR_TEST/gone.json" | wc -l)
+[ "$rc" = 0 ] && [ "$n" = 3 ] && ! kill -0 "$GONE" 2>/dev/null
+tap_ok $? "a chosen task that exits mid-run: delaytop goes on, the other's stacks in each report" \
+	"rc $rc, reports with the sleeper: $n, stderr: $(head -2 "$TMPDIR_TEST/gone.err" | tr '\n' ' ')"
+
+# ---- command mode: the command's top stacks per state, its children followed from birth ----
+# (a grandchild that sleeps 1 s from its birth, before any scan could see it, then one that reads
+# a pipe for 2 s)
+"$DELAYTOP" --why --format json -o "$TMPDIR_TEST/cmd.json" -- \
+	sh -c "\"\$0\" exit 1 >/dev/null; exec timeout -s TERM 2 \"\$0\" pipe" "$SW" >/dev/null 2>"$TMPDIR_TEST/cmd.err"
+rc=$?
+c=$(jq -r '.why.stacks[] | select(.frames | map(test("^(anon_)?pipe_read\\+")) | any)
+	| select(.frames | map(test("^wait_on_pipe\\+")) | any) | "\(.state) \(.ms)"' "$TMPDIR_TEST/cmd.json" 2>/dev/null | head -1)
+read -r st ms <<<"$c"
+[ "$rc" = 124 ] && [ "$st" = S ] && within "$ms" 1000 2500
+tap_ok $? "delaytop --why -- COMMAND: a grandchild's pipe read under wait_on_pipe, in S, most of its 2 s" \
+	"rc $rc (expected the command's 124), got '$c'" "stderr: $(head -2 "$TMPDIR_TEST/cmd.err" | tr '\n' ' ')"
+b=$(jq -r '.why.stacks[] | select(.count == 1 and (.frames | map(test("^wait_in_nanosleep\\+")) | any)) | .ms' "$TMPDIR_TEST/cmd.json" | head -1)
+within "$b" 900 1200
+tap_ok $? "a process the command forks is followed from its birth (its first 1 s sleep: $b ms)" "got '$b'"
+w=$("$DELAYTOP" --format json -- true 2>&1 >/dev/null | jq -r '.why')
+[ "$w" = null ]
+tap_ok $? "command mode without --why: \"why\": null" "got '$w'"
+
+# ---- without privileges ----
+"${NOBODY[@]}" "$DT" -b --why --format json -n 2 -d 0.3 -p "$PIPE" >"$TMPDIR_TEST/nobody.json" 2>"$TMPDIR_TEST/nobody.err"
+rc=$?
+n=$(grep -c -- "--why" "$TMPDIR_TEST/nobody.err")
+w=$(jq -r 'select(.type == "task") | .why' "$TMPDIR_TEST/nobody.json" | sort -u | tr '\n' ' ')
+r=$(jq -r 'select(.type == "task") | .pid' "$TMPDIR_TEST/nobody.json" | sort -u | tr '\n' ' ')
+[ "$rc" = 0 ] && [ "$n" = 1 ] && [ "$w" = "null " ] && [ "$r" = "$PIPE " ]
+tap_ok $? "without privileges: exit 0, one sentence, \"why\": null, the rows as asked" \
+	"rc $rc, $n sentences, why '$w', pids '$r'"
+
+done_testing
