@@ -357,7 +357,8 @@ static struct sampler *open_sampler(const struct options *o)
 	so.cgroups = o->cgroups || o->listen || o->format == FORMAT_OPENMETRICS || (o->write && !o->threads);
 	so.cgroup_root = o->cgroup;
 	/* cgroups read for the metrics alone (--format implies -b) need not count their tasks by
-	 * state, which costs a read of every thread of each process that ran */
+	 * state, which costs notes on every thread and, for each process that ran, a query and a
+	 * read of the state of its threads that moved (threadnotes.h) */
 	so.no_states = !o->cgroups && !o->write && (o->listen || o->format == FORMAT_OPENMETRICS);
 	/* CSV and JSON carry every field */
 	so.wants = o->format == FORMAT_CSV || o->format == FORMAT_JSON || o->write ? WANT_ACCT | WANT_PEAKS

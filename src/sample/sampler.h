@@ -22,8 +22,8 @@ struct sampler_opts {
 	int cgroups;          /* the cgroup view: snapshots carry cgroup rows (processes are read) */
 	const char *cgroup_root; /* the cgroup view's root; NULL: the hierarchy's root */
 	int no_states;        /* cgroup rows without their tasks by state (the metrics have none): on
-				 v2 those are counted from the state of every thread of each process
-				 that ran, on v1 asked of the kernel for each cgroup */
+				 v2 those are counted from the threads' states, read of the threads
+				 that moved (threadnotes.h), on v1 asked of the kernel for each cgroup */
 	unsigned wants;       /* WANT_*: what process rows read beyond the kernel's per-process
 				 answer; without it those fields are unavailable */
 	int no_totals;        /* no front end shows the totals since the start (nor the departed
