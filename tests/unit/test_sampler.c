@@ -533,6 +533,53 @@ static void test_prediction(void)
 	sampler_close(s);
 }
 
+/* A big machine's second reading: a process whose timer thread ran about once a second or more
+ * over its life is split at once, the timer guessed hot at the first reading; a wrong guess (a
+ * cold thread ran instead) costs a full reading of the process, as before; so does a process whose
+ * threads ran rarely, whose readings do not guess. */
+static void test_first_guess(void)
+{
+	struct fake_kernel fk;
+	struct snapshot snap;
+	struct sampler *s;
+	struct fk_proc *p, *q;
+	const struct row *r;
+
+	fixture(&fk);
+	p = fk_add_proc(&fk, 300, 1, 0, 50, "pool", NULL);
+	fk_wait(fk_add_thread(p, 300, 50, "pool"), DK_CPU, 50, 100); /* 100 waits in 50 s: a timer */
+	for (uint32_t tid = 301; tid <= 304; tid++)
+		fk_wait(fk_add_thread(p, tid, 50, "idle"), DK_CPU, 1, 1);
+	q = fk_add_proc(&fk, 400, 1, 0, 50, "other", NULL);
+	for (uint32_t tid = 400; tid <= 404; tid++)
+		fk_wait(fk_add_thread(q, tid, 50, "idle"), DK_CPU, 1, 1);
+	s = open_on(&fk, 1);
+	tick(s, &fk, 0, &snap);
+	fk_wait(&p->t[0], DK_CPU, 30, 3);
+	fk_run(&p->t[0], 10);
+	fk_wait(&q->t[2], DK_CPU, 40, 4);
+	fk_run(&q->t[2], 10);
+	tick(s, &fk, 1, &snap);
+	ok(was_asked(&fk, 300) && !was_asked(&fk, 301) && !was_asked(&fk, 304),
+	   "second reading: the pool is split, only its timer asked of it");
+	ok(was_asked(&fk, 400) && was_asked(&fk, 402) && was_asked(&fk, 404),
+	   "the process whose threads ran rarely is read whole when one runs");
+	r = row_of(&snap, 300, 300, LIVE);
+	ok(r && fabsf(r->r.kind[DK_CPU].pct - 3.0f) < 1e-3f, "the timer's CPU delay: 30 ms of 1 s, %.3f%%",
+	   r ? r->r.kind[DK_CPU].pct : -1);
+	r = row_of(&snap, 400, 402, LIVE);
+	ok(r && fabsf(r->r.kind[DK_CPU].pct - 4.0f) < 1e-3f, "the other's: 4%% (%.3f)", r ? r->r.kind[DK_CPU].pct : -1);
+	fk_wait(&p->t[3], DK_CPU, 20, 2);
+	fk_run(&p->t[3], 10);
+	fk_run(&p->t[0], 1);
+	tick(s, &fk, 1, &snap);
+	r = row_of(&snap, 300, 303, LIVE);
+	ok(was_asked(&fk, 301) && was_asked(&fk, 304) && r && fabsf(r->r.kind[DK_CPU].pct - 2.0f) < 1e-3f,
+	   "a cold thread of the pool ran with the timer: the split fails, every thread asked, its 2%% (%.3f)",
+	   r ? r->r.kind[DK_CPU].pct : -1);
+	sampler_close(s);
+}
+
 /* What is newly asked for (the accounting fields) has every thread asked at the next tick: the
  * threads of a still process, carried over, have none of it; then they are carried again. */
 static void test_newly_wanted(void)
@@ -771,6 +818,7 @@ int main(void)
 	test_processes();
 	test_threads();
 	test_prediction();
+	test_first_guess();
 	test_newly_wanted();
 	test_vanishing();
 	test_pid_reuse();
