@@ -366,6 +366,9 @@ static struct sampler *open_sampler(const struct options *o)
 	/* the totals since the start: the screen can switch to them at any time, a recording and the
 	 * metrics keep them, CSV and JSON say when the longest waits were; batch text as it shows */
 	so.no_totals = o->batch && !o->write && !o->listen && o->format == FORMAT_TEXT && !listing_reads_totals(&shown);
+	/* the screen keeps a task's totals only once it has any (most threads of a big machine never
+	 * run while it looks); a recording and the metrics keep every task's as it was */
+	so.moved_totals = !o->batch && !o->write && !o->listen;
 	if (sampler_open(&s, &so, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", PACKAGE, err);
 		return NULL;

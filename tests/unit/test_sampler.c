@@ -17,6 +17,7 @@
 
 #include "fakekernel.h"
 #include "sampler.h"
+#include "snapcopy.h"
 #include "tap.h"
 
 #define SEC 1000000000ull
@@ -706,7 +707,7 @@ static int same_delay_totals(const struct kind_totals *a, const struct kind_tota
 	       a->kinds == b->kinds && a->kinds_count == b->kinds_count && a->kinds_max == b->kinds_max;
 }
 
-enum { FULL, LEAN, PLAIN, KEPT_RUNS };
+enum { FULL, LEAN, PLAIN, MOVED, KEPT_RUNS };
 
 /* The same waits on each fake kernel, then a reading of each sampler 2 s later. */
 static void kept_step(struct fake_kernel *fk, struct sampler **s, struct snapshot *snap, int round)
@@ -737,11 +738,12 @@ static void test_kept(void)
 		[FULL] = { .threads = 1, .listen = 1, .departed = 1, .wants = WANT_ACCT | WANT_PEAKS },
 		[LEAN] = { .threads = 1, .listen = 1, .no_totals = 1 },
 		[PLAIN] = { .threads = 1, .listen = 1, .departed = 1 },
+		[MOVED] = { .threads = 1, .listen = 1, .departed = 1, .moved_totals = 1 },
 	};
 	struct fake_kernel fk[KEPT_RUNS];
 	struct sampler *s[KEPT_RUNS] = { NULL };
 	struct snapshot snap[KEPT_RUNS];
-	int rates = 1, totals = 1, none = 1;
+	int rates = 1, totals = 1, none = 1, moved = 1, first_max = 0;
 	char err[256] = "";
 
 	for (int i = 0; i < KEPT_RUNS; i++) {
@@ -758,10 +760,26 @@ static void test_kept(void)
 			const struct row *l = row_of(&snap[LEAN], f->pid, f->tid, LIVE);
 			const struct row *p = row_of(&snap[PLAIN], f->pid, f->tid, LIVE);
 
+			const struct row *m = row_of(&snap[MOVED], f->pid, f->tid, LIVE);
+
 			rates = rates && l && p && same_delay_rates(f, l, 0) && same_delay_rates(f, p, 1);
 			totals = totals && p && f->acc && p->acc && same_delay_totals(f->acc, p->acc);
 			none = none && l && !l->acc;
+			moved = moved && m && p && m->acc && same_delay_totals(p->acc, m->acc) && same_delay_rates(p, m, 0);
 		}
+		if (round == 1) { /* the worker's first move: its longest wait is read there already */
+			const struct row *m = row_of(&snap[MOVED], 100, 101, LIVE);
+
+			first_max = m && m->acc && (m->acc->kinds_max & (1u << DK_IO)) && m->acc->max_ns[DK_IO] == 150000000ull;
+		}
+	}
+	ok(moved, "totals kept only once a task moves: the same numbers as kept from the start");
+	ok(first_max, "a task that moves keeps the longest wait of the reading it first moved at");
+	{
+		const struct row *m = row_of(&snap[MOVED], 200, 200, LIVE);
+
+		ok(m && m->acc && m->acc->kinds && !totals_waited(m->acc) && !m->acc->run_ns,
+		   "a task still since the first reading has zero totals, of the kinds it has");
 	}
 	is_int(snap[LEAN].nrows, snap[FULL].nrows, "without totals: the same rows");
 	ok(rates, "the rates of the delays are the same numbers whether the tasks keep totals and fields or not");
@@ -813,6 +831,54 @@ static void test_kept(void)
 		sampler_close(s[i]);
 }
 
+/* The screen's way (sampler_set_defer): a reading leaves its task rows out, and they are made
+ * once, into the copy the screen shows; the same rows, rates and totals as a sampler that made
+ * them at its tick, reading after reading. */
+static void test_deferred_rows(void)
+{
+	const struct sampler_opts o = { .threads = 1, .listen = 1, .departed = 1, .moved_totals = 1 };
+	struct fake_kernel fk[2];
+	struct sampler *s[2] = { NULL };
+	struct snapshot snap[2];
+	struct snapcopy c;
+	int left_out = 1, same = 1, made = 1;
+	char err[256] = "";
+
+	for (int i = 0; i < 2; i++) {
+		fixture(&fk[i]);
+		if (sampler_open_kernel(&s[i], &o, &fk[i].k, err, sizeof(err)) < 0) {
+			ok(0, "the sampler opens on the fake kernel: %s", err);
+			return;
+		}
+	}
+	sampler_set_defer(s[1], 1);
+	snapcopy_init(&c);
+	for (int round = 0; round < 4; round++) {
+		for (int i = 0; i < 2; i++) {
+			if (round > 0) {
+				fk_wait(&fk[i].p[0].t[1], DK_IO, 300 * (uint64_t)round, 3);
+				fk_run(&fk[i].p[0].t[0], 100 * (uint64_t)round);
+			}
+			tick(s[i], &fk[i], round ? 2 : 0, &snap[i]);
+		}
+		left_out = left_out && snap[1].nrows == 0 && snap[0].nrows > 0;
+		snapcopy_take_made(&c, s[1], &snap[1], 1);
+		made = made && c.snap.nrows == snap[0].nrows;
+		for (size_t j = 0; j < snap[0].nrows; j++) {
+			const struct row *a = &snap[0].rows[j];
+			const struct row *b = row_of(&c.snap, a->pid, a->tid, LIVE);
+
+			same = same && b && same_delay_rates(a, b, 1) && a->acc && b->acc && same_delay_totals(a->acc, b->acc);
+		}
+	}
+	ok(left_out, "deferred: the tick's snapshot has no task rows");
+	ok(made, "they are made into the copy: as many as the sampler that made them at its tick");
+	ok(same, "with the same rates and totals, reading after reading");
+	snapcopy_free(&c);
+	for (int i = 0; i < 2; i++)
+		sampler_close(s[i]);
+}
+
 int main(void)
 {
 	test_processes();
@@ -828,5 +894,6 @@ int main(void)
 	test_states();
 	test_io_reread();
 	test_kept();
+	test_deferred_rows();
 	return tap_done();
 }
