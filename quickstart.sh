@@ -19,9 +19,10 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # What building and running needs (run), and what only the tests need (check); the reasons
 # are in README.md.
 PACKAGES="build-essential autoconf automake autopoint gettext pkg-config
-libncurses-dev libnl-genl-3-dev libproc2-dev libzstd-dev libmicrohttpd-dev libyaml-dev libcrypt-dev"
+libncurses-dev libnl-genl-3-dev libproc2-dev libzstd-dev libmicrohttpd-dev libyaml-dev libcrypt-dev
+libbpf-dev clang bpftool"
 TEST_PACKAGES="systemd tmux groff-base jq python3 util-linux mount bsdutils procps locales libcap2-bin
-prometheus prometheus-alertmanager curl bash-completion debhelper dh-autoreconf lintian clang libclang-rt-14-dev
+prometheus prometheus-alertmanager curl bash-completion debhelper dh-autoreconf lintian libclang-rt-14-dev libbpf-tools
 openssl apache2-utils chromium python3-html5lib"
 # Test packages whose service the package enables: the tests run their own.
 SERVICE_PACKAGES="prometheus prometheus-alertmanager"

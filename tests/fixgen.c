@@ -3,8 +3,8 @@
  * readings' times, the counters (from a fixed seed) and, below, the host name and the file's
  * creation time are fixed.
  *
- *   fixgen DIR   writes DIR/procs.rec, DIR/threads.rec, DIR/cgroups.rec, DIR/long.rec and
- *                DIR/peaks.rec */
+ *   fixgen DIR   writes DIR/procs.rec, DIR/threads.rec, DIR/cgroups.rec, DIR/long.rec,
+ *                DIR/peaks.rec, DIR/hostile.rec and DIR/build.rec */
 #include "config.h"
 
 #include <errno.h>
@@ -112,6 +112,39 @@ static const struct fix_proc procs[] = {
 };
 #define NPROCS (sizeof(procs) / sizeof(procs[0]))
 
+/* build.rec's processes: a build whose commands run several at once (four cc1, two of them in
+ * turn, three sh of two users), beside a database whose one process waits more than any one cc1
+ * but less than all of them; cc1plus, whose name holds another's. */
+#define BUILD_SCOPE "/user.slice/user-1000.slice/session-2.scope"
+static const struct fix_proc build_procs[] = {
+	{ .pid = 1, .uid = 0, .user = "root", .comm = "systemd", .cmdline = "/sbin/init", .cgroup = "/init.scope",
+	  .state = 'S', .kinds = K(DK_CPU), .load = 1 },
+	{ .pid = 700, .ppid = 1, .uid = 0, .user = "root", .comm = "sh", .cmdline = "/bin/sh -c run-parts /etc/cron.hourly",
+	  .cgroup = "/system.slice/cron.service", .state = 'S', .kinds = K(DK_CPU) | K(DK_IO), .load = 4 },
+	{ .pid = 900, .ppid = 1, .uid = 999, .user = "postgres", .comm = "postgres", .cmdline = "postgres: 16/main: walwriter",
+	  .cgroup = "/system.slice/postgresql.service", .state = 'D', .kinds = K(DK_CPU) | K(DK_IO), .load = 150 },
+	{ .pid = 1200, .ppid = 1, .uid = 1000, .user = "alice", .comm = "bash", .cmdline = "-bash", .cgroup = BUILD_SCOPE,
+	  .state = 'S', .kinds = K(DK_CPU), .load = 1 },
+	{ .pid = 1300, .ppid = 1200, .uid = 1000, .user = "alice", .comm = "make", .cmdline = "make -j4", .cgroup = BUILD_SCOPE,
+	  .state = 'S', .kinds = K(DK_CPU) | K(DK_IO), .load = 5 },
+	{ .pid = 1301, .ppid = 1300, .uid = 1000, .user = "alice", .comm = "sh", .cmdline = "/bin/sh -c gcc -c a.c",
+	  .cgroup = BUILD_SCOPE, .state = 'S', .kinds = K(DK_CPU), .load = 2 },
+	{ .pid = 1302, .ppid = 1300, .uid = 1000, .user = "alice", .comm = "sh", .cmdline = "/bin/sh -c gcc -c b.c",
+	  .cgroup = BUILD_SCOPE, .state = 'S', .kinds = K(DK_CPU), .load = 3 },
+	{ .pid = 1310, .ppid = 1301, .uid = 1000, .user = "alice", .comm = "cc1", .cmdline = "cc1 -quiet a.c",
+	  .cgroup = BUILD_SCOPE, .state = 'R', .threads = { "cc1", "cc1" }, .kinds = K(DK_CPU) | K(DK_IO), .load = 90 },
+	{ .pid = 1311, .ppid = 1302, .uid = 1000, .user = "alice", .comm = "cc1", .cmdline = "cc1 -quiet b.c",
+	  .cgroup = BUILD_SCOPE, .state = 'R', .ends = 2, .kinds = K(DK_CPU) | K(DK_IO), .load = 80 },
+	{ .pid = 1312, .ppid = 1302, .uid = 1000, .user = "alice", .comm = "cc1", .cmdline = "cc1 -quiet c.c",
+	  .cgroup = BUILD_SCOPE, .state = 'R', .born = 2, .kinds = K(DK_CPU) | K(DK_IO), .load = 100 },
+	{ .pid = 1313, .ppid = 1301, .uid = 1000, .user = "alice", .comm = "cc1", .cmdline = "cc1 -quiet d.c",
+	  .cgroup = BUILD_SCOPE, .state = 'R', .carried = 2, .kinds = K(DK_CPU) | K(DK_IO), .load = 70 },
+	{ .pid = 1320, .ppid = 1301, .uid = 1000, .user = "alice", .comm = "as", .cmdline = "as -o a.o",
+	  .cgroup = BUILD_SCOPE, .state = 'R', .kinds = K(DK_CPU) | K(DK_IO), .load = 20 },
+	{ .pid = 1330, .ppid = 1302, .uid = 1000, .user = "alice", .comm = "cc1plus", .cmdline = "cc1plus -quiet e.cc",
+	  .cgroup = BUILD_SCOPE, .state = 'R', .kinds = K(DK_CPU) | K(DK_IO), .load = 15 },
+};
+
 /* One task's counters as the readings go. */
 struct fix_task {
 	const struct fix_proc *p;
@@ -132,7 +165,19 @@ struct fixture {
 	int small;    /* only the first few processes, no events, accounting always on */
 	int peaks;    /* the system's pressure quiet but for the bursts of peak_share, and events */
 	int hostile;  /* mallory's names are markup and bytes that are not UTF-8 (the HTML report's test) */
+	int build;    /* build_procs rather than procs */
 };
+
+/* The processes of fixture x, and how many into *n. */
+static const struct fix_proc *procs_of(const struct fixture *x, size_t *n)
+{
+	if (x->build) {
+		*n = sizeof(build_procs) / sizeof(build_procs[0]);
+		return build_procs;
+	}
+	*n = x->small ? 4 : NPROCS;
+	return procs;
+}
 
 /* hostile.rec's names for mallory's process (1601): what a task controls, made to break a page. */
 #define HOSTILE_COMM "<img src=x onerror=alert(1)>\xff"
@@ -334,10 +379,11 @@ static void cgroup_facts_at(struct cgroup_facts *f, struct psi_snapshot *prev, i
 /* The tasks of fixture x: one per process, or one per thread. */
 static size_t make_tasks(const struct fixture *x, struct fix_task *tasks)
 {
-	size_t n = 0, np = x->small ? 4 : NPROCS;
+	size_t n = 0, np;
+	const struct fix_proc *all = procs_of(x, &np);
 
 	for (size_t i = 0; i < np; i++) {
-		const struct fix_proc *p = &procs[i];
+		const struct fix_proc *p = &all[i];
 		uint32_t nth = 0;
 
 		while (nth < 4 && p->threads[nth])
@@ -428,7 +474,7 @@ static int write_fixture(const char *dir, const struct fixture *x, char *err, si
 	struct recorder_opts ro = { 0 };
 	char path[4096];
 	uint64_t seed = 88172645463325252ull;
-	size_t ntasks = make_tasks(x, tasks);
+	size_t ntasks = make_tasks(x, tasks), nprocs;
 	int rc = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, x->name);
@@ -480,7 +526,8 @@ static int write_fixture(const char *dir, const struct fixture *x, char *err, si
 		}
 		snap.rows = rows;
 		snap.nrows = n;
-		snap.nprocs = x->small ? 4 : (unsigned)NPROCS;
+		procs_of(x, &nprocs);
+		snap.nprocs = (unsigned)nprocs;
 		snap.nthreads = (unsigned)ntasks + 3;
 		if (x->cgroups) {
 			cgroup_facts_at(facts, cgprev, r, rows, n);
@@ -508,6 +555,7 @@ static const struct fixture fixtures[] = {
 	{ .name = "long.rec", .small = 1, .readings = 600 },
 	{ .name = "peaks.rec", .small = 1, .peaks = 1, .readings = 120 },
 	{ .name = "hostile.rec", .hostile = 1, .readings = 6 },
+	{ .name = "build.rec", .build = 1, .readings = 6 },
 };
 
 int main(int argc, char **argv)

@@ -20,6 +20,7 @@ cleanup() {
 	local pid kv
 	for pid in $TRACKED_PIDS; do
 		kill -TERM "$pid" 2>/dev/null
+		kill -CONT "$pid" 2>/dev/null # one a test holds still (SIGSTOP) gets the TERM too
 	done
 	for pid in $TRACKED_PIDS; do
 		wait "$pid" 2>/dev/null
@@ -134,6 +135,32 @@ wait_listening() {
 	return 1
 }
 
+# ppoll_nr: the number of the ppoll system call here (as /proc/PID/syscall gives it), or nothing.
+# delaytop's live loop (batch mode, the exporter, command mode's readings; not the screen) waits
+# for its next reading in ppoll, and makes no other ppoll: a main thread in ppoll has made a
+# reading and not begun the next.
+ppoll_nr() {
+	case $(uname -m) in
+	x86_64) echo 271 ;;
+	aarch64) echo 73 ;;
+	esac
+}
+
+# wait_first_reading PID: waits (up to 20 s) until delaytop PID has made its first reading: its
+# main thread waits in ppoll for the next one (ppoll_nr). Its exit listeners are open by then
+# too. Tasks started from now on start in its first interval, not during its first reading
+# (which, on a busy machine, can take a good part of a second). Returns 1 when it did not.
+wait_first_reading() {
+	local nr i call
+	nr=$(ppoll_nr)
+	[ -n "$nr" ] || { wait_listening "$1"; return; }
+	for ((i = 0; i < 1000; i++)); do
+		read -r call _ 2>/dev/null <"/proc/$1/syscall" && [ "$call" = "$nr" ] && return 0
+		sleep 0.02
+	done
+	return 1
+}
+
 # free_port: a free TCP port on loopback.
 free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
@@ -162,6 +189,49 @@ start_exporter() {
 				"$TMPDIR_TEST/exporter.scrape" && return 0
 		fi
 		sleep 0.2
+	done
+	return 1
+}
+
+# scrape_reading FILE TID...: scrapes start_exporter's URL into FILE until a scrape shows a
+# reading that an earlier one did not (delaytop_readings_total grew), marking the TIDs before
+# each scrape and after the last (marks X1, X2, ...). The counters in FILE then come from queries
+# made between the marks SCRAPE_LO and SCRAPE_HI: that reading ended after the last scrape that
+# did not show it was asked for, and began at most its duration before
+# (delaytop_reading_duration_seconds), and a mark that early is looked for among this call's.
+# Returns 1 when no such reading came within about 10 s.
+scrape_reading() {
+	local file=$1 r r0="" t_old="" dur first i j lo k v
+	shift
+	first=$((${SCRAPE_N:-0} + 1))
+	for ((i = 0; i < 500; i++)); do
+		SCRAPE_N=$((${SCRAPE_N:-0} + 1))
+		mark "X$SCRAPE_N" "$@"
+		if ! curl -sf -m 2 -o "$file" "$URL"; then
+			sleep 0.02
+			continue
+		fi
+		r="" dur=""
+		while read -r k v _; do # builtins: the scrapes go on at a pace of their own
+			case $k in
+			delaytop_readings_total) r=$v ;;
+			delaytop_reading_duration_seconds) dur=$v ;;
+			esac
+		done <"$file"
+		if [ -n "$r0" ] && [ "$r" != "$r0" ]; then
+			dur=$(awk -v d="$dur" 'BEGIN { printf "%d", d * 1e6 + 1000 }')
+			lo=""
+			for ((j = first; j < SCRAPE_N; j++)); do
+				[ "${MARK_T[X$j]}" -le $((t_old - ${dur:-1000000})) ] && lo=X$j
+			done
+			if [ -n "$lo" ]; then
+				SCRAPE_N=$((SCRAPE_N + 1))
+				mark "X$SCRAPE_N" "$@"
+				SCRAPE_LO=$lo SCRAPE_HI=X$SCRAPE_N
+				return 0
+			fi
+		fi
+		r0=$r t_old=${MARK_T[X$SCRAPE_N]}
 	done
 	return 1
 }
@@ -284,6 +354,242 @@ within() {
 # schedstat_wait TID: field 2 of /proc/TID/schedstat, nanoseconds waited on a runqueue.
 schedstat_wait() {
 	awk '{ print $2 }' "/proc/$1/schedstat"
+}
+
+# ---- the reference: what the kernel itself counted for a task between two moments ----
+# What a spinner waits depends on who else runs on its CPU (another test, a compile), so the
+# tests never expect "about 50%": they read the counters delaytop reports from the kernel's own
+# files, just before and just after delaytop's readings, and compare over the same interval.
+# /proc/TID/schedstat field 1 is the task's time on a CPU and field 2 its run-queue wait (ns:
+# the very counters taskstats reports as CPU time and CPU delay); /proc/TID/stat field 42 is its
+# block-I/O delay in whole clock ticks (taskstats' block-I/O delay, truncated). The kernel adds a
+# wait to them when it ends (a task back on a CPU) and CPU time at ticks and switches, so they
+# move in steps; a reading a few ms off may see one step more or less, which is why a reading's
+# counters are bracketed between two reads rather than read once.
+
+declare -gA MARK_T=() MARK_RUN=() MARK_WAIT=() MARK_IO=()
+
+# mark NAME TID...: notes each TID's counters and, after them, the moment NAME (µs since the
+# epoch): the counters are no later than it. Builtins only, so that a mark takes microseconds
+# however busy the machine is. A TID that is gone has no counters.
+mark() {
+	local name=$1 tid line f
+	shift
+	for tid; do
+		if { read -r "MARK_RUN[$name:$tid]" "MARK_WAIT[$name:$tid]" _ <"/proc/$tid/schedstat" &&
+			read -r line <"/proc/$tid/stat"; } 2>/dev/null; then
+			read -r -a f <<<"${line##*) }"
+			MARK_IO[$name:$tid]=${f[39]}
+		fi
+	done
+	MARK_T[$name]=${EPOCHREALTIME/[.,]/}
+}
+
+# marked WHAT A B [TID...]: what the kernel counted from mark A to mark B, summed over the TIDs,
+# in ms: run (time on a CPU), wait (run-queue wait), io (block-I/O delay, in whole clock ticks)
+# or wall (the time between the marks, no TID). Empty when a mark lacks a task.
+marked() {
+	local what=$1 a=$2 b=$3 tid sum=0 tick=1 va vb
+	shift 3
+	[ "$what" = io ] && tick=$((1000000000 / ${CLK_TCK:-$(getconf CLK_TCK)}))
+	for tid; do
+		case $what in
+		run) va=${MARK_RUN[$a:$tid]:-} vb=${MARK_RUN[$b:$tid]:-} ;;
+		wait) va=${MARK_WAIT[$a:$tid]:-} vb=${MARK_WAIT[$b:$tid]:-} ;;
+		io) va=${MARK_IO[$a:$tid]:-} vb=${MARK_IO[$b:$tid]:-} ;;
+		esac
+		[ -n "$va" ] && [ -n "$vb" ] || return 0
+		sum=$((sum + (vb - va) * tick))
+	done
+	[ "$what" = wall ] && sum=$(((MARK_T[$b] - MARK_T[$a]) * 1000))
+	awk -v ns="$sum" 'BEGIN { printf "%.3f\n", ns / 1e6 }'
+}
+
+# follow_start OUT ERR TID... -- COMMAND...: starts COMMAND (delaytop in batch mode, or a wrapper
+# of it) in the background, tracked, its output into OUT and its stderr into ERR, and marks the
+# TIDs (F0) just before; sets DT_PID. follow_reports then follows it to its end.
+follow_start() {
+	FOLLOW_OUT=$1
+	local err=$2
+	shift 2
+	FOLLOW_TIDS=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		FOLLOW_TIDS+=("$1")
+		shift
+	done
+	shift
+	: >"$FOLLOW_OUT"
+	mark F0 "${FOLLOW_TIDS[@]}"
+	"$@" >"$FOLLOW_OUT" 2>"$err" 9>&- &
+	DT_PID=$!
+	track_pid "$DT_PID"
+}
+
+# follow_reports: follows what follow_start started until it ends, marking the TIDs every 3 ms or
+# so, and at once when more output is in the file: a report starts at a line whose time (the
+# first ISO time in it) is not the last one's. Sets DT_STATUS (the exit status), REPORTS (how
+# many reports came), FOLLOW_MARKS (the last mark's number) and, for each report K, REPORT_LO[K]
+# (the last mark made before its reading began: its time as printed), REPORT_HI[K] (the mark
+# made as it came, after its reading), REPORT_T[K] (its time as printed, µs) and REPORT_LAG[K]
+# (ms from its time to REPORT_HI[K]); counted then brackets what the kernel counted over a
+# report's interval. Each mark made while delaytop waits for its next reading (ppoll_nr) sets
+# REPORT_WAITED[K] for the last report K that came (0: none yet), and the first such before any
+# report is REPORT_HI[0], a mark after its first reading, which prints nothing.
+follow_reports() {
+	local idle=$TMPDIR_TEST/follow.idle chunk carry="" last="" ifd sfd times=() n=0 k i t st ended=0 kind rest line
+	local nr call waiting
+	nr=$(ppoll_nr)
+	REPORTS=0 REPORT_LO=() REPORT_HI=() REPORT_T=() REPORT_LAG=() REPORT_WAITED=() DT_STATUS=""
+	rm -f "$idle"
+	mkfifo "$idle" || return 1
+	exec {sfd}<>"$idle" {ifd}<"$FOLLOW_OUT" # read -t on the fifo, never written, sleeps without a fork
+	while :; do
+		chunk=""
+		IFS= read -r -d '' -u "$ifd" chunk # all there is, to the end of the file
+		if [ -n "$chunk" ]; then
+			n=$((n + 1)) # after it came: after the readings of the reports in it
+			mark "F$n" "${FOLLOW_TIDS[@]}"
+			# each report's time, the first ISO time in the first 64 characters of its lines
+			# (JSON, CSV, the text header), as it changes; the line still being written waits
+			while read -r kind rest; do
+				if [ "$kind" = C ]; then
+					carry=$rest
+				elif [ "$rest" != "$last" ]; then
+					REPORTS=$((REPORTS + 1))
+					REPORT_HI[REPORTS]=F$n
+					last=$rest
+					times+=("$last")
+				fi
+			done < <(printf '%s%s\001' "$carry" "$chunk" | awk -v last="$last" '
+				/\001/ { sub(/\001.*/, ""); print "C " $0; next }
+				match(substr($0, 1, 64), /[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9:.]+[+-][0-9][0-9]:[0-9][0-9]/) {
+					t = substr($0, RSTART, RLENGTH); if (t != last) print "T " t; last = t }')
+			continue
+		fi
+		[ "$ended" = 1 ] && break
+		# ended: gone or a zombie (read once more, for what it wrote last)
+		st=Z
+		{ read -r line <"/proc/$DT_PID/stat" && st=${line##*) } && st=${st%% *}; } 2>/dev/null
+		[ "$st" = Z ] && ended=1 && continue
+		waiting=""
+		[ -n "$nr" ] && { read -r call _ <"/proc/$DT_PID/syscall"; } 2>/dev/null && [ "$call" = "$nr" ] && waiting=1
+		n=$((n + 1))
+		mark "F$n" "${FOLLOW_TIDS[@]}"
+		if [ -n "$waiting" ]; then
+			[ "$REPORTS" = 0 ] && [ -z "${REPORT_HI[0]:-}" ] && REPORT_HI[0]=F$n
+			REPORT_WAITED[REPORTS]=1
+		fi
+		read -r -t 0.003 -u "$sfd"
+	done
+	exec {ifd}<&- {sfd}>&-
+	rm -f "$idle"
+	FOLLOW_MARKS=$n
+	wait "$DT_PID"
+	DT_STATUS=$?
+	[ "$REPORTS" -gt 0 ] || return 0
+	# the times as printed, truncated to the ms, are no later than the readings began
+	k=0 i=0
+	while read -r t; do
+		k=$((k + 1))
+		while [ "$i" -lt "$n" ] && [ "${MARK_T[F$((i + 1))]}" -le "$t" ]; do
+			i=$((i + 1))
+		done
+		REPORT_LO[k]=F$i
+		REPORT_T[k]=$t
+		REPORT_LAG[k]=$(((MARK_T[${REPORT_HI[k]}] - t) / 1000 + 1))
+	done < <(printf '%s\n' "${times[@]}" | date -f - +%s%6N)
+}
+
+# follow_delaytop OUT ERR TID... -- COMMAND...: follow_start, then follow_reports.
+follow_delaytop() {
+	follow_start "$@"
+	follow_reports
+}
+
+# counted WHAT K TID...: "LOW HIGH", the least and the most (ms) the kernel can have counted for
+# the TIDs (WHAT as in marked) over report K's interval: what it counted from just after the
+# reading that ended report K-1 to just before the one that ended report K, and from just before
+# the first to just after the second. The first report's interval starts at a reading that
+# prints nothing: from before delaytop started (F0), and from the first mark that saw it wait
+# for its next reading (REPORT_HI[0]; the least is 0 without one). A count in clock ticks may be
+# a tick more at each end.
+counted() {
+	local what=$1 k=$2 lo hi
+	shift 2
+	[ "$k" -ge 1 ] && [ "$k" -le "$REPORTS" ] || return 1
+	: "${CLK_TCK:=$(getconf CLK_TCK)}"
+	hi=$(marked "$what" "${REPORT_LO[k - 1]:-F0}" "${REPORT_HI[k]}" "$@")
+	if [ -n "${REPORT_HI[k - 1]:-}" ]; then
+		lo=$(marked "$what" "${REPORT_HI[k - 1]}" "${REPORT_LO[k]}" "$@")
+	else
+		lo=0
+	fi
+	[ -n "$lo" ] && [ -n "$hi" ] || return 1
+	awk -v lo="$lo" -v hi="$hi" -v w="$what" -v n=$# -v t="$CLK_TCK" 'BEGIN {
+		if (w == "io") { lo -= n * 1000 / t; hi += n * 1000 / t }
+		printf "%.3f %.3f\n", (lo < 0 ? 0 : lo), hi }'
+}
+
+# counted_between WHAT T0 T1 TID...: "LOW HIGH", the least and the most (ms) the kernel can have
+# counted for the TIDs (WHAT as in marked) between the moments T0 and T1 (µs since the epoch),
+# from the marks of the last follow_reports: from the first mark at or after T0 to the last at
+# or before T1, and from the last at or before T0 to the first at or after T1.
+counted_between() {
+	local what=$1 t0=$2 t1=$3 i a=F0 b="" c="" d="" lo hi
+	shift 3
+	for ((i = 0; i <= FOLLOW_MARKS; i++)); do
+		[ "${MARK_T[F$i]}" -le "$t0" ] && a=F$i
+		[ -z "$b" ] && [ "${MARK_T[F$i]}" -ge "$t0" ] && b=F$i
+		[ "${MARK_T[F$i]}" -le "$t1" ] && c=F$i
+		[ -z "$d" ] && [ "${MARK_T[F$i]}" -ge "$t1" ] && d=F$i
+	done
+	[ -n "$b" ] && [ -n "$d" ] || return 1
+	lo=$(marked "$what" "$b" "$c" "$@")
+	hi=$(marked "$what" "$a" "$d" "$@")
+	[ -n "$lo" ] && [ -n "$hi" ] || return 1
+	awk -v lo="$lo" -v hi="$hi" 'BEGIN { printf "%.3f %.3f\n", (lo < 0 ? 0 : lo), hi }'
+}
+
+# agrees_with_kernel [--total] PCT INTERVAL_S WHAT K TID...: whether PCT over INTERVAL_S,
+# delaytop's number in report K for the TIDs (one row: a task, or a process or cgroup of these
+# tasks), is what the kernel counted for them (counted WHAT K TID...). --total: PCT is instead
+# the seconds delaytop counted over the interval (the growth of a total since the start). The
+# slack: 2 ms for the rounding of the printed numbers and, for a percentage, the share of the
+# count that the difference between delaytop's clock for the tasks and its clock for the report
+# can make (its tasks are queried a little after its reading's time: at most the REPORT_LAG of
+# the two readings; for the first, which prints nothing, until REPORT_HI[0], and the whole
+# interval without it). No number (empty or null) agrees when the kernel's count may be more
+# than delaytop takes for possible (a wait that ended in the interval after more than twice its
+# length: a task starved by a real-time one). AGREED says what was compared.
+agrees_with_kernel() {
+	local total=0 pct iv what k range lag lag0 verdict
+	[ "$1" = --total ] && total=1 && shift
+	pct=$1 iv=$2 what=$3 k=$4
+	shift 4
+	range=$(counted "$what" "$k" "$@") || { AGREED="no reference for report $k"; return 1; }
+	lag=${REPORT_LAG[k]}
+	if [ "$k" -gt 1 ]; then
+		lag0=${REPORT_LAG[k - 1]}
+	elif [ -n "${REPORT_HI[0]:-}" ]; then # the first reading began the interval before report 1
+		lag0=$(awk -v m="${MARK_T[${REPORT_HI[0]}]}" -v t="${REPORT_T[1]}" -v iv="$iv" \
+			'BEGIN { printf "%d", (m - t) / 1000 + iv * 1000 + 1 }')
+	else
+		lag0=$(awk -v iv="$iv" 'BEGIN { printf "%d", iv * 1000 }')
+	fi
+	[ "$lag0" -gt "$lag" ] && lag=$lag0
+	[ "$total" = 0 ] || lag=0
+	[[ $pct =~ ^[0-9.]+$ ]] || pct=""
+	AGREED=$(awk -v p="$pct" -v iv="$iv" -v r="$range" -v lag="$lag" -v n=$# -v total="$total" 'BEGIN {
+		split(r, b, " "); got = total ? p * 1000 : p / 100 * iv * 1000; f = lag / (iv * 1000)
+		lo = b[1] * (1 - f) - 2; hi = b[2] * (1 + f) + 2
+		most = iv * 1000 * (n + 1) * 1.1 + 5
+		ok = p != "" ? (got >= lo && got <= hi) : (hi > most)
+		more = (hi > most) ? sprintf(", which may be more than possible (%.0f ms)", most) : ""
+		printf "%s %s ms (%s over %s s), the kernel %.1f..%.1f ms (%.1f..%.1f with the slack)%s", (ok ? "ok" : "no"),
+			(p == "" ? "no number:" : sprintf("%.1f", got)), (total ? sprintf("%.3f s", p) : p "%"), iv, b[1], b[2], lo, hi, more }')
+	verdict=${AGREED%% *}
+	AGREED=${AGREED#* }
+	[ "$verdict" = ok ]
 }
 
 # cpu_busy CPU: how busy (percent) the CPU was over the next 0.3 s.

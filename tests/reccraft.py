@@ -162,6 +162,8 @@ KINDS = {
     'empty': lambda: header(),
     'alldamaged': lambda: bad_crc(run()),
     'magic-text': lambda: b'delaytop recording\n' + b'x' * 100000,
+    # a small file that merely begins like a header: not what a killed writer leaves
+    'header-like': lambda: b'delaytop recording\nformat 1.0\nnot really\n',
 }
 
 # Kinds made from a recording delaytop wrote (SRC), so that -w would go on with it.
@@ -186,6 +188,8 @@ FROM = {
     bytes((i * 13 + 5) & 0xff for i in range(100000)),
     # a recording whose last ended segment the file ends inside (a copy cut short)
     'cut': lambda src: src[:-7],
+    # the header cut short in the middle of a line, as a writer killed while it wrote it leaves
+    'header-cut': lambda src: header_of(src)[:len(header_of(src)) * 2 // 3],
 }
 
 if __name__ == '__main__':

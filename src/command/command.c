@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,8 @@ struct run_cgroups {
 
 struct run {
 	kind_mask kinds; /* the delay kinds the kernel accounts now (bits of 1 << DK_*) */
+	char retried[16]; /* the comm of posix_spawn's first child when its exec failed (ENOEXEC) and
+			     a second ran the file through /bin/sh; "" once its record was passed */
 	struct family *family;
 	struct report report;
 	uint64_t lost;
@@ -156,6 +159,10 @@ static void command_on_exit(void *arg, const struct ts_record *thread, const str
 	if (!thread)
 		return;
 	to_exit_task(thread, r, &t);
+	if (r->retried[0] && t.ppid == (uint32_t)getpid() && strcmp(t.comm, r->retried) == 0) {
+		r->retried[0] = '\0'; /* a copy of delaytop that never became the command */
+		return;
+	}
 	family_exit(r->family, &t, now_s());
 }
 
@@ -184,28 +191,94 @@ static void count_survivors(struct run *r, struct follow *f)
 	follow_survivors(f, command_member, r, on_survivor, r);
 }
 
-/* Starts the command with the signal mask and standard descriptors delaytop was given: closed_fds
- * (bits 1 << fd) were closed, and main put /dev/null there only for delaytop's sake. */
-static pid_t start(char **argv, const sigset_t *old_mask, unsigned closed_fds)
+/* The file execvp would run for name: name itself when it holds a '/', else the first executable
+ * regular file of that name in $PATH (or the system's default path); NULL when there is none.
+ * The caller frees it. */
+static char *path_of(const char *name)
 {
-	pid_t pid = fork();
-	char name[256];
-	int e;
+	const char *path = getenv("PATH");
+	char defpath[256];
 
-	if (pid != 0)
-		return pid;
+	if (strchr(name, '/'))
+		return xstrdup(name);
+	if (!path) {
+		confstr(_CS_PATH, defpath, sizeof(defpath));
+		path = defpath;
+	}
+	for (const char *p = path;; p++) {
+		size_t len = strcspn(p, ":");
+		char *file = xmalloc(len + strlen(name) + 3);
+		struct stat st;
+
+		if (len) /* an empty entry is the current directory */
+			snprintf(file, len + strlen(name) + 3, "%.*s/%s", (int)len, p, name);
+		else
+			snprintf(file, strlen(name) + 3, "./%s", name);
+		if (stat(file, &st) == 0 && S_ISREG(st.st_mode) && access(file, X_OK) == 0)
+			return file;
+		free(file);
+		p += len;
+		if (!*p)
+			return NULL;
+	}
+}
+
+/* Starts the command with the signal mask and standard descriptors delaytop was given: closed_fds
+ * (bits 1 << fd) were closed, and main put /dev/null there only for delaytop's sake; SIGINT,
+ * SIGQUIT and SIGPIPE, which delaytop ignores, at their default. Through posix_spawn, not fork:
+ * delaytop has threads by now (the exit listener's), and no code of delaytop's runs in the child
+ * before the exec. A file without a #! line runs through /bin/sh, as execvp runs it: then the
+ * first child, whose exec failed, ended as a copy of delaytop, and retried holds its comm. Returns
+ * 0 with *pid, or the error of the start or of the exec, which posix_spawn reports. */
+static int start(char **argv, const sigset_t *old_mask, unsigned closed_fds, pid_t *pid, char retried[16])
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t dfl;
+	int rc;
+
+	posix_spawn_file_actions_init(&fa);
 	for (int fd = 0; fd <= 2; fd++)
 		if (closed_fds & 1u << fd)
-			close(fd);
-	sigprocmask(SIG_SETMASK, old_mask, NULL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGQUIT, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	execvp(argv[0], argv);
-	e = errno;
-	text_clean(name, sizeof(name), argv[0]);
+			posix_spawn_file_actions_addclose(&fa, fd);
+	posix_spawnattr_init(&at);
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGINT);
+	sigaddset(&dfl, SIGQUIT);
+	sigaddset(&dfl, SIGPIPE);
+	posix_spawnattr_setsigdefault(&at, &dfl);
+	posix_spawnattr_setsigmask(&at, old_mask);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+	rc = posix_spawnp(pid, argv[0], &fa, &at, argv, environ);
+	if (rc == ENOEXEC) {
+		size_t n = 0;
+		char **sh, *file = path_of(argv[0]);
+
+		prctl(PR_GET_NAME, retried, 0, 0, 0);
+		while (argv[n])
+			n++;
+		sh = xcalloc(n + 2, sizeof(*sh));
+		sh[0] = "/bin/sh";
+		sh[1] = file ? file : argv[0];
+		memcpy(sh + 2, argv + 1, n * sizeof(*sh)); /* argv[1..n], its NULL included */
+		rc = posix_spawn(pid, sh[0], &fa, &at, sh, environ);
+		free(sh);
+		free(file);
+	}
+	posix_spawnattr_destroy(&at);
+	posix_spawn_file_actions_destroy(&fa);
+	return rc;
+}
+
+/* A command that could not be run, as a shell says it: status 127 when it is not there, 126
+ * when it is but cannot run. The wait status the report gives. */
+static int not_run(const char *argv0, int e)
+{
+	char name[256];
+
+	text_clean(name, sizeof(name), argv0);
 	fprintf(stderr, F_(N_("%s: cannot run '%s': %s\n")), PACKAGE, name, strerror(e));
-	_exit(e == ENOENT ? 127 : 126);
+	return (e == ENOENT ? 127 : 126) << 8; /* as waitpid() gives an exit with that status */
 }
 
 /* A task forked while kernel.task_delayacct is 0 never gets the other delays: once the switch is
@@ -331,20 +404,25 @@ int command_run(const struct options *o, int delayacct_off, unsigned closed_fds,
 	sigfd = signalfd(-1, &chld, SFD_NONBLOCK | SFD_CLOEXEC);
 	report_init(&r.report, o->command);
 	t0 = timing_mono_ns();
-	child = start(o->command, &old_mask, closed_fds);
-	if (child < 0) {
-		fprintf(stderr, F_(N_("%s: cannot start the command: %s\n")), PACKAGE, strerror(errno));
+	rc = start(o->command, &old_mask, closed_fds, &child, r.retried);
+	if (rc == EAGAIN || rc == ENOMEM) { /* no process to run it in */
+		fprintf(stderr, F_(N_("%s: cannot start the command: %s\n")), PACKAGE, strerror(rc));
 		reportfile_close(&out, 0);
 		rc = EXIT_CANNOT_FOLLOW;
 		goto out;
 	}
-	r.family = family_new((uint32_t)child, (uint32_t)getpid(), now_s(), parent_of, on_member, &r);
-	scan_cgroups(&r);
-	r.report.wait_status = follow(&r, f, child, sigfd);
-	r.report.wall_s = (timing_mono_ns() - t0) / 1e9;
-	count_survivors(&r, f);
-	r.report.lost = r.lost;
-	r.report.undecided = family_undecided(r.family);
+	if (rc != 0) { /* it did not run: reported as a shell's child would have ended */
+		r.report.wait_status = not_run(o->command[0], rc);
+		r.report.wall_s = (timing_mono_ns() - t0) / 1e9;
+	} else {
+		r.family = family_new((uint32_t)child, (uint32_t)getpid(), now_s(), parent_of, on_member, &r);
+		scan_cgroups(&r);
+		r.report.wait_status = follow(&r, f, child, sigfd);
+		r.report.wall_s = (timing_mono_ns() - t0) / 1e9;
+		count_survivors(&r, f);
+		r.report.lost = r.lost;
+		r.report.undecided = family_undecided(r.family);
+	}
 	rc = write_report(&r, o, &out, report_exit_status(&r.report), page);
 out:
 	if (sigfd >= 0)

@@ -97,23 +97,32 @@ static struct report_cgroup *cgroup_of(struct report *r, const char *path)
 void report_add(struct report *r, const struct exit_task *t, int running)
 {
 	struct report_group *g = group_of(r, t->comm);
+	kind_mask unknown = (kind_mask)~t->delays.kinds;
 
 	if (t->cgroup) {
 		struct report_cgroup *c = cgroup_of(r, t->cgroup);
 
 		totals_add(&c->sum, &t->delays);
+		c->unknown |= unknown;
 		c->threads++;
 		c->procs += t->tid == t->tgid;
 	}
 
 	totals_add(&r->sum, &t->delays);
 	totals_add(&g->sum, &t->delays);
+	r->unknown |= unknown;
+	g->unknown |= unknown;
 	r->threads++;
 	g->threads++;
 	if (t->tid == t->tgid)
 		count_process(r, t, (size_t)(g - r->groups), running);
 	if (t->group_dead) /* its pid may now be reused */
 		free(idmap_del(&r->open, t->tgid));
+}
+
+kind_mask report_partial(const struct kind_totals *sum, kind_mask unknown)
+{
+	return sum->kinds & unknown;
 }
 
 int report_exit_status(const struct report *r)
@@ -173,6 +182,23 @@ static void text_cell(struct outbuf *o, double v, int decimals, int width)
 	out_padded(o, buf, width, 1);
 }
 
+/* A sum's cell: marked with a '+' when partial, a lower bound (see report_partial). */
+static void text_sum_cell(struct outbuf *o, double v, int decimals, int width, int partial)
+{
+	char buf[32];
+	size_t len;
+
+	if (!partial || isnan(v)) {
+		text_cell(o, v, decimals, width);
+		return;
+	}
+	len = fmt_cell(buf, v, decimals, width - 1);
+	buf[len++] = '+';
+	buf[len] = '\0';
+	out_char(o, ' ');
+	out_padded(o, buf, width, 1);
+}
+
 /* The command as one string of display text, its arguments separated by spaces. */
 static char *command_text(const struct report *r)
 {
@@ -208,6 +234,9 @@ static void text_summary(struct outbuf *o, const struct report *r)
 				       "note: %llu exit records could not be traced to the command and are left out\n",
 				       r->undecided),
 			   (unsigned long long)r->undecided);
+	if (report_partial(&r->sum, r->unknown))
+		out_str(o, _("note: a sum marked '+' leaves out tasks that have no delay of its kind: "
+			     "kernel.task_delayacct was 0 when they were forked\n"));
 }
 
 /* Titles padded by display width, not bytes, so that translations line up. */
@@ -219,6 +248,8 @@ static void text_title(struct outbuf *o, const char *title, int width, int right
 
 static void text_kinds(struct outbuf *o, const struct report *r)
 {
+	kind_mask partial = report_partial(&r->sum, r->unknown);
+
 	out_char(o, '\n');
 	out_padded(o, _("DELAY"), 8, 0);
 	text_title(o, _("TOTAL s"), 10, 1);
@@ -230,19 +261,20 @@ static void text_kinds(struct outbuf *o, const struct report *r)
 	for (int k = 0; k < DK_COUNT; k++) {
 		const struct kind_totals *t = &r->sum;
 		double total = kind_total_s(t, k);
+		int part = (partial >> k) & 1;
 
 		out_padded(o, _(delay_kinds[k].title), 8, 0);
-		text_cell(o, total, 3, 10);
-		text_cell(o, kind_count(t, k), 0, 10);
+		text_sum_cell(o, total, 3, 10, part);
+		text_sum_cell(o, kind_count(t, k), 0, 10, part);
 		text_cell(o, totals_avg_ms(t, k), 3, 10);
 		text_cell(o, kind_max_ms(t, k), 3, 10);
-		text_cell(o, r->wall_s > 0 ? total / r->wall_s * 100.0 : NAN, 1, 9);
+		text_sum_cell(o, r->wall_s > 0 ? total / r->wall_s * 100.0 : NAN, 1, 9, part);
 		out_char(o, '\n');
 	}
 	out_padded(o, _("TOTAL"), 8, 0);
-	text_cell(o, totals_waited(&r->sum) / 1e9, 3, 10);
+	text_sum_cell(o, totals_waited(&r->sum) / 1e9, 3, 10, partial != 0);
 	out_spaces(o, 33);
-	text_cell(o, r->wall_s > 0 ? totals_waited(&r->sum) / 1e9 / r->wall_s * 100.0 : NAN, 1, 9);
+	text_sum_cell(o, r->wall_s > 0 ? totals_waited(&r->sum) / 1e9 / r->wall_s * 100.0 : NAN, 1, 9, partial != 0);
 	out_char(o, '\n');
 }
 
@@ -259,13 +291,16 @@ static void text_group_titles(struct outbuf *o, const char *first)
 	out_char(o, '\n');
 }
 
-/* A group's numbers, after its name. */
-static void text_group_numbers(struct outbuf *o, unsigned procs, unsigned threads, const struct kind_totals *sum)
+/* A group's numbers, after its name; unknown: the kinds some of its tasks had no total of. */
+static void text_group_numbers(struct outbuf *o, unsigned procs, unsigned threads, const struct kind_totals *sum,
+			       kind_mask unknown)
 {
+	kind_mask partial = report_partial(sum, unknown);
+
 	out_printf(o, " %6u %7u", procs, threads);
-	text_cell(o, totals_waited(sum) / 1e9, 3, 9);
+	text_sum_cell(o, totals_waited(sum) / 1e9, 3, 9, partial != 0);
 	for (int k = 0; k < DK_COUNT; k++)
-		text_cell(o, kind_total_s(sum, k), 3, 8);
+		text_sum_cell(o, kind_total_s(sum, k), 3, 8, (partial >> k) & 1);
 	out_char(o, '\n');
 }
 
@@ -274,7 +309,7 @@ static void text_groups(struct outbuf *o, const struct report *r)
 	text_group_titles(o, _("COMMAND"));
 	for (size_t i = 0; i < r->ngroups; i++) {
 		out_padded(o, r->groups[i].comm, 16, 0);
-		text_group_numbers(o, r->groups[i].procs, r->groups[i].threads, &r->groups[i].sum);
+		text_group_numbers(o, r->groups[i].procs, r->groups[i].threads, &r->groups[i].sum, r->groups[i].unknown);
 	}
 }
 
@@ -315,7 +350,8 @@ static void text_cgroups(struct outbuf *o, const struct report *r)
 		out_text(o, r->cgroups[i].path);
 		out_char(o, '\n');
 		out_spaces(o, 16);
-		text_group_numbers(o, r->cgroups[i].procs, r->cgroups[i].threads, &r->cgroups[i].sum);
+		text_group_numbers(o, r->cgroups[i].procs, r->cgroups[i].threads, &r->cgroups[i].sum,
+				   r->cgroups[i].unknown);
 	}
 }
 
@@ -346,7 +382,9 @@ static void json_acct(struct outbuf *o, const struct kind_totals *t)
 	}
 }
 
-static void json_kinds(struct outbuf *o, const struct kind_totals *t, double wall_s)
+/* Each kind's numbers; partial: the kinds whose total and count leave out tasks (see
+ * report_partial). */
+static void json_kinds(struct outbuf *o, const struct kind_totals *t, kind_mask partial, double wall_s)
 {
 	out_str(o, "{");
 	for (int k = 0; k < DK_COUNT; k++) {
@@ -354,6 +392,7 @@ static void json_kinds(struct outbuf *o, const struct kind_totals *t, double wal
 
 		out_printf(o, "%s\"%s\":{\"total_s\":", k ? "," : "", delay_kinds[k].key);
 		json_num(o, total);
+		out_printf(o, ",\"partial\":%s", (partial >> k) & 1 ? "true" : "false");
 		out_str(o, ",\"count\":");
 		if (t->kinds_count & (1u << k))
 			out_printf(o, "%llu", (unsigned long long)t->count[k]);
@@ -374,22 +413,26 @@ static void json_kinds(struct outbuf *o, const struct kind_totals *t, double wal
 
 /* One entry of by_command or by_cgroup (the i-th of its list), named by key. */
 static void json_group(struct outbuf *o, size_t i, const char *key, const char *name, unsigned procs,
-		       unsigned threads, const struct kind_totals *sum)
+		       unsigned threads, const struct kind_totals *sum, kind_mask unknown)
 {
+	kind_mask partial = report_partial(sum, unknown);
+
 	out_printf(o, "%s{\"%s\":", i ? "," : "", key);
 	out_json_string(o, name);
 	out_printf(o, ",\"processes\":%u,\"threads\":%u,\"total_s\":", procs, threads);
 	json_num(o, totals_waited(sum) / 1e9);
-	out_str(o, ",\"run_s\":");
+	out_printf(o, ",\"partial\":%s,\"run_s\":", partial ? "true" : "false");
 	json_num(o, sum->run_ns / 1e9);
 	out_str(o, ",\"delay\":");
-	json_kinds(o, sum, -1);
+	json_kinds(o, sum, partial, -1);
 	json_acct(o, sum);
 	out_char(o, '}');
 }
 
 static void report_json(struct outbuf *o, const struct report *r)
 {
+	kind_mask partial = report_partial(&r->sum, r->unknown);
+
 	out_str(o, "{\"command\":[");
 	for (char **a = r->argv; a && *a; a++) {
 		if (a != r->argv)
@@ -406,18 +449,21 @@ static void report_json(struct outbuf *o, const struct report *r)
 	out_printf(o, ",\"processes\":%u,\"threads\":%u,\"running\":%u,\"exits_lost\":%llu,\"undecided\":%llu,\"total_s\":",
 		   r->procs, r->threads, r->running, (unsigned long long)r->lost, (unsigned long long)r->undecided);
 	json_num(o, totals_waited(&r->sum) / 1e9);
-	out_str(o, ",\"run_s\":");
+	/* the reason once, for the run and every entry: only the switch leaves a kind out */
+	out_printf(o, ",\"partial\":%s,\"partial_reason\":%s,\"run_s\":", partial ? "true" : "false",
+		   partial ? "\"task_delayacct_off\"" : "null");
 	json_num(o, r->sum.run_ns / 1e9);
 	out_str(o, ",\"delay\":");
-	json_kinds(o, &r->sum, r->wall_s);
+	json_kinds(o, &r->sum, partial, r->wall_s);
 	json_acct(o, &r->sum);
 	out_str(o, ",\"by_command\":[");
 	for (size_t i = 0; i < r->ngroups; i++)
-		json_group(o, i, "command", r->groups[i].comm, r->groups[i].procs, r->groups[i].threads, &r->groups[i].sum);
+		json_group(o, i, "command", r->groups[i].comm, r->groups[i].procs, r->groups[i].threads, &r->groups[i].sum,
+			   r->groups[i].unknown);
 	out_str(o, "],\"by_cgroup\":[");
 	for (size_t i = 0; i < r->ncgroups; i++)
 		json_group(o, i, "cgroup", r->cgroups[i].path, r->cgroups[i].procs, r->cgroups[i].threads,
-			   &r->cgroups[i].sum);
+			   &r->cgroups[i].sum, r->cgroups[i].unknown);
 	out_str(o, "]}\n");
 }
 
@@ -446,9 +492,12 @@ static void csv_row(struct outbuf *o, const char *comm, unsigned procs, unsigned
 	}
 }
 
-/* A row's accounting fields, after the others, and its end. */
-static void csv_acct(struct outbuf *o, const struct kind_totals *t)
+/* A row's accounting fields, after the others, then its last field, the kinds whose sums are
+ * partial (their keys separated by spaces, see report_partial), and its end. */
+static void csv_acct(struct outbuf *o, const struct kind_totals *t, kind_mask unknown)
 {
+	kind_mask partial = report_partial(t, unknown);
+	const char *sep = "";
 	char buf[40];
 
 	for (int f = 0; f < AF_COUNT; f++) {
@@ -464,6 +513,12 @@ static void csv_acct(struct outbuf *o, const struct kind_totals *t)
 		else
 			out_printf(o, "%.0f", v);
 	}
+	out_char(o, ',');
+	for (int k = 0; k < DK_COUNT; k++)
+		if ((partial >> k) & 1) {
+			out_printf(o, "%s%s", sep, delay_kinds[k].key);
+			sep = " ";
+		}
 	out_char(o, '\n');
 }
 
@@ -475,7 +530,7 @@ static void csv_run(struct outbuf *o, const struct report *r)
 	out_printf(o, ",%d,", report_exit_status(r));
 	out_mem(o, buf, fmt_fixed(buf, r->wall_s, 3));
 	out_printf(o, ",%llu,", (unsigned long long)r->lost);
-	csv_acct(o, &r->sum);
+	csv_acct(o, &r->sum, r->unknown);
 }
 
 static void report_csv(struct outbuf *o, const struct report *r)
@@ -490,18 +545,18 @@ static void report_csv(struct outbuf *o, const struct report *r)
 		if (acct_fields[f].in_records)
 			out_printf(o, ",%s", acct_json_name(f, 1, name));
 	}
-	out_char(o, '\n');
+	out_str(o, ",partial_kinds\n");
 	csv_run(o, r);
 	for (size_t i = 0; i < r->ngroups; i++) {
 		csv_row(o, r->groups[i].comm, r->groups[i].procs, r->groups[i].threads, &r->groups[i].sum);
 		out_str(o, ",,,,");
-		csv_acct(o, &r->groups[i].sum);
+		csv_acct(o, &r->groups[i].sum, r->groups[i].unknown);
 	}
 	for (size_t i = 0; r->ncgroups > 1 && i < r->ncgroups; i++) { /* rows "(cgroup)" with the path */
 		csv_row(o, "(cgroup)", r->cgroups[i].procs, r->cgroups[i].threads, &r->cgroups[i].sum);
 		out_str(o, ",,,,");
 		out_csv_field(o, r->cgroups[i].path);
-		csv_acct(o, &r->cgroups[i].sum);
+		csv_acct(o, &r->cgroups[i].sum, r->cgroups[i].unknown);
 	}
 }
 

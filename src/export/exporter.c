@@ -110,6 +110,14 @@ static enum MHD_Result metrics_reply(struct exporter *e, struct MHD_Connection *
 	return ret;
 }
 
+/* The address a connection comes from, or NULL. */
+static const struct sockaddr *client_address(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+
+	return info ? info->client_addr : NULL;
+}
+
 /* Basic auth's user and password, through the library's parser, checked against the users. The
  * 0.9.77 interface where there is one (the older one is deprecated there), which refuses a NUL
  * inside either; else 0.9.75's (Debian 12), whose C strings end at one: a password is then
@@ -123,7 +131,8 @@ static int authorized(struct exporter *e, struct MHD_Connection *c)
 	if (!info)
 		return 0;
 	ok = info->password && strlen(info->username) == info->username_len &&
-	     strlen(info->password) == info->password_len && webauth_check(e->auth, info->username, info->password);
+	     strlen(info->password) == info->password_len && webauth_check(e->auth, client_address(c), info->username,
+								     info->password);
 	if (info->password)
 		explicit_bzero(info->password, info->password_len);
 	MHD_free(info);
@@ -137,7 +146,7 @@ static int authorized(struct exporter *e, struct MHD_Connection *c)
 	int ok;
 
 	user = MHD_basic_auth_get_username_password(c, &password);
-	ok = user && password && webauth_check(e->auth, user, password);
+	ok = user && password && webauth_check(e->auth, client_address(c), user, password);
 	if (password) {
 		explicit_bzero(password, strlen(password));
 		MHD_free(password);

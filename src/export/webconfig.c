@@ -1,13 +1,17 @@
-/* webconfig.c — --web-config's file: its YAML read by libyaml into a document, the document's
- * keys checked against the exporter toolkit's (a table: taken, harmless or refused), the bcrypt
- * hashes checked, the certificate and key read. */
+/* webconfig.c — --web-config's file: its YAML's events checked first (nesting depth, tags), then
+ * read by libyaml into a document, the document's keys checked against the exporter toolkit's (a
+ * table: taken, harmless or refused), the bcrypt hashes and their cost checked, the certificate
+ * and key read; every file read only if it is a regular file, so that none can stall the start. */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "format.h"
 #include "i18n.h"
@@ -16,6 +20,9 @@
 
 /* The largest web configuration, certificate or key read. */
 #define WEBCONFIG_MAX (1 << 20)
+/* The deepest nesting of sequences and mappings taken: the file's own is 2 (3 with the lists of
+ * the keys delaytop refuses); libyaml takes time quadratic in the depth, 97 s for 100,000 '['. */
+#define WEBCONFIG_DEPTH 32
 
 void webconfig_free(struct web_config *wc)
 {
@@ -94,6 +101,18 @@ struct parse {
 	char *err;
 	size_t errlen;
 };
+
+/* Fills the error, about a line (1-based; 0: the file). Returns -1. */
+__attribute__((format(printf, 3, 4))) static int fail_at(struct parse *p, unsigned long line, const char *fmt, ...)
+{
+	va_list ap;
+
+	*p->line = line;
+	va_start(ap, fmt);
+	vsnprintf(p->err, p->errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
 
 /* Fills the error, about node n's line (NULL: the file). Returns -1. */
 __attribute__((format(printf, 3, 4))) static int fail(struct parse *p, const yaml_node_t *n, const char *fmt, ...)
@@ -215,7 +234,8 @@ static int take_http(struct parse *p, int key, const yaml_node_t *k, const yaml_
 }
 
 /* A bcrypt hash as the exporter toolkit takes them: $2a$, $2b$ or $2y$, a cost of 04 to 31, 22
- * characters of salt and 31 of hash in bcrypt's alphabet; and one this libcrypt computes. */
+ * characters of salt and 31 of hash in bcrypt's alphabet; and one this libcrypt computes (take_user
+ * bounds the cost further). */
 static int is_bcrypt(const char *h)
 {
 	static const char alphabet[] = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -240,6 +260,7 @@ static int take_user(struct parse *p, const yaml_node_t *k, const yaml_node_t *v
 	char shown[SHOWN_SIZE];
 	const char *name = scalar(p, k, "basic_auth_users"), *hash;
 	struct web_config *wc = p->wc;
+	int cost;
 
 	if (!name)
 		return -1;
@@ -255,6 +276,13 @@ static int take_user(struct parse *p, const yaml_node_t *k, const yaml_node_t *v
 		return fail(p, v, F_(N_("basic_auth_users: the hash of user '%s' is not bcrypt "
 					"($2y$, $2b$ or $2a$, a cost and 53 characters)")),
 			    text_shown(name, shown));
+	cost = (hash[4] - '0') * 10 + (hash[5] - '0');
+	if (cost > WEBCONFIG_COST_MAX)
+		return fail(p, v,
+			    F_(N_("basic_auth_users: the hash of user '%s' has cost %d: delaytop takes %d to %d, "
+				  "as each step doubles the time a check holds the exporter (cost 10 takes about "
+				  "50 ms, cost 31 more than a day); make it again with htpasswd -nBC 10 USER")),
+			    text_shown(name, shown), cost, WEBCONFIG_COST_MIN, WEBCONFIG_COST_MAX);
 	wc->users = xrealloc(wc->users, (wc->nusers + 1) * sizeof(*wc->users));
 	wc->users[wc->nusers].name = xstrdup(name);
 	wc->users[wc->nusers].hash = xstrdup(hash);
@@ -310,6 +338,85 @@ static int yaml_fail(struct parse *p, const yaml_parser_t *y)
 	return -1;
 }
 
+/* What libyaml makes of the !! of YAML's own tags. */
+#define CORE_TAG "tag:yaml.org,2002:"
+
+/* Whether a tag is one delaytop reads its values as: none, the non-specific "!", or one of YAML's
+ * core schema (as !!str, !!int, !!map ...). Others (!!binary, !!python/object, !foo) would have a
+ * value read as something else than its text, or as the exporters do not. */
+static int tag_known(const char *tag)
+{
+	static const char *const core[] = { "str", "int", "bool", "null", "float", "map", "seq" };
+
+	if (!tag || strcmp(tag, "!") == 0)
+		return 1;
+	if (strncmp(tag, CORE_TAG, strlen(CORE_TAG)) != 0)
+		return 0;
+	for (size_t i = 0; i < sizeof(core) / sizeof(core[0]); i++)
+		if (strcmp(tag + strlen(CORE_TAG), core[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* The tag of an event, or NULL. */
+static const char *event_tag(const yaml_event_t *ev)
+{
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT: return (const char *)ev->data.scalar.tag;
+	case YAML_SEQUENCE_START_EVENT: return (const char *)ev->data.sequence_start.tag;
+	case YAML_MAPPING_START_EVENT: return (const char *)ev->data.mapping_start.tag;
+	default: return NULL;
+	}
+}
+
+/* One event checked: the depth it leaves (*depth), its tag. 0, or -1 after filling the error. */
+static int event_check(struct parse *p, const yaml_event_t *ev, int *depth)
+{
+	char shown[SHOWN_SIZE];
+	const char *tag = event_tag(ev);
+	unsigned long line = ev->start_mark.line + 1;
+
+	if (ev->type == YAML_SEQUENCE_START_EVENT || ev->type == YAML_MAPPING_START_EVENT) {
+		if (++*depth > WEBCONFIG_DEPTH)
+			return fail_at(p, line, F_(N_("sequences and mappings nested deeper than %d levels")),
+				       WEBCONFIG_DEPTH);
+	} else if (ev->type == YAML_SEQUENCE_END_EVENT || ev->type == YAML_MAPPING_END_EVENT) {
+		--*depth;
+	}
+	if (!tag_known(tag)) {
+		int core = strncmp(tag, CORE_TAG, strlen(CORE_TAG)) == 0; /* shown as written: !!NAME */
+
+		return fail_at(p, line, F_(N_("the YAML tag '%s%s' is not one delaytop knows")), core ? "!!" : "",
+			       text_shown(tag + (core ? strlen(CORE_TAG) : 0), shown));
+	}
+	return 0;
+}
+
+/* The text's events, checked one by one before any document is made of them: the first one
+ * nested too deep or with a tag delaytop does not know ends the parse, so that the rest of the
+ * text is never read. 0, or -1 after filling the error (libyaml's own too). */
+static int events_check(struct parse *p, const char *text, size_t len)
+{
+	yaml_parser_t y;
+	yaml_event_t ev;
+	int depth = 0, rc = 0, end = 0;
+
+	if (!yaml_parser_initialize(&y))
+		return fail(p, NULL, "%s", strerror(ENOMEM));
+	yaml_parser_set_input_string(&y, (const unsigned char *)text, len);
+	while (!end && rc == 0) {
+		if (!yaml_parser_parse(&y, &ev)) {
+			rc = yaml_fail(p, &y);
+			break;
+		}
+		rc = event_check(p, &ev, &depth);
+		end = ev.type == YAML_STREAM_END_EVENT;
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&y);
+	return rc;
+}
+
 /* The document's root walked; then that no second document follows. */
 static int parse_document(struct parse *p, yaml_parser_t *y)
 {
@@ -339,6 +446,8 @@ int webconfig_parse(const char *text, size_t len, const char *dir, struct web_co
 	memset(wc, 0, sizeof(*wc));
 	*line = 0;
 	err[0] = '\0';
+	if (events_check(&p, text, len) < 0)
+		return -1;
 	if (!yaml_parser_initialize(&y))
 		return fail(&p, NULL, "%s", strerror(ENOMEM));
 	yaml_parser_set_input_string(&y, (const unsigned char *)text, len);
@@ -354,29 +463,77 @@ int webconfig_parse(const char *text, size_t len, const char *dir, struct web_co
 	return rc;
 }
 
-/* A whole file of at most WEBCONFIG_MAX bytes, NUL-terminated, its length in *len; NULL with
- * errno set (EFBIG: too long). */
-static char *read_whole(const char *path, size_t *len)
+/* What a file that is not a regular file is, for the message. */
+static const char *file_kind(mode_t mode)
 {
-	FILE *f = fopen(path, "re");
+	if (S_ISDIR(mode))
+		return _("a directory");
+	if (S_ISFIFO(mode))
+		return _("a FIFO");
+	if (S_ISSOCK(mode))
+		return _("a socket");
+	if (S_ISCHR(mode) || S_ISBLK(mode))
+		return _("a device");
+	return _("something else");
+}
+
+/* Reads what an open regular file holds, up to WEBCONFIG_MAX bytes, into text (WEBCONFIG_MAX + 1
+ * bytes); its length, or -1 with errno set (EFBIG: longer). */
+static ssize_t read_fd(int fd, char *text)
+{
+	size_t n = 0;
+
+	while (n <= WEBCONFIG_MAX) {
+		ssize_t got = read(fd, text + n, WEBCONFIG_MAX + 1 - n);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return -1;
+		if (got == 0)
+			return (ssize_t)n;
+		n += (size_t)got;
+	}
+	errno = EFBIG;
+	return -1;
+}
+
+/* A whole regular file of at most WEBCONFIG_MAX bytes, NUL-terminated, its length in *len; NULL
+ * with the reason in why. Opened without waiting (a FIFO or a terminal cannot hold the start) and
+ * refused unless a regular file. */
+static char *read_whole(const char *path, size_t *len, char *why, size_t whylen)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
 	char *text;
-	size_t n;
+	ssize_t n;
 
-	if (!f)
-		return NULL;
-	text = xmalloc(WEBCONFIG_MAX + 1);
-	n = fread(text, 1, WEBCONFIG_MAX + 1, f);
-	if (ferror(f) || n > WEBCONFIG_MAX) {
-		int e = ferror(f) ? EIO : EFBIG;
-
-		fclose(f);
-		free(text);
-		errno = e;
+	if (fd < 0) {
+		snprintf(why, whylen, "%s", strerror(errno));
 		return NULL;
 	}
-	fclose(f);
+	if (fstat(fd, &st) < 0) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, whylen, F_(N_("not a regular file but %s")), file_kind(st.st_mode));
+		close(fd);
+		return NULL;
+	}
+	text = xmalloc(WEBCONFIG_MAX + 1);
+	n = read_fd(fd, text);
+	if (n < 0) {
+		snprintf(why, whylen, "%s", errno == EFBIG ? _("longer than 1 MiB") : strerror(errno));
+		explicit_bzero(text, WEBCONFIG_MAX + 1); /* it may be part of a key */
+		free(text);
+		close(fd);
+		return NULL;
+	}
+	close(fd);
 	text[n] = '\0';
-	*len = n;
+	*len = (size_t)n;
 	return text;
 }
 
@@ -384,11 +541,12 @@ static char *read_whole(const char *path, size_t *len)
 static char *read_pem(const char *path, unsigned long line, const char *what, const char *name, char *err,
 		      size_t errlen)
 {
+	char why[256];
 	size_t len;
-	char *pem = read_whole(name, &len);
+	char *pem = read_whole(name, &len, why, sizeof(why));
 
 	if (!pem) {
-		snprintf(err, errlen, F_(N_("%s:%lu: %s '%s': %s")), path, line, what, name, strerror(errno));
+		snprintf(err, errlen, F_(N_("%s:%lu: %s '%s': %s")), path, line, what, name, why);
 		return NULL;
 	}
 	if (!strstr(pem, "-----BEGIN ") || strlen(pem) != len) {
@@ -410,9 +568,9 @@ int webconfig_load(const char *path, struct web_config *wc, char *err, size_t er
 	memset(wc, 0, sizeof(*wc));
 	if (slash)
 		slash[slash == dir] = '\0'; /* "/web.yml" is in "/" */
-	text = read_whole(path, &len);
+	text = read_whole(path, &len, reason, sizeof(reason));
 	if (!text) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", path, reason);
 		free(dir);
 		return -1;
 	}

@@ -4,11 +4,17 @@
  * directory), and basic_auth_users (user name: bcrypt hash). Keys the toolkit knows that would
  * change nothing here are taken (client_auth_type: NoClientCert, prefer_server_cipher_suites,
  * http_server_config's http2); the others it knows are refused by name, as is any key it does
- * not know. */
+ * not know, a bcrypt cost above WEBCONFIG_COST_MAX, a YAML tag other than YAML's own, nesting
+ * deeper than 32, and a file (the configuration, certificate or key) that is not a regular file. */
 #ifndef DELAYTOP_WEBCONFIG_H
 #define DELAYTOP_WEBCONFIG_H
 
 #include <stddef.h>
+
+/* The bcrypt costs taken: 4 (bcrypt's least) to 14 (a second or two a check); a check of cost
+ * 31 would hold the exporter for more than a day. */
+#define WEBCONFIG_COST_MIN 4
+#define WEBCONFIG_COST_MAX 14
 
 struct web_user {
 	char *name;

@@ -12,6 +12,7 @@
 #include "psifile.h"
 #include "taskwatch.h"
 #include "timing.h"
+#include "whybpf.h"
 #include "xalloc.h"
 
 struct kernel_live {
@@ -23,6 +24,8 @@ struct kernel_live {
 	int following;               /* this reading's task set is the followed one */
 	uint32_t *ids;               /* the followed processes, for a walk of their stat files */
 	size_t nids, capids;
+	struct whybpf *why;          /* the latency programs (--why), or NULL */
+	lat_mask why_kinds;          /* the kinds they measure */
 };
 
 static struct kernel_live *live(struct kernel *k)
@@ -47,6 +50,7 @@ static void live_close(struct kernel *k)
 {
 	struct kernel_live *l = live(k);
 
+	whybpf_close(l->why);
 	exitlisten_close(l->listener);
 	taskwatch_close(l->watch);
 	free(l->ids);
@@ -268,6 +272,31 @@ static uint64_t live_boot_ns(struct kernel *k)
 	return timing_boot_ns();
 }
 
+static int live_why_open(struct kernel *k, lat_mask *attached, char *err, size_t errlen)
+{
+	struct kernel_live *l = live(k);
+
+	int rc = l->why ? 0 : whybpf_open(&l->why, &l->why_kinds, err, errlen);
+
+	*attached = l->why ? l->why_kinds : 0;
+	return rc;
+}
+
+static int live_why_read(struct kernel *k, struct lat_batch *b)
+{
+	struct kernel_live *l = live(k);
+
+	return l->why ? whybpf_read(l->why, b) : -ENOTCONN;
+}
+
+static void live_why_close(struct kernel *k)
+{
+	struct kernel_live *l = live(k);
+
+	whybpf_close(l->why);
+	l->why = NULL;
+}
+
 static const struct kernel_ops live_ops = {
 	.open_taskstats = live_open_taskstats,
 	.open_exits = live_open_exits,
@@ -299,6 +328,9 @@ static const struct kernel_ops live_ops = {
 	.pressure = live_pressure,
 	.mono_ns = live_mono_ns,
 	.boot_ns = live_boot_ns,
+	.why_open = live_why_open,
+	.why_read = live_why_read,
+	.why_close = live_why_close,
 };
 
 int kernel_open(struct kernel **out, char *err, size_t errlen)

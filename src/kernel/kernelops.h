@@ -17,10 +17,18 @@
  *  - cgroups: the hierarchy shown, the walk below a cgroup, its directory's owner, its pressure
  *    and (v1) its states.
  *  - the machine: the delay-accounting switch, its state at boot, /proc/pressure, the clocks.
+ *  - eBPF (--why): the latency programs loaded and unloaded, the interval's histograms read.
  *
  * Each function takes the instance first: a fake embeds struct kernel as its first member. The
  * real one's task-set and /proc functions need no set-up; the taskstats ones answer -ENOTCONN
- * until open_taskstats succeeded. */
+ * until open_taskstats succeeded.
+ *
+ * Which calls may run at once, on two threads: only open_threads, thread_state and close_threads
+ * (each thread on handles of its own), beside one another and beside query and thread_io, which
+ * the answers' callback calls (the first reading of many threads: prestate.h reads their states
+ * on a second thread while the sampler's thread asks taskstats). Every other call comes from one
+ * thread at a time, the sampler's. An instance keeps the three safe to call so: the real one's
+ * keep nothing (a directory descriptor and a read each), a fake's count their calls atomically. */
 #ifndef DELAYTOP_KERNELOPS_H
 #define DELAYTOP_KERNELOPS_H
 
@@ -31,6 +39,7 @@
 #include "counters.h"
 #include "model.h"
 #include "exitlisten.h"
+#include "latency.h"
 #include "procfs.h"
 #include "psi.h"
 #include "taskstats.h"
@@ -127,6 +136,17 @@ struct kernel_ops {
 	/* CLOCK_MONOTONIC and CLOCK_BOOTTIME, ns. */
 	uint64_t (*mono_ns)(struct kernel *k);
 	uint64_t (*boot_ns)(struct kernel *k);
+
+	/* ---- eBPF (--why) ---- */
+	/* Loads and attaches the latency programs (whybpf.h): 0 with the kinds measured in
+	 * *attached and err naming those left out (empty: none), or a negative errno with one
+	 * sentence in err. */
+	int (*why_open)(struct kernel *k, lat_mask *attached, char *err, size_t errlen);
+	/* The waits since the last read (or the load), appended to b, and the maps emptied: 0 or a
+	 * negative errno. */
+	int (*why_read)(struct kernel *k, struct lat_batch *b);
+	/* Unloads them; nothing when they are not loaded. */
+	void (*why_close)(struct kernel *k);
 };
 
 /* An instance: its functions, and whatever it keeps after this member. */

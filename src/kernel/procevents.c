@@ -15,6 +15,7 @@
 
 #include "i18n.h"
 #include "procevents.h"
+#include "secure.h"
 #include "xalloc.h"
 
 #define BUF_SIZE (64 * 1024)
@@ -145,6 +146,27 @@ int procevents_parse(const void *buf, size_t len, procevent_fn fn, void *arg)
 	return rc < 0 ? rc : g.n;
 }
 
+int procevents_from_kernel(const struct sockaddr_nl *from, socklen_t fromlen)
+{
+	return fromlen >= sizeof(*from) && from->nl_family == AF_NETLINK && from->nl_pid == 0;
+}
+
+/* Receives one datagram into buf without blocking, passing over those that another process sent
+ * (a process with CAP_NET_ADMIN may send to our port): recv()'s result, or -1 with errno. */
+static ssize_t receive(int fd, unsigned char *buf)
+{
+	for (;;) {
+		struct sockaddr_nl from;
+		socklen_t fromlen = sizeof(from);
+		ssize_t len;
+
+		memset(&from, 0, sizeof(from));
+		len = recvfrom(fd, buf, BUF_SIZE, MSG_DONTWAIT, (struct sockaddr *)&from, &fromlen);
+		if (len < 0 || procevents_from_kernel(&from, fromlen))
+			return len;
+	}
+}
+
 struct answer {
 	uint32_t nonce;
 	int error;
@@ -169,7 +191,7 @@ static int our_answer(void *arg, const struct cn_msg *cn, const unsigned char *d
 static int await_ack(int fd, uint32_t nonce, unsigned char *buf)
 {
 	for (int tries = 0; tries < 100; tries++) {
-		ssize_t len = recv(fd, buf, BUF_SIZE, MSG_DONTWAIT);
+		ssize_t len = receive(fd, buf);
 		struct answer a = {nonce, 0};
 
 		if (len < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
@@ -227,7 +249,10 @@ int procevents_open(struct procevents **out, int rcvbuf, char *err, size_t errle
 	*out = NULL;
 	if (fd < 0)
 		return failed(-errno, err, errlen);
-	if (rcvbuf > 0 && setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)) < 0)
+	/* past net.core.rmem_max with CAP_NET_ADMIN, except for a user raised by the binary's file
+	 * capabilities: the buffer is kernel memory nobody reclaims (as the exit listeners' are) */
+	if (rcvbuf > 0 &&
+	    (secure_raised_user() || setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)) < 0))
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
 	buf = xmalloc(BUF_SIZE);
 	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0)
@@ -265,7 +290,7 @@ int procevents_drain(struct procevents *p, procevent_fn fn, void *arg)
 	int n = 0, lost = 0;
 
 	for (;;) {
-		ssize_t len = recv(p->fd, p->buf, BUF_SIZE, MSG_DONTWAIT);
+		ssize_t len = receive(p->fd, p->buf);
 		int got;
 
 		if (len < 0) {

@@ -8,8 +8,10 @@
 #ifndef DELAYTOP_PROCEVENTS_H
 #define DELAYTOP_PROCEVENTS_H
 
+#include <linux/netlink.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 enum procevent_kind {
 	PROCEVENT_FORK, /* a task was made: tid, tgid, and the parent's (a thread's is its process's
@@ -35,11 +37,18 @@ typedef void (*procevent_fn)(void *arg, const struct procevent *e);
  * datagram (nothing after the damage is given). Pure. */
 int procevents_parse(const void *buf, size_t len, procevent_fn fn, void *arg);
 
+/* Whether a datagram whose sender recvfrom() gave as from (fromlen bytes) came from the kernel
+ * (port 0). Any process with CAP_NET_ADMIN may send to a netlink socket's port, but only the
+ * kernel sends from port 0: what comes from elsewhere is a forged fork or exit and is dropped.
+ * Pure. */
+int procevents_from_kernel(const struct sockaddr_nl *from, socklen_t fromlen);
+
 struct procevents;
 
 /* Subscribes to the events with a receive buffer of rcvbuf bytes (0: the kernel's default; more
- * through SO_RCVBUFFORCE where allowed), once the kernel said yes (within a second). Returns 0,
- * or a negative errno with a message in err: -EPERM without CAP_NET_ADMIN before Linux 6.6,
+ * than net.core.rmem_max through SO_RCVBUFFORCE where allowed, never in a capability-raised run
+ * of a user other than root), once the kernel said yes (within a second). Returns 0, or a
+ * negative errno with a message in err: -EPERM without CAP_NET_ADMIN before Linux 6.6,
  * -EPROTONOSUPPORT (or another) where the kernel has no connector or another network namespace
  * hides it, -ETIMEDOUT when it did not answer. */
 int procevents_open(struct procevents **out, int rcvbuf, char *err, size_t errlen);
@@ -48,10 +57,10 @@ void procevents_close(struct procevents *p);
 /* The descriptor to poll for input. */
 int procevents_fd(const struct procevents *p);
 
-/* Gives every event that has come to fn, without blocking. Returns how many, or -ENOBUFS when the
- * kernel dropped some since the last call because the buffer was full (the events after the loss
- * are still given: the caller must walk /proc again to know the tasks), or another negative
- * errno. */
+/* Gives every event that the kernel sent (procevents_from_kernel) to fn, without blocking.
+ * Returns how many, or -ENOBUFS when the kernel dropped some since the last call because the
+ * buffer was full (the events after the loss are still given: the caller must walk /proc again to
+ * know the tasks), or another negative errno. */
 int procevents_drain(struct procevents *p, procevent_fn fn, void *arg);
 
 #endif

@@ -6,8 +6,11 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <time.h>
 
+#include "i18n.h"
 #include "liveloop.h"
 #include "timing.h"
 
@@ -19,9 +22,10 @@ struct live {
 	void *arg;
 	int fd[TRIGGER_MAX]; /* the triggers watched; -1 once gone */
 	int ntriggers;
+	int wait_errno; /* why the wait failed (WAITED_ERROR) */
 };
 
-enum waited { WAITED_DEADLINE, WAITED_READ, WAITED_STOP };
+enum waited { WAITED_DEADLINE, WAITED_READ, WAITED_STOP, WAITED_ERROR };
 
 /* A trigger's poll() answer: fired (bit i into *fired), or gone for good (POLLERR). */
 static void watch(struct live *l, struct pollfd *p, int i, unsigned *fired)
@@ -39,8 +43,8 @@ static void watch(struct live *l, struct pollfd *p, int i, unsigned *fired)
 
 /* Sleeps until the CLOCK_MONOTONIC deadline (NO_DEADLINE: none), reading exit records whenever
  * they arrive. Returns at the deadline; as soon as triggers fire (*fired: which; watched only
- * with triggers set) or the wake descriptor asks for a reading (WAITED_READ); or when it asks to
- * stop. */
+ * with triggers set) or the wake descriptor asks for a reading (WAITED_READ); when it asks to
+ * stop; or when the wait itself fails (WAITED_ERROR, l->wait_errno: why). */
 static enum waited wait_for(struct live *l, uint64_t deadline, int triggers, unsigned *fired)
 {
 	struct pollfd pfd[2 + TRIGGER_MAX] = { { l->o->wake_fd, POLLIN, 0 }, { sampler_listen_fd(l->o->s), POLLIN, 0 } };
@@ -62,8 +66,10 @@ static enum waited wait_for(struct live *l, uint64_t deadline, int triggers, uns
 		}
 		int rc = ppoll(pfd, 2 + (nfds_t)(triggers ? l->ntriggers : 0), timeout, NULL);
 
-		if (rc < 0 && errno != EINTR && errno != EAGAIN)
-			return WAITED_STOP; /* ends the run rather than spin (EFAULT, EINVAL: never here) */
+		if (rc < 0 && errno != EINTR && errno != EAGAIN) { /* ends the run rather than spin */
+			l->wait_errno = errno;
+			return WAITED_ERROR;
+		}
 		if (rc <= 0)
 			continue;
 		if (pfd[1].revents & POLLIN)
@@ -77,6 +83,16 @@ static enum waited wait_for(struct live *l, uint64_t deadline, int triggers, uns
 		if (w == LIVE_READ || *fired)
 			return WAITED_READ;
 	}
+}
+
+/* A wait that failed, handed over as a reading that failed, which ends the run. */
+static void wait_failed(struct live *l, int first)
+{
+	char err[256];
+	struct live_reading r = { NULL, err, 0, first, NULL };
+
+	snprintf(err, sizeof(err), F_(N_("cannot wait for the next reading: %s")), strerror(l->wait_errno));
+	l->h->reading(l->arg, &r);
 }
 
 /* One reading, recorded and handed over: the hook's answer. */
@@ -101,7 +117,7 @@ static int read_one(struct live *l, unsigned fired, int first)
 
 int liveloop_run(const struct live_opts *o, const struct live_hooks *h, void *arg)
 {
-	struct live l = { o, h, arg, { 0 }, 0 };
+	struct live l = { o, h, arg, { 0 }, 0, 0 };
 	uint64_t step = (uint64_t)(o->delay_s * 1e9), deadline = NO_DEADLINE;
 	unsigned fired;
 	long paced = 0;
@@ -123,6 +139,10 @@ int liveloop_run(const struct live_opts *o, const struct live_hooks *h, void *ar
 
 		if (w == WAITED_STOP)
 			return 0;
+		if (w == WAITED_ERROR) {
+			wait_failed(&l, first);
+			return -1;
+		}
 		if (read_one(&l, w == WAITED_READ ? fired : 0, first) < 0)
 			return -1;
 		first = 0;

@@ -51,7 +51,9 @@ struct live_opts {
 
 /* Runs the loop on the calling thread until a hook ends it, the wake descriptor says LIVE_STOP or,
  * paced, o->iterations readings after the first were handed over. Paced, the first reading is
- * made at once; asked, the loop waits for the first ask. Returns -1 when a hook ended it, else 0. */
+ * made at once; asked, the loop waits for the first ask. A wait that fails (ppoll: ENOMEM, say)
+ * is handed over as a reading that failed (snap NULL, err saying why) and ends the loop. Returns
+ * -1 when a hook or a failed wait ended it, else 0. */
 int liveloop_run(const struct live_opts *o, const struct live_hooks *h, void *arg);
 
 #endif

@@ -163,7 +163,7 @@ static void trigger_gone(const struct options *o, int *fds, int i)
 }
 
 /* -w: a recording that stopped (a full disk) is said once; without other output delaytop then has
- * nothing left to do (-1). */
+ * nothing left to do (-1); with -b or --listen it goes on without it (and ends with status 1). */
 static int record_failed(const struct options *o, const char *rec_err)
 {
 	if (!rec_err)
@@ -172,13 +172,16 @@ static int record_failed(const struct options *o, const char *rec_err)
 	return o->batch || o->listen ? 0 : -1;
 }
 
+/* The switch at 0 is said once; again only after it was seen on (a reading that could not read it
+ * says nothing new). */
 static void warn_delayacct(int state, int *warned)
 {
 	if (state == DELAYACCT_OFF && !*warned)
 		fprintf(stderr, "%s: %s\n", PACKAGE,
 			_("warning: kernel.task_delayacct is 0, so only CPU delay is measured. Switch it on with "
 			  "'sysctl kernel.task_delayacct=1'; only tasks started after that report the other delays."));
-	*warned = state == DELAYACCT_OFF;
+	if (state != DELAYACCT_UNKNOWN)
+		*warned = state == DELAYACCT_OFF;
 }
 
 /* --listen: the endpoint and the counters it serves. */
@@ -243,10 +246,10 @@ static int batch_reading(void *arg, const struct live_reading *r)
 		warn_delayacct(r->snap->delayacct, &b->warned);
 		serve(b->sv, r->snap);
 	}
-	if (record_failed(b->o, r->rec_err) < 0) {
+	if (r->rec_err) /* with -b or --listen the run goes on, and fails at its end */
 		b->status = EXIT_FAILURE;
+	if (record_failed(b->o, r->rec_err) < 0)
 		return -1;
-	}
 	if (r->fired)
 		return report_events(b, r);
 	if (!r->first && b->o->batch && batch_print(&b->bp, r->snap, stdout) < 0)
@@ -292,6 +295,8 @@ static void print_notice(struct sampler *s)
 		fprintf(stderr, "%s: %s\n", PACKAGE, sampler_notice(s));
 	if (sampler_pids_notice(s))
 		fprintf(stderr, "%s: %s\n", PACKAGE, sampler_pids_notice(s));
+	if (sampler_why_notice(s))
+		fprintf(stderr, "%s: %s\n", PACKAGE, sampler_why_notice(s));
 }
 
 /* --listen on an address others reach, without a user and password asked: said on stderr, which
@@ -303,6 +308,17 @@ static void warn_exposed(const struct exporter *e, const struct web_config *wc)
 			F_(N_("%s: warning: %s is not a loopback address and no --web-config asks for a user "
 			      "and password: anyone who can reach the port can read every process name\n")),
 			PACKAGE, exporter_address(e));
+}
+
+/* A --web-config file that asks for neither TLS nor users (empty, comments, harmless keys): the
+ * exporter serves as without one, which its author may not expect. */
+static void warn_web_config_empty(const struct options *o, const struct web_config *wc)
+{
+	if (o->web_config && !wc->cert_pem && !wc->nusers)
+		fprintf(stderr,
+			F_(N_("%s: warning: %s asks for neither TLS nor basic auth: the metrics are served "
+			      "over plain HTTP to anyone who can reach the port, as without --web-config\n")),
+			PACKAGE, o->web_config);
 }
 
 /* --listen: serves the metrics of every reading, and with -b prints the reports too. */
@@ -325,6 +341,7 @@ static int run_exporter(const struct options *o, const struct web_config *wc, st
 		fprintf(stderr, F_(N_("%s: serving metrics on https://%s/metrics\n")), PACKAGE, exporter_address(sv.e));
 	else
 		fprintf(stderr, F_(N_("%s: serving metrics on http://%s/metrics\n")), PACKAGE, exporter_address(sv.e));
+	warn_web_config_empty(o, wc);
 	warn_exposed(sv.e, wc);
 	metrics_init(&sv.m, (int)o->top_commands);
 	sv.m.expiry_s = o->series_expiry_s;
@@ -365,6 +382,7 @@ static struct sampler *open_sampler(const struct options *o)
 										   : listing_wants(&shown);
 	/* the totals since the start: the screen can switch to them at any time, a recording and the
 	 * metrics keep them, CSV and JSON say when the longest waits were; batch text as it shows */
+	so.why = o->why;
 	so.no_totals = o->batch && !o->write && !o->listen && o->format == FORMAT_TEXT && !listing_reads_totals(&shown);
 	/* the screen keeps a task's totals only once it has any (most threads of a big machine never
 	 * run while it looks); a recording and the metrics keep every task's as it was */

@@ -120,18 +120,26 @@ static void command_facts(struct outbuf *o, const struct report *r, const struct
 		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)r->lost);
 		htmlrep_fact(o, _("Exit records lost"), buf);
 	}
+	if (report_partial(&r->sum, r->unknown))
+		htmlrep_fact(o, _("Partial sums"),
+			     _("a number marked '+' leaves out tasks that have no delay of its kind: "
+			       "kernel.task_delayacct was 0 when they were forked"));
 	html_wrap(o, "</table>\n<p class=\"none\">",
 		  _("Command mode counts each task once, from its exit record: it keeps no readings over "
 		    "time, so this page has tables and no charts."),
 		  "</p></section>\n");
 }
 
-/* A row's counts and numbers: processes, threads, seconds waited, the share of the run. */
-static void command_cells(struct outbuf *o, const struct report *r, unsigned procs, unsigned threads, uint64_t ns)
+/* A row's counts and numbers: processes, threads, seconds waited, the share of the run; the last
+ * two marked '+' when partial (report_partial). */
+static void command_cells(struct outbuf *o, const struct report *r, unsigned procs, unsigned threads, uint64_t ns,
+			  int partial)
 {
-	out_printf(o, "<td class=\"num\">%u</td><td class=\"num\">%u</td><td class=\"num\">%.3f</td>"
-		      "<td class=\"num\">%.2f</td></tr>\n",
-		   procs, threads, ns / 1e9, r->wall_s > 0 ? ns / 1e9 / r->wall_s * 100 : 0);
+	const char *mark = partial ? "+" : "";
+
+	out_printf(o, "<td class=\"num\">%u</td><td class=\"num\">%u</td><td class=\"num\">%.3f%s</td>"
+		      "<td class=\"num\">%.2f%s</td></tr>\n",
+		   procs, threads, ns / 1e9, mark, r->wall_s > 0 ? ns / 1e9 / r->wall_s * 100 : 0, mark);
 }
 
 /* Kind k's command names and cgroups, those that waited, at most HTMLREP_TABLE of each. */
@@ -155,7 +163,8 @@ static void command_kind(struct outbuf *o, struct report *r, int k, const struct
 		out_str(o, "<tr class=\"task\"><td class=\"comm\">");
 		html_text(o, g[i]->comm);
 		out_str(o, "</td>");
-		command_cells(o, r, g[i]->procs, g[i]->threads, g[i]->sum.total_ns[k]);
+		command_cells(o, r, g[i]->procs, g[i]->threads, g[i]->sum.total_ns[k],
+			      (report_partial(&g[i]->sum, g[i]->unknown) >> k) & 1);
 	}
 	out_str(o, "</tbody></table>\n");
 	snprintf(id, sizeof(id), "top-cgroups-%s", delay_kinds[k].key);
@@ -164,7 +173,8 @@ static void command_kind(struct outbuf *o, struct report *r, int k, const struct
 		out_str(o, "<tr class=\"cgroup\"><td>");
 		html_text(o, c[i]->path);
 		out_str(o, "</td>");
-		command_cells(o, r, c[i]->procs, c[i]->threads, c[i]->sum.total_ns[k]);
+		command_cells(o, r, c[i]->procs, c[i]->threads, c[i]->sum.total_ns[k],
+			      (report_partial(&c[i]->sum, c[i]->unknown) >> k) & 1);
 	}
 	out_str(o, "</tbody></table></section>\n");
 }

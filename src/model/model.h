@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "acctstate.h"
+#include "latency.h"
 #include "psi.h"
 #include "rates.h"
 #include "rowfield.h"
@@ -15,7 +16,8 @@
 
 struct cgroup_node;
 
-/* One row: a task (process or thread), a departed task's totals, or a cgroup. */
+/* One row: a task (process or thread), a departed task's totals, a cgroup, or the sum of the tasks of
+ * one command name (show/rollup.h). */
 struct row {
 	ROW_FIELDS_MEMBERS; /* rowfield.h: ids, start, state, flags, parent, depth */
 	/* rowfield.h's strings: they belong to whoever made the row (the sampler: until its next
@@ -35,9 +37,13 @@ struct row {
 	const struct sample *base, *last;
 	const struct acct_pair *acct;
 	const struct peaks *peak;
+	const struct lat_waits *lat; /* --why: the row's waits in the interval by kind (latency.h);
+					NULL: none, and no kind it lacks. Whoever made the row owns it */
 	uint8_t still; /* thread mode: the task's reading was carried over (steady.h) and what its row
 			  takes of its process did not change: all of it is as at the reading before,
 			  but for its time */
+	uint32_t procs; /* a row of the roll-up by command (show/rollup.h): the processes it sums;
+			   0 for every other row */
 };
 
 /* What a front end asks process rows to read beyond the kernel's per-process answer, for the
@@ -67,6 +73,7 @@ struct snapshot {
 				 each loss of events, the safety net's) */
 	uint64_t exits;       /* exit records received, since start */
 	uint64_t exits_lost;  /* exit records the kernel dropped, since start */
+	struct why_header why; /* the eBPF side (--why): off, on with the kinds measured, or why not */
 	struct psi_snapshot psi;
 	const char *events;   /* the PSI triggers that fired just before this reading, one spec a line
 				 (as --trigger takes it); NULL: none. Only a recording carries them */

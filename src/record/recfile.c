@@ -190,6 +190,12 @@ int recfile_create(struct recfile **out, const char *path, const char *host, cha
 	int rc = 0, existing = 0;
 
 	err[0] = '\0';
+	f->cctx = ZSTD_createCCtx(); /* before the file is touched: without it nothing is written */
+	if (!f->cctx) {
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		free(f);
+		return -ENOMEM;
+	}
 	f->fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0640);
 	if (f->fd < 0 && errno == EEXIST) { /* going on with a file: it must be the caller's */
 		f->fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
@@ -229,10 +235,10 @@ int recfile_create(struct recfile **out, const char *path, const char *host, cha
 		if (f->fd >= 0)
 			close(f->fd);
 		out_free(&f->buf);
+		ZSTD_freeCCtx(f->cctx);
 		free(f);
 		return rc;
 	}
-	f->cctx = ZSTD_createCCtx();
 	*out = f;
 	return 0;
 }

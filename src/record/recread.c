@@ -112,6 +112,60 @@ static int header_text(const char *buf, size_t len)
 	return 1;
 }
 
+/* The length of the key of a header line whose value differs from writer to writer and run to
+ * run ("host " and the like), or 0 for a line every writer of this format writes the same. */
+static size_t header_free_key(const char *line, size_t len)
+{
+	static const char *const keys[] = { "writer ", "host ", "started ", "crc " };
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (len >= strlen(keys[i]) && memcmp(line, keys[i], strlen(keys[i])) == 0)
+			return strlen(keys[i]);
+	return 0;
+}
+
+/* Whether line a (alen bytes, cut short when !whole) is what this writer writes as line b. */
+static int header_line_same(const char *a, size_t alen, int whole, const char *b, size_t blen)
+{
+	size_t key = header_free_key(b, blen);
+
+	if (key) /* its key, or as much of it as was written; the value is the writer's */
+		return memcmp(a, b, alen < key ? alen : key) == 0;
+	return (whole ? alen == blen : alen <= blen) && memcmp(a, b, alen) == 0;
+}
+
+/* Whether buf[0..len) is the start of the header this delaytop writes, cut short: each line as
+ * rec_header_format writes it (those of the writer, the host, the start and the CRC with any
+ * value), the last one maybe cut. What a writer killed while it wrote the header leaves, and no
+ * other file that merely begins with the magic. */
+static int header_cut(const char *buf, size_t len)
+{
+	struct outbuf ours = { 0 };
+	const char *a = buf, *aend = buf + len, *b, *bend;
+	int same = 1;
+
+	rec_header_format(&ours, "", 0);
+	b = ours.data;
+	bend = ours.data + ours.len;
+	while (same && a < aend) {
+		const char *anl = memchr(a, '\n', (size_t)(aend - a)), *bnl = NULL;
+
+		if (b < bend)
+			bnl = memchr(b, '\n', (size_t)(bend - b));
+		if (!bnl || bnl == b) { /* past the header's last line */
+			same = 0;
+			break;
+		}
+		same = header_line_same(a, anl ? (size_t)(anl - a) : (size_t)(aend - a), anl != NULL, b, (size_t)(bnl - b));
+		if (!anl)
+			break;
+		a = anl + 1;
+		b = bnl + 1;
+	}
+	out_free(&ours);
+	return same;
+}
+
 /* The header, up to 1 MiB. */
 static int read_header(int fd, off_t size, struct rec_schema *s, char *err, size_t errlen)
 {
@@ -125,10 +179,15 @@ static int read_header(int fd, off_t size, struct rec_schema *s, char *err, size
 		snprintf(err, errlen, "%s", strerror(-rc));
 	if (rc == -EAGAIN) {
 		snprintf(err, errlen, "%s", len ? _("the header is cut short") : _("the file is empty"));
-		/* ours (the magic is whole, the rest a header's text, no longer than a header), from a
-		 * writer killed while it wrote the header: it holds no reading, and a writer may begin
-		 * it again */
+		/* ours (the magic is whole, the rest a header's text, no longer than a header, its
+		 * lines those this delaytop writes), from a writer killed while it wrote the header: it
+		 * holds no reading, and a writer may begin it again; a file that merely begins like one
+		 * is not a recording */
 		rc = len >= strlen(REC_MAGIC) && header_text(buf, len) ? -ENODATA : -EINVAL;
+		if (rc == -ENODATA && !header_cut(buf, len)) {
+			snprintf(err, errlen, "%s", _("not a delaytop recording"));
+			rc = -EINVAL;
+		}
 	}
 	free(buf);
 	return rc;
@@ -207,6 +266,12 @@ int recread_open(struct recread **out, const char *path, char *err, size_t errle
 	struct stat st;
 	int rc;
 
+	r->dctx = ZSTD_createDCtx();
+	if (!r->dctx) {
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		free(r);
+		return -ENOMEM;
+	}
 	/* O_NONBLOCK: a FIFO is refused, not waited on */
 	r->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (r->fd < 0 || fstat(r->fd, &st) < 0)
@@ -219,6 +284,7 @@ int recread_open(struct recread **out, const char *path, char *err, size_t errle
 		snprintf(err, errlen, "%s", rc == -EINVAL ? _("not a regular file") : strerror(-rc));
 		if (r->fd >= 0)
 			close(r->fd);
+		ZSTD_freeDCtx(r->dctx);
 		free(r);
 		return rc;
 	}
@@ -226,10 +292,10 @@ int recread_open(struct recread **out, const char *path, char *err, size_t errle
 	rc = read_header(r->fd, r->size, &r->schema, err, errlen);
 	if (rc < 0) {
 		close(r->fd);
+		ZSTD_freeDCtx(r->dctx);
 		free(r);
 		return rc;
 	}
-	r->dctx = ZSTD_createDCtx();
 	/* the writer's windows are 1 or 2 MiB: a frame that asks for a larger one is refused
 	 * rather than given the memory */
 	ZSTD_DCtx_setParameter(r->dctx, ZSTD_d_windowLogMax, WINDOW_LOG_MAX);

@@ -22,8 +22,10 @@ void batch_init(struct batch_printer *b, const struct options *o)
 	b->spec.display.accumulate = o->accumulate;
 	b->spec.display.threads = o->threads;
 	b->spec.display.cgroups = o->cgroups;
+	b->spec.display.commands = o->commands;
 	b->spec.display.tree = o->tree;
 	b->spec.display.tree_sums = o->tree_sums;
+	b->spec.display.why = o->why;
 	b->spec.display.chosen = o->chosen;
 	b->spec.display.nchosen = o->nchosen;
 	if (o->format == FORMAT_OPENMETRICS) {
@@ -101,18 +103,46 @@ static void text_psi(struct outbuf *o, const struct psi_snapshot *psi)
 	}
 }
 
+/* The kinds of a mask by key, separated by sep, each between quotes (JSON) or none. */
+static void lat_kind_names(struct outbuf *o, lat_mask kinds, const char *quote, const char *sep)
+{
+	const char *between = "";
+
+	for (int k = 0; k < LAT_KINDS; k++)
+		if (kinds & (1u << k)) {
+			out_printf(o, "%s%s%s%s", between, quote, lat_kind_key(k), quote);
+			between = sep;
+		}
+}
+
+/* --why: what it measures, or why it is unavailable; nothing when it is off. */
+static void text_why(struct outbuf *o, const struct why_header *w)
+{
+	if (w->state == WHY_OFF)
+		return;
+	if (w->state == WHY_UNAVAILABLE) {
+		out_printf(o, "%s ", _("why: unavailable:"));
+		out_text(o, w->reason ? w->reason : "?");
+		out_char(o, '\n');
+		return;
+	}
+	out_printf(o, "%s ", _("why: waits measured:"));
+	lat_kind_names(o, w->measured, "", " ");
+	if (w->measured != LAT_ALL) {
+		out_printf(o, "  %s ", _("unavailable:"));
+		lat_kind_names(o, (lat_mask)(LAT_ALL & ~w->measured), "", " ");
+	}
+	out_printf(o, F_(N_("  did not fit: %llu")), (unsigned long long)w->not_fitted);
+	out_char(o, '\n');
+}
+
 static void text_header(struct outbuf *o, const struct snapshot *snap, const struct batch_printer *b)
 {
 	char when[48];
 
 	timing_iso8601(&snap->wall, when, sizeof(when));
 	out_printf(o, F_(N_("%s - %s  interval %.2f s  processes %u  threads %u  rows: %s, sorted by %s\n")),
-		   PACKAGE, when, snap->interval_s, snap->nprocs, snap->nthreads,
-		   b->spec.display.cgroups ? _("cgroups")
-		   : snap->threads	   ? _("threads")
-		   : b->spec.display.tree_sums ? _("processes as a tree, subtrees summed")
-		   : b->spec.display.tree  ? _("processes as a tree")
-					   : _("processes"),
+		   PACKAGE, when, snap->interval_s, snap->nprocs, snap->nthreads, listing_rows_text(&b->spec.display),
 		   column_get(b->spec.sort_col, &b->spec.display).key);
 	out_printf(o, F_(N_("delay accounting %s  privileges %s")), delayacct_text(snap->delayacct),
 		   snap->limited ? _("limited (CPU and I/O delay only; tasks that exit between readings are not seen)")
@@ -124,9 +154,10 @@ static void text_header(struct outbuf *o, const struct snapshot *snap, const str
 		out_printf(o, F_(N_("  tasks %s")),
 			   snap->tasks_from == TASKS_FOLLOWED ? _("followed (process events)") : _("walked (/proc)"));
 	out_str(o, "  ");
-	if (!listing_hierarchy_note(snap, &b->spec.display, o))
+	if (!listing_hierarchy_note(snap, &b->spec.display, 0, o))
 		o->len -= 2;
 	out_char(o, '\n');
+	text_why(o, &snap->why);
 	text_psi(o, &snap->psi);
 	out_char(o, '\n');
 }
@@ -189,6 +220,31 @@ static void json_common(struct outbuf *o, const char *type, const char *when, co
 	json_number(o, snap->interval_s);
 }
 
+static void json_string_or_null(struct outbuf *o, const char *s);
+
+/* --why in the header: null when off; else its state, the kinds measured and not, why not, and
+ * the waits that did not fit in the kernel's maps in the interval and since the start. */
+static void json_why_state(struct outbuf *o, const struct why_header *w)
+{
+	lat_mask measured = w->state == WHY_ON ? w->measured : 0;
+
+	if (w->state == WHY_OFF) {
+		out_str(o, ",\"why\":null");
+		return;
+	}
+	out_printf(o, ",\"why\":{\"state\":\"%s\",\"kinds\":[", w->state == WHY_ON ? "on" : "unavailable");
+	lat_kind_names(o, measured, "\"", ",");
+	out_str(o, "],\"unavailable\":[");
+	lat_kind_names(o, (lat_mask)(LAT_ALL & ~measured), "\"", ",");
+	out_str(o, "],\"reason\":");
+	json_string_or_null(o, w->reason);
+	if (w->state == WHY_ON)
+		out_printf(o, ",\"not_fitted\":%llu,\"not_fitted_total\":%llu}", (unsigned long long)w->not_fitted,
+			   (unsigned long long)w->not_fitted_total);
+	else
+		out_str(o, ",\"not_fitted\":null,\"not_fitted_total\":null}");
+}
+
 static void json_psi(struct outbuf *o, const char *when, const struct snapshot *snap)
 {
 	static const char *const da[] = { "\"off\"", "\"on\"" };
@@ -223,6 +279,7 @@ static void json_psi(struct outbuf *o, const char *when, const struct snapshot *
 		out_printf(o, ",\"task_walks\":%llu", (unsigned long long)snap->task_walks);
 	else
 		out_str(o, ",\"task_walks\":null");
+	json_why_state(o, &snap->why);
 	out_str(o, "}\n");
 }
 
@@ -260,6 +317,53 @@ static void json_kinds(struct outbuf *o, const struct row *r, const struct displ
 	json_number(o, column_value(r, COL_PCPU, d));
 	out_str(o, d->accumulate ? ",\"total_s\":" : ",\"total_pct\":");
 	json_number(o, rowval_total(r, d));
+}
+
+/* One kind's waits: count, total, percentiles, longest, and the slots that have any as
+ * [le_ms, count] (le_ms null for the last slot, which has no upper bound). */
+static void json_lat_kind(struct outbuf *o, const struct lat_hist *h)
+{
+	double v[LATVAL_N];
+	const char *between = "";
+
+	rowval_latency(h, v);
+	for (int i = 0; i < LATVAL_N; i++) {
+		out_printf(o, "%s\"%s\":", i ? "," : "{", rowval_lat_names[i]);
+		if (i == LATVAL_COUNT)
+			out_printf(o, "%.0f", v[i]);
+		else
+			json_number(o, v[i]);
+	}
+	out_str(o, ",\"buckets\":[");
+	for (int i = 0; h && i < LAT_SLOTS; i++)
+		if (h->slot[i]) {
+			out_printf(o, "%s[", between);
+			json_number(o, lat_slot_le_ms(i));
+			out_printf(o, ",%u]", h->slot[i]);
+			between = ",";
+		}
+	out_str(o, "]}");
+}
+
+/* --why: "why": {"latency": {KIND: ...}} with every kind, null where it is not measured for the
+ * row; "why": null where --why is off or unavailable. */
+static void json_why(struct outbuf *o, const struct snapshot *snap, const struct row *r)
+{
+	lat_mask kinds = lat_row_kinds(&snap->why, r->lat);
+
+	if (snap->why.state != WHY_ON) {
+		out_str(o, ",\"why\":null");
+		return;
+	}
+	out_str(o, ",\"why\":{\"latency\":{");
+	for (int k = 0; k < LAT_KINDS; k++) {
+		out_printf(o, "%s\"%s\":", k ? "," : "", lat_kind_key(k));
+		if (kinds & (1u << k))
+			json_lat_kind(o, lat_waits_get(r->lat, k));
+		else
+			out_str(o, "null");
+	}
+	out_str(o, "}}");
 }
 
 /* The accounting fields of a task row, named with their units. */
@@ -329,6 +433,7 @@ static void json_task(struct outbuf *o, const char *when, const struct snapshot 
 	out_str(o, ",\"command\":");
 	out_json_string(o, r->comm);
 	json_kinds(o, r, d);
+	json_why(o, snap, r);
 	out_printf(o, ",\"exited\":%s,\"partial\":%s,\"carried\":[", r->exited ? "true" : "false",
 		   r->partial ? "true" : "false");
 	rowval_carried(o, column_carried(r, d), "\"", ",");
@@ -366,6 +471,7 @@ static void json_cgroup(struct outbuf *o, const char *when, const struct snapsho
 	}
 	out_printf(o, "},\"states_from\":\"%s\"", snap->cgroup_source ? snap->cgroup_source : "tasks");
 	json_kinds(o, r, d);
+	json_why(o, snap, r);
 	out_str(o, ",\"pressure\":{");
 	for (int i = 0; i < PSI_COLS; i++) {
 		out_printf(o, "%s\"%s\":", i ? "," : "", column_def(COL_PSI + i).key);
@@ -373,6 +479,25 @@ static void json_cgroup(struct outbuf *o, const char *when, const struct snapsho
 	}
 	out_char(o, '}');
 	json_ident(o, r);
+	out_str(o, "}\n");
+}
+
+/* A command's row: the tasks of one name summed (rollup.h); "user" is null when they have
+ * several. */
+static void json_command(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,
+			 const struct display *d)
+{
+	json_common(o, "command", when, snap);
+	out_str(o, ",\"command\":");
+	out_json_string(o, r->comm);
+	out_printf(o, ",\"processes\":%u,\"threads\":%u,\"user\":", r->procs, r->nthreads);
+	json_string_or_null(o, r->uid == ROLLUP_UID_SEVERAL ? NULL : r->user);
+	json_kinds(o, r, d);
+	out_printf(o, ",\"exited\":%s,\"partial\":%s,\"carried\":[", r->exited ? "true" : "false",
+		   r->partial ? "true" : "false");
+	rowval_carried(o, column_carried(r, d), "\"", ",");
+	out_char(o, ']');
+	json_acct(o, r, d);
 	out_str(o, "}\n");
 }
 
@@ -385,6 +510,8 @@ static void batch_json_report(struct batch_printer *b, const struct snapshot *sn
 	for (size_t i = 0; i < n; i++) {
 		if (b->spec.display.cgroups)
 			json_cgroup(&b->out, when, snap, b->list.rows[i], &b->spec.display);
+		else if (b->spec.display.commands)
+			json_command(&b->out, when, snap, b->list.rows[i], &b->spec.display);
 		else
 			json_task(&b->out, when, snap, b->list.rows[i], &b->spec.display);
 		out_spill(&b->out);

@@ -5,6 +5,7 @@
 
 #include "cgtree.h"
 #include "csv.h"
+#include "rollup.h"
 #include "rowvalues.h"
 #include "timing.h"
 
@@ -58,6 +59,50 @@ static void csv_ident(struct outbuf *o, const struct row *r)
 		out_printf(o, "%u", r->identity_uid);
 }
 
+/* The names of the accounting fields, with their units. */
+static void csv_acct_names(struct outbuf *o, const struct display *d)
+{
+	char name[32];
+
+	for (int f = 0; f < AF_COUNT; f++)
+		out_printf(o, ",%s", acct_json_name(f, d->accumulate, name));
+}
+
+static void csv_number(struct outbuf *o, double v);
+
+/* --why's columns: each kind's numbers (rowvalues.h), KIND_NAME. */
+static void csv_why_names(struct outbuf *o, const struct display *d)
+{
+	if (!d->why)
+		return;
+	for (int k = 0; k < LAT_KINDS; k++)
+		for (int i = 0; i < LATVAL_N; i++)
+			out_printf(o, ",%s_%s", lat_kind_key(k), rowval_lat_csv_names[i]);
+}
+
+/* Their values: empty where the kind is not measured for the row (or --why is unavailable), the
+ * percentiles and the longest empty without waits. */
+static void csv_why(struct outbuf *o, const struct snapshot *snap, const struct row *r, const struct display *d)
+{
+	lat_mask kinds = lat_row_kinds(&snap->why, r->lat);
+
+	if (!d->why)
+		return;
+	for (int k = 0; k < LAT_KINDS; k++) {
+		double v[LATVAL_N];
+
+		if (!(kinds & (1u << k))) {
+			for (int i = 0; i < LATVAL_N; i++)
+				out_char(o, ',');
+			continue;
+		}
+		rowval_latency(lat_waits_get(r->lat, k), v);
+		out_printf(o, ",%.0f", v[LATVAL_COUNT]);
+		for (int i = LATVAL_COUNT + 1; i < LATVAL_N; i++)
+			csv_number(o, v[i]);
+	}
+}
+
 static void csv_header(struct outbuf *o, const struct display *d)
 {
 	const char *const *names = rowval_metric_names(d);
@@ -66,6 +111,8 @@ static void csv_header(struct outbuf *o, const struct display *d)
 		out_str(o, "time,interval_s,cgroup,depth,tasks,processes");
 		for (int s = 0; s < CG_STATES; s++)
 			out_printf(o, ",%s", column_def(COL_NR + s).key);
+	} else if (d->commands) {
+		out_str(o, "time,interval_s,command,processes,threads,user");
 	} else {
 		out_str(o, "time,interval_s,pid,tid,user,state,command");
 	}
@@ -73,18 +120,19 @@ static void csv_header(struct outbuf *o, const struct display *d)
 		for (int m = 0; m < METRIC_COUNT; m++)
 			out_printf(o, ",%s_%s", delay_kinds[k].key, names[m]);
 	out_str(o, d->accumulate ? ",run_s,total_s" : ",run_pct,total_pct");
+	csv_why_names(o, d);
 	if (d->cgroups) {
 		for (int i = 0; i < PSI_COLS; i++)
 			out_printf(o, ",%s", column_def(COL_PSI + i).key);
 		csv_ident_names(o);
 		out_char(o, '\n');
+	} else if (d->commands) {
+		out_str(o, ",exited,partial,carried");
+		csv_acct_names(o, d);
+		out_char(o, '\n');
 	} else {
 		out_str(o, ",exited,partial,carried,cgroup,cmdline");
-		for (int f = 0; f < AF_COUNT; f++) {
-			char name[32];
-
-			out_printf(o, ",%s", acct_json_name(f, d->accumulate, name));
-		}
+		csv_acct_names(o, d);
 		for (int k = 0; k < DK_COUNT; k++)
 			out_printf(o, ",%s_max_at", delay_kinds[k].key);
 		csv_tail_names(o);
@@ -120,6 +168,15 @@ static void csv_kinds(struct outbuf *o, const struct row *r, const struct displa
 	csv_number(o, rowval_total(r, d));
 }
 
+/* A row's accounting fields, empty where unavailable. */
+static void csv_acct(struct outbuf *o, const struct row *r, const struct display *d)
+{
+	for (int f = 0; f < AF_COUNT; f++) {
+		out_char(o, ',');
+		rowval_acct(o, r, f, d, "");
+	}
+}
+
 static void csv_task(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,
                      const struct display *d)
 {
@@ -137,6 +194,7 @@ static void csv_task(struct outbuf *o, const char *when, const struct snapshot *
 	out_char(o, ',');
 	out_csv_field(o, r->comm);
 	csv_kinds(o, r, d);
+	csv_why(o, snap, r, d);
 	out_str(o, r->exited ? ",1," : ",0,");
 	out_str(o, r->partial ? "1," : "0,");
 	rowval_carried(o, column_carried(r, d), "", " ");
@@ -146,10 +204,7 @@ static void csv_task(struct outbuf *o, const char *when, const struct snapshot *
 	out_char(o, ',');
 	if (r->cmdline)
 		out_csv_field(o, r->cmdline);
-	for (int f = 0; f < AF_COUNT; f++) {
-		out_char(o, ',');
-		rowval_acct(o, r, f, d, "");
-	}
+	csv_acct(o, r, d);
 	for (int k = 0; k < DK_COUNT; k++) {
 		out_char(o, ',');
 		rowval_time(o, rowval_max_at(r, k, d), 0);
@@ -176,9 +231,29 @@ static void csv_cgroup(struct outbuf *o, const char *when, const struct snapshot
 			out_printf(o, ",%.0f", v);
 	}
 	csv_kinds(o, r, d);
+	csv_why(o, snap, r, d);
 	for (int i = 0; i < PSI_COLS; i++)
 		csv_number(o, column_value(r, COL_PSI + i, d));
 	csv_ident(o, r);
+	out_char(o, '\n');
+}
+
+/* A command's row (rollup.h): the user empty when its tasks have several. */
+static void csv_command(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,
+			const struct display *d)
+{
+	out_str(o, when);
+	csv_number(o, snap->interval_s);
+	out_char(o, ',');
+	out_csv_field(o, r->comm);
+	out_printf(o, ",%u,%u,", r->procs, r->nthreads);
+	if (r->uid != ROLLUP_UID_SEVERAL)
+		out_csv_field(o, r->user);
+	csv_kinds(o, r, d);
+	out_str(o, r->exited ? ",1," : ",0,");
+	out_str(o, r->partial ? "1," : "0,");
+	rowval_carried(o, column_carried(r, d), "", " ");
+	csv_acct(o, r, d);
 	out_char(o, '\n');
 }
 
@@ -195,6 +270,8 @@ void csv_report(struct outbuf *o, const struct snapshot *snap, const struct row 
 	for (size_t i = 0; i < n; i++) {
 		if (d->cgroups)
 			csv_cgroup(o, when, snap, rows[i], d);
+		else if (d->commands)
+			csv_command(o, when, snap, rows[i], d);
 		else
 			csv_task(o, when, snap, rows[i], d);
 		out_spill(o);

@@ -1,5 +1,6 @@
 /* html.c — text made safe for an HTML page: escapes for markup and quotes, replacement
- * characters for what is not valid UTF-8 or what an HTML parser refuses. */
+ * characters for what is not valid UTF-8, what an HTML parser refuses, and the format controls
+ * that reorder or hide text (U+202E), which the text and CSV outputs replace too. */
 #include "config.h"
 
 #include <string.h>
@@ -22,8 +23,10 @@ static const char *reference(char c)
 	}
 }
 
-/* Whether an HTML parser takes code point cp as text without a parse error: not a control
- * character (tab, newline and carriage return aside), not a noncharacter. */
+/* Whether code point cp is written as it is: an HTML parser takes it as text without a parse
+ * error (not a control character, tab, newline and carriage return aside, not a noncharacter),
+ * and it is not a format control (format_control: a bidi override such as U+202E would reorder
+ * the page's line in the browser, as it would a terminal's). */
 static int html_allowed(uint32_t cp)
 {
 	if (cp < 0x20)
@@ -31,6 +34,8 @@ static int html_allowed(uint32_t cp)
 	if (cp >= 0x7f && cp <= 0x9f)
 		return 0;
 	if (cp >= 0xfdd0 && cp <= 0xfdef)
+		return 0;
+	if (format_control(cp))
 		return 0;
 	return (cp & 0xfffe) != 0xfffe;
 }

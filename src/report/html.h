@@ -8,8 +8,9 @@
 
 /* s as HTML text, fit for an element's content and for a quoted attribute's value alike (also
  * inside SVG <text> and <title>): & < > " ' as character references; a byte that is not UTF-8,
- * a control character other than tab and newline, and a noncharacter as U+FFFD, so that the page
- * parses cleanly and no task name adds an element or an attribute. */
+ * a control character other than tab and newline, a noncharacter and a format control (a bidi
+ * override such as U+202E, format_control) as U+FFFD, so that the page parses cleanly, no task
+ * name adds an element or an attribute, and none reorders the text around it. */
 void html_text(struct outbuf *o, const char *s);
 /* Writes before and after as they are (markup) and text between them escaped (a translation). */
 void html_wrap(struct outbuf *o, const char *before, const char *text, const char *after);

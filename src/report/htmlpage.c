@@ -271,7 +271,7 @@ static void write_tasks(struct outbuf *o, const struct htmlrep *h, int k, const 
 /* The cgroups of kind k, as the tasks. */
 static void write_cgroups(struct outbuf *o, const struct htmlrep *h, int k, const char *key, struct points *p)
 {
-	const struct hr_cgroup *top[HTMLREP_TABLE];
+	const struct hr_group *top[HTMLREP_TABLE];
 	const struct hr_delays *d[HTMLREP_TABLE];
 	const char *names[HTMLREP_TABLE];
 	const char *titles[] = { _("Cgroup"), _("Waited (s)"), _("Average %"), _("Peak %") };
@@ -282,7 +282,7 @@ static void write_cgroups(struct outbuf *o, const struct htmlrep *h, int k, cons
 	if (!n)
 		return;
 	for (size_t i = 0; i < n; i++) {
-		names[i] = top[i]->path;
+		names[i] = top[i]->name;
 		d[i] = &top[i]->d;
 	}
 	ns = top_series(h, k, d, names, n, p, s);
@@ -293,8 +293,41 @@ static void write_cgroups(struct outbuf *o, const struct htmlrep *h, int k, cons
 	htmlrep_table_head(o, id, titles, sizeof(titles) / sizeof(titles[0]));
 	for (size_t i = 0; i < n; i++) {
 		out_str(o, "<tr class=\"cgroup\"><td>");
-		html_text(o, top[i]->path);
+		html_text(o, top[i]->name);
 		out_str(o, "</td>");
+		delay_cells(o, h, top[i]->d.total_ns[k], p->peak[i]);
+		out_str(o, "</tr>\n");
+	}
+	out_str(o, "</tbody></table>\n");
+}
+
+/* The command names of kind k: a table of those whose tasks waited most, added up (as
+ * --group=command sums them), with how many tasks of each name waited. */
+static void write_commands(struct outbuf *o, const struct htmlrep *h, int k, const char *key, struct points *p)
+{
+	const struct hr_group *top[HTMLREP_TABLE];
+	const struct hr_delays *d[HTMLREP_TABLE];
+	const char *names[HTMLREP_TABLE];
+	const char *titles[] = { _("Command"), h->threads ? _("Threads") : _("Processes"), _("Waited (s)"),
+				 _("Average %"), _("Peak %") };
+	struct svg_series s[HTMLREP_CHART];
+	char id[48];
+	size_t n = htmlrep_top_commands(h, k, top, HTMLREP_TABLE);
+
+	if (!n)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		names[i] = top[i]->name;
+		d[i] = &top[i]->d;
+	}
+	top_series(h, k, d, names, n, p, s); /* for the peaks */
+	html_wrap(o, "<h4>", _("Commands: the tasks of each name, their waits added"), "</h4>\n");
+	snprintf(id, sizeof(id), "top-commands-%s", key);
+	htmlrep_table_head(o, id, titles, sizeof(titles) / sizeof(titles[0]));
+	for (size_t i = 0; i < n; i++) {
+		out_str(o, "<tr class=\"command\"><td class=\"comm\">");
+		html_text(o, top[i]->name);
+		out_printf(o, "</td><td class=\"num\">%u</td>", top[i]->tasks[k]);
 		delay_cells(o, h, top[i]->d.total_ns[k], p->peak[i]);
 		out_str(o, "</tr>\n");
 	}
@@ -315,6 +348,7 @@ static void write_kinds(struct outbuf *o, const struct htmlrep *h, struct points
 		html_text(o, _(delay_kinds[k].label));
 		out_str(o, "</h3>\n");
 		write_tasks(o, h, k, delay_kinds[k].key, p);
+		write_commands(o, h, k, delay_kinds[k].key, p);
 		write_cgroups(o, h, k, delay_kinds[k].key, p);
 		out_str(o, "</section>\n");
 	}

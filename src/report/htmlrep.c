@@ -1,5 +1,6 @@
 /* htmlrep.c — what the HTML report keeps of the readings: buckets of time that double in width
- * when they fill up, each task's and cgroup's delays in them, the pressure, the trigger events.
+ * when they fill up, each task's, cgroup's and command name's delays in them, the pressure, the
+ * trigger events.
  * The page is htmlpage.c's. */
 #include "config.h"
 
@@ -22,6 +23,16 @@ static void delays_free(struct hr_delays *d)
 		free(d->pts[k]);
 }
 
+static void groups_free(struct hr_groups *gs)
+{
+	for (size_t i = 0; i < gs->n; i++) {
+		free(gs->g[i].name);
+		delays_free(&gs->g[i].d);
+	}
+	free(gs->g);
+	free(gs->index);
+}
+
 void htmlrep_free(struct htmlrep *h)
 {
 	size_t pos = 0;
@@ -39,12 +50,8 @@ void htmlrep_free(struct htmlrep *h)
 			free(t);
 		}
 	idmap_free(&h->tasks);
-	for (size_t i = 0; i < h->ncgroups; i++) {
-		free(h->cgroups[i].path);
-		delays_free(&h->cgroups[i].d);
-	}
-	free(h->cgroups);
-	free(h->cg_index);
+	groups_free(&h->cgroups);
+	groups_free(&h->commands);
 	for (size_t i = 0; i < h->nevents; i++) {
 		for (size_t k = 0; k < h->events[i].ntasks; k++)
 			free(h->events[i].task[k]);
@@ -107,8 +114,10 @@ static void halve(struct htmlrep *h)
 	while (idmap_next(&h->tasks, &pos, &id, &val))
 		for (struct hr_task *t = val; t; t = t->next)
 			halve_points(&t->d);
-	for (size_t i = 0; i < h->ncgroups; i++)
-		halve_points(&h->cgroups[i].d);
+	for (size_t i = 0; i < h->cgroups.n; i++)
+		halve_points(&h->cgroups.g[i].d);
+	for (size_t i = 0; i < h->commands.n; i++)
+		halve_points(&h->commands.g[i].d);
 }
 
 /* The bucket of a reading at t, the buckets made wider until it fits. */
@@ -205,39 +214,57 @@ static uint64_t str_hash(const char *s)
 	return x;
 }
 
-/* The cgroup of a path, made when new. */
-static struct hr_cgroup *cgroup_of(struct htmlrep *h, const char *path)
+/* The index of the group of a name (a cgroup's path, a command name), made when new. */
+static size_t group_of(struct hr_groups *gs, const char *name)
 {
 	size_t mask, i;
 
-	if (h->ncgroups * 2 >= h->cg_slots) {
-		size_t slots = h->cg_slots ? h->cg_slots * 2 : 64;
+	if (gs->n * 2 >= gs->slots) {
+		size_t slots = gs->slots ? gs->slots * 2 : 64;
 
-		free(h->cg_index);
-		h->cg_index = xcalloc(slots, sizeof(*h->cg_index));
-		h->cg_slots = slots;
-		for (size_t c = 0; c < h->ncgroups; c++) {
-			for (i = str_hash(h->cgroups[c].path) & (slots - 1); h->cg_index[i]; i = (i + 1) & (slots - 1))
+		free(gs->index);
+		gs->index = xcalloc(slots, sizeof(*gs->index));
+		gs->slots = slots;
+		for (size_t c = 0; c < gs->n; c++) {
+			for (i = str_hash(gs->g[c].name) & (slots - 1); gs->index[i]; i = (i + 1) & (slots - 1))
 				;
-			h->cg_index[i] = (uint32_t)c + 1;
+			gs->index[i] = (uint32_t)c + 1;
 		}
 	}
-	mask = h->cg_slots - 1;
-	for (i = str_hash(path) & mask; h->cg_index[i]; i = (i + 1) & mask)
-		if (strcmp(h->cgroups[h->cg_index[i] - 1].path, path) == 0)
-			return &h->cgroups[h->cg_index[i] - 1];
-	h->cgroups = xgrow(h->cgroups, &h->capcgroups, h->ncgroups + 1, sizeof(*h->cgroups));
-	memset(&h->cgroups[h->ncgroups], 0, sizeof(h->cgroups[0]));
-	h->cgroups[h->ncgroups].path = xstrdup(path);
-	h->cg_index[i] = (uint32_t)++h->ncgroups;
-	return &h->cgroups[h->ncgroups - 1];
+	mask = gs->slots - 1;
+	for (i = str_hash(name) & mask; gs->index[i]; i = (i + 1) & mask)
+		if (strcmp(gs->g[gs->index[i] - 1].name, name) == 0)
+			return gs->index[i] - 1;
+	gs->g = xgrow(gs->g, &gs->cap, gs->n + 1, sizeof(*gs->g));
+	memset(&gs->g[gs->n], 0, sizeof(gs->g[0]));
+	gs->g[gs->n].name = xstrdup(name);
+	gs->index[i] = (uint32_t)++gs->n;
+	return gs->n - 1;
 }
 
-/* A row's delays of the interval into its task and its cgroup. */
+/* Task t's delay of kind k in bucket into its command name's group (index cmd): the task counts
+ * there once per kind. */
+static void command_add(struct htmlrep *h, struct hr_task *t, size_t cmd, int k, uint32_t bucket, double ns)
+{
+	struct hr_group *g = &h->commands.g[cmd];
+
+	if (t->command != cmd + 1) { /* new, or its name changed (an exec) */
+		t->command = (uint32_t)cmd + 1;
+		t->counted = 0;
+	}
+	if (!(t->counted & (1u << k))) {
+		t->counted |= (kind_mask)(1u << k);
+		g->tasks[k]++;
+	}
+	delays_add(&g->d, k, bucket, ns);
+}
+
+/* A row's delays of the interval into its task, its cgroup and its command name. */
 static void add_row(struct htmlrep *h, const struct row *r, uint32_t bucket, double interval_s)
 {
 	struct hr_task *t = NULL;
-	struct hr_cgroup *c = NULL;
+	struct hr_group *c = NULL;
+	size_t cmd = 0;
 
 	if (r->departed || !(r->r.total_pct > 0))
 		return; /* its totals only, or it did not wait: nothing of this interval */
@@ -251,11 +278,13 @@ static void add_row(struct htmlrep *h, const struct row *r, uint32_t bucket, dou
 			t = task_of(h, r);
 			task_strings(t, r);
 			if (r->cgroup)
-				c = cgroup_of(h, r->cgroup);
+				c = &h->cgroups.g[group_of(&h->cgroups, r->cgroup)];
+			cmd = group_of(&h->commands, r->comm ? r->comm : "?");
 		}
 		delays_add(&t->d, k, bucket, ns);
 		if (c)
 			delays_add(&c->d, k, bucket, ns);
+		command_add(h, t, cmd, k, bucket, ns);
 		h->kinds |= (kind_mask)(1u << k);
 	}
 }
@@ -471,15 +500,26 @@ size_t htmlrep_top_tasks(const struct htmlrep *h, int k, const struct hr_task **
 	return n;
 }
 
-size_t htmlrep_top_cgroups(const struct htmlrep *h, int k, const struct hr_cgroup **out, size_t max)
+/* The groups that waited most in kind k, as htmlrep_top_tasks. */
+static size_t top_groups(const struct hr_groups *gs, int k, const struct hr_group **out, size_t max)
 {
 	double keys[HTMLREP_TABLE];
 	size_t n = 0;
 
 	if (max > HTMLREP_TABLE)
 		max = HTMLREP_TABLE;
-	for (size_t i = 0; max && i < h->ncgroups; i++)
-		if (h->cgroups[i].d.total_ns[k] > 0)
-			n = top_insert((const void **)out, keys, n, max, &h->cgroups[i], h->cgroups[i].d.total_ns[k]);
+	for (size_t i = 0; max && i < gs->n; i++)
+		if (gs->g[i].d.total_ns[k] > 0)
+			n = top_insert((const void **)out, keys, n, max, &gs->g[i], gs->g[i].d.total_ns[k]);
 	return n;
+}
+
+size_t htmlrep_top_cgroups(const struct htmlrep *h, int k, const struct hr_group **out, size_t max)
+{
+	return top_groups(&h->cgroups, k, out, max);
+}
+
+size_t htmlrep_top_commands(const struct htmlrep *h, int k, const struct hr_group **out, size_t max)
+{
+	return top_groups(&h->commands, k, out, max);
 }

@@ -2,10 +2,11 @@
  * recording from --begin to --end, or command mode's run), and the page made of it. The readings'
  * times are cut into at most SVG_MAX_POINTS buckets, twice as wide each time they fill up, so that
  * the memory and the page stay the same size for an hour and for a day; each task and each cgroup
- * keeps its delay per kind in the buckets where it waited, and its total for the window. The
- * page: the host's facts, the pressure of each resource over time, per delay kind the tasks and
- * cgroups that waited most (a chart of the first HTMLREP_CHART, a table of the first
- * HTMLREP_TABLE), and every PSI trigger event with who stalled. Pure code. */
+ * keeps its delay per kind in the buckets where it waited, and its total for the window, and so
+ * does each command name (its tasks' delays added). The page: the host's facts, the pressure of
+ * each resource over time, per delay kind the tasks and cgroups that waited most (a chart of the
+ * first HTMLREP_CHART, a table of the first HTMLREP_TABLE) and a table of the command names that
+ * did, and every PSI trigger event with who stalled. Pure code. */
 #ifndef DELAYTOP_HTMLREP_H
 #define DELAYTOP_HTMLREP_H
 
@@ -42,12 +43,24 @@ struct hr_task {
 	char *comm, *cmdline, *user, *cgroup;
 	const char *seen[ROW_STRING_COUNT]; /* the row's strings when last copied */
 	struct hr_delays d;
+	uint32_t command;   /* the command name its delays went to last: its index + 1 (0: none) */
+	kind_mask counted;  /* the kinds it was counted in there (hr_group's tasks) */
 	struct hr_task *next; /* another task of the same id (a pid used again) */
 };
 
-struct hr_cgroup {
-	char *path;
+/* A cgroup's or a command name's delays: its tasks' added. */
+struct hr_group {
+	char *name;                /* the cgroup's path, or the command name */
 	struct hr_delays d;
+	uint32_t tasks[DK_COUNT];  /* a command name: the tasks of that name that waited in each kind */
+};
+
+/* Groups by name: an array and an index by the name's hash. */
+struct hr_groups {
+	struct hr_group *g;
+	size_t n, cap;
+	uint32_t *index;           /* open addressing: index + 1 into g */
+	size_t slots;
 };
 
 /* A trigger that fired, and who stalled in the reading made then. */
@@ -87,10 +100,8 @@ struct htmlrep {
 	uint64_t exits_lost;
 	kind_mask kinds;  /* kinds some task waited in */
 	struct idmap tasks; /* id (tid, else pid) -> struct hr_task list */
-	struct hr_cgroup *cgroups;
-	size_t ncgroups, capcgroups;
-	uint32_t *cg_index; /* open addressing: index + 1 into cgroups, by the path's hash */
-	size_t cg_slots;
+	struct hr_groups cgroups;
+	struct hr_groups commands; /* by the name the task had when it waited */
 	struct hr_event *events;
 	size_t nevents, capevents;
 };
@@ -116,10 +127,11 @@ void htmlrep_add(struct htmlrep *h, const struct snapshot *snap);
  * where readings are missing for a while. Returns how many points. */
 size_t htmlrep_delay_series(const struct htmlrep *h, const struct hr_delays *d, int k, double *t, double *v);
 size_t htmlrep_psi_series(const struct htmlrep *h, int res, int line, double *t, double *v);
-/* The tasks (or cgroups) that waited most in kind k, largest first, at most max, into out;
- * returns how many (those that waited at all). */
+/* The tasks (or cgroups, or command names) that waited most in kind k, largest first, at most
+ * max, into out; returns how many (those that waited at all). */
 size_t htmlrep_top_tasks(const struct htmlrep *h, int k, const struct hr_task **out, size_t max);
-size_t htmlrep_top_cgroups(const struct htmlrep *h, int k, const struct hr_cgroup **out, size_t max);
+size_t htmlrep_top_cgroups(const struct htmlrep *h, int k, const struct hr_group **out, size_t max);
+size_t htmlrep_top_commands(const struct htmlrep *h, int k, const struct hr_group **out, size_t max);
 
 /* The whole page (htmlpage.c). */
 void htmlrep_page(struct outbuf *o, const struct htmlrep *h, const struct htmlrep_facts *f);

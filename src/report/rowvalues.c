@@ -82,6 +82,20 @@ void rowval_time(struct outbuf *o, int64_t ns, int quote)
 		out_char(o, '"');
 }
 
+const char *const rowval_lat_names[LATVAL_N] = { "count", "total_ms", "p50_ms", "p90_ms", "p99_ms", "max_ms" };
+const char *const rowval_lat_csv_names[LATVAL_N] = { "wait_count", "wait_total_ms", "p50_ms", "p90_ms", "p99_ms",
+						     "wait_max_ms" };
+const double rowval_lat_quantiles[3] = { 0.50, 0.90, 0.99 };
+
+void rowval_latency(const struct lat_hist *h, double v[LATVAL_N])
+{
+	v[LATVAL_COUNT] = h ? (double)h->count : 0;
+	v[LATVAL_TOTAL] = h ? (double)h->total_ns / 1e6 : 0;
+	for (int i = 0; i < 3; i++)
+		v[LATVAL_P50 + i] = lat_percentile_ms(h, rowval_lat_quantiles[i]);
+	v[LATVAL_MAX] = h && h->count ? (double)h->max_ns / 1e6 : NAN;
+}
+
 /* Field f's number under d, for JSON and CSV: whole bytes and counts in totals and for the
  * high-water marks, else up to 3 decimals; "null" (JSON) or nothing (CSV) when unavailable. */
 void rowval_acct(struct outbuf *o, const struct row *r, int f, const struct display *d, const char *none)

@@ -27,6 +27,18 @@ int64_t rowval_max_at(const struct row *r, int k, const struct display *d);
 /* A time as ISO 8601 with the UTC offset, quoted for JSON (quote set) or bare; "null" or nothing
  * when ns is 0 (unknown). */
 void rowval_time(struct outbuf *o, int64_t ns, int quote);
+/* --why: a kind's numbers of the interval, in this order, and their names as JSON has them (CSV
+ * puts the kind's key and "_" before each, with "wait_" before the count, total and longest):
+ * the count of waits, their sum, the three percentiles and the longest, ms. */
+enum { LATVAL_COUNT, LATVAL_TOTAL, LATVAL_P50, LATVAL_P90, LATVAL_P99, LATVAL_MAX, LATVAL_N };
+extern const char *const rowval_lat_names[LATVAL_N];
+extern const char *const rowval_lat_csv_names[LATVAL_N];
+/* Kind k's numbers for the row r (h its histogram of the kind, NULL when it had no wait): the
+ * count and sum are 0 without waits, the percentiles and the longest NAN. */
+void rowval_latency(const struct lat_hist *h, double v[LATVAL_N]);
+/* The quantiles LATVAL_P50 to _P99 stand for. */
+extern const double rowval_lat_quantiles[3];
+
 /* Accounting field f's number under d: whole bytes and counts in totals and for the high-water
  * marks, else up to 3 decimals; none when unavailable. */
 void rowval_acct(struct outbuf *o, const struct row *r, int f, const struct display *d, const char *none);

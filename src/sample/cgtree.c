@@ -284,6 +284,82 @@ size_t cgtree_build(struct cgtree *tree, const struct cgroup_facts *facts, size_
 	return n;
 }
 
+/* The node of a path, by the nodes' paths (sorted, as the tree was built), or -1. */
+static long find_node(const struct cgtree *tree, const char *path)
+{
+	size_t lo = 0, hi = tree->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(tree->nodes[mid].path, path);
+
+		if (c == 0)
+			return (long)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/* Adds what a task (or a node below) waited and lacks to node i: a kind is lacking only where
+ * every task lacks it. */
+static void add_latency(struct cgtree *tree, size_t i, const struct lat_hist *from, lat_mask kinds,
+			lat_mask lack, int from_dense)
+{
+	struct lat_waits *w = &tree->latw[i];
+	struct lat_hist *sum = &tree->lat[i * LAT_KINDS];
+	lat_mask got = w->kinds;
+
+	if (from_dense) {
+		for (int k = 0; k < LAT_KINDS; k++)
+			if (kinds & (1u << k))
+				lat_add(&sum[k], &from[k]);
+		got |= kinds;
+	} else {
+		struct lat_waits one = { .kinds = kinds, .h = from };
+
+		lat_waits_add(sum, &got, &one);
+	}
+	w->kinds = got;
+	w->unavail = tree->lat_tasks[i] ? (lat_mask)(w->unavail & lack) : lack;
+	tree->lat_tasks[i] = 1;
+}
+
+void cgtree_sum_latency(struct cgtree *tree, const struct row *rows, size_t nrows)
+{
+	size_t n = tree->n;
+
+	if (!n)
+		return;
+	tree->lat = xgrow(tree->lat, &tree->caplat, n * LAT_KINDS, sizeof(*tree->lat));
+	tree->latw = xgrow(tree->latw, &tree->caplatw, n, sizeof(*tree->latw));
+	tree->lat_tasks = xgrow(tree->lat_tasks, &tree->caplat_tasks, n, sizeof(*tree->lat_tasks));
+	memset(tree->lat, 0, n * LAT_KINDS * sizeof(*tree->lat));
+	memset(tree->latw, 0, n * sizeof(*tree->latw));
+	memset(tree->lat_tasks, 0, n * sizeof(*tree->lat_tasks));
+	for (size_t i = 0; i < nrows; i++) {
+		const struct row *r = &rows[i];
+		long at = r->cgroup && cgpath_within(r->cgroup, tree->nodes[0].path) ? find_node(tree, r->cgroup) : -1;
+
+		if (at >= 0)
+			add_latency(tree, (size_t)at, r->lat ? r->lat->h : NULL, r->lat ? r->lat->kinds : 0,
+				    r->lat ? r->lat->unavail : 0, 0);
+	}
+	for (size_t i = n; i-- > 1;) /* children sort after their parents: sums go up */
+		if (tree->lat_tasks[i])
+			add_latency(tree, (size_t)tree->nodes[i].parent, &tree->lat[i * LAT_KINDS], tree->latw[i].kinds,
+				    tree->latw[i].unavail, 1);
+	for (size_t i = 0; i < n; i++) {
+		struct lat_waits *w = &tree->latw[i];
+
+		lat_compact(&tree->lat[i * LAT_KINDS], w->kinds);
+		w->h = &tree->lat[i * LAT_KINDS];
+		tree->rows[i].lat = w->kinds || w->unavail ? w : NULL;
+	}
+}
+
 void cgtree_free(struct cgtree *tree)
 {
 	for (size_t i = 0; i < tree->nmade; i++)
@@ -292,5 +368,8 @@ void cgtree_free(struct cgtree *tree)
 	free(tree->nodes);
 	free(tree->rows);
 	free(tree->order);
+	free(tree->lat);
+	free(tree->latw);
+	free(tree->lat_tasks);
 	memset(tree, 0, sizeof(*tree));
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "cgroupfs.h"
+#include "latency.h"
 #include "model.h"
 #include "psi.h"
 #include "totals.h"
@@ -52,6 +53,12 @@ struct cgtree {
 	size_t nmade;
 	const struct row **order; /* the task rows in the order they are summed */
 	size_t caporder;
+	/* --why: each node's waits in the interval (cgtree_sum_latency), per node LAT_KINDS
+	 * histograms, the first ones those of its kinds; what its row's lat points to */
+	struct lat_hist *lat;
+	struct lat_waits *latw;
+	uint8_t *lat_tasks; /* the node has a task in it or below */
+	size_t caplat, caplatw, caplat_tasks;
 };
 
 /* Builds the tree of the cgroups in facts[0..nfacts) (sorted by path, the first the root shown)
@@ -61,6 +68,11 @@ struct cgtree {
  * facts and the task rows, and live until the next build. */
 size_t cgtree_build(struct cgtree *tree, const struct cgroup_facts *facts, size_t nfacts, const struct row *rows,
 		    size_t nrows, int states_from_tasks);
+
+/* --why: gives each row of the tree built last the sum of the waits (row.lat) of the task rows
+ * in its cgroup and below, rows as given to cgtree_build. A kind a cgroup's tasks all lack (a
+ * delayacct kind, for tasks forked while it was off) it lacks too. */
+void cgtree_sum_latency(struct cgtree *tree, const struct row *rows, size_t nrows);
 
 void cgtree_free(struct cgtree *tree);
 

@@ -35,6 +35,8 @@ struct collector {
 			       per-process answer lacks (I/O, CPU times, high-water marks) */
 	int want_peaks;     /* process mode: ask the threads that ran for their longest waits
 			       (threadnotes.h) */
+	size_t prestate_min; /* thread mode: the states of this many new threads or more are read
+				beside the queries (prestate.h); 0: PRESTATE_MIN */
 
 	/* scratch, reused every tick */
 	uint32_t *ids;

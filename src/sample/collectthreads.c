@@ -372,7 +372,7 @@ static struct prestate *start_states(struct collector *c)
 
 		want[k] = !(c->ids[k] & TS_ASK_TGID) && (!t || t->seen + 1 != tick);
 	}
-	return prestate_start(c->k, c->ids, c->owner, c->nids, want, PRESTATE_MIN);
+	return prestate_start(c->k, c->ids, c->owner, c->nids, want, c->prestate_min ? c->prestate_min : PRESTATE_MIN);
 }
 
 /* The states start_states read, for the threads read this tick. */

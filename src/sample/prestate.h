@@ -2,7 +2,10 @@
  * /proc on a thread of its own while the caller asks taskstats about them, and then on both,
  * instead of all after the queries. Each read is a system call on a file of its own, so two
  * threads do them side by side; the reading thread touches only the ids, their processes' pids
- * and its own array of states (not the task table, which the answers fill meanwhile). */
+ * and its own array of states (not the task table, which the answers fill meanwhile). Through the
+ * kernel seam it calls only open_threads, thread_state and close_threads, while the caller's
+ * thread calls query (and thread_io from its answers), then the same three (kernelops.h says
+ * which calls may run at once). */
 #ifndef DELAYTOP_PRESTATE_H
 #define DELAYTOP_PRESTATE_H
 

@@ -23,6 +23,7 @@
 #include "forkedoff.h"
 #include "i18n.h"
 #include "kernelops.h"
+#include "latrows.h"
 #include "proctable.h"
 #include "rowbuild.h"
 #include "sampler.h"
@@ -58,6 +59,15 @@ struct sampler {
 	char cgroup_root[CGROUP_PATH_MAX]; /* the cgroup view's root */
 	struct cgtable cgroups;   /* the cgroup view's cgroups */
 	struct cgtree tree;       /* and its rows */
+
+	/* --why */
+	int why_loaded;           /* the eBPF side is loaded */
+	int why_failed;           /* its load failed: not tried again */
+	char why_notice[512];     /* why it failed, or the kinds it cannot measure; "" */
+	lat_mask why_attached;    /* the kinds it measures */
+	struct lat_batch lat;     /* this interval's waits */
+	uint64_t why_lost_prev;   /* lat.not_fitted at the last reading */
+	struct latrows latrows;   /* and the rows' */
 };
 
 /* ---- prepare ---- */
@@ -121,6 +131,81 @@ static void prepare(struct sampler *s, struct snapshot *snap)
 	s->rules.delayacct = s->k->ops->delayacct(s->k);
 	forkedoff_track(&s->off, s->rules.delayacct, s->tt.now_mono, s->tt.now_boot);
 	read_psi(s, snap);
+}
+
+/* ---- the eBPF side (--why) ---- */
+
+/* Loads the eBPF side when it is wanted and not loaded, unloads it when it is not wanted. */
+static void why_follow(struct sampler *s)
+{
+	if (!s->o.why && s->why_loaded) {
+		s->k->ops->why_close(s->k);
+		s->why_loaded = 0;
+	}
+	if (!s->o.why || s->why_loaded || s->why_failed)
+		return;
+	if (s->k->ops->why_open(s->k, &s->why_attached, s->why_notice, sizeof(s->why_notice)) < 0) {
+		s->why_failed = 1;
+		return;
+	}
+	s->why_loaded = 1;
+	s->why_lost_prev = 0;
+}
+
+/* The waits since the last reading. A read that fails ends the eBPF side, said in the notice. */
+static void why_collect(struct sampler *s)
+{
+	char why[256];
+	int rc;
+
+	s->lat.n = 0;
+	if (!s->why_loaded)
+		return;
+	rc = s->k->ops->why_read(s->k, &s->lat);
+	if (rc == 0)
+		return;
+	snprintf(why, sizeof(why), "%s", strerror(-rc));
+	snprintf(s->why_notice, sizeof(s->why_notice),
+		 F_(N_("reading the eBPF maps failed (%s): wait latencies are not measured")), why);
+	s->k->ops->why_close(s->k);
+	s->why_loaded = 0;
+	s->why_failed = 1;
+	s->lat.n = 0;
+}
+
+/* The snapshot's word on the eBPF side: off, unavailable and why, or the kinds it measured in
+ * the interval (the delayacct kinds only while kernel.task_delayacct is on) and what did not fit. */
+static void why_header(struct sampler *s, struct snapshot *snap)
+{
+	struct why_header *h = &snap->why;
+
+	memset(h, 0, sizeof(*h));
+	if (!s->o.why)
+		return;
+	if (!s->why_loaded) {
+		h->state = WHY_UNAVAILABLE;
+		h->reason = s->why_notice;
+		return;
+	}
+	h->state = WHY_ON;
+	h->reason = s->why_notice[0] ? s->why_notice : NULL; /* the kinds left out, and why */
+	h->attached = s->why_attached;
+	h->measured = s->why_attached;
+	if (s->rules.delayacct == DELAYACCT_OFF)
+		h->measured &= (lat_mask)~LAT_DELAYACCT_KINDS;
+	h->not_fitted_total = s->lat.not_fitted;
+	h->not_fitted = s->lat.not_fitted - s->why_lost_prev;
+	s->why_lost_prev = s->lat.not_fitted;
+}
+
+const char *sampler_why_notice(const struct sampler *s)
+{
+	return s->o.why && s->why_notice[0] ? s->why_notice : NULL;
+}
+
+void sampler_set_why(struct sampler *s, int on)
+{
+	s->o.why = !!on;
 }
 
 /* ---- collect ---- */
@@ -225,6 +310,8 @@ static void build_cgroups(struct sampler *s, struct snapshot *snap)
 	snap->ncgroup_rows = cgtree_build(&s->tree, s->cgroups.f, s->cgroups.n, snap->rows, snap->nrows,
 					  states_from_tasks(s));
 	snap->cgroup_rows = s->tree.rows;
+	if (snap->why.state == WHY_ON)
+		cgtree_sum_latency(&s->tree, snap->rows, snap->nrows);
 }
 
 /* The rows of the reading, into b: a row per task read and per departed task, and the cgroup
@@ -233,6 +320,8 @@ static void build_rows(struct sampler *s, struct snapshot *snap, struct rowbuf *
 {
 	snap->nrows = rowbuild(b, &s->tasks, &s->departed, s->tt.tick, s->o.threads, _("(other exited)"));
 	snap->rows = b->rows;
+	if (snap->why.state == WHY_ON)
+		latrows_attach(&s->latrows, &s->lat, snap->rows, snap->nrows, s->o.threads, snap->why.measured);
 	if (s->o.cgroups)
 		build_cgroups(s, snap);
 }
@@ -247,10 +336,13 @@ int sampler_tick(struct sampler *s, struct snapshot *snap, char *err, size_t err
 	s->deferred = 0;
 	prepare(s, snap);
 	t0 = s->tt.now_mono;
+	why_follow(s);
 	rc = collect(s, err, errlen);
 	if (rc < 0)
 		return rc;
+	why_collect(s); /* the same interval as the readings' */
 	fill_header(s, snap);
+	why_header(s, snap);
 	s->deferred = s->defer && !s->o.cgroups; /* the cgroup view reads the cgroups the rows name */
 	if (s->deferred)
 		rowbuf_free(&s->rows);
@@ -349,6 +441,7 @@ static void wire_collector(struct sampler *s)
 	c->rules = &s->rules;
 	c->hier = &s->hier;
 	c->want_states = wants_states(s) && states_from_tasks(s);
+	c->prestate_min = s->o.prestate_min;
 	apply_wants(s);
 	s->rules.off = &s->off;
 	s->rules.threads = s->o.threads;
@@ -394,6 +487,7 @@ int sampler_open_kernel(struct sampler **out, const struct sampler_opts *o, stru
 	open_listener(s);
 	boot_window(s);
 	wire_collector(s);
+	why_follow(s); /* now, so that its notice is there before the first reading */
 	*out = s;
 	return 0;
 }
@@ -484,6 +578,8 @@ void sampler_close(struct sampler *s)
 	rowbuf_free(&s->rows);
 	cgtable_free(&s->cgroups);
 	cgtree_free(&s->tree);
+	lat_batch_free(&s->lat);
+	latrows_free(&s->latrows);
 	if (s->k)
 		s->k->ops->close(s->k);
 	free(s);

@@ -32,6 +32,12 @@ struct sampler_opts {
 	int moved_totals;     /* the tasks keep totals since the start only once they moved: the
 				 rows of those still since the first reading share zero ones (the
 				 screen, on a machine most of whose threads never run meanwhile) */
+	size_t prestate_min;  /* thread mode: a reading of this many new threads or more reads their
+				 states on a second thread beside the queries (prestate.h); 0:
+				 PRESTATE_MIN. The unit tests lower it to drive that path */
+	int why;              /* --why: the eBPF side measures every wait, and each row gets the
+				 histograms of its interval (row.lat, snapshot.why). A switch of its own
+				 rather than a want: loading it takes a moment and is tried once */
 };
 
 
@@ -69,6 +75,12 @@ int sampler_rows(struct sampler *s, struct snapshot *snap, struct rowbuf *b);
 
 /* What the user should be told once about missing privileges or exit records, or NULL. */
 const char *sampler_notice(const struct sampler *s);
+/* What the user should be told once about --why: why it is unavailable, or which kinds it cannot
+ * measure on this kernel; NULL when it measures every kind or is off. */
+const char *sampler_why_notice(const struct sampler *s);
+/* Switches the eBPF side on or off (sampler_opts.why) from the next tick. A load that failed is
+ * not tried again. */
+void sampler_set_why(struct sampler *s, int on);
 
 /* The exit listener's descriptor, to poll between ticks; -1 when there is none. */
 int sampler_listen_fd(const struct sampler *s);

@@ -107,6 +107,8 @@ void snapcopy_free(struct snapcopy *c)
 	free(c->acc);
 	free(c->nodes);
 	free(c->facts);
+	free(c->lat);
+	free(c->hist);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -116,6 +118,44 @@ static void copy_row_strings(struct snapcopy_strings *s, struct row *r)
 #define ROW_STRING_COPY(member, none) r->member = copy_string(s, r->member);
 	ROW_STRINGS(ROW_STRING_COPY)
 #undef ROW_STRING_COPY
+}
+
+/* Room for the waits of the rows of src (row.lat): one struct lat_waits and its histograms each. */
+static void lat_room(struct snapcopy *c, const struct snapshot *src)
+{
+	size_t nlat = 0, nhist = 0;
+
+	for (int cg = 0; cg < 2; cg++) {
+		const struct row *rows = cg ? src->cgroup_rows : src->rows;
+		size_t n = cg ? src->ncgroup_rows : src->nrows;
+
+		for (size_t i = 0; i < n; i++)
+			if (rows[i].lat) {
+				nlat++;
+				nhist += (size_t)__builtin_popcount(rows[i].lat->kinds);
+			}
+	}
+	c->lat = xgrow(c->lat, &c->caplat, nlat ? nlat : 1, sizeof(*c->lat));
+	c->hist = xgrow(c->hist, &c->caphist, nhist ? nhist : 1, sizeof(*c->hist));
+	c->nlat = c->nhist = 0;
+}
+
+/* A row's waits, copied into the room lat_room made. */
+static void copy_lat(struct snapcopy *c, struct row *r)
+{
+	struct lat_waits *w;
+	size_t nh;
+
+	if (!r->lat)
+		return;
+	w = &c->lat[c->nlat++];
+	*w = *r->lat;
+	nh = (size_t)__builtin_popcount(w->kinds);
+	if (nh)
+		memcpy(&c->hist[c->nhist], w->h, nh * sizeof(*c->hist));
+	w->h = &c->hist[c->nhist];
+	c->nhist += nh;
+	r->lat = w;
 }
 
 /* The task rows, with their totals (totals): rows in a row that point to the same totals (the
@@ -150,6 +190,7 @@ static void copy_task_rows(struct snapcopy *c, const struct snapshot *src, int t
 		r->base = r->last = NULL; /* the readings stay the sampler's */
 		r->acct = NULL;
 		r->peak = NULL;
+		copy_lat(c, r);
 	}
 	c->snap.rows = c->rows;
 }
@@ -172,6 +213,7 @@ static void copy_cgroup_rows(struct snapcopy *c, const struct snapshot *src)
 		struct row *r = &c->cgroup_rows[i];
 
 		copy_row_strings(c->strings, r);
+		copy_lat(c, r);
 		if (r->cg) {
 			struct cgroup_node *node = &c->nodes[i];
 
@@ -198,6 +240,8 @@ void snapcopy_take(struct snapcopy *c, const struct snapshot *src, int totals)
 	strings_reset(c->strings);
 	c->snap = *src;
 	c->snap.events = src->events ? copy_string(c->strings, src->events) : NULL;
+	c->snap.why.reason = copy_string(c->strings, src->why.reason);
+	lat_room(c, src);
 	copy_task_rows(c, src, totals);
 	copy_cgroup_rows(c, src);
 }

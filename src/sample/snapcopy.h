@@ -1,8 +1,8 @@
 /* snapcopy.h — a snapshot that owns its memory. A sampler's snapshot points into the sampler's
  * tables, which its next tick changes; a front end that goes on showing a snapshot while the next
  * reading runs on another thread shows a copy: its rows, their totals since the start, the cgroup
- * nodes and their facts, and every string (each distinct one once, nearly always). Buffers are
- * kept from one copy to the next. Pure code. */
+ * nodes and their facts, the rows' waits (--why) and every string (each distinct one once, nearly
+ * always). Buffers are kept from one copy to the next. Pure code. */
 #ifndef DELAYTOP_SNAPCOPY_H
 #define DELAYTOP_SNAPCOPY_H
 
@@ -24,6 +24,10 @@ struct snapcopy {
 	struct cgroup_node *nodes; /* the cgroup rows' nodes and facts, same index */
 	struct cgroup_facts *facts;
 	size_t capnodes;
+	struct lat_waits *lat;     /* the rows' waits (row.lat), task rows' then cgroup rows' */
+	size_t caplat, nlat;
+	struct lat_hist *hist;     /* and their histograms */
+	size_t caphist, nhist;
 	struct snapcopy_strings *strings;
 };
 

@@ -191,6 +191,10 @@ void detail_open(struct view *v)
 		return;
 	}
 	r = v->list.rows[v->selected];
+	if (r->procs) {
+		view_say(v, "%s", _("a command's row sums its processes: Enter shows them"));
+		return;
+	}
 	d->cgroup = v->spec.display.cgroups;
 	d->threads = v->spec.display.threads;
 	d->id = d->threads ? r->tid : r->pid;

@@ -30,13 +30,15 @@ const struct key_binding key_bindings[] = {
 	{ .codes = { 'p', 0 }, .label = "p", .action = ACT_FILTER_PID,
 	  .help = N_("show only some processes by pid (empty: all)") },
 	{ .codes = { 27, 0 }, .label = N_("Esc"), .action = ACT_CLEAR_FILTER,
-	  .help = N_("clear the command filter and the cgroup opened") },
+	  .help = N_("clear the command filter and the cgroup or command opened") },
 	{ .codes = { 'H', 0 }, .label = "H", .action = ACT_THREADS,
 	  .help = N_("switch between processes and threads") },
 	{ .codes = { 'g', 0 }, .label = "g", .action = ACT_GROUP,
-	  .help = N_("rows: processes, threads, cgroups (a tree with pressure), in turn") },
+	  .help = N_("rows: processes, threads, cgroups (a tree with pressure), commands (processes summed by "
+		     "name), in turn") },
 	{ .codes = { '\n', '\r', KEY_ENTER }, .label = N_("Enter"), .action = ACT_OPEN,
-	  .help = N_("cgroups: show the processes of the selected cgroup; processes, threads: as i") },
+	  .help = N_("cgroups, commands: show the processes of the selected cgroup or command name; "
+		     "processes, threads: as i") },
 	{ .codes = { 'i', 0 }, .label = "i", .action = ACT_DETAIL,
 	  .help = N_("details of the selected row: its delays over the last minutes, its facts (Esc returns)") },
 	{ .codes = { '-', 0 }, .label = "-", .action = ACT_FOLD,

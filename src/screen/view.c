@@ -131,15 +131,17 @@ static void sort_step(struct view *v, int step)
 }
 
 /* A sort column the new view lacks gives way to TOTAL; the selection goes back to the top. */
-void view_set_rows(struct view *v, int threads, int cgroups, uint64_t *deadline)
+void view_set_rows(struct view *v, int threads, int cgroups, int commands, uint64_t *deadline)
 {
 	struct display wanted = v->spec.display;
 
 	v->src->group(v, threads, cgroups, deadline);
 	v->want_threads = threads;
 	v->want_cgroups = cgroups;
+	v->want_commands = commands;
 	wanted.threads = threads;
 	wanted.cgroups = cgroups;
+	wanted.commands = commands && !cgroups;
 	if (!column_in_view(v->spec.sort_col, &wanted))
 		v->spec.sort_col = COL_TOTAL;
 	v->sel_tid = 0;
@@ -149,18 +151,20 @@ void view_set_rows(struct view *v, int threads, int cgroups, uint64_t *deadline)
 
 static void switch_threads(struct view *v, uint64_t *deadline)
 {
-	view_set_rows(v, !v->want_threads, 0, deadline);
+	view_set_rows(v, !v->want_threads, 0, 0, deadline);
 }
 
-/* g: processes, then threads, then cgroups. */
+/* g: processes, then threads, cgroups and commands. */
 static void next_group(struct view *v, uint64_t *deadline)
 {
-	if (v->want_cgroups)
-		view_set_rows(v, 0, 0, deadline);
+	if (v->want_commands)
+		view_set_rows(v, 0, 0, 0, deadline);
+	else if (v->want_cgroups)
+		view_set_rows(v, 0, 0, 1, deadline);
 	else if (v->want_threads)
-		view_set_rows(v, 0, 1, deadline);
+		view_set_rows(v, 0, 1, 0, deadline);
 	else
-		view_set_rows(v, 1, 0, deadline);
+		view_set_rows(v, 1, 0, 0, deadline);
 }
 
 /* The selected row when it is a cgroup, else NULL after saying what the key is for. */
@@ -180,7 +184,16 @@ static void open_cgroup(struct view *v, uint64_t *deadline)
 	if (!r)
 		return;
 	str_copy(v->cgroup_filter, sizeof(v->cgroup_filter), r->cgroup);
-	view_set_rows(v, 0, 0, deadline);
+	view_set_rows(v, 0, 0, 0, deadline);
+}
+
+/* Enter on a command's row: the processes of that name (Esc shows them all again). */
+static void open_command(struct view *v, uint64_t *deadline)
+{
+	if (v->selected >= v->list.n)
+		return;
+	str_copy(v->comm_filter, sizeof(v->comm_filter), v->list.rows[v->selected]->comm);
+	view_set_rows(v, 0, 0, 0, deadline);
 }
 
 static long folded_index(const struct view *v, const char *path)
@@ -228,7 +241,7 @@ static void switch_tree(struct view *v, int sums)
 		d->tree = !d->tree;
 		d->tree_sums = 0;
 	}
-	if (d->threads || d->cgroups)
+	if (d->threads || d->cgroups || d->commands)
 		view_say(v, "%s", _("the tree arranges processes: H or g shows them"));
 	view_rebuild(v);
 }
@@ -289,6 +302,7 @@ static void act(struct view *v, enum action a, uint64_t *deadline)
 	case ACT_FILTER_PID: prompt_open_pids(v); break;
 	case ACT_CLEAR_FILTER:
 		v->command_filter[0] = '\0';
+		v->comm_filter[0] = '\0';
 		str_copy(v->cgroup_filter, sizeof(v->cgroup_filter), v->cgroup_root);
 		view_rebuild(v);
 		break;
@@ -297,6 +311,8 @@ static void act(struct view *v, enum action a, uint64_t *deadline)
 	case ACT_OPEN:
 		if (v->spec.display.cgroups)
 			open_cgroup(v, deadline);
+		else if (v->spec.display.commands)
+			open_command(v, deadline);
 		else
 			detail_open(v);
 		break;
@@ -396,6 +412,7 @@ void view_init(struct view *v, const struct options *o)
 	snapcopy_init(&v->copy);
 	v->spec.display.threads = v->want_threads = o->threads;
 	v->spec.display.cgroups = v->want_cgroups = o->cgroups;
+	v->spec.display.commands = v->want_commands = o->commands;
 	if (o->cgroup) {
 		str_copy(v->cgroup_filter, sizeof(v->cgroup_filter), o->cgroup);
 		str_copy(v->cgroup_root, sizeof(v->cgroup_root), o->cgroup);

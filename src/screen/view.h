@@ -23,8 +23,9 @@ int view_replay(const struct options *o, struct replay *r, int stop_fd);
 /* Takes the reading the source has ready (src->take) and shows it from now on; -n counts it when
  * v->counted. Returns 1 when it took one. */
 int view_take(struct view *v);
-/* Rows of processes, threads or cgroups, from now (the source says when they come). */
-void view_set_rows(struct view *v, int threads, int cgroups, uint64_t *deadline);
+/* Rows of processes, threads, cgroups or commands (process rows summed per command name), from
+ * now (the source says when they come). */
+void view_set_rows(struct view *v, int threads, int cgroups, int commands, uint64_t *deadline);
 /* The row filter's pids (copied): the selection as the source made it. */
 void view_set_selection(struct view *v, const uint32_t *pids, size_t n);
 

@@ -72,6 +72,12 @@ static void filter_text(const struct view *v, struct outbuf *o)
 	start = o->len;
 	if (v->command_filter[0])
 		out_printf(o, " /%s", v->command_filter);
+	if (v->comm_filter[0]) {
+		char name[4 * sizeof(v->comm_filter)];
+
+		text_clean(name, sizeof(name), v->comm_filter); /* a name may hold control characters */
+		out_printf(o, F_(N_(" command %s")), name);
+	}
 	if (v->spec.filter.by_uid)
 		out_printf(o, F_(N_(" user %s")), v->user_text);
 	if (v->npids)
@@ -200,7 +206,7 @@ static void system_parts(const struct view *v, struct header *h)
 /* Which cgroup hierarchy is followed, and where (listing_hierarchy_note). */
 static void hierarchy_part(const struct view *v, struct header *h)
 {
-	if (v->have_snap && listing_hierarchy_note(&v->snap, &v->spec.display, &h->text))
+	if (v->have_snap && listing_hierarchy_note(&v->snap, &v->spec.display, 1, &h->text))
 		part_done(h);
 }
 
@@ -211,9 +217,7 @@ static void view_parts(const struct view *v, struct header *h)
 	h->view = h->n;
 	if (v->paused && !v->replay)
 		out_str(o, _("PAUSED "));
-	out_str(o, v->spec.display.cgroups ? _("cgroups") : v->spec.display.threads ? _("threads") : _("processes"));
-	if (v->spec.display.tree && !v->spec.display.cgroups && !v->spec.display.threads)
-		out_str(o, v->spec.display.tree_sums ? _(" as a tree, subtrees summed") : _(" as a tree"));
+	out_str(o, listing_rows_text(&v->spec.display));
 	part_done(h);
 	if (v->cgroup_filter[0]) {
 		out_printf(o, F_(N_("cgroup %s")), v->cgroup_filter);

@@ -301,14 +301,16 @@ static void play_or_pause(struct view *v, uint64_t *deadline)
 	*deadline = rv->ahead ? pace(rv) : rv->shown_at;
 }
 
-/* g: the recording's rows, or its cgroup rows when it has them. */
+/* g: the recording's rows, its cgroup rows when it has them, then its rows summed per command
+ * name. */
 static void switch_cgroups(struct view *v, uint64_t *deadline)
 {
-	if (!v->replay->cgroup_rows && !v->want_cgroups) {
-		say_no_cgroups(v);
-		return;
-	}
-	view_set_rows(v, v->snap.threads, !v->want_cgroups, deadline);
+	if (v->want_commands)
+		view_set_rows(v, v->snap.threads, 0, 0, deadline);
+	else if (!v->want_cgroups && v->replay->cgroup_rows)
+		view_set_rows(v, v->snap.threads, 1, 0, deadline);
+	else
+		view_set_rows(v, v->snap.threads, 0, 1, deadline);
 }
 
 /* J: the time of the reading shown, to edit. */

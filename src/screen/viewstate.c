@@ -37,6 +37,7 @@ void view_remember_selection(struct view *v)
 		v->sel_pid = r->pid;
 		v->sel_tid = r->tid;
 		str_copy(v->sel_cgroup, sizeof(v->sel_cgroup), r->cg && r->cgroup ? r->cgroup : "");
+		str_copy(v->sel_command, sizeof(v->sel_command), r->procs && r->comm ? r->comm : "");
 	}
 }
 
@@ -45,6 +46,8 @@ static int is_selected(const struct view *v, const struct row *r)
 {
 	if (r->cg)
 		return r->cgroup && strcmp(r->cgroup, v->sel_cgroup) == 0;
+	if (r->procs) /* a command's row */
+		return r->comm && strcmp(r->comm, v->sel_command) == 0;
 	return r->pid == v->sel_pid && r->tid == v->sel_tid;
 }
 
@@ -57,9 +60,11 @@ void view_rebuild(struct view *v)
 	/* the rows are the snapshot's: its view, until the reading for the view asked for is in */
 	v->spec.display.threads = v->have_snap ? v->snap.threads : v->want_threads;
 	v->spec.display.cgroups = v->have_snap ? v->snap.cgroups : v->want_cgroups;
+	v->spec.display.commands = v->want_commands && !v->spec.display.cgroups;
 	v->spec.display.elapsed_s = v->snap.elapsed_s;
 	v->spec.display.flat_cgroups = v->have_snap && colset_is_all(&v->cols) && listing_cgroups_flat(&v->snap);
 	v->spec.filter.command = v->command_filter[0] ? v->command_filter : NULL;
+	v->spec.filter.comm = v->comm_filter[0] ? v->comm_filter : NULL;
 	v->spec.filter.cgroup = v->cgroup_filter[0] ? v->cgroup_filter : NULL;
 	v->spec.folded = (const char *const *)v->folded;
 	v->spec.nfolded = v->nfolded;
@@ -95,6 +100,7 @@ void view_write_settings(struct view *v)
 	o.reverse = v->spec.reverse;
 	o.threads = v->want_threads;
 	o.cgroups = v->want_cgroups;
+	o.commands = v->want_commands;
 	o.active = v->spec.filter.active;
 	o.hide_exited = v->spec.filter.hide_exited;
 	o.tree = v->spec.display.tree;

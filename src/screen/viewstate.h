@@ -92,10 +92,12 @@ struct view {
 	int counted;               /* a reading asked for at a deadline is due: -n counts it */
 	int want_threads;          /* the view asked for (the rows follow with its reading) */
 	int want_cgroups;
+	int want_commands;         /* the command view: process rows summed per command name */
 	struct listing list;       /* the snapshot's rows that pass the filter, sorted */
 	struct listing_spec spec;  /* how: the filter, the display, the sort */
 	struct colset cols;        /* the columns shown, in order: spec.display's chosen */
 	char command_filter[128];
+	char comm_filter[128];     /* the command opened with Enter on its row: that name exactly */
 	char cgroup_filter[1024];  /* -c, or the cgroup opened with Enter; "" for none */
 	char cgroup_root[1024];    /* -c as given at the start: Esc goes back to it */
 	char **folded;             /* the cgroup view: cgroups whose subtrees are hidden */
@@ -112,6 +114,7 @@ struct view {
 	int follow;                /* the user moved the selection: it stays on its task */
 	uint32_t sel_pid, sel_tid; /* the selected task, kept across refreshes while it lives */
 	char sel_cgroup[1024];     /* the cgroup view: the selected cgroup */
+	char sel_command[128];     /* the command view: the selected command */
 	int page;                  /* table rows on screen at the last draw */
 	int title_y;               /* the line of the table's titles at the last draw; -1: no table */
 	struct table layout;       /* the table's columns at the last draw, for mouse clicks */

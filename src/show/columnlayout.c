@@ -19,7 +19,7 @@ static int drop_order(int *order, int view, int last)
 /* The view a display shows. */
 static int view_of(const struct display *d)
 {
-	return d->cgroups ? VIEW_CGROUPS : VIEW_TASKS;
+	return d->cgroups ? VIEW_CGROUPS : d->commands ? VIEW_COMMANDS : VIEW_TASKS;
 }
 
 int column_in_view(int id, const struct display *d)

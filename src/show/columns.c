@@ -66,19 +66,23 @@ int metric_find(const char *key)
 
 #define TASKS VIEW_TASKS
 #define CGROUPS VIEW_CGROUPS
+#define COMMANDS VIEW_COMMANDS
 #define BOTH (VIEW_TASKS | VIEW_CGROUPS)
+#define ALL_VIEWS (VIEW_TASKS | VIEW_CGROUPS | VIEW_COMMANDS)
 
 /* The pressure columns, COL_PSI + i: column_psi says which line of which resource each shows. */
 enum psi_column { PC_CPU_SOME, PC_CPU_FULL, PC_MEMORY_SOME, PC_MEMORY_FULL, PC_IO_SOME, PC_IO_FULL, PC_IRQ_FULL };
 _Static_assert(PC_IRQ_FULL + 1 == PSI_COLS, "a pressure column without its line, or a line without its column");
 
 /* TRANSLATORS: column titles have the width of their column at most: PID and TID 7, USER 8,
-   S 1, TASKS 5, R S D T IOW 5, CPU% and CPU s 6, TOTAL 7, the delay kinds and the pressure
+   S 1, PROCS 5, TASKS 5, R S D T IOW 5, CPU% and CPU s 6, TOTAL 7, the delay kinds and the pressure
    columns 7, CGROUP 24, UNIT 20, CONTAINER 23. */
 static const struct column_def fixed_columns[COL_COUNT] = {
 	[COL_ID] = { .key = "pid", .title = N_("PID"), .alt = N_("TID"), .alt_when = ALT_THREADS, .width = 7,
 		     .right = 1, .value = VALUE_ID, .fit = 10, .views = TASKS },
-	[COL_USER] = { .key = "user", .title = N_("USER"), .width = 8, .value = VALUE_TEXT, .views = TASKS },
+	[COL_PROCS] = { .key = "procs", .title = N_("PROCS"), .width = 5, .right = 1, .value = VALUE_NUMBER,
+			.fit = 5, .views = COMMANDS },
+	[COL_USER] = { .key = "user", .title = N_("USER"), .width = 8, .value = VALUE_TEXT, .views = TASKS | COMMANDS },
 	[COL_STATE] = { .key = "state", .title = N_("S"), .width = 1, .value = VALUE_STATE, .views = TASKS },
 	[COL_TASKS] = { .key = "tasks", .title = N_("TASKS"), .width = 5, .right = 1, .value = VALUE_NUMBER,
 			.fit = 5, .views = CGROUPS },
@@ -94,10 +98,10 @@ static const struct column_def fixed_columns[COL_COUNT] = {
 				 .value = VALUE_NUMBER, .fit = 5, .views = CGROUPS },
 	[COL_PCPU] = { .key = "pcpu", .title = N_("CPU%"), .alt = N_("CPU s"), .alt_when = ALT_TOTALS, .width = 6,
 		       .right = 1, .value = VALUE_NUMBER, .decimals = 1, .decimals_totals = 2, .fit = 6,
-		       .views = BOTH },
+		       .views = ALL_VIEWS },
 	[COL_TOTAL] = { .key = "total", .title = N_("TOTAL"), .width = KIND_WIDTH, .right = 1,
 			.value = VALUE_NUMBER, .decimals = -1, .decimals_totals = -1, .fit = KIND_WIDTH,
-			.views = BOTH },
+			.views = ALL_VIEWS },
 	[COL_PSI + PC_CPU_SOME] = { .key = "cpu_some", .title = N_("CPUsome"), .width = KIND_WIDTH, .right = 1,
 				    .value = VALUE_NUMBER, .decimals = 1, .decimals_totals = 1,
 				    .fit = KIND_WIDTH, .views = CGROUPS },
@@ -120,7 +124,7 @@ static const struct column_def fixed_columns[COL_COUNT] = {
 				    .value = VALUE_NUMBER, .decimals = 1, .decimals_totals = 1,
 				    .fit = KIND_WIDTH, .views = CGROUPS },
 	[COL_MAX_AT] = { .key = "max_at", .title = N_("MAX AT"), .width = 8, .right = 1, .value = VALUE_NUMBER,
-			 .fit = 8, .views = TASKS, .optional = 1 },
+			 .fit = 8, .views = TASKS | COMMANDS, .optional = 1 },
 	[COL_TREND] = { .key = "trend", .title = N_("TREND"), .width = 8, .value = VALUE_NUMBER, .views = TASKS,
 			.optional = 1 },
 	[COL_UNIT] = { .key = "unit", .title = N_("UNIT"), .width = 20, .value = VALUE_TEXT, .views = BOTH,
@@ -129,7 +133,7 @@ static const struct column_def fixed_columns[COL_COUNT] = {
 			    .views = BOTH, .optional = 1, .derived = 1 },
 	[COL_CGROUP] = { .key = "cgroup", .title = N_("CGROUP"), .width = 24, .value = VALUE_TEXT, .views = BOTH },
 	[COL_COMMAND] = { .key = "command", .title = N_("COMMAND"), .width = 7, .value = VALUE_TEXT,
-			  .views = TASKS },
+			  .views = TASKS | COMMANDS },
 };
 
 static const struct {
@@ -152,9 +156,9 @@ struct column_span {
 #define ALL(c, n) { .first = (c), .count = (n) }
 
 /* The list of sort keys (--help's, a refusal's), every column once: TOTAL and the kinds, CPU%, the
- * cgroup view's, the names, the optional columns. */
+ * command view's and the cgroup view's, the names, the optional columns. */
 static const struct column_span sort_keys[] = {
-	ONE(COL_TOTAL), ALL(COL_KIND, DK_COUNT), ONE(COL_PCPU), ONE(COL_TASKS), ALL(COL_NR, CG_STATES),
+	ONE(COL_TOTAL), ALL(COL_KIND, DK_COUNT), ONE(COL_PCPU), ONE(COL_PROCS), ONE(COL_TASKS), ALL(COL_NR, CG_STATES),
 	ALL(COL_PSI, PSI_COLS), ONE(COL_ID), ONE(COL_USER), ONE(COL_STATE), ONE(COL_CGROUP), ONE(COL_COMMAND),
 	ALL(COL_ACCT, AF_COUNT), ONE(COL_MAX_AT), ONE(COL_TREND), ONE(COL_UNIT), ONE(COL_CONTAINER),
 };
@@ -172,7 +176,7 @@ static const struct column_span hide_order[] = {
 	ONE(COL_NR + CG_SLEEPING), ONE(COL_NR + CG_STOPPED), ONE(COL_NR + CG_IOWAIT), ONE(COL_PSI + PC_CPU_FULL),
 	ONE(COL_PSI + PC_IRQ_FULL),
 	ONE(COL_USER), ONE(COL_STATE), ONE(COL_PCPU), ONE(COL_NR + CG_RUNNING), ONE(COL_NR + CG_UNINTERRUPTIBLE),
-	ONE(COL_TASKS),
+	ONE(COL_TASKS), ONE(COL_PROCS),
 	ONE(COL_KIND + DK_IO), ONE(COL_KIND + DK_CPU),
 	ONE(COL_PSI + PC_IO_FULL), ONE(COL_PSI + PC_MEMORY_FULL), ONE(COL_PSI + PC_IO_SOME),
 	ONE(COL_PSI + PC_MEMORY_SOME), ONE(COL_PSI + PC_CPU_SOME),
@@ -221,7 +225,7 @@ static struct column_def acct_column(int f)
 		.decimals = info->unit == AU_USEC || info->unit == AU_EVENTS ? 1 : 0,
 		.decimals_totals = info->unit == AU_USEC ? 2 : 0,
 		.fit = ACCT_WIDTH,
-		.views = TASKS,
+		.views = TASKS | COMMANDS,
 		.optional = 1,
 	};
 }
@@ -240,7 +244,7 @@ static struct column_def kind_column(int k)
 		.decimals = -1,
 		.decimals_totals = -1,
 		.fit = KIND_WIDTH,
-		.views = BOTH,
+		.views = ALL_VIEWS,
 	};
 }
 
@@ -417,6 +421,7 @@ double column_value(const struct row *r, int id, const struct display *d)
 		return acct_value(r, column_acct(id), d);
 	switch (id) {
 	case COL_ID: return d->threads ? r->tid : r->pid;
+	case COL_PROCS: return r->procs ? (double)r->procs : NAN;
 	case COL_TASKS: return r->cg ? (double)r->nthreads : NAN;
 	case COL_PCPU: return pcpu_value(r, d);
 	case COL_TOTAL: return total_value(r, d);
@@ -466,7 +471,7 @@ static int cell_carried(const struct row *r, int id, const struct display *d)
 
 size_t column_number_cell(const struct row *r, int id, const struct display *d, int decimals, int fit, char *buf)
 {
-	if (r->fresh && !d->accumulate && id != COL_ID) {
+	if (r->fresh && !d->accumulate && id != COL_ID && id != COL_PROCS) { /* counts, not rates */
 		buf[0] = '\0';
 		return 0;
 	}

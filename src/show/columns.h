@@ -40,8 +40,8 @@ enum metric {
  * I/O some and full, IRQ full. */
 #define PSI_COLS 7
 
-/* Which views show a column. */
-enum { VIEW_TASKS = 1, VIEW_CGROUPS = 2 };
+/* Which views show a column: tasks, cgroups, commands (tasks summed per command name). */
+enum { VIEW_TASKS = 1, VIEW_CGROUPS = 2, VIEW_COMMANDS = 4 };
 
 /* How rows are presented. */
 struct display {
@@ -52,8 +52,10 @@ struct display {
 	int cmdline;      /* the command column shows the full command line */
 	int threads;      /* the first column is the thread id */
 	int cgroups;      /* the cgroup view: rows are cgroups in a tree */
+	int commands;     /* the command view: task rows summed per command name (rollup.h) */
 	int tree;         /* process rows as a tree of parents and children: commands indented */
 	int tree_sums;    /* in the tree, a row's numbers sum its own and its descendants' */
+	int why;          /* --why was asked for: CSV has the columns of the waits' distribution */
 	const int *chosen; /* --columns: the columns shown, in order (ids; those the view lacks are
 			       left out, and its last column ends every row); NULL: all of the view's */
 	int nchosen;
@@ -68,6 +70,7 @@ struct display {
 
 enum column_id {
 	COL_ID,    /* PID, or TID in thread mode */
+	COL_PROCS, /* the command view: the processes a command's row sums */
 	COL_USER,
 	COL_STATE,
 	COL_TASKS, /* a cgroup's live threads, in it and below */

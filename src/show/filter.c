@@ -55,6 +55,8 @@ int filter_match(const struct filter *f, const struct row *r, const struct displ
 	if (f->command && !contains_nocase(r->comm, f->command) &&
 	    !(r->cmdline && contains_nocase(r->cmdline, f->command)))
 		return 0;
+	if (f->comm && !r->cg && !(r->comm && strcmp(r->comm, f->comm) == 0))
+		return 0;
 	if (f->active && !filter_waited(r, d))
 		return 0;
 	if (f->hide_exited && !r->cg && r->exited)

@@ -14,6 +14,7 @@ struct filter {
 	int by_uid;
 	uint32_t uid;
 	const char *command;   /* substring of the name or command line, ignoring case; NULL: any */
+	const char *comm;      /* exactly this command name (a command's row opened); NULL: any */
 	const uint32_t *pids;  /* only these processes, when npids > 0 */
 	size_t npids;
 	int active;            /* only tasks that waited during the interval (or since the start) */

@@ -1,4 +1,5 @@
-/* listing.c — filtering and sorting a snapshot's rows, flat or as the cgroup tree. */
+/* listing.c — filtering and sorting a snapshot's rows: flat, as the cgroup tree or the process
+ * tree, or summed per command name (rollup.c). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -185,6 +186,37 @@ static void build_process_tree(struct listing *l, const struct snapshot *snap,
 	build_tree(l, l->copies, n, spec);
 }
 
+/* The task rows that pass the filter, summed per command name. */
+static void build_commands(struct listing *l, const struct snapshot *snap, const struct listing_spec *spec)
+{
+	size_t m = 0, n;
+
+	l->sorted = xgrow(l->sorted, &l->capsorted, snap->nrows + 1, sizeof(*l->sorted));
+	for (size_t i = 0; i < snap->nrows; i++)
+		if (filter_match(&spec->filter, &snap->rows[i], &spec->display))
+			l->sorted[m++] = &snap->rows[i];
+	n = rollup_build(&l->commands, l->sorted, m);
+	for (size_t i = 0; i < n; i++) {
+		l->folded[i] = 0;
+		l->rows[i] = &l->commands.rows[i];
+	}
+	l->n = n;
+	order_sort_in(&l->sort, l->rows, l->n, spec->sort_col, spec->reverse, &spec->display);
+}
+
+const char *listing_rows_text(const struct display *d)
+{
+	if (d->cgroups)
+		return _("cgroups");
+	if (d->commands)
+		return d->threads ? _("threads summed by command") : _("processes summed by command");
+	if (d->threads)
+		return _("threads");
+	if (d->tree)
+		return d->tree_sums ? _("processes as a tree, subtrees summed") : _("processes as a tree");
+	return _("processes");
+}
+
 int listing_cgroups_flat(const struct snapshot *snap)
 {
 	for (size_t i = 0; i < snap->nrows; i++) {
@@ -196,9 +228,9 @@ int listing_cgroups_flat(const struct snapshot *snap)
 	return 1;
 }
 
-int listing_hierarchy_note(const struct snapshot *snap, const struct display *d, struct outbuf *o)
+int listing_hierarchy_note(const struct snapshot *snap, const struct display *d, int flat_too, struct outbuf *o)
 {
-	if (!snap->cgroup_mount || !(d->cgroups || (snap->cgroup_hybrid && d->flat_cgroups)))
+	if (!snap->cgroup_mount || !(d->cgroups || (flat_too && snap->cgroup_hybrid && d->flat_cgroups)))
 		return 0;
 	if (snap->cgroup_hybrid)
 		out_printf(o, F_(N_("cgroup v2 at %s (v1 controllers not followed)")), snap->cgroup_mount);
@@ -216,6 +248,10 @@ void listing_build(struct listing *l, const struct snapshot *snap, const struct 
 	l->n = 0;
 	if (snap && spec->display.cgroups) {
 		build_tree(l, snap->cgroup_rows, snap->ncgroup_rows, spec);
+		return;
+	}
+	if (snap && spec->display.commands) {
+		build_commands(l, snap, spec);
 		return;
 	}
 	if (snap && spec->display.tree && !spec->display.threads) {
@@ -241,6 +277,7 @@ void listing_free(struct listing *l)
 	free(l->copies);
 	free(l->sums);
 	free(l->bypid);
+	rollup_free(&l->commands);
 	order_buf_free(&l->sort);
 	memset(l, 0, sizeof(*l));
 }

@@ -9,6 +9,7 @@
 #include "filter.h"
 #include "model.h"
 #include "order.h"
+#include "rollup.h"
 
 /* How to choose and order rows. */
 struct listing_spec {
@@ -41,6 +42,7 @@ struct listing {
 	size_t capsums;
 	struct pid_index *bypid;
 	size_t capbypid;
+	struct rollup commands;   /* the roll-up by command: a row a command name */
 };
 
 /* What process rows must read for the spec (sampler_opts.wants): the accounting fields when it
@@ -59,9 +61,15 @@ int listing_uses_column(const struct listing_spec *spec, int id);
  * the rows are the snapshot's cgroup rows as a tree: each shown with its ancestors, children after
  * their parent sorted among their siblings, none below a folded one. With display.tree, process
  * rows are such a tree too, of parents and children (the listing's copies of the rows, each with
- * its parent and depth; with tree_sums, each copy's numbers sum its subtree). */
+ * its parent and depth; with tree_sums, each copy's numbers sum its subtree). With
+ * display.commands the rows are the task rows that pass the filter summed per command name
+ * (rollup.h), sorted; ties keep the names' order. */
 void listing_build(struct listing *l, const struct snapshot *snap, const struct listing_spec *spec);
 void listing_free(struct listing *l);
+
+/* What the rows of a display are, for a header (translated): "cgroups", "processes summed by
+ * command", "threads", "processes as a tree", "processes"... */
+const char *listing_rows_text(const struct display *d);
 
 /* Whether every task row of snap is in its hierarchy's root ("/", or none known): a CGROUP column
  * would say nothing (a hybrid host's v2 hierarchy, where systemd or nobody made cgroups). */
@@ -69,9 +77,10 @@ int listing_cgroups_flat(const struct snapshot *snap);
 
 /* Says which cgroup hierarchy is followed and where it is mounted ("cgroup v2 at
  * /sys/fs/cgroup/unified (v1 controllers not followed)") into o, where a display needs it: in the
- * cgroup view, and on a hybrid host also where the CGROUP column is left out (every task in the
- * v2 root, while a v1 cgroup the user made may hold it). Returns whether it wrote; never in a
- * replay, where it is not known. */
-int listing_hierarchy_note(const struct snapshot *snap, const struct display *d, struct outbuf *o);
+ * cgroup view, and with flat_too on a hybrid host also where the CGROUP column is left out (every
+ * task in the v2 root, while a v1 cgroup the user made may hold it: the screen's header says so;
+ * a text report's does not, as its replay, which cannot know, must print the same). Returns
+ * whether it wrote; never in a replay, where it is not known. */
+int listing_hierarchy_note(const struct snapshot *snap, const struct display *d, int flat_too, struct outbuf *o);
 
 #endif

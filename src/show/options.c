@@ -30,22 +30,23 @@
 
 _Static_assert(sizeof(enum output_format) == sizeof(int), "--format's choice is stored as an int");
 
-/* --group: which rows, as the two fields of struct options say it. */
+/* --group: which rows, as the three fields of struct options say it. */
 static void set_group(struct options *o, int choice)
 {
 	o->threads = choice == 1;
 	o->cgroups = choice == 2;
+	o->commands = choice == 3;
 }
 
 static int get_group(const struct options *o)
 {
-	return o->cgroups ? 2 : o->threads ? 1 : 0;
+	return o->commands ? 3 : o->cgroups ? 2 : o->threads ? 1 : 0;
 }
 
 /* Whether the rows are processes: the tree's settings apply only then. */
 static int process_rows(const struct options *o)
 {
-	return !o->threads && !o->cgroups;
+	return !o->threads && !o->cgroups && !o->commands;
 }
 
 /* THE table of options: getopt's arrays, --help, the refusals, the settings file and the options
@@ -75,11 +76,12 @@ static const struct option_def option_table[OPT_COUNT] = {
 			  .implies = "group", .implies_value = "thread",
 			  .help = N_("one row per thread instead of per process (--group=thread)") },
 	[OPT_GROUP] = {
-		.name = "group", .arg = "GROUP", .type = OPTT_CHOICE, .choices = { "process", "thread", "cgroup" },
-		.set = set_group, .get = get_group, .setting = 1,
-		.help = N_("one row per process, thread or cgroup (a tree of cgroups with their pressure; "
-			   "default process)"),
-		.bad = N_("unknown group '%s' (choose from: process, thread, cgroup)") },
+		.name = "group", .arg = "GROUP", .type = OPTT_CHOICE,
+		.choices = { "process", "thread", "cgroup", "command" }, .set = set_group, .get = get_group,
+		.setting = 1,
+		.help = N_("one row per process, thread, cgroup (a tree of cgroups with their pressure) or "
+			   "command name (its processes summed); default process"),
+		.bad = N_("unknown group '%s' (choose from: process, thread, cgroup, command)") },
 	[OPT_CGROUP] = { .name = "cgroup", .letter = 'c', .arg = "PATH", .type = OPTT_CGROUP, .at = AT(cgroup),
 			 .help = N_("only tasks in this cgroup and below, a path as /proc/PID/cgroup shows it") },
 	[OPT_UNIT] = { .name = "unit", .arg = "NAME", .type = OPTT_UNIT, .at = AT(unit),
@@ -118,6 +120,10 @@ static const struct option_def option_table[OPT_COUNT] = {
 		.bad = N_("unknown format '%s' (choose from: text, csv, json, openmetrics, html)") },
 	[OPT_ACCUMULATE] = { .name = "accumulate", .type = OPTT_FLAG, .at = AT(accumulate),
 			     .help = N_("totals since the start, exited tasks included") },
+	[OPT_WHY] = { .name = "why", .type = OPTT_FLAG, .at = AT(why), .setting = 1,
+		      .help = N_("measure how long each wait lasts, through eBPF: per task, process and cgroup "
+				 "and per kind (blocked too: interruptible sleep), the interval's count, total, "
+				 "p50, p90, p99 and longest wait, in JSON and CSV (needs CAP_BPF and CAP_PERFMON)") },
 	[OPT_EXIT_BUFFER] = {
 		.name = "exit-buffer", .arg = "SIZE", .type = OPTT_SIZE, .at = AT(exit_buffer),
 		.min = MIN_EXIT_BUFFER, .max = MAX_EXIT_BUFFER, .def = DEFAULT_EXIT_BUFFER, .command_mode = 1,
@@ -479,7 +485,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		optvalue_fail(err, errlen, "%s", _("--web-config is for --listen"));
 		return OPTIONS_ERROR;
 	}
-	if (o->listen && (o->threads || o->cgroups)) {
+	if (o->listen && (o->threads || o->cgroups || o->commands)) {
 		optvalue_fail(err, errlen, "%s", _("--listen reads processes: -H and --group do not apply to it"));
 		return OPTIONS_ERROR;
 	}
@@ -491,7 +497,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		optvalue_fail(err, errlen, "%s", _("--trigger says what stalled on the screen or in a text or JSON report"));
 		return OPTIONS_ERROR;
 	}
-	if (o->tree && (o->threads || o->cgroups)) {
+	if (o->tree && (o->threads || o->cgroups || o->commands)) {
 		optvalue_fail(err, errlen, "%s", _("--tree arranges processes: -H and --group do not apply to it"));
 		return OPTIONS_ERROR;
 	}

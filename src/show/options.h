@@ -23,6 +23,7 @@ struct options {
 	uint32_t uid;
 	int threads;       /* -H, --group=thread */
 	int cgroups;       /* --group=cgroup: rows are cgroups */
+	int commands;      /* --group=command: process rows summed per command name */
 	const char *cgroup; /* -c: only tasks in this cgroup and below, as given (NULL: all) */
 	const char *unit;   /* --unit: only tasks whose cgroup's unit matches this pattern (NULL: all) */
 	int sort_col;      /* a column_id */
@@ -37,6 +38,7 @@ struct options {
 	int ntriggers;
 	enum output_format format;
 	int accumulate;    /* totals since the start */
+	int why;           /* --why: the eBPF side measures the waits' distribution */
 	int exit_buffer;   /* receive buffer for exit records, bytes */
 	const char *output; /* command mode, -r's html: where the report goes (NULL: stderr; -r: stdout) */
 	const char *listen; /* --listen: serve Prometheus metrics there (NULL: do not) */
@@ -67,7 +69,7 @@ enum option_id {
 	OPT_BATCH, OPT_ITERATIONS, OPT_DELAY, OPT_PID, OPT_USER, OPT_THREADS, OPT_GROUP, OPT_CGROUP, OPT_UNIT,
 	OPT_SORT,
 	OPT_REVERSE, OPT_COLUMNS, OPT_ACTIVE, OPT_HIDE_EXITED, OPT_TREE, OPT_TREE_SUMS, OPT_TRIGGER, OPT_FORMAT, OPT_ACCUMULATE,
-	OPT_EXIT_BUFFER, OPT_OUTPUT, OPT_LISTEN, OPT_WEB_CONFIG, OPT_TOP_COMMANDS, OPT_SERIES_EXPIRY, OPT_WRITE, OPT_ROTATE,
+	OPT_WHY, OPT_EXIT_BUFFER, OPT_OUTPUT, OPT_LISTEN, OPT_WEB_CONFIG, OPT_TOP_COMMANDS, OPT_SERIES_EXPIRY, OPT_WRITE, OPT_ROTATE,
 	OPT_KEEP, OPT_CAPTURE, OPT_READ, OPT_BEGIN, OPT_END, OPT_HELP, OPT_VERSION,
 	OPT_COUNT
 };

@@ -379,6 +379,7 @@ char *rcfile_format(const struct rcfile_values *v)
 	o.reverse = v->reverse;
 	o.threads = v->threads;
 	o.cgroups = v->cgroups;
+	o.commands = v->commands;
 	o.active = v->active;
 	o.hide_exited = v->hide_exited;
 	o.tree = v->tree;

@@ -54,7 +54,7 @@ struct rcfile_values {
 	double delay_s;
 	int sort_col;
 	int reverse;
-	int threads, cgroups;
+	int threads, cgroups, commands;
 	int active;
 	int hide_exited;
 	int tree, tree_sums; /* written in the process view only, where they apply */

@@ -65,9 +65,11 @@ is --so -- --sort=
 is --th -- --threads
 is --ex -- --exit-buffer=
 is -s t -- total thrashing tasks trend
+is -s p -- pcpu procs pid
 is --sort = io -- io io_some io_full iowait
 is --sort = -- $(LC_ALL=C "$bin" -s '?' 2>&1 | sed -n 's/.*(choose from: \(.*\))$/\1/p' | tr -d ',')
-is --group = -- process thread cgroup
+is --group = -- process thread cgroup command
+is --group c -- cgroup command
 is --columns = pid,i -- pid,io pid,io_some pid,io_full pid,iowait pid,irq pid,irq_full pid,ivcsw
 is --columns = pi -- pid
 is --format c -- csv

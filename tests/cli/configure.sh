@@ -75,4 +75,25 @@ grep -q "^TLS_SUMMARY='yes" "$top_builddir/config.log"
 tap_ok $? "this build's libmicrohttpd serves TLS (Debian's is built with GnuTLS), as configure asked it" \
 	"$(grep -e '^TLS_SUMMARY' "$top_builddir/config.log")"
 
+# The eBPF side of --why is optional: found, this build has it; without bpftool configure goes on
+# and its summary names the package; --enable-bpf stops and names it; --disable-bpf says so.
+if command -v clang >/dev/null && pkg-config --exists libbpf && { command -v bpftool || [ -x /usr/sbin/bpftool ]; } >/dev/null; then
+	grep -q "^BPF_SUMMARY='yes" "$top_builddir/config.log"
+	tap_ok $? "with libbpf, clang and bpftool installed, this build has the eBPF side" "$(grep '^BPF_SUMMARY=' "$top_builddir/config.log")"
+fi
+mkdir -p "$TMPDIR_TEST/build.nobpf" "$TMPDIR_TEST/build.needbpf" "$TMPDIR_TEST/build.offbpf"
+(cd "$TMPDIR_TEST/build.nobpf" && BPFTOOL=/nonexistent/bpftool FUZZ_CC=no "$srcdir/configure" >"$TMPDIR_TEST/configure.nobpf" 2>&1)
+status=$?
+[ "$status" -eq 0 ] && grep -q '^  eBPF (--why): *no (missing .*apt-get install bpftool)$' "$TMPDIR_TEST/configure.nobpf"
+tap_ok $? "without a bpftool, configure goes on and its summary names the package bpftool" \
+	"status $status: $(grep -e 'eBPF' -e error "$TMPDIR_TEST/configure.nobpf")"
+(cd "$TMPDIR_TEST/build.needbpf" && BPFTOOL=/nonexistent/bpftool FUZZ_CC=no "$srcdir/configure" --enable-bpf >"$TMPDIR_TEST/configure.needbpf" 2>&1)
+status=$?
+[ "$status" -ne 0 ] && grep -q 'apt-get install bpftool' "$TMPDIR_TEST/configure.needbpf"
+tap_ok $? "--enable-bpf without a bpftool stops and names the package" "status $status; last line: $(tail -1 "$TMPDIR_TEST/configure.needbpf")"
+(cd "$TMPDIR_TEST/build.offbpf" && FUZZ_CC=no "$srcdir/configure" --disable-bpf >"$TMPDIR_TEST/configure.offbpf" 2>&1)
+status=$?
+[ "$status" -eq 0 ] && grep -q '^  eBPF (--why): *no (--disable-bpf)$' "$TMPDIR_TEST/configure.offbpf"
+tap_ok $? "--disable-bpf: the summary says the eBPF side is left out" "status $status: $(grep eBPF "$TMPDIR_TEST/configure.offbpf")"
+
 done_testing

@@ -1,6 +1,7 @@
 # output.sh — output that cannot be written is an error, not a silent success: batch mode with
 # stdout closed, the screen with stdin or stdout closed, --help and --version to a full device or
-# a closed stdout. Closed stdin or stderr do not hurt batch mode. Needs /dev/full.
+# a closed stdout. Closed stdin or stderr do not hurt batch mode; a wait between readings that
+# fails ends it with a message and status 1. Needs /dev/full.
 . "$top_srcdir/tests/lib.sh"
 
 [ -c /dev/full ] || skip_all "needs /dev/full"
@@ -27,6 +28,21 @@ st=$?
 [ "$st" -eq 0 ] && grep -q '^PSI' "$T/out"
 tap_ok $? "batch mode with stdin and stderr closed prints its report and exits with 0" \
 	"status $st, stdout: $(head -3 "$T/out")"
+
+# The wait between readings fails (tests/failcall.so makes ppoll fail with ENOMEM): not a silent end.
+FAILCALL=$(cd "${top_builddir:-.}" && pwd)/tests/failcall.so
+if [ -f "$FAILCALL" ]; then
+	# -d 1: a loop whose reading took longer than the interval does not wait at all (a loaded
+	# machine, at -d 0.1), and would never call ppoll
+	LD_PRELOAD=$FAILCALL FAILCALL_PPOLL=12 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		"$DELAYTOP" -b -n 2 -d 1 >"$T/out" 2>"$T/err"
+	st=$?
+	[ "$st" -eq 1 ] && grep -q "^delaytop: cannot wait for the next reading: Cannot allocate memory$" "$T/err"
+	tap_ok $? "batch mode whose wait fails (ENOMEM) exits with status 1, saying why" \
+		"status $st, stderr: $(head -3 "$T/err")"
+else
+	tap_skip "batch mode whose wait fails exits with status 1" "tests/failcall.so is not built (make check builds it)"
+fi
 
 "$DELAYTOP" -b -n 1 -d 0.1 --format=json <&- >"$T/out" 2>"$T/err"
 st=$?

@@ -9,8 +9,10 @@
 # say "no readings", status 0 for the whole file and 1 for the damaged one (its damage said
 # first). -w refuses, and leaves byte for byte as they were, files that are not whole recordings
 # (a header then garbage, a segment left open holding garbage or whole blocks then garbage, a
-# copy cut short, the magic line then text) and, as root, a recording that belongs to another
-# user; it goes on with a good recording.
+# copy cut short, the magic line then text, a small file that merely begins like a header) and,
+# as root, a recording that belongs to another user; it goes on with a good recording, and begins
+# again a header cut short as a killed writer leaves it. Without memory for zstd's contexts -w
+# and -r fail with a message (status 1), and -w makes no file.
 . "$top_srcdir/tests/lib.sh"
 
 require_cmd python3 mkfifo cmp
@@ -139,15 +141,47 @@ done
 # ---- -w: files that are not whole recordings are left alone ----
 "$DELAYTOP" -w "$T/src.rec" -b -n 2 -d 0.1 </dev/null >/dev/null 2>"$T/w.err"
 if [ -s "$T/src.rec" ] && "$DELAYTOP" -r "$T/src.rec" -b >/dev/null 2>&1; then
-	for kind in garbage-after open-garbage open-then-garbage cut magic-text; do
+	for kind in garbage-after open-garbage open-then-garbage cut magic-text header-like; do
 		craft "$kind" "$T/w.rec" "$T/src.rec"
 		cp "$T/w.rec" "$T/w.orig"
 		"$DELAYTOP" -w "$T/w.rec" -b -n 1 -d 0.1 </dev/null >/dev/null 2>"$T/err"
 		st=$?
-		[ "$st" = 1 ] && grep -q "cannot record to $T/w.rec" "$T/err" && cmp -s "$T/w.rec" "$T/w.orig"
+		[ "$st" = 1 ] && grep -q "cannot record to $T/w.rec" "$T/err" && cmp -s "$T/w.rec" "$T/w.orig" &&
+			{ [ "$kind" != header-like ] || grep -q "not a delaytop recording" "$T/err"; }
 		tap_ok $? "-w on $kind: refused (status 1, the file named), the file byte for byte as it was" \
 			"status $st: $(grep -v warning "$T/err" | head -2)"
 	done
+	# zstd's contexts cannot be made (tests/failcall.so: as when memory runs out): an error, not a
+	# crash, and no file made
+	FAILCALL=$(cd "${top_builddir:-.}" && pwd)/tests/failcall.so
+	if [ -f "$FAILCALL" ]; then
+		nomem() {
+			LD_PRELOAD=$FAILCALL FAILCALL_ZSTD=1 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+				"$DELAYTOP" "$@" </dev/null >/dev/null 2>"$T/err"
+		}
+		nomem -w "$T/nomem.rec" -b -n 1 -d 0.1
+		st=$?
+		[ "$st" = 1 ] && grep -q "cannot record to $T/nomem.rec: Cannot allocate memory" "$T/err" && [ ! -e "$T/nomem.rec" ]
+		tap_ok $? "-w without memory for zstd: status 1, 'Cannot allocate memory', the file named, none made" \
+			"status $st: $(grep -v warning "$T/err" | head -2)"
+		nomem -r "$T/src.rec" -b
+		st=$?
+		[ "$st" = 1 ] && grep -q "$T/src.rec: Cannot allocate memory" "$T/err"
+		tap_ok $? "-r without memory for zstd: status 1, 'Cannot allocate memory', the file named" \
+			"status $st: $(head -2 "$T/err")"
+	else
+		tap_skip "-w without memory for zstd" "tests/failcall.so is not built (make check builds it)"
+		tap_skip "-r without memory for zstd" "tests/failcall.so is not built (make check builds it)"
+	fi
+	# what a writer killed while it wrote the header leaves is begun again
+	craft header-cut "$T/hc.rec" "$T/src.rec"
+	"$DELAYTOP" -w "$T/hc.rec" -b -n 1 -d 0.1 </dev/null >/dev/null 2>"$T/err"
+	st=$?
+	"$DELAYTOP" -r "$T/hc.rec" -b >"$T/out" 2>"$T/err2"
+	st2=$?
+	[ "$st" = 0 ] && [ "$st2" = 0 ] && [ "$(reports)" = 1 ]
+	tap_ok $? "-w on a header cut short (a writer killed while it wrote it): begun again, 1 reading shown" \
+		"status $st/$st2, $(reports) readings: $(grep -v warning "$T/err" "$T/err2" | head -2)"
 	cp "$T/src.rec" "$T/more.rec"
 	"$DELAYTOP" -w "$T/more.rec" -b -n 1 -d 0.1 </dev/null >/dev/null 2>"$T/err"
 	st=$?
@@ -171,7 +205,7 @@ if [ -s "$T/src.rec" ] && "$DELAYTOP" -r "$T/src.rec" -b >/dev/null 2>&1; then
 		tap_skip "-w on another user's recording" "needs root to make a file of another user"
 	fi
 else
-	for kind in garbage-after open-garbage open-then-garbage cut magic-text good owner; do
+	for kind in garbage-after open-garbage open-then-garbage cut magic-text header-like nomem-w nomem-r header-cut good owner; do
 		tap_skip "-w: $kind" "delaytop -w cannot record here: $(head -1 "$T/w.err")"
 	done
 fi

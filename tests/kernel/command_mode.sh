@@ -111,6 +111,35 @@ is "a missing path gives status 127" "$status" 127
 grep -q "/nonexistent/dir/cmd-dt42" "$T/miss2.err"
 tap_ok $? "the message names the missing path" "stderr: $(cat "$T/miss2.err")"
 is "the JSON report of a missing command says status 127" "$(jget "$T/miss.json" .status)" 127
+# delaytop starts the command with posix_spawn: no copy of delaytop runs in the child, so nothing
+# ran at all (a fork would count itself as a process, ended with 127)
+is "... and counts no process: nothing ran" "$(jget "$T/miss.json" '[.processes, .threads, (.by_command | length)] | join(" ")')" "0 0 0"
+printf 'echo ran >"$1"\n' >"$T/noexec"
+chmod 644 "$T/noexec"
+"$DELAYTOP" -- "$T/noexec" "$T/noexec.out" >/dev/null 2>"$T/noexec.err"
+status=$?
+[ "$status" = 126 ] && [ ! -e "$T/noexec.out" ] && grep -q "cannot run '$T/noexec': Permission denied" "$T/noexec.err"
+tap_ok $? "a file that may not be run gives status 126 and 'cannot run ...: Permission denied'" \
+	"status $status: $(head -2 "$T/noexec.err")"
+chmod 755 "$T/noexec"
+"$DELAYTOP" --format json -o "$T/script.json" -- "$T/noexec" "$T/noexec.out" 2>"$T/script.err"
+status=$?
+[ "$status" = 0 ] && [ "$(cat "$T/noexec.out" 2>/dev/null)" = ran ] && [ "$(jget "$T/script.json" .processes)" = 1 ]
+tap_ok $? "a script without a #! line runs through /bin/sh, as execvp runs it" \
+	"status $status, output '$(cat "$T/noexec.out" 2>/dev/null)', processes $(jget "$T/script.json" .processes): $(head -2 "$T/script.err")"
+# The command's signals: the mask delaytop was given, SIGINT, SIGQUIT and SIGPIPE at their default
+# (delaytop ignores them), the rest as given; glibc's own signals 32 and 33 aside (posix_spawn's
+# child ignores them, fork's had glibc's handlers, reset by the exec).
+sigs() { # the blocked and ignored signals (hex masks) of "$@ grep" reading its own status
+	"$@" grep -E '^Sig(Blk|Ign):' /proc/self/status 2>/dev/null | awk '{ printf "%s ", $2 }'
+}
+read -r blk0 ign0 <<<"$(sigs)"
+read -r blk ign <<<"$(sigs "$DELAYTOP" -o "$T/sigs.txt" --)"
+ign=$(printf '%016x' $((0x${ign:-0} & ~(3 << 31))))
+want_ign=$(printf '%016x' $((0x${ign0:-0} & ~((1 << 1) | (1 << 2) | (1 << 12) | (3 << 31)))))
+[ -n "$blk0" ] && [ "$blk" = "$blk0" ] && [ "$ign" = "$want_ign" ]
+tap_ok $? "the command gets the signal mask delaytop was given, and SIGINT, SIGQUIT, SIGPIPE at their default" \
+	"blocked $blk (given $blk0), ignored $ign (expected $want_ign)"
 
 # ---- the text report goes to stderr ----
 "$DELAYTOP" -- sh -c 'sleep 0.1; exit 3' >"$T/text.out" 2>"$T/text.err"
@@ -202,6 +231,55 @@ got=$(jq -c '[.delay.cpu.count > 0, .delay.io.total_s, .delay.io.count, .delay.w
 is "task_delayacct=0: CPU delay counted, io and wpcopy null (run and by_command)" "$st $got" "0 [true,null,null,null,null]"
 grep -q "kernel.task_delayacct" "$T/off.err"
 tap_ok $? "task_delayacct=0: a warning names the sysctl" "stderr: $(head -2 "$T/off.err")"
+
+# ---- the switch goes off during the run: a sum that leaves out tasks says it is partial ----
+# The first ls ends with the switch on (its I/O delay counted); then the command switches it off
+# and runs a second ls, forked while it is off: its I/O delay is unknown, so the run's and ls's
+# I/O sums leave it out and say so. In the first run the switch stayed on: nothing was left out,
+# unless a test elsewhere switched it during a task's life (that task's kinds are then null): a
+# kind's sum is partial exactly when some command's is unknown (or partial) and another's known.
+got=$(jq -c '[.partial, .partial_reason, [.delay[] | .partial]]' "$T/run.json")
+want=$(jq -c '. as $r | [.delay | keys_unsorted[] | . as $k | $r |
+	any(.by_command[]; .delay[$k].total_s == null or .delay[$k].partial) and
+	any(.by_command[]; .delay[$k].total_s != null)] as $p |
+	[any($p[]; .), (if any($p[]; .) then "task_delayacct_off" else null end), $p]' "$T/run.json")
+[ "$got" = "$want" ] && [ -n "$got" ]
+tap_ok $? "the first run: a kind's sum is partial only where some command's is unknown and another's known" \
+	"expected $want, got $got" \
+	"by_command: $(jq -c '[.by_command[] | [.command, .processes, .delay.io.total_s, .delay.io.partial]]' "$T/run.json")"
+partcmd='ls / >/dev/null; sleep 0.6; sysctl -q -w kernel.task_delayacct=0; ls / >/dev/null'
+"$DELAYTOP" --format json -o "$T/part.json" -- sh -c "$partcmd" 2>"$T/part.err"
+st=$?
+enable_delayacct
+got=$(jq -c '[.partial, .partial_reason, (.delay.io.total_s | type), .delay.io.partial, .delay.cpu.partial,
+	(.by_command[] | select(.command == "ls") | [.processes, .partial, .delay.io.partial])]' "$T/part.json" 2>&1)
+is "switch off during the run: JSON marks the run's and ls's I/O sums partial, CPU complete" \
+	"$st $got" '0 [true,"task_delayacct_off","number",true,false,[2,true,true]]'
+"$DELAYTOP" -o "$T/part.txt" -- sh -c "$partcmd" 2>"$T/part.err"
+enable_delayacct
+io=$(awk '$1 == "IO" { print $2, $3; exit }' "$T/part.txt")
+cpu=$(awk '$1 == "CPU" { print $2; exit }' "$T/part.txt")
+total=$(awk '$1 == "TOTAL" && NF == 3 { print $2; exit }' "$T/part.txt")
+notes=$(grep -c "^note: a sum marked '+'.*kernel.task_delayacct was 0" "$T/part.txt")
+[[ $io =~ ^[0-9.]+\+\ [0-9]+\+$ ]] && [[ $cpu =~ ^[0-9.]+$ ]] && [[ $total =~ ^[0-9.]+\+$ ]] && [ "$notes" = 1 ]
+tap_ok $? "switch off during the run: the text marks IO's total and waits and the TOTAL with '+', not CPU, with one note" \
+	"IO '$io', CPU '$cpu', TOTAL '$total', notes $notes" "$(head -12 "$T/part.txt")"
+"$DELAYTOP" --format csv -o "$T/part.csv" -- sh -c "$partcmd" 2>"$T/part.err"
+enable_delayacct
+got=$(python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+run = dict(zip(rows[0], rows[1]))
+print(rows[0][-1], "io" in run["partial_kinds"].split(), "cpu" in run["partial_kinds"].split())
+' "$T/part.csv" 2>&1)
+is "switch off during the run: CSV's last column 'partial_kinds' of the (all) row names io, not cpu" "$got" \
+	"partial_kinds True False"
+"$DELAYTOP" --format html -o "$T/part.html" -- sh -c "$partcmd" 2>"$T/part.err"
+enable_delayacct
+grep -q '<th>Partial sums</th><td>a number marked .*+.* leaves out tasks' "$T/part.html" &&
+	! grep -A3 'id="top-tasks-cpu"' "$T/part.html" | grep -q '[0-9]+</td>'
+tap_ok $? "switch off during the run: the HTML page says once what '+' marks, and CPU's numbers have none" \
+	"facts: $(grep -o '<th>[^<]*</th><td>[^<]*' "$T/part.html" | tail -3)"
 
 # ---- a pid reused by a stranger after a member ended is not the member ----
 # The command starts two short members, then waits. Once they have ended (and 2 s have passed,

@@ -7,7 +7,8 @@
 # before the cut, and a cut inside a segment says where (status 1); a flipped byte is said
 # ("damaged ... byte N", status 1), and every reading shown
 # is the intact one, readings in the other segments included. A full disk (a small tmpfs) stops
-# delaytop with a message naming the file and the full disk, and the file replays. A file of
+# delaytop with a message naming the file and the full disk, and the file replays; with -b the
+# reports go on without the recording and the run ends with status 1. A file of
 # another kind and one of a newer major format are refused by -r and by -w, which leaves them
 # as they were.
 . "$top_srcdir/tests/lib.sh"
@@ -267,10 +268,32 @@ if mount -t tmpfs -o size=${size_k}k delaytop-test "$MNT" 2>"$T/mount.err"; then
 		[ "$(grep -c '^delaytop - ' "$T/full2.rep")" = $(($(grep -c '^delaytop - ' "$T/full.rep") + 3)) ]
 	tap_ok $? "once there is room, -w appends to it: the readings before, then 3 more" \
 		"status $rc: $(head -2 "$T/full2.err"); $(grep -c '^delaytop - ' "$T/full2.rep") readings"
+	# -b -w: the reports go on after the recording stopped, and the run ends with status 1 (a
+	# stop signal ends it, which alone gives 0)
+	rm -f "$MNT/rec"
+	dd if=/dev/zero of="$MNT/filler" bs=1k count="$filler_k" status=none
+	"$DELAYTOP" -b -w "$MNT/brec" -d 0.1 </dev/null >"$T/bfull.out" 2>"$T/bfull.err" &
+	bpid=$!
+	track_pid "$bpid"
+	for _ in $(seq 500); do # up to 50 s for the disk to fill
+		grep -q "stopped" "$T/bfull.err" && break
+		sleep 0.1
+	done
+	before=$(grep -c '^delaytop - ' "$T/bfull.out")
+	sleep 0.5
+	kill -TERM "$bpid"
+	wait "$bpid"
+	rc=$?
+	after=$(grep -c '^delaytop - ' "$T/bfull.out")
+	[ "$rc" = 1 ] && grep -q "$MNT/brec" "$T/bfull.err" && grep -q -i -e "no space" -e "disk is full" "$T/bfull.err" &&
+		[ "$after" -gt "$before" ]
+	tap_ok $? "-b -w on a full disk: the recording stops with a message, the reports go on, and the run ends with status 1" \
+		"status $rc; reports $before when it stopped, $after at the end; stderr: $(head -3 "$T/bfull.err")"
 else
 	tap_skip "a full disk: delaytop stops with a message" "cannot mount a tmpfs: $(head -1 "$T/mount.err")"
 	tap_skip "the file of the full disk replays" "no tmpfs"
 	tap_skip "once there is room, -w appends to it" "no tmpfs"
+	tap_skip "-b -w on a full disk ends with status 1" "no tmpfs"
 fi
 
 # ---- files that are not ours to read or to write ----

@@ -72,16 +72,18 @@ nobody env LC_ALL=C "$raised" -b -n 1 -d 0.1 -p 1 >"$TMPDIR_TEST/raised.out" 2>&
 grep -q 'privileges full' "$TMPDIR_TEST/raised.out"
 tap_ok $? "the setcap'd copy run by nobody has CAP_NET_ADMIN (full privileges)" "$(head -2 "$TMPDIR_TEST/raised.out")"
 
-# exit_rcvbufs PID: the receive buffers (ss's rb, bytes) of PID's generic netlink sockets, one a
-# line: its sockets' inodes, their port ids in /proc/net/netlink (family 16), their lines in ss.
+# exit_rcvbufs PID [FAMILY NAME]: the receive buffers (ss's rb, bytes) of PID's netlink sockets of
+# a family (16, genl: the exit listeners and the query socket; 11, connector: the process
+# events), one a line: its sockets' inodes, their port ids in /proc/net/netlink, their lines in ss.
 exit_rcvbufs() {
-	local inodes ports port
+	local inodes ports port family=${2:-16} name=${3:-genl}
 	inodes=" $(ls -l "/proc/$1/fd" 2>/dev/null | sed -n 's/.*socket:\[\([0-9]*\)\]$/\1/p' | tr '\n' ' ') "
-	ports=$(awk -v inodes="$inodes" '$2 == 16 && index(inodes, " " $10 " ") { print $3 }' /proc/net/netlink)
+	ports=$(awk -v inodes="$inodes" -v f="$family" '$2 == f && index(inodes, " " $10 " ") { print $3 }' /proc/net/netlink)
 	ss -f netlink -a -m 2>/dev/null | tr '\n' ' ' | sed 's/UNCONN/\n&/g' >"$TMPDIR_TEST/ss.out"
 	for port in $ports; do
 		[ "$port" -gt 2147483647 ] && port=$((port - 4294967296))
-		sed -n "s/.* genl:$port .*skmem:(r[0-9]*,rb\([0-9]*\),.*/\1/p" "$TMPDIR_TEST/ss.out"
+		# (a port that is the pid, as the first socket of a process gets, shows as COMM/PID)
+		sed -n "s/.* $name:\([^ /]*\/\)\{0,1\}$port .*skmem:(r[0-9]*,rb\([0-9]*\),.*/\2/p" "$TMPDIR_TEST/ss.out"
 	done
 }
 # buffers_of WHO PROGRAM: the exit sockets' buffers of a 2-reading run with --exit-buffer 1G.
@@ -96,14 +98,15 @@ buffers_of() {
 	pid=$!
 	sleep 1
 	exit_rcvbufs "$pid" | sort -n | tr '\n' ' ' | sed 's/ $//'
+	echo "|$(exit_rcvbufs "$pid" 11 connector | sort -u | tr '\n' ' ' | sed 's/ $//')"
 	wait "$pid"
 }
 rmem_max=$(cat /proc/sys/net/core/rmem_max)
 # The control: root's run passes rmem_max (the kernel doubles what it grants).
-root_bufs=$(buffers_of root "$plain")
+IFS='|' read -r root_bufs root_conn <<<"$(buffers_of root "$plain" | tr -d '\n')"
 [ -n "$root_bufs" ] && [ "${root_bufs##* }" -gt $((2 * rmem_max)) ] 2>/dev/null
 tap_ok $? "control: root's --exit-buffer 1G passes net.core.rmem_max ($rmem_max)" "buffers: $root_bufs"
-raised_bufs=$(buffers_of nobody "$raised")
+IFS='|' read -r raised_bufs raised_conn <<<"$(buffers_of nobody "$raised" | tr -d '\n')"
 biggest=${raised_bufs##* }
 # The query socket's own 1 MiB (2 MiB granted) is delaytop's choice, not the user's: the bound is
 # the larger of the two.
@@ -111,6 +114,18 @@ bound=$((2 * rmem_max > 2 * 1048576 ? 2 * rmem_max : 2 * 1048576))
 [ -n "$raised_bufs" ] && [ "$biggest" -le "$bound" ] 2>/dev/null
 tap_ok $? "the setcap'd copy run by nobody keeps --exit-buffer 1G within net.core.rmem_max ($rmem_max)" \
 	"buffers: $raised_bufs"
+# The process events' socket asks for 8 MiB: root's passes rmem_max where it is below 8 MiB (the
+# control), the setcap'd copy's stays within it.
+if [ "$rmem_max" -lt $((8 << 20)) ]; then
+	[ -n "$root_conn" ] && [ "$root_conn" -gt $((2 * rmem_max)) ] 2>/dev/null
+	tap_ok $? "control: root's process events socket passes net.core.rmem_max ($rmem_max)" "buffer: '$root_conn'"
+	[ -n "$raised_conn" ] && [ "$raised_conn" -le $((2 * rmem_max)) ] 2>/dev/null
+	tap_ok $? "the setcap'd copy run by nobody keeps its process events socket within net.core.rmem_max ($rmem_max)" \
+		"buffer: '$raised_conn'"
+else
+	tap_skip "the process events socket stays within net.core.rmem_max" "rmem_max ($rmem_max) is above the 8 MiB asked for"
+	tap_skip "control: root's process events socket passes net.core.rmem_max" "rmem_max is above 8 MiB"
+fi
 
 as_nobody "$raised" --help >"$TMPDIR_TEST/raised.help" 2>&1
 grep -q '^Usage: delaytop ' "$TMPDIR_TEST/raised.help" && ! grep -q CRAFTED "$TMPDIR_TEST/raised.help"

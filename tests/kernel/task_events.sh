@@ -3,7 +3,8 @@
 # at each reading: the JSON says which ("events", or "walk" with DELAYTOP_TASK_WALK); either way
 # a process and its threads started between two readings are listed exactly as /proc lists them,
 # and are gone after they end; after a storm of forks overran the events' buffer, delaytop walks
-# again (task_walks grows) and still sees a process started in the middle of the storm.
+# again (task_walks grows) and still sees a process started in the middle of the storm. A forged
+# exit that a process sends to delaytop's connector socket is not believed.
 . "$top_srcdir/tests/lib.sh"
 
 require_root
@@ -58,6 +59,45 @@ for mode in events walk; do
 	tap_ok $? "$mode: a process of 6 threads started between readings is listed with the threads /proc lists, and gone after it ends" \
 		"listed '$listed', /proc '$proc', live rows in the last reading: $after"
 done
+
+# ---- forged events are not believed ----
+# A process with CAP_NET_ADMIN can send datagrams to delaytop's connector socket: here the exit
+# of a live sleeper, as the kernel would tell it, from a netlink socket of its own. delaytop takes
+# events only from the kernel (port 0), so the sleeper stays listed in every reading; believing
+# the forgery would drop it from the task set until the next walk, minutes later.
+sleep 30 &
+victim=$!
+track_pid "$victim"
+"$DELAYTOP" -b -n 6 -d 0.5 --format json >"$T/forged.json" 2>>"$T/err" &
+dpid=$!
+track_pid "$dpid"
+port=""
+for _ in $(seq 40); do # its connector socket (NETLINK_CONNECTOR, 11): the port in /proc/net/netlink
+	inodes=" $(ls -l "/proc/$dpid/fd" 2>/dev/null | sed -n 's/.*socket:\[\([0-9]*\)\]$/\1/p' | tr '\n' ' ') "
+	port=$(awk -v inodes="$inodes" '$2 == 11 && index(inodes, " " $10 " ") { print $3 }' /proc/net/netlink)
+	[ -n "$port" ] && break
+	sleep 0.05
+done
+sleep 0.8 # past the first reading
+sent=$(python3 - "${port:-0}" "$victim" 2>&1 <<'EOF'
+import socket, struct, sys
+port, pid = int(sys.argv[1]), int(sys.argv[2])
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_DGRAM, 11)  # NETLINK_CONNECTOR
+s.bind((0, 0))  # a port of its own, as any process gets
+# struct proc_event: PROC_EVENT_EXIT, cpu, timestamp; pid, tgid, code, signal, parent pid, tgid
+ev = struct.pack("=IIQ6I", 0x80000000, 0, 0, pid, pid, 0, 17, 1, 1)
+cn = struct.pack("=4IHH", 1, 1, 0, 0, len(ev), 0) + ev  # CN_IDX_PROC, CN_VAL_PROC
+msg = struct.pack("=IHHII", 16 + len(cn), 3, 0, 0, 0) + cn  # NLMSG_DONE
+print(s.sendto(msg, (port, 0)) == len(msg))
+EOF
+)
+wait "$dpid"
+n=$(jq -s 'map(select(.type == "psi")) | length' "$T/forged.json")
+listed=$(jq -s --argjson p "$victim" 'map(select(.type == "task" and .pid == $p and (.exited | not))) | length' "$T/forged.json")
+[ "$sent" = True ] && [ "$n" = 6 ] && [ "$listed" = 6 ]
+tap_ok $? "a forged exit of a live sleeper sent to delaytop's connector port ($port) is ignored: listed in every reading" \
+	"sent: '$sent'; readings $n, the sleeper listed in $listed (expected 6 and 6)"
+stop_pid "$victim"
 
 # ---- a storm of forks overruns the events: delaytop walks again ----
 "$DELAYTOP" -b -n 2 -d 7 --format json >"$T/storm.json" 2>>"$T/err" &

@@ -33,7 +33,8 @@ tap_ok $? "summed, the shell's CPU delay since the start is its spinners' (and i
 	"shell $p s, spinners $k s"
 p=$(jq -r "select(.pid == $parent) | .run_s" <<<"$rows")
 k=$(jq -s -r "[.[] | select(.pid != $parent) | .run_s] | add" <<<"$rows")
-awk -v p="$p" -v k="$k" 'BEGIN { exit !(k > 0.2 && p >= k - 0.002 && p <= k + 0.05) }'
+# (the spinners ran: 0.5 s each on a quiet machine, a part of that beside other load)
+awk -v p="$p" -v k="$k" 'BEGIN { exit !(k > 0.005 && p >= k - 0.002 && p <= k + 0.05) }'
 tap_ok $? "and its CPU time is theirs too" "shell $p s, spinners $k s"
 
 "$DELAYTOP" -b --tree -H -n 1 >/dev/null 2>"$T/err"

@@ -4,8 +4,8 @@
 # name, a tree of parents, threads, UTF-8 and control characters in names, a task that exits then
 # departs, a carried wait, a reading with delay accounting off, trigger events, PSI, the cgroup
 # view with states and pressure, three segments in long.rec, peaks.rec's bursts of pressure
-# and events, hostile.rec's names of markup, and a container id named twice: by the system and in
-# a cgroup delegated to a user (identity_uid).
+# and events, hostile.rec's names of markup, a container id named twice: by the system and in
+# a cgroup delegated to a user (identity_uid), and build.rec's names shared by several processes.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/replay/fixture.sh"
 
@@ -18,8 +18,8 @@ for f in "$FIX"/*.rec; do
 	n=$((n + 1))
 	cmp -s "$f" "$TMPDIR_TEST/again/${f##*/}" && same=$((same + 1))
 done
-[ "$n" -eq 6 ] && [ "$same" -eq 6 ]
-tap_ok $? "fixgen writes the same 6 files again, byte for byte, in another time zone and locale" "$same of $n the same"
+[ "$n" -eq 7 ] && [ "$same" -eq 7 ]
+tap_ok $? "fixgen writes the same 7 files again, byte for byte, in another time zone and locale" "$same of $n the same"
 head -c 200 "$FIX/procs.rec" | grep -a -q 'fixture-host'
 tap_ok $? "the recordings name the fixed host, fixture-host"
 
@@ -71,6 +71,14 @@ check_fact "hostile.rec: mallory's process (1601) is named <img src=x onerror=al
 	'[.[] | select(.type == "task" and .pid == 1601)][0] | [(.command | startswith("<img src=x onerror=alert(1)>")), (.cgroup | contains("<svg onload"))] | map(tostring) | join(" ")'
 check_fact "hostile.rec: alice's bash (1200) is in a cgroup named with 240 letters" 240 hostile.rec \
 	'[.[] | select(.type == "task" and .pid == 1200)][0] | .cgroup | split("/") | .[3] | rtrimstr(".service") | length'
+check_fact "build.rec: four cc1 (one exits in the second reading, one is born in it), three sh of root and alice" \
+	"cc1 1310 1311 1312 1313; sh 700 1301 1302" build.rec \
+	'[.[] | select(.type == "task" and (.command == "cc1" or .command == "sh"))] | group_by(.command) |
+	 map(.[0].command + " " + ([.[].pid] | unique | map(tostring) | join(" "))) | join("; ")'
+check_fact "build.rec: cc1plus (1330), whose name holds cc1's" 1330 build.rec \
+	'[.[] | select(.type == "task" and .command == "cc1plus") | .pid] | unique | .[0]'
+check_fact "build.rec: in its first report postgres (900) waits most of any one process" 900 build.rec \
+	'[.[] | select(.type == "task")] | group_by(.time)[0] | max_by(.total_pct) | .pid'
 reports=$(dt -r "$FIX/long.rec" -b --begin @1767225854 --end @1767225857 | grep -c '^delaytop - ')
 [ "$reports" -eq 3 ] && [ "$(dt -r "$FIX/long.rec" -b | grep -c '^delaytop - ')" -eq 599 ]
 tap_ok $? "long.rec: 599 reports after its first reading; 3 from 00:04:14 to 00:04:17, across the first segment's end" \

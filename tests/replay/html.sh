@@ -2,9 +2,10 @@
 # real browser: headless Chromium loads the page from a file and gives back its DOM, in which the
 # pressure and delay charts have the points the readings make (long.rec: 599 readings with an
 # interval, one point each), the first task of the CPU table is the one that waited most, the
-# trigger events name who stalled, and a process named <img src=x onerror=alert(1)> (hostile.rec)
-# is text: no element and no event handler comes from a name, a command line, a cgroup or a
-# user. The page also parses as HTML5 without a single error (html5lib, strict), and a
+# trigger events name who stalled, the I/O table of commands (build.rec) adds the waits of a name's
+# processes (cc1's four, one waiting less than postgres, all of them more) and keeps cc1plus apart,
+# and a process named <img src=x onerror=alert(1)> (hostile.rec) is text, in the commands' table
+# too: no element and no event handler comes from a name, a command line, a cgroup or a user. The page also parses as HTML5 without a single error (html5lib, strict), and a
 # screenshot of it is kept in the build directory (tests/report.png, for doc/report.png).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/replay/fixture.sh"
@@ -40,6 +41,9 @@ if [ ! -s "$TMPDIR_TEST/hostile.dom" ] || ! grep -q '<svg' "$TMPDIR_TEST/hostile
 	fi
 fi
 browser --dump-dom "file://$TMPDIR_TEST/long.html" >"$TMPDIR_TEST/long.dom"
+dt -r "$FIX/build.rec" --format html >"$TMPDIR_TEST/build.html" 2>"$TMPDIR_TEST/err"
+tap_ok $? "-r build.rec --format html writes the page" "$(head -3 "$TMPDIR_TEST/err")"
+browser --dump-dom "file://$TMPDIR_TEST/build.html" >"$TMPDIR_TEST/build.dom"
 
 # dom_check FILE CHECK: the DOM Chromium made, read by html5lib (as the browser serialized it);
 # CHECK is Python over `doc` (an ElementTree root, namespaces stripped) that prints what is wrong.
@@ -92,6 +96,28 @@ if first != "cc1":
 ')
 	tap_ok $([ -z "$out" ] && echo 0 || echo 1) "the CPU table starts with the task that waited most (cc1)" "$out"
 
+	out=$(dom_check "$TMPDIR_TEST/build.dom" '
+def table(i):
+    t = by_id(i)
+    return [[text(td) for td in tr.findall("td")] for tr in t.findall("./tbody/tr")] if t is not None else []
+tasks, cmds = table("top-tasks-io"), table("top-commands-io")
+heads = [text(th) for th in by_id("top-commands-io").iter("th")] if by_id("top-commands-io") is not None else []
+cc1 = [r for r in cmds if r[0] == "cc1"]
+waited = sum(float(r[4]) for r in tasks if r[0] == "cc1")
+if heads[:3] != ["Command", "Processes", "Waited (s)"]:
+    print("the titles:", heads)
+elif not tasks or tasks[0][0] != "postgres":
+    print("the I/O table of tasks does not start with postgres:", tasks[:1])
+elif not cmds or cmds[0][0] != "cc1" or cc1[0][1] != "4":
+    print("the I/O table of commands does not start with cc1 of 4 processes:", cmds[:2])
+elif abs(float(cc1[0][2]) - waited) > 0.003:
+    print("cc1 waited", cc1[0][2], "s, its processes", waited)
+elif [r[1] for r in cmds if r[0] == "cc1plus"] != ["1"]:
+    print("cc1plus is not a row of its own:", cmds)
+')
+	tap_ok $([ -z "$out" ] && echo 0 || echo 1) \
+		"build.rec: the I/O table of commands starts with cc1, its 4 processes' waits added; the tasks' with postgres" "$out"
+
 	out=$(dom_check "$TMPDIR_TEST/hostile.dom" '
 ev = [r for r in by_id("event-list").iter("tr") if r.get("class") == "event"] if by_id("event-list") is not None else []
 if len(ev) != 2:
@@ -113,6 +139,9 @@ names = [text(td) for td in doc.iter("td") if td.get("class") == "comm"]
 want = "<img src=x onerror=alert(1)>\ufffd"
 if want not in names:
     print("the name is not shown as text:", names)
+cmds = [text(tr.find("td")) for tr in by_id("top-commands-cpu").findall("./tbody/tr")] if by_id("top-commands-cpu") is not None else []
+if want not in cmds:
+    print("the name is not text in the commands table:", cmds)
 titles = [td.get("title") for td in doc.iter("td") if td.get("class") == "comm"]
 if "\"\x27><script>alert(2)</script>" not in titles:
     print("the command line is not the cell title as text:", titles[-3:])
@@ -127,7 +156,7 @@ if not any(t.startswith("/evil.slice/<svg") for t in legend):
 	tap_ok $([ -z "$out" ] && echo 0 || echo 1) \
 		"a task named <img src=x onerror=alert(1)> is text: no element or handler from a name, command line, cgroup or user" "$out"
 
-	for f in hostile long; do
+	for f in hostile long build; do
 		err=$(html5_errors "$PY" "$TMPDIR_TEST/$f.html")
 		tap_ok $([ -z "$err" ] && echo 0 || echo 1) "$f.rec's page parses as HTML5 without an error (html5lib, strict)" "$err"
 	done

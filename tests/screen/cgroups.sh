@@ -1,5 +1,6 @@
 #!/bin/bash
-# cgroups.sh — the cgroup view on the screen: g cycles processes, threads, cgroups; the tree shows
+# cgroups.sh — the cgroup view on the screen: g cycles processes, threads, cgroups, commands (the
+# two sleepers of one name as one row, Enter showing them, Esc clearing it); the tree shows
 # a test cgroup and its child indented; - hides a subtree (marked [+]) and + shows it again;
 # Enter on a cgroup shows its processes and the header names it; Esc goes back to -c's cgroup. A
 # cgroup named like a docker container's scope is labelled with the container; --unit keeps its
@@ -56,6 +57,19 @@ screen_ok $? "the header names the cgroup opened, in the process view" "header: 
 keys Escape
 wait_for_screen "cgroup /$NAME( |$)" 3 && ! header | grep -q "cgroup /$NAME/inner"
 screen_ok $? "Esc goes back to -c's cgroup" "header: $(header)"
+
+# the command view: the two sleepers, both named workload, as one row
+keys g g g
+wait_for_screen '^ *[▼▲]?PROCS USER .* COMMAND *$' 3 && header | grep -q 'processes summed by command'
+screen_ok $? "g after the cgroup view: the command view" "header: $(header)"
+wait_for_screen '^ +2 root .* workload$' 3
+screen_ok $? "the two workload sleepers of -c's cgroup as one row of 2 processes"
+keys Enter
+wait_for_screen "^ *$S .* workload\$" 3 && screen_has "^ *$B .* workload\$" && header | grep -q 'command workload'
+screen_ok $? "Enter on it: both processes, and the header names the command" "header: $(header)"
+keys Escape
+wait_for_screen_not 'command workload' 3
+screen_ok $? "Esc clears the command opened" "header: $(header)"
 
 stop_screen
 start_screen -- -d 0.5 -c "/$NAME" --unit 'docker-*' --columns pid,unit,container,command

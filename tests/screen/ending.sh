@@ -1,7 +1,7 @@
 #!/bin/bash
 # ending.sh — however the screen ends, the terminal is left as it was: Ctrl-\ (SIGQUIT) and a
 # crash signal leave the alternate screen with the cursor shown and end with the signal's own
-# status; -n N quits after N refreshes, as top does.
+# status, also a fault on the reading thread; -n N quits after N refreshes, as top does.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/screen/tmux.sh"
 
@@ -60,6 +60,25 @@ wait_for_screen '^ +PID .*TOTAL' 5
 pipe_output
 kill -SEGV "$SCREEN_PID"
 check_restored "SIGSEGV" $((128 + 11))
+
+# A fault on the reading thread, where nearly all parsing runs (tests/faultread.so makes one at
+# its next read once the arm file exists): the same handler puts the terminal back.
+FAULTREAD=$(cd "${top_builddir:-.}" && pwd)/tests/faultread.so
+if [ -f "$FAULTREAD" ]; then
+	rm -f "$TMPDIR_TEST/arm"
+	# (an ASan build wants its runtime first in the list of libraries)
+	start_screen LD_PRELOAD="$FAULTREAD" FAULT_ARM="$TMPDIR_TEST/arm" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" -- -d 0.5
+	wait_for_screen '^ +PID .*TOTAL' 5
+	pipe_output
+	: >"$TMPDIR_TEST/arm"
+	check_restored "a SIGSEGV on the reading thread" $((128 + 11))
+else
+	for what in "ends" "the exit status is the signal's" "the terminal left the alternate screen" \
+		"the cursor is made visible again"; do
+		tap_skip "a SIGSEGV on the reading thread: $what" "tests/faultread.so is not built (make check builds it)"
+	done
+fi
 
 # ---- -n: quits after N refreshes ----
 start_screen -- -d 0.5 -n 3

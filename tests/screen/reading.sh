@@ -75,9 +75,10 @@ wait_until 3 eval '[ "$(numbers)" -gt 0 ]'
 screen_ok $? "with the reading, the rows show their totals since the start"
 
 keys q
-wait_until 3 pid_gone "$SCREEN_PID"
+wait_until 10 pid_gone "$SCREEN_PID"
 tap_ok $? "q ends the screen and its reading thread"
-[ "$(cat "$SCREEN_STATUS_FILE" 2>/dev/null)" = 0 ]
-tap_ok $? "the screen exits 0" "status: $(cat "$SCREEN_STATUS_FILE" 2>/dev/null)"
+wait_status # written by the pane's shell after delaytop is gone
+[ "$(screen_status)" = 0 ]
+tap_ok $? "the screen exits 0" "status: $(screen_status)"
 
 done_testing

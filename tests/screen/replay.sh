@@ -37,6 +37,7 @@ tap_ok $? "the recording is made (-w, -b, 6 readings)" "status $status: $(head -
 # The readings after the first, as the batch replay gives them: their times (ISO 8601 with
 # milliseconds) and each spinner's CPU cell in the text reports.
 mapfile -t TIMES < <("$DELAYTOP" -r "$REC" --format json | jq -r 'select(.type == "psi") | .time')
+mapfile -t INTERVALS < <("$DELAYTOP" -r "$REC" --format json | jq -r 'select(.type == "psi") | .interval_s')
 "$DELAYTOP" -r "$REC" -b >"$TMPDIR_TEST/text" 2>&1
 [ "${#TIMES[@]}" -eq 6 ]
 tap_ok $? "the batch replay gives 6 readings after the first" "times: ${TIMES[*]}"
@@ -89,7 +90,8 @@ wait_time() {
 cells_are() { [ "$(cell "$SPIN1" CPU)" = "$want1" ] && [ "$(cell "$SPIN2" CPU)" = "$want2" ]; }
 
 # step KEY N: KEY shows reading N (1-based, after the first), with the spinners' CPU cells of
-# the batch replay's Nth text report
+# the batch replay's Nth text report (whatever they are: on a busy machine a spinner may have
+# waited all of an interval, its wait counted in a later one, or more than it can have: "-")
 step() {
 	local key=$1 n=$2 want got1 got2
 	want=$(shown "${TIMES[$((n - 1))]}")
@@ -100,13 +102,15 @@ step() {
 	# the header and the table are drawn one after the other: a capture may fall between them
 	wait_for_screen_fn cells_are 2
 	got1=$(cell "$SPIN1" CPU) got2=$(cell "$SPIN2" CPU)
-	[ -n "$want1" ] && [ "$got1" = "$want1" ] && [ "$got2" = "$want2" ] && within "$want1" 5 200
+	[ -n "$want1" ] && [ -n "$want2" ] && [ "$got1" = "$want1" ] && [ "$got2" = "$want2" ]
 	screen_ok $? "$key: the spinners' CPU delay is the batch replay's for reading $n ($want1, $want2)" \
 		"on the screen: $got1, $got2"
 }
 step n 1
-header | grep -q -E '  processes  interval 0\.5s  '
-screen_ok $? "a reading with rates: the header gives its interval (0.5s)" "header: $(header)"
+# the reading's own interval: 0.5 s, or more after a first reading slowed by a busy machine
+iv=$(header | sed -n 's/.*  processes  interval \([0-9.]*\)s  .*/\1/p')
+awk -v a="$iv" -v b="${INTERVALS[0]}" 'BEGIN { d = a - b; exit !(a != "" && d < 0.006 && -d < 0.006) }'
+screen_ok $? "a reading with rates: the header gives its interval (${INTERVALS[0]} s, the batch replay's)" "header: $(header)"
 step Right 2
 step N 1
 keys Left

@@ -286,10 +286,17 @@ screen_status() {
 	cat "$SCREEN_STATUS_FILE" 2>/dev/null
 }
 
+# wait_status [SECONDS]: waits (10 s at most) until the pane's wrapper has written delaytop's exit
+# status, which it does only after delaytop is gone: its pid gone does not mean the status is
+# there yet. Returns 1 when it is not.
+wait_status() {
+	wait_until "${1:-10}" test -s "$SCREEN_STATUS_FILE"
+}
+
 # quit_ok "description": q, then a test point that the screen ended with status 0.
 quit_ok() {
 	keys q
-	wait_until 5 test -s "$SCREEN_STATUS_FILE"
+	wait_status
 	[ "$(screen_status)" = 0 ]
 	tap_ok $? "$1" "status: $(screen_status)"
 }

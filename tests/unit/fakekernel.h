@@ -2,19 +2,28 @@
  * the sampler, without root: a fixture /proc tree (processes with their pid, parent, user, start,
  * state, comm and command line; their threads with theirs) and the taskstats replies it makes
  * (a thread's counters by pid, a process's sum by tgid, as the kernel sums them: its live threads,
- * and of those that ended their delays and CPU time), exit records, the delay-accounting switch, a refusal of taskstats (no
+ * and of those that ended their delays and CPU time), exit records, the delay-accounting switch, the eBPF side of --why (its
+ * load refused or not, the kinds it attaches, the waits its maps hold at the next read), a refusal of taskstats (no
  * CAP_NET_ADMIN: the sampler's limited mode reads the counters /proc gives anyone), tasks that are
  * listed by the walk but gone when asked, and a clock the test moves; a v2 hierarchy of cgroups
  * (paths, their directories' owners and inodes, processes in them) that cgroups can be added to,
  * removed from and chowned in. Boot and monotonic clocks are one here, and the fixture's start
- * times are clock ticks on it. */
+ * times are clock ticks on it.
+ *
+ * As kernelops.h allows, open_threads, thread_state and close_threads may be called on a second
+ * thread beside the sampler's (prestate.h): they only read the fixture, which the test does not
+ * change during a reading, and count their calls atomically; with overlap set, a query waits
+ * until a state was read beside it, so that a test sees the two threads' calls overlap. */
 #ifndef DELAYTOP_FAKEKERNEL_H
 #define DELAYTOP_FAKEKERNEL_H
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "acctstate.h"
 #include "kernelops.h"
@@ -24,6 +33,7 @@
 #define FK_THREADS 8
 #define FK_EXITS 16
 #define FK_ASKED 64
+#define FK_WHY 32
 #define FK_CGROUPS 32
 #define FK_ALL_KINDS ((kind_mask)((1u << DK_COUNT) - 1))
 
@@ -85,8 +95,21 @@ struct fake_kernel {
 	int ncg;
 	uint64_t next_ino;
 	int owner_reads; /* cgroup directories stat'ed (cgroup_owner) */
-	int nstates; /* threads' states read (/proc/PID/task/TID/stat) */
+	atomic_int nstates;        /* threads' states read (/proc/PID/task/TID/stat) */
+	atomic_int nstates_beside; /* of those, read on another thread than the one that made the fake */
+	pthread_t maker;           /* the thread that made the fake (fk_init): the sampler's */
+	int overlap;    /* a query first waits (2 s at most) until a state was read beside it */
+	int overlapped; /* and one was */
 	int nio;     /* threads' I/O counters read (/proc/PID/task/TID/io) */
+	/* --why */
+	int why_err;          /* why_open fails with this negative errno, saying why_msg */
+	const char *why_msg;
+	lat_mask why_kinds;   /* the kinds why_open attaches (fk_init: all) */
+	const char *why_note; /* and what it says of those it left out, or NULL */
+	struct lat_entry why[FK_WHY]; /* the waits the next why_read gives (and forgets) */
+	int nwhy;
+	uint64_t why_lost;    /* waits that did not fit, since the load */
+	int why_loaded, why_reads;
 };
 
 static uint64_t fk_tick_ns(void)
@@ -307,7 +330,9 @@ static char fk_thread_state(struct kernel *k, int handle, uint32_t tid)
 	struct fk_proc *p = NULL;
 	struct fk_thread *t = fk_find_thread(fk_of(k), tid, &p);
 
-	fk_of(k)->nstates++;
+	atomic_fetch_add(&fk_of(k)->nstates, 1);
+	if (!pthread_equal(pthread_self(), fk_of(k)->maker))
+		atomic_fetch_add(&fk_of(k)->nstates_beside, 1);
 	return t && p->pid == (uint32_t)handle ? t->state : 0;
 }
 
@@ -365,6 +390,14 @@ static int fk_query(struct kernel *k, enum ts_by by, const uint32_t *ids, size_t
 
 	if (fk->eperm)
 		return -EPERM;
+	for (int ms = 0; fk->overlap && !fk->overlapped && ms < 2000; ms++) {
+		struct timespec step = { 0, 1000000 };
+
+		if (atomic_load(&fk->nstates_beside) > 0)
+			fk->overlapped = 1;
+		else
+			nanosleep(&step, NULL);
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct fk_proc *p = NULL;
 		struct fk_thread *t = NULL;
@@ -514,6 +547,37 @@ static uint64_t fk_clock(struct kernel *k)
 	return fk_of(k)->now;
 }
 
+static int fk_why_open(struct kernel *k, lat_mask *attached, char *err, size_t errlen)
+{
+	struct fake_kernel *fk = fk_of(k);
+
+	if (fk->why_err) {
+		snprintf(err, errlen, "%s", fk->why_msg ? fk->why_msg : "refused");
+		return fk->why_err;
+	}
+	snprintf(err, errlen, "%s", fk->why_note ? fk->why_note : "");
+	*attached = fk->why_kinds;
+	fk->why_loaded = 1;
+	return 0;
+}
+
+static int fk_why_read(struct kernel *k, struct lat_batch *b)
+{
+	struct fake_kernel *fk = fk_of(k);
+
+	for (int i = 0; i < fk->nwhy; i++)
+		*lat_batch_push(b, 0, 0, 0) = fk->why[i];
+	b->not_fitted = fk->why_lost;
+	fk->nwhy = 0;
+	fk->why_reads++;
+	return 0;
+}
+
+static void fk_why_close(struct kernel *k)
+{
+	fk_of(k)->why_loaded = 0;
+}
+
 static const struct kernel_ops fk_ops = {
 	.open_taskstats = fk_open_taskstats,
 	.open_exits = fk_open_exits,
@@ -545,15 +609,22 @@ static const struct kernel_ops fk_ops = {
 	.pressure = fk_pressure,
 	.mono_ns = fk_clock,
 	.boot_ns = fk_clock,
+	.why_open = fk_why_open,
+	.why_read = fk_why_read,
+	.why_close = fk_why_close,
 };
 
 /* An empty machine at now_s seconds after boot, delay accounting on. */
 static void fk_init(struct fake_kernel *fk, uint64_t now_s)
 {
 	memset(fk, 0, sizeof(*fk));
+	atomic_init(&fk->nstates, 0);
+	atomic_init(&fk->nstates_beside, 0);
+	fk->maker = pthread_self();
 	fk->k.ops = &fk_ops;
 	fk->now = now_s * 1000000000ull;
 	fk->delayacct = DELAYACCT_ON;
+	fk->why_kinds = LAT_ALL;
 }
 
 /* Makes the cgroup at path (its parents must be made first), its directory owned by uid: a new
@@ -654,6 +725,29 @@ static void fk_exit(struct fake_kernel *fk, struct fk_proc *p, struct fk_thread 
 		}
 		p->present = 0;
 	}
+}
+
+/* The eBPF side saw task tid (of process tgid) wait ns on kind (latency.h), for the next read:
+ * added to the entry of (tid, kind), as the kernel's programs add it. */
+static inline void fk_why_wait(struct fake_kernel *fk, uint32_t tid, uint32_t tgid, uint32_t kind, uint64_t ns)
+{
+	struct lat_entry *e = NULL;
+
+	for (int i = 0; i < fk->nwhy && !e; i++)
+		if (fk->why[i].tid == tid && fk->why[i].kind == kind)
+			e = &fk->why[i];
+	if (!e) {
+		e = &fk->why[fk->nwhy++];
+		memset(e, 0, sizeof(*e));
+		e->tid = tid;
+		e->tgid = tgid;
+		e->kind = kind;
+	}
+	e->h.count++;
+	e->h.total_ns += ns;
+	if (ns > e->h.max_ns)
+		e->h.max_ns = ns;
+	e->h.slot[lat_slot_of(ns)]++;
 }
 
 #endif

@@ -277,13 +277,14 @@ static void test_column_at(void)
 /* The columns of a view in the order a narrow screen hides them, comma-separated into buf: every
  * column of the view chosen, the width lowered one at a time, each column noted as it goes (one
  * more goes at each step, since each takes at least two screen columns). */
-static const char *hide_order(int cgroups, char *buf, size_t size)
+static const char *hide_order(int view, char *buf, size_t size)
 {
 	int chosen[COL_COUNT], n = 0, gone[COL_COUNT] = { 0 };
 	struct display d = { 0 };
 	struct table t;
 
-	d.cgroups = cgroups;
+	d.cgroups = view == 1;
+	d.commands = view == 2;
 	for (int c = 0; c < COL_COUNT; c++)
 		if (column_in_view(c, &d))
 			chosen[n++] = c;
@@ -313,7 +314,7 @@ static void test_pinned_orders(void)
 	char buf[2048];
 
 	is_str(order_keys(),
-	       "total, cpu, io, swapin, reclaim, thrashing, compact, wpcopy, irq, pcpu, tasks, running, sleeping, "
+	       "total, cpu, io, swapin, reclaim, thrashing, compact, wpcopy, irq, pcpu, procs, tasks, running, sleeping, "
 	       "uninterruptible, stopped, iowait, cpu_some, cpu_full, memory_some, memory_full, io_some, io_full, "
 	       "irq_full, pid, user, state, cgroup, command, read, write, cancelled, rchar, wchar, syscr, syscw, "
 	       "vcsw, ivcsw, utime, stime, maxrss, maxvm, max_at, trend, unit, container",
@@ -329,6 +330,11 @@ static void test_pinned_orders(void)
 	       "running,uninterruptible,tasks,io,cpu,io_full,memory_full,io_some,memory_some,cpu_some,total",
 	       "the cgroup view hides the last kind, the unit and the container, the other minor kinds, the rarer states and pressures, CPU%, the commoner ones, "
 	       "the major kinds, the other pressures, TOTAL; never the cgroup");
+	is_str(hide_order(2, buf, sizeof(buf)),
+	       "irq,read,write,cancelled,rchar,wchar,syscr,syscw,vcsw,ivcsw,utime,stime,maxrss,maxvm,max_at,"
+	       "wpcopy,compact,thrashing,reclaim,swapin,user,pcpu,procs,io,cpu,total",
+	       "the command view hides the last kind, the optional columns, the other minor kinds, the user, CPU%, "
+	       "the count of processes, the major kinds, TOTAL; never the command");
 }
 
 #define HEX64 "4f1c2a9e8b7d6c5f4e3d2c1b0a9f8e7d6c5b4a39281706f5e4d3c2b1a0f9e8d7"

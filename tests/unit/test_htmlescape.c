@@ -45,6 +45,9 @@ int main(void)
 	check("t\tn\n", "t\tn\n", "tab and newline stay");
 	check("\xc2\x9b", "\xef\xbf\xbd", "a C1 control becomes U+FFFD");
 	check("\xef\xbf\xbe", "\xef\xbf\xbd", "a noncharacter becomes U+FFFD");
+	check("ab\xe2\x80\xae" "cd", "ab\xef\xbf\xbd" "cd", "a bidi override (U+202E) becomes U+FFFD, as in text");
+	check("\xe2\x81\xa6x\xe2\x81\xa9", "\xef\xbf\xbdx\xef\xbf\xbd", "bidi isolates (U+2066, U+2069) become U+FFFD");
+	check("a\xe2\x80\x8b" "b", "a\xef\xbf\xbd" "b", "a zero-width space (U+200B) becomes U+FFFD");
 	check("", "", "an empty string is empty");
 	html_text(&o, NULL);
 	is_int(o.len, 0, "NULL writes nothing");

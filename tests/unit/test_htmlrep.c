@@ -1,6 +1,6 @@
 /* test_htmlrep.c — htmlrep.c and htmlpage.c: the readings of a window kept in buckets (a day
- * of readings draws as at most 600 points, the totals exact), the tasks and cgroups that waited
- * most, the pressure, the trigger events with who stalled, and the page. */
+ * of readings draws as at most 600 points, the totals exact), the tasks, command names and cgroups
+ * that waited most, the pressure, the trigger events with who stalled, and the page. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -43,7 +43,7 @@ static void test_day(void)
 	struct snapshot snap;
 	struct row rows[3];
 	const struct hr_task *top[HTMLREP_TABLE];
-	const struct hr_cgroup *cg[HTMLREP_TABLE];
+	const struct hr_group *cg[HTMLREP_TABLE];
 	double t[SVG_MAX_POINTS], v[SVG_MAX_POINTS];
 	size_t n;
 
@@ -63,15 +63,53 @@ static void test_day(void)
 	ok(n <= SVG_MAX_POINTS && n == h->nbuckets, "its series: one point a bucket (%zu)", n);
 	is_num(v[n / 2], 40, 1e-3, "each point its share of the bucket's time");
 	n = htmlrep_top_cgroups(h, DK_IO, cg, HTMLREP_TABLE);
-	ok(n == 1 && strcmp(cg[0]->path, "/b.slice") == 0, "the cgroup of the task that waited on I/O");
+	ok(n == 1 && strcmp(cg[0]->name, "/b.slice") == 0, "the cgroup of the task that waited on I/O");
 	n = htmlrep_top_cgroups(h, DK_CPU, cg, HTMLREP_TABLE);
-	ok(n == 2 && strcmp(cg[0]->path, "/a.slice") == 0, "cgroups by their tasks' waits, largest first");
+	ok(n == 2 && strcmp(cg[0]->name, "/a.slice") == 0, "cgroups by their tasks' waits, largest first");
 	n = htmlrep_psi_series(h, PSI_CPU, 0, t, v);
 	is_num(v[0], 25, 1e-6, "the pressure's share of each bucket");
 	n = htmlrep_psi_series(h, PSI_MEMORY, 0, t, v);
 	ok(n > 0 && isnan(v[0]), "a resource not recorded has no values");
 	ok((h->kinds & (1u << DK_CPU)) && (h->kinds & (1u << DK_IO)) && !(h->kinds & (1u << DK_SWAPIN)),
 	   "the kinds waited in");
+	htmlrep_free(h);
+	free(h);
+}
+
+/* Command names: their tasks' delays added, the tasks of a name that waited counted once a kind
+ * (a pid used again is another task), a task that execs another program counted under each name
+ * it waited with. */
+static void test_commands(void)
+{
+	struct htmlrep *h = xmalloc(sizeof(*h));
+	struct snapshot snap;
+	struct row rows[4];
+	const struct hr_group *top[HTMLREP_TABLE];
+	size_t n;
+
+	htmlrep_init(h);
+	for (long i = 1; i <= 10; i++) {
+		memset(&snap, 0, sizeof(snap));
+		snap.wall.tv_sec = T0 + i;
+		snap.interval_s = 1.0;
+		rows[0] = make_row(100, 0, "cc1", 20, 0);
+		rows[1] = make_row(101, 0, "cc1", 30, 10);
+		rows[2] = make_row(200, 0, "postgres", 40, 0);
+		rows[3] = make_row(300, 0, i <= 5 ? "sh" : "cc1", 2, 0); /* sh execs cc1 */
+		rows[1].start_ns = i <= 5 ? 1 : 2; /* 101 ends and its pid is used again by another cc1 */
+		snap.rows = rows;
+		snap.nrows = 4;
+		htmlrep_add(h, &snap);
+	}
+	n = htmlrep_top_commands(h, DK_CPU, top, HTMLREP_TABLE);
+	ok(n == 3 && strcmp(top[0]->name, "cc1") == 0 && strcmp(top[1]->name, "postgres") == 0 &&
+	   strcmp(top[2]->name, "sh") == 0, "cc1 (20 + 30 + 2 of sh's exec), postgres (40), sh: the largest first");
+	is_num(top[0]->d.total_ns[DK_CPU] / 1e9, 10 * 0.5 + 5 * 0.02, 1e-6, "cc1's seconds: its tasks' added");
+	is_int(top[0]->tasks[DK_CPU], 4, "cc1's tasks that waited on the CPU: 100, both 101s and 300 after its exec");
+	is_int(top[2]->tasks[DK_CPU], 1, "sh's: 300 before it");
+	n = htmlrep_top_commands(h, DK_IO, top, HTMLREP_TABLE);
+	ok(n == 1 && top[0]->tasks[DK_IO] == 2 && top[0]->d.total_ns[DK_IO] == 1000000000ull,
+	   "I/O: cc1 alone, of the two 101s (1 s)");
 	htmlrep_free(h);
 	free(h);
 }
@@ -203,6 +241,7 @@ static void test_events_and_page(void)
 int main(void)
 {
 	test_day();
+	test_commands();
 	test_gap();
 	test_day_page();
 	test_events_and_page();

@@ -117,6 +117,98 @@ static void test_parse(void)
 
 /* ---- live, as root ---- */
 
+static int find(const struct seen *s, enum procevent_kind k, uint32_t tid, uint32_t tgid)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->ev[i].kind == k && s->ev[i].tid == tid && s->ev[i].tgid == tgid)
+			return i;
+	return -1;
+}
+
+/* Only the kernel sends from port 0: a sender that recvfrom() gives with another port, or not
+ * as a netlink address, is not the kernel. */
+static void test_from_kernel(void)
+{
+	struct sockaddr_nl from = {.nl_family = AF_NETLINK, .nl_pid = 0};
+
+	ok(procevents_from_kernel(&from, sizeof(from)), "a datagram from port 0 is the kernel's");
+	from.nl_pid = 4242;
+	ok(!procevents_from_kernel(&from, sizeof(from)), "a datagram from port 4242 (a process) is dropped");
+	from.nl_pid = 0;
+	from.nl_family = AF_UNIX;
+	ok(!procevents_from_kernel(&from, sizeof(from)), "a sender that is not a netlink address is dropped");
+	from.nl_family = AF_NETLINK;
+	ok(!procevents_from_kernel(&from, 2), "a sender address cut short is dropped");
+}
+
+/* A process's netlink socket of the connector's protocol, bound to a port of its own, or -1. */
+static int sender_socket(void)
+{
+	struct sockaddr_nl self = {.nl_family = AF_NETLINK};
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_CONNECTOR);
+
+	if (fd >= 0 && bind(fd, (struct sockaddr *)&self, sizeof(self)) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* Sends, from socket fd, the exit of task tid as the kernel would tell it, to the socket at port
+ * (what only the kernel should do). Returns 0 or -1. */
+static int forge_exit(int fd, uint32_t port, uint32_t tid)
+{
+	static unsigned char buf[512] __attribute__((aligned(8)));
+	struct sockaddr_nl to = {.nl_family = AF_NETLINK, .nl_pid = port};
+	struct proc_event ev;
+	size_t len;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.what = PROC_EVENT_EXIT;
+	ev.event_data.exit.process_pid = (__kernel_pid_t)tid;
+	ev.event_data.exit.process_tgid = (__kernel_pid_t)tid;
+	len = put_event(buf, 0, CN_IDX_PROC, &ev);
+	return sendto(fd, buf, len, 0, (struct sockaddr *)&to, sizeof(to)) == (ssize_t)len ? 0 : -1;
+}
+
+/* A process's forged exit sent to the subscribed socket's port reaches it (as another socket of
+ * the test shows) but is not given as an event. */
+static void test_forged(struct procevents *p)
+{
+	struct sockaddr_nl ours = {0}, from = {0};
+	socklen_t len = sizeof(ours), fromlen = sizeof(from);
+	const uint32_t fake = 0x3ffffff0; /* a tid above any pid_max */
+	int tx = sender_socket(), rx = sender_socket();
+	unsigned char buf[512];
+	struct seen s = {.n = 0};
+
+	if (tx < 0 || rx < 0 || getsockname(rx, (struct sockaddr *)&ours, &len) < 0) {
+		tap_skip(2, "cannot open a netlink connector socket to forge from");
+		goto out;
+	}
+	/* the control: a forged datagram does arrive, from the sender's own port */
+	ok(forge_exit(tx, ours.nl_pid, fake) == 0 &&
+	   recvfrom(rx, buf, sizeof(buf), 0, (struct sockaddr *)&from, &fromlen) > 0 && from.nl_pid != 0,
+	   "control: a process can send a forged exit to a connector socket's port (it comes from port %u)",
+	   (unsigned)from.nl_pid);
+	len = sizeof(ours);
+	if (getsockname(procevents_fd(p), (struct sockaddr *)&ours, &len) < 0 || forge_exit(tx, ours.nl_pid, fake) < 0) {
+		tap_skip(1, "cannot send to the subscribed socket");
+		goto out;
+	}
+	for (int i = 0; i < 10; i++) { /* it is queued at once; drain a few times to be sure */
+		procevents_drain(p, keep, &s);
+		usleep(10000);
+	}
+	ok(find(&s, PROCEVENT_EXIT, fake, fake) < 0, "a forged exit sent to the subscribed socket (port %u) is dropped",
+	   (unsigned)ours.nl_pid);
+out:
+	if (tx >= 0)
+		close(tx);
+	if (rx >= 0)
+		close(rx);
+}
+
 static void *exit_soon(void *arg)
 {
 	int *tid = arg;
@@ -144,14 +236,6 @@ static pid_t forker(int wfd)
 	return pid;
 }
 
-static int find(const struct seen *s, enum procevent_kind k, uint32_t tid, uint32_t tgid)
-{
-	for (int i = 0; i < s->n; i++)
-		if (s->ev[i].kind == k && s->ev[i].tid == tid && s->ev[i].tgid == tgid)
-			return i;
-	return -1;
-}
-
 static void test_live(void)
 {
 	struct procevents *p;
@@ -164,12 +248,12 @@ static void test_live(void)
 	if (geteuid() != 0 && rc == -EPERM) { /* before Linux 6.6 */
 		ok(strstr(err, "CAP_NET_ADMIN") != NULL,
 		   "without root, refused: the message names CAP_NET_ADMIN: '%s'", err);
-		tap_skip(4, "this kernel tells process events only to CAP_NET_ADMIN");
+		tap_skip(6, "this kernel tells process events only to CAP_NET_ADMIN");
 		return;
 	}
 	ok(rc == 0, "the connector opens, the kernel said yes ('%s')", err);
 	if (rc != 0) {
-		tap_skip(4, "no process events connector");
+		tap_skip(6, "no process events connector");
 		return;
 	}
 	if (pipe(fds) != 0)
@@ -201,6 +285,7 @@ static void test_live(void)
 	   "the child's exit names its parent");
 	close(fds[0]);
 	close(fds[1]);
+	test_forged(p);
 	procevents_close(p);
 }
 
@@ -208,6 +293,7 @@ int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
 	test_parse();
+	test_from_kernel();
 	test_live();
 	return tap_done();
 }

@@ -147,6 +147,15 @@ static void test_round_trip(void)
 	text = rcfile_format(&v);
 	ok(!strstr(text, "columns="), "without --columns the file names no columns");
 	free(text);
+	v.cgroups = 0;
+	v.commands = 1;
+	v.tree = 1;
+	text = rcfile_format(&v);
+	settle(&o, &keep, text, (char *)NULL);
+	ok(strstr(text, "group=command\n") && o.commands && !o.cgroups && !o.threads && !o.tree && nwarned == 0,
+	   "the command view reads back as group=command, and the tree, which it has not, is not written");
+	done(&o, &keep);
+	free(text);
 }
 
 /* A NUL byte in the file: its line is reported and skipped, and the lines after it still apply. */

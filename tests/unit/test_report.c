@@ -160,6 +160,28 @@ static char *print_run(enum output_format format)
 	return text ? text : strdup("");
 }
 
+/* A sum that adds a task without a kind to tasks with it is partial; a kind no task of a sum has
+ * is unavailable, not partial. */
+static void partial_sums(void)
+{
+	char *argv[] = { "sh", NULL };
+	struct report r;
+
+	build_run(&r, argv); /* "a,b..." has CPU delay only */
+	is_int(report_partial(&r.sum, r.unknown), 1u << DK_IO, "the run's I/O sum is partial, its CPU sum not");
+	for (size_t i = 0; i < r.ngroups; i++)
+		ok(report_partial(&r.groups[i].sum, r.groups[i].unknown) == 0,
+		   "a command's sums are whole when its tasks have the same kinds (%s)", r.groups[i].comm);
+	for (size_t i = 0; i < r.ncgroups; i++) {
+		int mixed = strcmp(r.cgroups[i].path, "/system.slice/build.service") == 0;
+
+		ok(report_partial(&r.cgroups[i].sum, r.cgroups[i].unknown) == (mixed ? 1u << DK_IO : 0),
+		   "a cgroup's I/O sum is partial only where a task without I/O ran beside one with it (%s)",
+		   r.cgroups[i].path);
+	}
+	report_free(&r);
+}
+
 static void printed(void)
 {
 	golden("report.txt", print_run(FORMAT_TEXT));
@@ -172,6 +194,7 @@ int main(void)
 	plain();
 	exec_from_thread();
 	pid_reuse();
+	partial_sums();
 	printed();
 	return tap_done();
 }

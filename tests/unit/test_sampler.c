@@ -8,12 +8,14 @@
  * switched off; limited mode from /proc without CAP_NET_ADMIN, with its partial rows; the threads'
  * states the cgroup view counts, and none read when none are wanted; a thread's I/O read again only
  * when it ran; what the tasks keep (totals, accounting fields, longest waits) as the front end
- * asks, the same numbers either way. */
+ * asks, the same numbers either way; a first reading's states read on a second thread beside the
+ * queries (the threshold lowered). */
 #include "config.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fakekernel.h"
 #include "sampler.h"
@@ -644,6 +646,62 @@ static void test_states(void)
 	}
 }
 
+/* A first reading of many threads reads their states on a second thread while the sampler's asks
+ * taskstats (prestate.h); the threshold, 2,048 new threads on a real machine, is lowered to 8 so
+ * that the fake's 128 threads take that path. Every thread's state is read once, the reads and
+ * the queries overlap (the fake's query waits until a state was read on the other thread), and
+ * the rows have the states the fixture gives, as in a reading that reads them after the queries
+ * (a threshold above the 128). */
+static void test_prestate(void)
+{
+	static const char states[] = "RSDT";
+
+	for (int two = 0; two <= 1; two++) {
+		struct sampler_opts o = { .threads = 1, .listen = 1, .prestate_min = two ? 8 : 100000 };
+		struct fake_kernel fk;
+		struct snapshot snap;
+		struct sampler *s = NULL;
+		char err[256] = "";
+		int rows = 0, right = 0;
+
+		fk_init(&fk, 100);
+		for (int i = 0; i < FK_PROCS; i++) {
+			struct fk_proc *p = fk_add_proc(&fk, 1000 + 10 * (uint32_t)i, 1, 0, 10, "busy", NULL);
+
+			for (int j = 0; j < FK_THREADS; j++)
+				fk_add_thread(p, p->pid + (uint32_t)j, 10, "busy")->state = states[(i + j) % 4];
+		}
+		fk.overlap = two;
+		if (sampler_open_kernel(&s, &o, &fk.k, err, sizeof(err)) < 0) {
+			ok(0, "the sampler opens on the fake kernel: %s", err);
+			return;
+		}
+		tick(s, &fk, 1, &snap);
+		for (int i = 0; i < FK_PROCS; i++)
+			for (int j = 0; j < FK_THREADS; j++) {
+				const struct row *r = row_of(&snap, fk.p[i].pid, fk.p[i].t[j].tid, LIVE);
+
+				rows += r != NULL;
+				right += r && r->state == fk.p[i].t[j].state;
+			}
+		if (!two) {
+			ok(rows == 128 && right == 128 && fk.nstates == 128 && fk.nstates_beside == 0,
+			   "128 new threads, under the threshold: every state read once after the queries, on the "
+			   "sampler's thread (%d rows, %d right, %d reads, %d beside)",
+			   rows, right, (int)fk.nstates, (int)fk.nstates_beside);
+		} else if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+			tap_skip(1, "one CPU: the states are read after the queries");
+		} else {
+			ok(rows == 128 && right == 128 && fk.nstates == 128 && fk.nstates_beside > 0 && fk.overlapped,
+			   "128 new threads, over a threshold of 8: every state read once (%d), on the second thread "
+			   "(%d) while the queries ran (%s), the rows' states right (%d of %d)",
+			   (int)fk.nstates, (int)fk.nstates_beside, fk.overlapped ? "they waited for one" : "no",
+			   right, rows);
+		}
+		sampler_close(s);
+	}
+}
+
 /* Thread mode with the accounting fields: a thread's I/O counters are read again only when it ran
  * since its last reading, also when its CPU time is not a whole number of microseconds (a
  * reading keeps it rounded down, the answer has it exact). */
@@ -892,6 +950,7 @@ int main(void)
 	test_delayacct_off();
 	test_limited();
 	test_states();
+	test_prestate();
 	test_io_reread();
 	test_kept();
 	test_deferred_rows();

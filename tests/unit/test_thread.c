@@ -1,5 +1,6 @@
 /* test_thread.c — a thread started by thread_start, or by a library between thread_signals_block
- * and thread_signals_restore, has every signal blocked; the caller's mask is as it was. */
+ * and thread_signals_restore, has every signal blocked but those of its own faults; the caller's
+ * mask is as it was. */
 #include "config.h"
 
 #include <errno.h>
@@ -26,6 +27,24 @@ static void *report_mask(void *arg)
 	return NULL;
 }
 
+/* The fault signals, which a thread must leave unblocked so that its handlers run where it
+ * faulted. */
+static const int faults[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT };
+#define NFAULTS (sizeof(faults) / sizeof(faults[0]))
+
+/* Bit i: the calling thread has faults[i] blocked. */
+static void *report_faults(void *arg)
+{
+	sigset_t m;
+	int bits = 0;
+
+	pthread_sigmask(SIG_BLOCK, NULL, &m);
+	for (size_t i = 0; i < NFAULTS; i++)
+		bits |= sigismember(&m, faults[i]) ? 1 << i : 0;
+	*(int *)arg = bits;
+	return NULL;
+}
+
 int main(void)
 {
 	sigset_t none, old;
@@ -45,8 +64,19 @@ int main(void)
 	pthread_join(t, NULL);
 	errno = EADDRINUSE;
 	thread_signals_restore(&old);
-	is_int(seen, 15, "a thread a library starts between block and restore inherits every signal blocked");
+	is_int(seen, 15, "a thread a library starts between block and restore inherits SIGTERM, SIGINT, SIGCHLD and SIGUSR1 blocked");
 	is_int(errno, EADDRINUSE, "restore keeps errno (the library's failure)");
 	is_int(blocked_bits(), 0, "restore puts the caller's mask back");
+
+	seen = -1;
+	thread_start(&t, report_faults, &seen);
+	pthread_join(t, NULL);
+	is_int(seen, 0, "a started thread leaves SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS and SIGABRT unblocked");
+	thread_signals_block(&old);
+	seen = -1;
+	pthread_create(&t, NULL, report_faults, &seen);
+	pthread_join(t, NULL);
+	thread_signals_restore(&old);
+	is_int(seen, 0, "so does a thread a library starts between block and restore");
 	return tap_done();
 }

@@ -1,0 +1,180 @@
+#!/bin/bash
+# why.sh — --why on the real kernel, each number held against another measure of the same waits
+# over the same interval: two spinners sharing one CPU have a run-queue total that is their
+# taskstats CPU delay within 20%, with p50 <= p90 <= p99 <= max and buckets that add up to the
+# count; an O_DIRECT writer's I/O total is its taskstats I/O delay within 25%; a spinner's median
+# bucket is the one libbpf-tools' runqlat -p finds over the same seconds, within one bucket.
+# Without privileges and without BTF: one sentence, "why": null, exit 0, the rows as without
+# --why.
+. "$top_srcdir/tests/lib.sh"
+
+require_root
+require_cpus 2
+require_cmd jq setpriv flock python3
+require_taskstats
+
+# Skips only where the eBPF side cannot run at all: a build without it, a kernel without BTF.
+"$DELAYTOP" -b --why --format json -n 1 -d 0.2 -p 1 >"$TMPDIR_TEST/probe.json" 2>"$TMPDIR_TEST/probe.err"
+state=$(jq -r 'select(.type == "psi") | .why.state' "$TMPDIR_TEST/probe.json" 2>/dev/null | tail -1)
+if [ "$state" != on ]; then
+	grep -q "built without eBPF" "$TMPDIR_TEST/probe.err" && skip_all "$(head -1 "$TMPDIR_TEST/probe.err")"
+	[ -r /sys/kernel/btf/vmlinux ] || skip_all "the kernel has no BTF: $(head -1 "$TMPDIR_TEST/probe.err")"
+fi
+[ "$state" = on ]
+tap_ok $? "as root --why is on" "expected why.state on, got '$state'" "stderr: $(head -2 "$TMPDIR_TEST/probe.err" | tr '\n' ' ')"
+kinds=$(jq -r 'select(.type == "psi") | .why.kinds | join(",")' "$TMPDIR_TEST/probe.json" 2>/dev/null | tail -1)
+case ",$kinds," in *,cpu,*io,*blocked,*) true ;; *) false ;; esac
+tap_ok $? "cpu, io and blocked are measured (got: $kinds)" "expected at least cpu, io and blocked"
+diag "measured: $kinds; $(jq -r 'select(.type == "psi") | .why.reason // "all kinds attached"' "$TMPDIR_TEST/probe.json" | tail -1)"
+
+lock_global
+enable_delayacct
+
+# ---- two spinners sharing CPU 1 ----
+wait_cpu_quiet 1
+start_workload spin 1; A=$WORKLOAD_PID
+start_workload spin 1; B=$WORKLOAD_PID
+sleep 0.5
+
+# runqlat -p A over the seconds of delaytop's three reports (it starts about as delaytop's first
+# reading is taken, and prints after 3 s)
+RQ=$(command -v runqlat || echo /usr/sbin/runqlat)
+if [ -x "$RQ" ]; then
+	"$RQ" -p "$A" 3 1 >"$TMPDIR_TEST/runqlat.txt" 2>&1 9>&- &
+	RQPID=$!
+	track_pid "$RQPID"
+	sleep 0.3 # its programs loaded
+fi
+"$DELAYTOP" -b --why --format json -n 3 -d 1 -p "$A,$B" >"$TMPDIR_TEST/spin.json" 2>"$TMPDIR_TEST/spin.err"
+rc=$?
+[ -x "$RQ" ] && wait "$RQPID"
+tap_ok "$rc" "delaytop -b --why --format json exits 0" "got $rc" "stderr: $(head -3 "$TMPDIR_TEST/spin.err" | tr '\n' ' ')"
+
+# For one pid over the reports: "<reports> <why cpu total ms> <taskstats cpu delay ms>
+# <reports whose p50<=p90<=p99<=max> <reports whose buckets add up to the count> <median slot>"
+spin_summary() {
+	jq -s -r --argjson p "$1" '
+		[.[] | select(.type == "task" and .pid == $p)] as $r
+		| ($r | map(.why.latency.cpu)) as $c
+		| [($r | length),
+		   ($c | map(.total_ms) | add),
+		   ($r | map(.delay.cpu.pct * .interval_s * 10) | add),
+		   ($c | map(select(.p50_ms <= .p90_ms and .p90_ms <= .p99_ms and .p99_ms <= .max_ms)) | length),
+		   ($c | map(select(([.buckets[][1]] | add) == .count)) | length),
+		   ([$c[].buckets[]] | group_by(.[0]) | map([.[0][0], (map(.[1]) | add)]) | sort_by(.[0]) as $b
+		    | ($b | map(.[1]) | add) as $n
+		    | reduce $b[] as $x ({c: 0, s: null};
+			if .s == null and .c + $x[1] >= $n / 2 then {c: (.c + $x[1]), s: (if $x[0] == null then 24 else (($x[0] * 1000) | log2 | round) - 1 end)}
+			else .c += $x[1] end) | .s)]
+		| map(tostring) | join(" ")' "$TMPDIR_TEST/spin.json"
+}
+
+for who in A B; do
+	pid=${!who}
+	read -r n why ts ordered summed median <<<"$(spin_summary "$pid")"
+	[ "$n" = 3 ]
+	tap_ok $? "spinner $who (pid $pid) has a task record in each of the 3 reports" "got ${n:-none}"
+	lo=$(awk -v t="$ts" 'BEGIN { print t * 0.8 }'); hi=$(awk -v t="$ts" 'BEGIN { print t * 1.2 }')
+	within "$why" "$lo" "$hi"
+	tap_ok $? "spinner $who: --why's run-queue total is its taskstats CPU delay within 20% ($(printf '%.0f ms vs %.0f ms' "$why" "$ts"))" \
+		"expected $lo..$hi, got '$why'"
+	[ "$ordered" = 3 ]
+	tap_ok $? "spinner $who: p50 <= p90 <= p99 <= max in every report" "in $ordered of 3"
+	[ "$summed" = 3 ]
+	tap_ok $? "spinner $who: the buckets add up to the count in every report" "in $summed of 3"
+	eval "MEDIAN_$who=\$median"
+	within "$why" 1 1e12
+	tap_ok $? "spinner $who waited (a total above 0)" "got '$why'"
+done
+
+# runqlat's median bucket: its lines "LOW -> HIGH : COUNT", LOW 0 for slot 0, else 2^slot
+if [ -x "$RQ" ] && grep -q -- '->' "$TMPDIR_TEST/runqlat.txt"; then
+	rq_median=$(awk '/->/ { low = $1; n = $5 + 0; s = low == 0 ? 0 : int(log(low) / log(2) + 0.5);
+			slot[NR] = s; cnt[NR] = n; total += n; last = NR }
+		END { for (i = 1; i <= last; i++) if (i in cnt) { c += cnt[i]; if (c >= total / 2) { print slot[i]; exit } } }' \
+		"$TMPDIR_TEST/runqlat.txt")
+	d=$(( ${MEDIAN_A:-99} - ${rq_median:-0} ))
+	[ "${d#-}" -le 1 ]
+	tap_ok $? "spinner A's median bucket (slot ${MEDIAN_A:-?}) is runqlat -p's (slot ${rq_median:-?}) within one" \
+		"runqlat: $(grep -- '->' "$TMPDIR_TEST/runqlat.txt" | awk '$5 > 0' | tr -s ' ' | tr '\n' ';')"
+else
+	tap_skip "spinner A's median bucket is runqlat -p's within one" \
+		"runqlat did not run: $(head -2 "$TMPDIR_TEST/runqlat.txt" 2>/dev/null | tr '\n' ' ')"
+fi
+stop_pid "$A"
+stop_pid "$B"
+
+# ---- an O_DIRECT writer ----
+DIR=$(disk_dir)
+if [ -z "$DIR" ] || ! WDIR=$(mktemp -d "$DIR/delaytop-why.XXXXXX"); then
+	tap_skip "an O_DIRECT writer's I/O total is its I/O delay within 25%" "no disk-backed writable directory"
+else
+	EXTRA_DIRS="$EXTRA_DIRS $WDIR"
+	start_workload odirect "$WDIR/data"; W=$WORKLOAD_PID
+	sleep 0.3
+	if ! kill -0 "$W" 2>/dev/null; then
+		tap_skip "an O_DIRECT writer's I/O total is its I/O delay within 25%" "O_DIRECT writes fail on $DIR"
+	else
+		"$DELAYTOP" -b --why --format json -n 3 -d 1 -p "$W" >"$TMPDIR_TEST/io.json" 2>"$TMPDIR_TEST/io.err"
+		read -r n why ts count <<<"$(jq -s -r --argjson p "$W" '
+			[.[] | select(.type == "task" and .pid == $p)] as $r
+			| [($r | length), ($r | map(.why.latency.io.total_ms) | add),
+			   ($r | map(.delay.io.pct * .interval_s * 10) | add), ($r | map(.why.latency.io.count) | add)]
+			| map(tostring) | join(" ")' "$TMPDIR_TEST/io.json")"
+		lo=$(awk -v t="$ts" 'BEGIN { print t * 0.75 }'); hi=$(awk -v t="$ts" 'BEGIN { print t * 1.25 }')
+		[ "$n" = 3 ] && within "$ts" 1 1e12 && within "$why" "$lo" "$hi"
+		tap_ok $? "the O_DIRECT writer's --why I/O total is its taskstats I/O delay within 25% ($(printf '%.0f ms vs %.0f ms' "$why" "$ts"), $count waits)" \
+			"expected $lo..$hi over 3 reports, got '$why' ($n reports)" "stderr: $(head -2 "$TMPDIR_TEST/io.err" | tr '\n' ' ')"
+		stop_pid "$W"
+	fi
+fi
+
+# ---- without privileges, without BTF ----
+# keys: the keys of every task record, sorted and unique; the count of task records
+shape() {
+	jq -s -r '[.[] | select(.type == "task")] | [length, (map(keys) | add | unique | join(","))] | map(tostring) | join(" ")' "$1"
+}
+nulls() {
+	jq -s -r '[.[] | select(.type == "task" and .why != null)] | length' "$1"
+}
+# run NAME [ENV=VALUE] [PREFIX...]: delaytop -b --why as the prefix runs it, and without --why
+refusal() {
+	local name=$1 why_sentence=$2 with without; shift 2
+	"$@" -b --why --format json -n 2 -d 0.3 -p 1 >"$TMPDIR_TEST/$name.json" 2>"$TMPDIR_TEST/$name.err"
+	rc=$?
+	"$@" -b --format json -n 2 -d 0.3 -p 1 >"$TMPDIR_TEST/$name-plain.json" 2>"$TMPDIR_TEST/$name-plain.err"
+	tap_ok "$rc" "$name: delaytop --why exits 0" "got $rc" "stderr: $(tr '\n' '|' <"$TMPDIR_TEST/$name.err")"
+	n=$(grep -c -- "--why" "$TMPDIR_TEST/$name.err")
+	[ "$n" = 1 ] && grep -q -- "$why_sentence" "$TMPDIR_TEST/$name.err"
+	tap_ok $? "$name: one sentence says why ($why_sentence)" "got $n lines: $(tr '\n' '|' <"$TMPDIR_TEST/$name.err")"
+	h=$(jq -r 'select(.type == "psi") | "\(.why.state) \(.why.reason != null)"' "$TMPDIR_TEST/$name.json" | sort -u | tr '\n' ' ')
+	[ "$h" = "unavailable true " ]
+	tap_ok $? "$name: the header says unavailable, with the reason" "got '$h'"
+	[ "$(nulls "$TMPDIR_TEST/$name.json")" = 0 ]
+	tap_ok $? "$name: every task record has \"why\": null" "$(nulls "$TMPDIR_TEST/$name.json") records with a why"
+	with=$(shape "$TMPDIR_TEST/$name.json"); without=$(shape "$TMPDIR_TEST/$name-plain.json")
+	[ "$with" = "$without" ] && [ "${with%% *}" -ge 2 ]
+	tap_ok $? "$name: the rows and their fields are as without --why" "with: ${with:0:200}" "without: ${without:0:200}"
+}
+
+setup_nobody
+refusal unprivileged "CAP_BPF and CAP_PERFMON" "${NOBODY[@]}" "$DT"
+refusal no-btf "BTF, and /nonexistent/vmlinux" env DELAYTOP_BTF=/nonexistent/vmlinux "$DELAYTOP"
+
+# ---- a secure run: the capabilities the README's setcap line gives, DELAYTOP_BTF ignored ----
+raised=$TMPDIR_TEST/raised-delaytop
+chmod 755 "$TMPDIR_TEST"
+cp "$DELAYTOP" "$raised" && chmod 755 "$raised"
+if ! command -v setcap >/dev/null || ! setcap cap_net_admin,cap_bpf,cap_perfmon+ep "$raised" 2>/dev/null ||
+	! getcap "$raised" | grep -q cap_bpf; then
+	tap_skip "a setcap'd copy run by nobody measures, and ignores DELAYTOP_BTF" "setcap does not stick on $TMPDIR_TEST"
+else
+	setpriv --reuid=65534 --regid=65534 --clear-groups env DELAYTOP_BTF=/nonexistent/vmlinux \
+		"$raised" -b --why --format json -n 1 -d 0.3 -p 1 >"$TMPDIR_TEST/raised.json" 2>"$TMPDIR_TEST/raised.err"
+	h=$(jq -r 'select(.type == "psi") | .why.state' "$TMPDIR_TEST/raised.json" | tail -1)
+	[ "$h" = on ] && ! grep -q BTF "$TMPDIR_TEST/raised.err"
+	tap_ok $? "a copy with cap_net_admin,cap_bpf,cap_perfmon run by nobody measures, and ignores DELAYTOP_BTF" \
+		"why.state '$h'" "stderr: $(tr '\n' '|' <"$TMPDIR_TEST/raised.err")"
+fi
+
+done_testing
