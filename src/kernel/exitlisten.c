@@ -313,6 +313,8 @@ static int fetch_sock(struct exitlisten *l, struct listen_sock *ls)
 			return moved;
 		}
 		for (int d = 0; d < n; d++) {
+			if (l->rx.mm[d].msg_len == 0) /* another process sent it (tsnl_receiver_take) */
+				continue;
 			if ((l->rx.mm[d].msg_hdr.msg_flags & MSG_TRUNC) ||
 			    rawq_push(&l->queue, l->rx.iov[d].iov_base, l->rx.mm[d].msg_len) < 0)
 				l->queue_lost++;

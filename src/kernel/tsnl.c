@@ -38,11 +38,22 @@ int tsnl_receiver_take(struct receiver *rx, int fd)
 		memset(&rx->mm[i].msg_hdr, 0, sizeof(rx->mm[i].msg_hdr));
 		rx->mm[i].msg_hdr.msg_iov = &rx->iov[i];
 		rx->mm[i].msg_hdr.msg_iovlen = 1;
+		rx->mm[i].msg_hdr.msg_name = &rx->from[i];
+		rx->mm[i].msg_hdr.msg_namelen = sizeof(rx->from[i]);
 	}
 	n = recvmmsg(fd, rx->mm, BATCH, MSG_DONTWAIT, NULL);
 	if (n < 0)
 		return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -errno;
+	for (int i = 0; i < n; i++) {
+		if (!tsnl_from_kernel(&rx->from[i], rx->mm[i].msg_hdr.msg_namelen))
+			rx->mm[i].msg_len = 0;
+	}
 	return n;
+}
+
+int tsnl_from_kernel(const struct sockaddr_nl *from, socklen_t fromlen)
+{
+	return fromlen >= sizeof(*from) && from->nl_family == AF_NETLINK && from->nl_pid == 0;
 }
 
 void tsnl_set_rcvbuf(int fd, int size, int force)

@@ -39,14 +39,20 @@ struct receiver {
 	unsigned char *buf; /* BATCH slots of SLOT bytes */
 	struct mmsghdr mm[BATCH];
 	struct iovec iov[BATCH];
+	struct sockaddr_nl from[BATCH]; /* who sent each datagram */
 };
 
 void tsnl_receiver_init(struct receiver *rx);
 void tsnl_receiver_free(struct receiver *rx);
 
 /* Receives what is queued, without blocking: returns the number of datagrams, 0 when none,
- * or a negative errno (-ENOBUFS: the kernel dropped messages). */
+ * or a negative errno (-ENOBUFS: the kernel dropped messages). A datagram that another process
+ * sent (a process with CAP_NET_ADMIN may send to our port or join our multicast group) is
+ * emptied: its msg_len is 0. */
 int tsnl_receiver_take(struct receiver *rx, int fd);
+
+/* Whether a datagram's sender address is the kernel's (netlink port 0). */
+int tsnl_from_kernel(const struct sockaddr_nl *from, socklen_t fromlen);
 
 /* Asks for a receive buffer of size bytes; with force, beyond net.core.rmem_max where the run
  * has CAP_NET_ADMIN. */

@@ -18,10 +18,16 @@ void metrics_init(struct metrics *m, int top_commands)
 	m->delayacct = -1;
 }
 
+static void group_free(struct metrics_group *g)
+{
+	free(g->name);
+	free(g->waits);
+}
+
 static void groups_free(struct metrics_groups *gs)
 {
 	for (size_t i = 0; i < gs->n; i++)
-		free(gs->g[i].name);
+		group_free(&gs->g[i]);
 	free(gs->g);
 }
 
@@ -65,10 +71,24 @@ static struct metrics_group *group(struct metrics_groups *gs, const char *name, 
 	return &gs->g[lo];
 }
 
-/* Adds d to the cgroup path and to each of its ancestors; the path takes its delegate from the
- * task (identity_uid), and the cgroup tree then says it for the cgroups it read (expire_cgroups). */
+/* Adds the interval's waits w (--why) to a cgroup's histograms, made at its first wait. */
+static void add_waits(struct metrics_group *g, const struct lat_waits *w)
+{
+	int at = 0;
+
+	if (!g->waits)
+		g->waits = xcalloc(1, sizeof(*g->waits));
+	for (int k = 0; k < LAT_KINDS; k++)
+		if (w->kinds & (1u << k))
+			waithist_add(&g->waits->h[k], &w->h[at++]);
+	g->waits->kinds |= w->kinds;
+}
+
+/* Adds d (NULL: nothing) and the interval's waits w (NULL: none) to the cgroup path and to each
+ * of its ancestors; the path takes its delegate from the task (identity_uid), and the cgroup tree
+ * then says it for the cgroups it read (expire_cgroups). */
 static void add_to_cgroups(struct metrics *m, const char *path, uint32_t identity_uid,
-			   const struct metrics_delays *d)
+			   const struct metrics_delays *d, const struct lat_waits *w)
 {
 	char buf[1024];
 	size_t len = strlen(path);
@@ -84,7 +104,10 @@ static void add_to_cgroups(struct metrics *m, const char *path, uint32_t identit
 		if (leaf && identity_uid)
 			g->identity_uid = identity_uid;
 		leaf = 0;
-		metrics_delays_add(&g->d, d);
+		if (d)
+			metrics_delays_add(&g->d, d);
+		if (w && w->kinds)
+			add_waits(g, w);
 		g->seen_s = m->now_s;
 		if (strcmp(buf, "/") == 0)
 			return;
@@ -149,11 +172,15 @@ static void add_tasks(struct metrics *m, const struct snapshot *snap)
 		struct metrics_task key = { r->pid, r->tid, r->start_ns, { 0 }, { 0 } };
 		struct metrics_delays d;
 
-		if (r->departed || !r->acc)
+		if (r->departed || !r->acc) {
+			/* its totals were counted while it lived; its waits of the interval were not */
+			if (r->cgroup && r->lat && r->lat->kinds)
+				add_to_cgroups(m, r->cgroup, r->identity_uid, NULL, r->lat);
 			continue;
+		}
 		task_delta(r, last_seen(m, &key), &m->next[n++], &d);
 		if (r->cgroup)
-			add_to_cgroups(m, r->cgroup, r->identity_uid, &d);
+			add_to_cgroups(m, r->cgroup, r->identity_uid, &d, r->lat);
 		cmdrank_add(&m->commands, r->comm ? r->comm : "", &d);
 	}
 	cmdrank_settle(&m->commands, m->now_s);
@@ -193,7 +220,7 @@ static void expire_cgroups(struct metrics *m, const struct snapshot *snap)
 	}
 	for (size_t i = 0; i < gs->n; i++) {
 		if (m->now_s - gs->g[i].seen_s > m->expiry_s) {
-			free(gs->g[i].name);
+			group_free(&gs->g[i]);
 			continue;
 		}
 		gs->g[kept++] = gs->g[i]; /* the order, so the search, stays */
@@ -342,25 +369,32 @@ static void ident_labels(struct outbuf *o, const char *path, uint32_t identity_u
 		out_printf(o, ",identity_uid=\"%u\"", identity_uid);
 }
 
-/* name{label="value",kind="k"} value; the value NULL stands for METRICS_OTHER. A cgroup's label is
- * followed by what its path names and by its delegate, ident (0: none). */
+/* The labels inside the braces: label="value",kind="k" (either may be NULL); the value NULL
+ * stands for METRICS_OTHER. A cgroup's label is followed by what its path names and by its
+ * delegate, ident (0: none). */
+static void labels(struct outbuf *o, const char *label, const char *value, uint32_t ident, const char *kind)
+{
+	if (label) {
+		out_printf(o, "%s=", label);
+		if (value == NULL) /* the others' sum */
+			out_str(o, "\"" METRICS_OTHER "\"");
+		else
+			label_value(o, value, strcmp(label, "command") == 0);
+		if (value && strcmp(label, "cgroup") == 0)
+			ident_labels(o, value, ident);
+	}
+	if (kind)
+		out_printf(o, "%skind=\"%s\"", label ? "," : "", kind);
+}
+
+/* name{labels} value (labels()); whole: an integer. */
 static void sample(struct outbuf *o, const char *name, const char *label, const char *value, uint32_t ident,
 		   const char *kind, double v, int whole)
 {
 	out_str(o, name);
 	if (label || kind) {
 		out_char(o, '{');
-		if (label) {
-			out_printf(o, "%s=", label);
-			if (value == NULL) /* the others' sum */
-				out_str(o, "\"" METRICS_OTHER "\"");
-			else
-				label_value(o, value, strcmp(label, "command") == 0);
-			if (value && strcmp(label, "cgroup") == 0)
-				ident_labels(o, value, ident);
-		}
-		if (kind)
-			out_printf(o, "%skind=\"%s\"", label ? "," : "", kind);
+		labels(o, label, value, ident, kind);
 		out_char(o, '}');
 	}
 	out_char(o, ' ');
@@ -427,6 +461,50 @@ static void delays(const struct metrics *m, struct outbuf *o, int om)
 	command_delays(m, o, "delaytop_command_delays_total", 1);
 }
 
+#define WAIT_HIST "delaytop_cgroup_wait_seconds"
+
+/* One cgroup's histogram of one kind: its buckets, cumulative, then the waits' sum and count
+ * (which is the +Inf bucket's). */
+static void wait_histogram(struct outbuf *o, const struct metrics_group *g, int kind)
+{
+	const struct waithist *h = &g->waits->h[kind];
+	const char *key = lat_kind_key(kind);
+	uint64_t cum[WAITHIST_BUCKETS];
+
+	waithist_cumulative(h, cum);
+	for (int b = 0; b < WAITHIST_BUCKETS; b++) {
+		out_str(o, WAIT_HIST "_bucket{");
+		labels(o, "cgroup", g->name, g->identity_uid, key);
+		out_printf(o, ",le=\"%s\"} %llu\n", waithist_le(b), (unsigned long long)cum[b]);
+	}
+	sample(o, WAIT_HIST "_sum", "cgroup", g->name, g->identity_uid, key, h->sum_ns / 1e9, 0);
+	sample(o, WAIT_HIST "_count", "cgroup", g->name, g->identity_uid, key, (double)cum[WAITHIST_BUCKETS - 1], 1);
+}
+
+/* --why: each cgroup's histograms, of the kinds its tasks waited on; none without --why. */
+static void wait_histograms(const struct metrics *m, struct outbuf *o, int om)
+{
+	int done = 0;
+
+	for (size_t i = 0; i < m->cgroups.n; i++) {
+		const struct metrics_group *g = &m->cgroups.g[i];
+
+		for (int k = 0; g->waits && k < LAT_KINDS; k++) {
+			if (!(g->waits->kinds & (1u << k)))
+				continue;
+			if (!done++)
+				family(o, om, WAIT_HIST, "histogram", "seconds",
+				       "How long the tasks in a cgroup and below waited, each wait measured as it "
+				       "ended by delaytop's eBPF programs (--why), since delaytop started, by kind: "
+				       "cpu (run-queue latency: from a wakeup or preemption to running), io "
+				       "(synchronous block I/O), the other delay kinds where the kernel lets them be "
+				       "measured, and blocked (interruptible sleep: locks, futexes, the network, "
+				       "timers), which is not a delay and is in no delay counter.");
+			wait_histogram(o, g, k);
+		}
+	}
+}
+
 /* The stall counters of one resource: system-wide, then per cgroup. */
 static void pressure(const struct metrics *m, struct outbuf *o, int om, int res, int full)
 {
@@ -486,6 +564,7 @@ static void health(const struct metrics *m, struct outbuf *o, int om)
 void metrics_format(const struct metrics *m, struct outbuf *o, int openmetrics)
 {
 	delays(m, o, openmetrics);
+	wait_histograms(m, o, openmetrics);
 	for (int res = 0; res < PSI_COUNT; res++) {
 		pressure(m, o, openmetrics, res, 0);
 		pressure(m, o, openmetrics, res, 1);

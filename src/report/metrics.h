@@ -6,8 +6,9 @@
  * system-wide and per cgroup; delaytop's own health. A cgroup's delay series stay while it exists
  * or has tasks, and expiry_s seconds more, so that scrapers see its last counts; then they go, so
  * that the series count follows the cgroups of the last expiry_s seconds, not every cgroup there
- * ever was. Label values keep the names' bytes, and two names never share one. Pure code: the
- * text goes to an outbuf. */
+ * ever was. With --why, a cgroup's waits by kind as histograms (waithist.h), from its first wait of
+ * the kind, going with its other series. Label values keep the names' bytes, and two names never
+ * share one. Pure code: the text goes to an outbuf. */
 #ifndef DELAYTOP_METRICS_H
 #define DELAYTOP_METRICS_H
 
@@ -17,15 +18,23 @@
 #include "cmdrank.h"
 #include "format.h"
 #include "model.h"
+#include "waithist.h"
 
 /* The label value of the command names that did not get a series of their own. */
 #define METRICS_OTHER "_other"
+
+/* --why: a cgroup's waits since the start, by kind (latency.h's), the kinds it had any of. */
+struct metrics_waits {
+	lat_mask kinds;
+	struct waithist h[LAT_KINDS];
+};
 
 /* A cgroup's counters (struct metrics_delays: cmdrank.h). */
 struct metrics_group {
 	char *name;
 	uint32_t identity_uid; /* a cgroup's delegate (rowfield.h), 0: none */
 	struct metrics_delays d;
+	struct metrics_waits *waits; /* --why: NULL until its tasks' first wait */
 	double seen_s; /* when it last existed or had a task (snapshot elapsed_s) */
 };
 
@@ -71,7 +80,8 @@ struct metrics {
 void metrics_init(struct metrics *m, int top_commands);
 void metrics_free(struct metrics *m);
 
-/* Adds what a snapshot's task rows waited since the last one to the counters, and takes its
+/* Adds what a snapshot's task rows waited since the last one to the counters (with --why their
+ * waits of the interval, row.lat, to their cgroups' histograms, a departed row's too), and takes its
  * pressure (system-wide and, when it has a cgroup tree, per cgroup) and health facts. reading_s:
  * how long the reading took. Drops the series of cgroups neither in its cgroup tree nor holding
  * one of its tasks for more than expiry_s (by the snapshots' elapsed_s). */

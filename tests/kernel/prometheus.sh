@@ -3,7 +3,9 @@
 # every second: the target is up (Prometheus asks for OpenMetrics and parses what it gets), the
 # PromQL rate() of the test cgroup's CPU delay counter, with two spinners sharing one CPU in it,
 # is the rate at which the kernel counted them waiting (about 1 second per second on a quiet
-# machine), and no delaytop counter reset during the run. Both servers run on
+# machine), and no delaytop counter reset during the run. With --why (where eBPF runs), the
+# cgroup's wait histogram of kind cpu gives histogram_quantile() a p50 no higher than its p99,
+# and the rate() of its _sum is that of the CPU delay counter within 20%. Both servers run on
 # loopback ports of their own and are stopped by their pids.
 . "$top_srcdir/tests/lib.sh"
 
@@ -27,7 +29,10 @@ start_workload spin 1; A=$WORKLOAD_PID
 start_workload spin 1; B=$WORKLOAD_PID
 echo "$A" >"$V2/$NAME/cgroup.procs" && echo "$B" >"$V2/$NAME/cgroup.procs" || skip_all "cannot move tasks into $V2/$NAME"
 
-start_exporter -d 0.5
+# --why where eBPF runs here (a reading of -b --why says whether it can)
+"$DELAYTOP" -b --why --format json -n 1 -d 0.2 -p 1 2>/dev/null | jq -r 'select(.type == "psi") | .why.state' 2>/dev/null |
+	grep -qx on && WHY=--why || WHY=""
+start_exporter -d 0.5 $WHY
 cat >"$T/prometheus.yml" <<CONF
 global:
   scrape_interval: 1s
@@ -78,9 +83,29 @@ awk -v r="$rate" -v lo="$want_lo" -v hi="$want_hi" 'BEGIN { exit !(r != "" && lo
 tap_ok $? "PromQL rate() of the cgroup's CPU delay is the rate the kernel counted the spinners waiting (schedstat)" \
 	"rate: ${rate:-none}; the kernel: ${want_lo:-?}..${want_hi:-?} s per s over the stretches it can cover"
 diag "PromQL rate ${rate:-none}; the kernel ${want_lo:-?}..${want_hi:-?} s per s"
+# the histograms of --why, over the same 10 s
+at="time=$(awk -v q="$q" 'BEGIN { printf "%.6f", q / 1e6 }')"
+# at_q PROMQL: its first value at the last mark.
+at_q() { curl -s --data-urlencode "query=$1" --data-urlencode "$at" "$API" | jq -r '.data.result[0].value[1] // empty' 2>/dev/null; }
+hist=""
+if [ -n "$WHY" ]; then
+	b="rate(delaytop_cgroup_wait_seconds_bucket{cgroup=\"/$NAME\",kind=\"cpu\"}[10s])"
+	p50=$(at_q "histogram_quantile(0.5, $b)")
+	p99=$(at_q "histogram_quantile(0.99, $b)")
+	within "${p50:-x}" 0.000001 10 && within "${p99:-x}" "${p50:-x}" 10
+	tap_ok $? "histogram_quantile() of the spinners' cgroup's run-queue latency: p50 $p50 s <= p99 $p99 s" \
+		"p50 ${p50:-none}, p99 ${p99:-none}"
+	sum=$(at_q "rate(delaytop_cgroup_wait_seconds_sum{cgroup=\"/$NAME\",kind=\"cpu\"}[10s])")
+	within "${sum:-x}" "$(awk -v r="$rate" 'BEGIN { print r * 0.8 - 0.02 }')" "$(awk -v r="$rate" 'BEGIN { print r * 1.2 + 0.02 }')"
+	tap_ok $? "rate() of its _sum is that of the CPU delay counter within 20% (${sum:-none} and ${rate:-none} s per s)"
+	hist="delaytop_cgroup_wait_seconds_bucket delaytop_cgroup_wait_seconds_sum delaytop_cgroup_wait_seconds_count"
+else
+	tap_skip "histogram_quantile() of the spinners' cgroup's run-queue latency" "eBPF cannot run here (--why)"
+	tap_skip "rate() of its _sum is that of the CPU delay counter" "eBPF cannot run here (--why)"
+fi
 resets=""
 for f in delaytop_cgroup_delay_seconds_total delaytop_cgroup_delays_total delaytop_command_delay_seconds_total \
-	delaytop_command_delays_total delaytop_readings_total; do
+	delaytop_command_delays_total delaytop_readings_total $hist; do
 	resets="$resets $f=$(query "sum(resets($f[1m]))")"
 done
 [ -z "$(tr ' ' '\n' <<<"$resets" | grep -v -e '=0$' -e '^$')" ]

@@ -6,7 +6,9 @@
  * while it exists or has tasks and expiry_s more, then go; label values of names that differ
  * always differ (control characters, bytes that are not UTF-8, a command named _other) and the
  * exposition stays UTF-8; a cgroup's series carry what its path names and, when it is
- * delegated, identity_uid. */
+ * delegated, identity_uid; with --why, the interval's waits of a row (a departed one's too) grow
+ * its cgroup's and every ancestor's histogram of each kind it waited on, the buckets cumulative
+ * and the count the +Inf bucket's, no histogram without waits, and they go with the cgroup. */
 #include "config.h"
 
 #include <math.h>
@@ -320,6 +322,119 @@ static void test_delegated_labels(void)
 	metrics_free(&m);
 }
 
+/* Waits for a row's lat: n waits of ns each, of the kinds in order (at most 2). */
+static struct lat_hist lat_h[MAX_ROWS][2];
+static struct lat_waits lat_w[MAX_ROWS];
+
+static void waits(int i, lat_mask kinds, uint32_t n, uint64_t ns)
+{
+	int at = 0;
+
+	memset(lat_h[i], 0, sizeof(lat_h[i]));
+	lat_w[i] = (struct lat_waits){ .kinds = kinds, .h = lat_h[i] };
+	for (int k = 0; k < LAT_KINDS; k++)
+		if (kinds & (1u << k)) {
+			lat_h[i][at].count = n;
+			lat_h[i][at].total_ns = n * ns;
+			lat_h[i][at].max_ns = ns;
+			lat_h[i][at].slot[lat_slot_of(ns)] = n;
+			at++;
+		}
+	rows[i].lat = &lat_w[i];
+}
+
+/* The value of the sample whose line starts with series (name and labels), NAN when none. */
+static double sample_of(const char *text, const char *series)
+{
+	size_t len = strlen(series);
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (strncmp(l, series, len) == 0 && l[len] == ' ')
+			return strtod(l + len + 1, NULL);
+	return NAN;
+}
+
+#define WB "delaytop_cgroup_wait_seconds_bucket{cgroup=\"/w/a\",kind=\"cpu\",le="
+
+static void test_waits(void)
+{
+	static const char *const there[] = { "/", "/w", "/w/a" };
+	struct metrics m;
+	struct snapshot snap;
+	char *text;
+	int rising = 1;
+	double last = 0;
+
+	memset(&snap, 0, sizeof(snap));
+	snap.rows = rows;
+	metrics_init(&m, 5);
+	m.expiry_s = 10;
+	task(0, 70, 1, "/w/a", "spin", 1.0, 100);
+	task(1, 71, 1, "/w", "idle", 0.0, 0);
+	snap.nrows = 2;
+	metrics_update(&m, &snap, 0.001);
+	text = exposition(&m, 0);
+	ok(!strstr(text, "wait_seconds"), "without waits (no --why) no histogram, not even its HELP");
+	free(text);
+
+	task(0, 70, 1, "/w/a", "spin", 1.5, 200);
+	waits(0, 1u << DK_CPU | 1u << LAT_BLOCKED, 100, 3000000); /* 3 ms: slot 11 */
+	task(1, 72, 1, "/w", "gone", 0.0, 0);
+	rows[1].departed = 1;
+	waits(1, 1u << DK_CPU, 10, 20000); /* 20 us: slot 4 */
+	snap.nrows = 2;
+	snap.elapsed_s = 1;
+	cgroup_rows(&snap, there, 3, 1);
+	metrics_update(&m, &snap, 0.001);
+	waits(0, 1u << DK_CPU, 50, 500000000); /* 0.5 s: slot 18 */
+	rows[1].lat = NULL;
+	snap.elapsed_s = 2;
+	metrics_update(&m, &snap, 0.001);
+	waits(0, 1u << DK_CPU, 1, 20000000000ull); /* 20 s: the last slot, past every finite bound */
+	snap.elapsed_s = 3;
+	metrics_update(&m, &snap, 0.001);
+	text = exposition(&m, 0);
+	ok(strstr(text, "# TYPE delaytop_cgroup_wait_seconds histogram\n") &&
+		   strstr(text, "# HELP delaytop_cgroup_wait_seconds ") && strstr(text, "which is not a delay"),
+	   "a histogram family whose HELP says blocked is not a delay");
+	for (int b = 0; b < WAITHIST_BUCKETS; b++) {
+		char series[128];
+		double v;
+
+		snprintf(series, sizeof(series), WB "\"%s\"}", waithist_le(b));
+		v = sample_of(text, series);
+		rising &= !isnan(v) && v >= last;
+		last = v;
+	}
+	ok(rising, "the cgroup's cpu buckets are all there and never fall");
+	is_num(sample_of(text, WB "\"0.002048\"}"), 0, 0, "no wait under 2 ms");
+	is_num(sample_of(text, WB "\"0.008192\"}"), 100, 0, "the hundred 3 ms waits under 8 ms");
+	is_num(sample_of(text, WB "\"0.524288\"}"), 150, 0, "and the fifty of 0.5 s under 0.52 s: the intervals add");
+	is_num(sample_of(text, WB "\"8.388608\"}"), 150, 0, "the wait of 20 s under no finite bound");
+	is_num(sample_of(text, WB "\"+Inf\"}"), 151, 0, "but under +Inf");
+	is_num(sample_of(text, "delaytop_cgroup_wait_seconds_count{cgroup=\"/w/a\",kind=\"cpu\"}"),
+	       151, 0, "_count is the +Inf bucket's");
+	is_num(sample_of(text, "delaytop_cgroup_wait_seconds_sum{cgroup=\"/w/a\",kind=\"cpu\"}"), 45.3, 1e-9,
+	       "_sum is the waits' seconds: 100 x 3 ms + 50 x 0.5 s + 20 s");
+	is_num(sample_of(text, "delaytop_cgroup_wait_seconds_count{cgroup=\"/w\",kind=\"cpu\"}"), 161, 0,
+	       "the parent counts its child's waits and a departed row's");
+	is_num(sample_of(text, "delaytop_cgroup_wait_seconds_count{cgroup=\"/\",kind=\"blocked\"}"), 100, 0,
+	       "and so does the root, blocked kept as a kind of its own");
+	ok(!strstr(text, "kind=\"io\",le="), "a kind no task waited on has no histogram");
+	free(text);
+
+	snap.nrows = 0;
+	cgroup_rows(&snap, there, 2, 1); /* /w/a removed */
+	snap.elapsed_s = 14;
+	metrics_update(&m, &snap, 0.001);
+	text = exposition(&m, 0);
+	ok(!strstr(text, "wait_seconds_bucket{cgroup=\"/w/a\"") && strstr(text, "wait_seconds_bucket{cgroup=\"/w\""),
+	   "a removed cgroup's histograms go with its other series, its parent's stay");
+	free(text);
+	metrics_free(&m);
+	memset(rows, 0, sizeof(rows));
+}
+
 int main(void)
 {
 	test_ident_labels();
@@ -384,5 +499,6 @@ int main(void)
 	metrics_free(&m);
 	test_expiry();
 	test_labels();
+	test_waits();
 	return tap_done();
 }
