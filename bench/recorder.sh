@@ -9,7 +9,8 @@
 #                                  tests/workload bench/recstat first)
 #
 # Environment: ROUNDS (3), N (20 readings measured per run), DELAY (1 s), PROCS (100), THREADS
-# (1000), BUSY (100), MODES ("thread process": -b -H and -b), KEEP (a directory to keep the last
+# (1000), BUSY (100), MODES ("thread process": -b -H and -b), BASE (another build's delaytop,
+# measured the same way in the same rounds, side by side), KEEP (a directory to keep the last
 # recordings in). Needs root. Sets kernel.task_delayacct and kernel.pid_max for the run and puts
 # them back; the workload is stopped by its pid.
 set -euo pipefail
@@ -39,6 +40,12 @@ recstat=${RECSTAT:-$build/bench/recstat}
 for m in $MODES; do
 	case $m in thread | process) ;; *) die "unknown mode '$m' in MODES (thread process)" ;; esac
 done
+builds=(this)
+if [ -n "${BASE:-}" ]; then
+	case $BASE in /*) ;; *) BASE=$PWD/$BASE ;; esac
+	[ -x "$BASE" ] || die "no delaytop binary at BASE=$BASE"
+	builds+=(base)
+fi
 
 tmp=$(mktemp -d /var/tmp/delaytop-recorder.XXXXXX)
 . "$here/load.sh"
@@ -55,21 +62,24 @@ trap 'exit 130' INT TERM
 load_settings $((PROCS * THREADS))
 load_start "$workload" "$PROCS" "$THREADS" "$BUSY" "$tmp/workload.out"
 
-# run MODE REC REPORTS: one run, its CPU in user and sys (s); REC 1: with -w $tmp/MODE.REPORTS.rec
-# (a new file).
+# run BUILD MODE REC REPORTS: one run, its CPU in user and sys (s); REC 1: with -w
+# $tmp/BUILD.MODE.REPORTS.rec (a new file).
 run() {
-	local mode=$1 rec=$2 n=$3 cmd=("$delaytop" -b -d "$DELAY" -n "$3") rc=0
+	local bin=$delaytop mode=$2 rec=$3 n=$4 rc=0 cmd
+	[ "$1" = base ] && bin=$BASE
+	cmd=("$bin" -b -d "$DELAY" -n "$n")
 	[ "$mode" = thread ] && cmd+=(-H)
 	if [ "$rec" = 1 ]; then
-		rm -f "$tmp/$mode.$n.rec"
-		cmd+=(-w "$tmp/$mode.$n.rec")
+		rm -f "$tmp/$1.$mode.$n.rec"
+		cmd+=(-w "$tmp/$1.$mode.$n.rec")
 	fi
 	"$tmp/cputime" -o "$tmp/ru" "${cmd[@]}" > /dev/null 2>> "$tmp/stderr.log" || rc=$?
 	[ "$rc" = 0 ] || die "${cmd[*]} failed (exit $rc): $(tail -3 "$tmp/stderr.log")"
 	read -r user sys _ _ < "$tmp/ru"
 }
 
-echo "delaytop: $delaytop ($(git -C "$(dirname "$delaytop")" log --oneline -1 --format=%h 2>/dev/null || echo ?));" \
+commit_of() { git -C "$(dirname "$1")" log --oneline -1 --format=%h 2>/dev/null || echo ?; }
+echo "delaytop: $delaytop ($(commit_of "$delaytop"))${BASE:+; base: $BASE ($(commit_of "$BASE"))};" \
 	"kernel $(uname -r); $(nproc) CPUs; $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "load: tests/workload idle $PROCS $THREADS $BUSY: $((PROCS * THREADS)) threads, $BUSY processes with a thread" \
 	"waking every 50 ms; $(nr_threads) threads on the machine"
@@ -77,29 +87,31 @@ echo "per reading: (a run of $((N + 1)) reports - a run of 1) / $N, -d $DELAY; $
 echo
 read -r -a modes <<<"$MODES"
 variants=()
-for m in "${modes[@]}"; do variants+=("$m:0" "$m:1"); done
+for b in "${builds[@]}"; do
+	for m in "${modes[@]}"; do variants+=("$b:$m:0" "$b:$m:1"); done
+done
 : > "$tmp/raw"
 for ((r = 0; r < ROUNDS; r++)); do
 	line="round $((r + 1)):"
 	for ((k = 0; k < ${#variants[@]}; k++)); do
 		v=${variants[(r + k) % ${#variants[@]}]}
-		m=${v%:*} w=${v#*:}
-		run "$m" "$w" 1
+		IFS=: read -r b m w <<<"$v"
+		run "$b" "$m" "$w" 1
 		u1=$user s1=$sys
-		run "$m" "$w" $((N + 1))
+		run "$b" "$m" "$w" $((N + 1))
 		ms=$(awk -v u1="$u1" -v s1="$s1" -v u="$user" -v s="$sys" -v n="$N" 'BEGIN { printf "%.1f", (u + s - u1 - s1) / n * 1000 }')
 		if [ "$w" = 1 ]; then
-			small=$(stat -c %s "$tmp/$m.1.rec")
-			big=$(stat -c %s "$tmp/$m.$((N + 1)).rec")
-			"$recstat" "$tmp/$m.$((N + 1)).rec" > "$tmp/stat"
+			small=$(stat -c %s "$tmp/$b.$m.1.rec")
+			big=$(stat -c %s "$tmp/$b.$m.$((N + 1)).rec")
+			"$recstat" "$tmp/$b.$m.$((N + 1)).rec" > "$tmp/stat"
 			# readings key_readings changed(non-key) key_task_readings raw_key raw_other tasks_per_reading
 			st=$(awk '{ v[$1] = $2 } END { print v["readings"], v["key_readings"], v["changed_task_readings"],
 				v["key_task_readings"], v["raw_bytes_key_readings"], v["raw_bytes_other_readings"], v["tasks_per_reading"] }' "$tmp/stat")
-			echo "$m 1 $ms $small $big $st $((r + 1))" >> "$tmp/raw"
-			line+=" $m -w ${ms}ms $(((big - small) / N))B"
+			echo "$b:$m 1 $ms $small $big $st $((r + 1))" >> "$tmp/raw"
+			line+=" $b $m -w ${ms}ms $(((big - small) / N))B"
 		else
-			echo "$m 0 $ms - - - - - - - - - $((r + 1))" >> "$tmp/raw"
-			line+=" $m ${ms}ms"
+			echo "$b:$m 0 $ms - - - - - - - - - $((r + 1))" >> "$tmp/raw"
+			line+=" $b $m ${ms}ms"
 		fi
 	done
 	echo "$line"
@@ -131,19 +143,19 @@ END {
 		split(key, kr, SUBSEP)
 		x[kr[1] ":add", ++nadd[kr[1]]] = with[key] - without[key]
 	}
-	printf "%-8s %20s %20s %20s\n", "mode", "CPU ms/reading", "with -w", "-w adds"
-	for (mi = 1; mi <= 2; mi++) {
-		mo = mi == 1 ? "thread" : "process"
+	printf "%-13s %20s %22s %22s\n", "build mode", "CPU ms/reading", "with -w", "-w adds"
+	for (bm = 1; bm <= 4; bm++) {
+		mo = (bm <= 2 ? "this:" : "base:") (bm % 2 ? "thread" : "process")
 		if (!cnt[mo ":1"]) continue
 		c = cnt[mo ":1"]
 		a = spread(mo ":0", c); sa = sprintf("%.1f (%.1f..%.1f)", a, lo, hi)
 		b = spread(mo ":1", c); sb = sprintf("%.1f (%.1f..%.1f)", b, lo, hi)
 		d = spread(mo ":add", c); sd = sprintf("%.1f (%.1f..%.1f)", d, lo, hi)
-		printf "%-8s %20s %20s %20s\n", mo, sa, sb, sd
+		printf "%-13s %20s %22s %22s\n", mo, sa, sb, sd
 	}
 	print ""
-	for (mi = 1; mi <= 2; mi++) {
-		mo = mi == 1 ? "thread" : "process"
+	for (bm = 1; bm <= 4; bm++) {
+		mo = (bm <= 2 ? "this:" : "base:") (bm % 2 ? "thread" : "process")
 		if (!cnt[mo ":1"]) continue
 		c = cnt[mo ":1"]
 		bps = spread(mo ":bps", c); printf "%s -w: %.0f bytes/s on disk (%.0f..%.0f) at -d %s", mo, bps, lo, hi, delay

@@ -396,7 +396,8 @@ static struct sampler *open_sampler(const struct options *o)
 	so.cgroups = o->cgroups || o->listen || o->format == FORMAT_OPENMETRICS || (o->write && !o->threads);
 	so.cgroup_root = o->cgroup;
 	/* cgroups read for the metrics alone (--format implies -b) need not count their tasks by
-	 * state, which costs a read of every thread of each process that ran */
+	 * state, which costs notes on every thread and, for each process that ran, a query and a
+	 * read of the state of its threads that moved (threadnotes.h) */
 	so.no_states = !o->cgroups && !o->write && (o->listen || o->format == FORMAT_OPENMETRICS);
 	/* CSV and JSON carry every field */
 	so.wants = o->format == FORMAT_CSV || o->format == FORMAT_JSON || o->write ? WANT_ACCT | WANT_PEAKS
@@ -406,6 +407,9 @@ static struct sampler *open_sampler(const struct options *o)
 	so.why = o->why;
 	so.why_stacks = stacks_chosen(o);
 	so.no_totals = o->batch && !o->write && !o->listen && o->format == FORMAT_TEXT && !listing_reads_totals(&shown);
+	/* the screen keeps a task's totals only once it has any (most threads of a big machine never
+	 * run while it looks); a recording and the metrics keep every task's as it was */
+	so.moved_totals = !o->batch && !o->write && !o->listen;
 	if (sampler_open(&s, &so, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", PACKAGE, err);
 		return NULL;

@@ -606,6 +606,9 @@ static void task_row(const struct rec_decoder *d, struct row *row, struct rec_ta
 	row->acct = t->departed ? NULL : &t->acct;
 	row->peak = t->departed ? NULL : &t->peak;
 	row->base = t->departed || t->fresh ? NULL : &t->base;
+	row->lat = NULL; /* a recording keeps no waits of --why */
+	row->still = 0;
+	row->procs = 0;
 }
 
 static int facts_by_path(const void *a, const void *b)

@@ -18,6 +18,7 @@
 #include "collectstep.h"
 #include "format.h"
 #include "i18n.h"
+#include "threadnotes.h"
 #include "timing.h"
 #include "xalloc.h"
 
@@ -28,17 +29,21 @@ void collector_free(struct collector *c)
 	free(c->replies);
 	free(c->answered);
 	free(c->answered_at);
-	free(c->peak_ids);
-	free(c->peak_owner);
 	free(c->hot_ids);
 	free(c->hot_owner);
 	free(c->tids);
+	free(c->fids);
+	free(c->fowner);
+	free(c->fslot);
+	free(c->sub_ids);
+	free(c->sub_index);
+	c->fids = c->fslot = c->sub_ids = NULL;
+	c->fowner = NULL;
+	c->sub_index = NULL;
+	c->nf = c->capfids = c->capfowner = c->capfslot = c->capsub_ids = c->capsub_index = 0;
 	c->hot_ids = c->tids = NULL;
 	c->hot_owner = NULL;
 	c->nhot = c->caphot_ids = c->caphot_owner = c->ntids = c->captids = 0;
-	c->peak_ids = NULL;
-	c->peak_owner = NULL;
-	c->npeak = c->cappeak_ids = c->cappeak_owner = 0;
 	c->ids = NULL;
 	c->owner = NULL;
 	c->replies = NULL;
@@ -186,30 +191,6 @@ static void keep_reply(void *arg, size_t i, const struct ts_record *rec, uint64_
 	c->answered_at[i] = when;
 }
 
-/* Counts a process's threads by state: read when it ran (a process that did not run cannot have
- * changed the states of its threads, but for a wakeup, which shows one tick later). */
-static void count_states(struct collector *c, struct proc *p)
-{
-	struct kernel *k = c->k;
-	uint32_t *tids = NULL;
-	size_t n = 0, cap = 0;
-	int dirfd;
-
-	memset(p->states, 0, sizeof(p->states));
-	k->ops->list_threads(k, p->pid, &tids, &n, &cap);
-	dirfd = n ? k->ops->open_threads(k, p->pid) : -1;
-	for (size_t i = 0; dirfd >= 0 && i < n; i++) {
-		int s = cgroupfs_state_of(k->ops->thread_state(k, dirfd, tids[i]));
-
-		if (s >= 0)
-			p->states[s]++;
-	}
-	if (dirfd >= 0)
-		k->ops->close_threads(k, dirfd);
-	free(tids);
-	p->have_states = 1;
-}
-
 /* The process an answer is about. Its stat is read when it is new, was not there at the last
  * tick, or ran since: a process that did not run cannot have changed its state, threads, name
  * or user, and a new process under a reused pid has other counters, so it is read. */
@@ -221,16 +202,12 @@ static struct proc *answered_process(struct collector *c, uint32_t pid, const st
 
 	if (p && p->seen == tick - 1 && p->activity == collect_activity(cnt)) {
 		p->seen = p->walked = tick;
-		if (c->want_states && !p->have_states)
-			count_states(c, p);
 		return p;
 	}
 	if (c->k->ops->read_process(c->k, pid, &e) < 0)
 		return NULL;
 	p = proctable_update(c->procs, &e, tick, c->users);
 	p->activity = collect_activity(cnt);
-	if (c->want_states)
-		count_states(c, p);
 	return p;
 }
 
@@ -297,58 +274,53 @@ static void process_acct(struct collector *c, struct proc *p, struct task_counte
 			acct_set(cnt, f, p->acct[f]);
 }
 
-static void on_peak_reply(void *arg, size_t i, const struct ts_record *rec, uint64_t when)
+/* Process mode keeps each answer of the processes asked by ask_rest. */
+static void keep_rest_reply(void *arg, size_t i, const struct ts_record *rec, uint64_t when)
 {
 	struct collector *c = arg;
 
-	(void)when;
-	proc_peak_add(c->peak_owner[i], &rec->c);
+	keep_reply(c, c->sub_index[i], rec, when);
 }
 
-/* Process mode, with want_peaks: the threads of the processes that ran since the last tick (or
- * were not asked then) are asked for their longest waits, which taskstats keeps per thread only;
- * a process that did not run cannot have waited longer. The owner array holds the processes. */
-static int ask_peaks(struct collector *c)
+/* One per-process answer for each process of ids not answered yet (by its split). */
+static int ask_rest(struct collector *c)
 {
-	uint32_t tick = c->tt->tick;
+	size_t n = 0;
 
-	c->npeak = 0;
 	for (size_t i = 0; i < c->nids; i++) {
-		struct proc *p = c->owner[i];
-		size_t before = c->npeak;
-
-		if (!p)
+		if (c->answered[i])
 			continue;
-		if (p->peak_tick && p->peak_tick + 1 == tick &&
-		    p->peak_activity == collect_activity(&c->replies[i])) { /* did not run */
-			p->peak_tick = tick;
-			continue;
-		}
-		p->peak_tick = tick;
-		p->peak_activity = collect_activity(&c->replies[i]);
-		c->k->ops->list_threads(c->k, p->pid, &c->peak_ids, &c->npeak, &c->cappeak_ids);
-		c->peak_owner = xgrow(c->peak_owner, &c->cappeak_owner, c->npeak ? c->npeak : 1,
-				      sizeof(*c->peak_owner));
-		for (size_t k = before; k < c->npeak; k++)
-			c->peak_owner[k] = p;
+		c->sub_ids = xgrow(c->sub_ids, &c->capsub_ids, n + 1, sizeof(*c->sub_ids));
+		c->sub_index = xgrow(c->sub_index, &c->capsub_index, n + 1, sizeof(*c->sub_index));
+		c->sub_ids[n] = c->ids[i];
+		c->sub_index[n++] = i;
 	}
-	return c->npeak ? c->k->ops->query(c->k, TS_BY_PID, c->peak_ids, c->npeak, on_peak_reply, c) : 0;
+	return n ? c->k->ops->query(c->k, TS_BY_TGID, c->sub_ids, n, keep_rest_reply, c) : 0;
 }
 
 int collect_processes(struct collector *c, char *err, size_t errlen)
 {
+	int follow = c->want_states || c->want_peaks; /* what taskstats and /proc keep per thread */
 	int rc;
 
 	c->nids = 0;
 	rc = c->k->ops->list_processes(c->k, c->sel->pids, c->sel->npids, &c->ids, &c->nids, &c->capids);
 	if (rc < 0)
 		return collect_walk_failed(rc, err, errlen);
-	rc = collect_ask_processes(c, c->nids);
+	if (!follow)
+		rc = collect_ask_processes(c, c->nids);
+	else {
+		grow_replies(c);
+		memset(c->answered, 0, c->nids);
+		rc = threadnotes_split(c);
+		if (rc >= 0)
+			rc = ask_rest(c);
+	}
 	if (rc < 0)
 		return rc;
 	for (size_t i = 0; i < c->nids; i++)
 		collect_set_owner(c, i, c->answered[i] ? answered_process(c, c->ids[i], &c->replies[i]) : NULL);
-	if (c->want_peaks && (rc = ask_peaks(c)) < 0)
+	if (follow && (rc = threadnotes_settle(c)) < 0)
 		return rc;
 	for (size_t i = 0; i < c->nids; i++) {
 		struct proc *p = c->owner[i];

@@ -26,14 +26,15 @@ struct collector {
 	const struct tick_times *tt;
 	const struct reading_rules *rules;
 	const struct cgroup_hier *hier; /* where tasks' cgroups are read */
-	int want_states;  /* the cgroup view on v2: count every process's threads by state */
+	int want_states;  /* the cgroup view on v2: count every process's threads by state, reading
+			     the states of those that ran (threadnotes.h) */
 	int read_all;     /* thread mode: ask about every thread at the next tick (the selection or
 			     the mode changed), not only those of the processes that moved */
 	int last_delayacct; /* the switch at the last thread-mode tick */
 	int want_acct;      /* process mode: read from /proc the accounting fields the kernel's
 			       per-process answer lacks (I/O, CPU times, high-water marks) */
-	int want_peaks;     /* process mode: ask the threads of the processes that ran for their
-			       longest waits */
+	int want_peaks;     /* process mode: ask the threads that ran for their longest waits
+			       (threadnotes.h) */
 	size_t prestate_min; /* thread mode: the states of this many new threads or more are read
 				beside the queries (prestate.h); 0: PRESTATE_MIN */
 
@@ -51,9 +52,13 @@ struct collector {
 	size_t ntids, captids;
 	int full_pass; /* thread mode: the query under way asks every thread of the processes in it */
 	struct task_counters *replies; /* process mode: the answer for each id, until its process is read */
-	uint32_t *peak_ids;            /* process mode: threads asked for their longest waits */
-	struct proc **peak_owner;      /* and their processes */
-	size_t npeak, cappeak_ids, cappeak_owner;
+	uint32_t *fids;       /* process mode: a batch of the thread notes (threadnotes.h) */
+	struct proc **fowner; /* and the process of each */
+	uint32_t *fslot;      /* and each thread's note, or the process's index in ids */
+	size_t nf, capfids, capfowner, capfslot;
+	uint32_t *sub_ids;    /* process mode: the processes still to ask */
+	size_t *sub_index;    /* and their index in ids */
+	size_t capsub_ids, capsub_index;
 	uint8_t *answered;
 	uint64_t *answered_at;
 	size_t capreplies;

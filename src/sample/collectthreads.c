@@ -78,8 +78,12 @@ static void on_thread_reply(void *arg, size_t i, const struct ts_record *rec, ui
 	if (rec->id == p->pid && (t->seen != tick - 1 || collect_activity(&rec->c) != t->activity))
 		p->reread = 1; /* the main thread is new or ran: the process may have changed */
 	split_add(c, p, t, sum, t->seen == tick - 1 && t->proc == p && !t->exited);
-	if (t->sum != sum || (t->seen != tick && t->seen + 1 != tick)) /* it moved, or is new */
-		t->moved = tick;
+	if (t->seen && (t->seen == tick || t->seen + 1 == tick)) {
+		if (t->sum != sum) /* it moved */
+			t->moved = tick;
+	} else if ((tick > 1 && start >= c->tt->prev_mono) || steady_likely_hot(&rec->c)) {
+		t->moved = p->moved = tick; /* born since the last tick, or seen first and likely to run */
+	}
 	t->sum = sum;
 	proc_repoint(&t->proc, p);
 	if (rec->c.have & HAVE_COMM)

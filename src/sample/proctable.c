@@ -7,6 +7,7 @@
 
 #include "format.h"
 #include "proctable.h"
+#include "threadnotes.h"
 #include "xalloc.h"
 
 void proctable_init(struct proctable *t)
@@ -19,6 +20,7 @@ static void proc_free(struct proc *p)
 {
 	free(p->cmdline);
 	free(p->cgroup);
+	threadnotes_free(p->notes);
 	free(p);
 }
 

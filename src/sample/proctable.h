@@ -71,8 +71,10 @@ struct proc {
 	uint64_t peak_ns[DK_COUNT];
 	int64_t peak_at_ns[DK_COUNT]; /* when, ns since the epoch; 0: unknown */
 	kind_mask peak_kinds, peak_kinds_ts;
-	uint32_t peak_tick;      /* the tick its threads were last asked at; 0: never */
-	uint64_t peak_activity;  /* the process's activity then */
+	/* process mode: its threads' notes, while their states or longest waits are wanted
+	 * (threadnotes.h), and the tick they last changed at */
+	struct thread_notes *notes;
+	uint32_t notes_tick;
 };
 
 struct proctable {

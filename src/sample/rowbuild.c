@@ -74,27 +74,45 @@ static void departed_row(struct row *r, const struct departed *d, int threads, i
 	r->exited = r->departed = 1;
 }
 
-/* The row's rates over the interval, and the task's totals grown by them where it keeps them. */
-static void task_rates(struct row *r, struct task *t)
+/* Where the tasks keep totals only once they have any (tasktable.moved_totals): the totals of a
+ * task still since the first reading are zero, shared with the tasks alike. NULL: it keeps its
+ * own from now on, as it moved, or has accounting fields (their high-water marks are its own) or
+ * a longest wait to keep. */
+static const struct kind_totals *zero_totals(struct tasktable *tasks, struct task *t)
 {
+	if (!tasks->moved_totals || t->acc || sample_moved(&t->base, &t->last) ||
+	    (t->acct && t->acct->last.acct_have))
+		return NULL;
+	return tasktable_zero_totals(tasks, t);
+}
+
+/* The row's rates over the interval, and the task's totals grown by them where it keeps them. */
+static void task_rates(struct row *r, struct task *t, struct tasktable *tasks)
+{
+	static const struct kind_totals none_yet;
 	const struct acct_sample *base = t->acct ? &t->acct->base : NULL, *last = t->acct ? &t->acct->last : NULL;
+	const struct kind_totals *zero = NULL;
 
 	r->last = &t->last;
 	r->acct = t->acct;
-	r->peak = t->peak;
-	r->acc = t->acc;
 	if (!t->has_base) {
 		rates_unavailable(&r->r);
 		r->fresh = 1;
+		r->peak = t->peak;
+		r->acc = t->acc || !tasks->moved_totals ? t->acc : &none_yet;
 		return;
 	}
 	r->base = &t->base;
 	rates_compute(&t->base, &t->last, t->peak, &r->r);
 	rates_compute_acct(&t->base, &t->last, base, last, &r->r);
+	if (tasks->moved_totals && !t->acc && !(zero = zero_totals(tasks, t)))
+		task_keep_totals(t); /* it moved since the first reading */
 	if (t->acc) {
 		totals_add_delta(t->acc, &t->base, &t->last, t->peak, r->r.impossible);
 		totals_add_acct_delta(t->acc, base, last);
 	}
+	r->peak = t->peak;
+	r->acc = t->acc ? t->acc : zero;
 }
 
 size_t rowbuild(struct rowbuf *b, struct tasktable *tasks, const struct departed_set *departed, uint32_t tick,
@@ -112,7 +130,7 @@ size_t rowbuild(struct rowbuf *b, struct tasktable *tasks, const struct departed
 			continue;
 		task_row(r, t, threads);
 		r->still = t->carried == tick && t->proc && t->proc->changed != tick;
-		task_rates(r, t);
+		task_rates(r, t, tasks);
 		n++;
 	}
 	pos = 0;

@@ -18,7 +18,9 @@ struct rowbuf {
 
 /* Builds the rows of tick into b and returns how many; others_name names the row that sums the
  * departed tasks not kept one by one. The rows of tasks that keep no totals have none (acc
- * NULL). The rows point into tasks and departed, and live until their next change. */
+ * NULL); where the tasks keep them only once they have any (tasks->moved_totals), a task that
+ * moved since the first reading is given its own here, and the others' rows point to zero ones
+ * shared. The rows point into tasks and departed, and live until their next change. */
 size_t rowbuild(struct rowbuf *b, struct tasktable *tasks, const struct departed_set *departed, uint32_t tick,
 		int threads, const char *others_name);
 

@@ -54,6 +54,8 @@ struct sampler {
 	struct psi_snapshot psi_prev;
 	struct collector collector;
 	struct rowbuf rows;
+	int defer;    /* the rows are made by sampler_rows, into the caller's buffer */
+	int deferred; /* the last tick's rows are still to be made */
 	struct cgroup_hier hier;  /* the cgroup hierarchy shown */
 	char cgroup_root[CGROUP_PATH_MAX]; /* the cgroup view's root */
 	struct cgtable cgroups;   /* the cgroup view's cgroups */
@@ -87,9 +89,12 @@ static void keep_departed(void *arg, struct task *t)
 {
 	struct sampler *s = arg;
 	const struct proc *p = t->proc;
+	const struct kind_totals *acc = t->acc;
 	struct departed *d;
 
-	if (!t->acc || !t->acc->kinds || !s->o.departed) { /* read only once: nothing to add up; or no totals */
+	if (!acc && s->tasks.moved_totals && t->has_base) /* still since the first reading */
+		acc = tasktable_zero_totals(&s->tasks, t);
+	if (!acc || !acc->kinds || !s->o.departed) { /* read only once: nothing to add up; or no totals */
 		task_free(t);
 		return;
 	}
@@ -102,7 +107,7 @@ static void keep_departed(void *arg, struct task *t)
 	d->cgroup = p && p->cgroup ? xstrdup(p->cgroup) : NULL;
 	d->identity_uid = p ? p->identity_uid : 0;
 	snprintf(d->comm, sizeof(d->comm), "%s", (s->o.threads || !p) && t->comm[0] ? t->comm : p ? p->comm : "?");
-	d->acc = *t->acc;
+	d->acc = *acc;
 	task_free(t);
 	departed_add(&s->departed, d);
 }
@@ -388,6 +393,18 @@ static void build_cgroups(struct sampler *s, struct snapshot *snap)
 		cgtree_sum_latency(&s->tree, snap->rows, snap->nrows);
 }
 
+/* The rows of the reading, into b: a row per task read and per departed task, and the cgroup
+ * view's rows summing them. */
+static void build_rows(struct sampler *s, struct snapshot *snap, struct rowbuf *b)
+{
+	snap->nrows = rowbuild(b, &s->tasks, &s->departed, s->tt.tick, s->o.threads, _("(other exited)"));
+	snap->rows = b->rows;
+	if (snap->why.state == WHY_ON)
+		latrows_attach(&s->latrows, &s->lat, snap->rows, snap->nrows, s->o.threads, snap->why.measured);
+	if (s->o.cgroups)
+		build_cgroups(s, snap);
+}
+
 int sampler_tick(struct sampler *s, struct snapshot *snap, char *err, size_t errlen)
 {
 	uint64_t t0;
@@ -395,6 +412,7 @@ int sampler_tick(struct sampler *s, struct snapshot *snap, char *err, size_t err
 
 	memset(snap, 0, sizeof(*snap));
 	err[0] = '\0';
+	s->deferred = 0;
 	prepare(s, snap);
 	t0 = s->tt.now_mono;
 	why_follow(s);
@@ -404,16 +422,30 @@ int sampler_tick(struct sampler *s, struct snapshot *snap, char *err, size_t err
 	why_collect(s); /* the same interval as the readings' */
 	fill_header(s, snap);
 	why_header(s, snap);
-	snap->nrows = rowbuild(&s->rows, &s->tasks, &s->departed, s->tt.tick, s->o.threads, _("(other exited)"));
-	snap->rows = s->rows.rows;
-	if (snap->why.state == WHY_ON)
-		latrows_attach(&s->latrows, &s->lat, snap->rows, snap->nrows, s->o.threads, snap->why.measured);
-	if (snap->why.state == WHY_ON && stacks_wanted(s))
-		stacks_attach(s, snap);
-	if (s->o.cgroups)
-		build_cgroups(s, snap);
+	s->deferred = s->defer && !s->o.cgroups; /* the cgroup view reads the cgroups the rows name */
+	if (s->deferred) {
+		rowbuf_free(&s->rows); /* the screen's copy has no stacks: it shows none */
+	} else {
+		build_rows(s, snap, &s->rows);
+		if (snap->why.state == WHY_ON && stacks_wanted(s))
+			stacks_attach(s, snap);
+	}
 	snap->reading_s = (s->k->ops->mono_ns(s->k) - t0) / 1e9;
 	return 0;
+}
+
+void sampler_set_defer(struct sampler *s, int defer)
+{
+	s->defer = defer;
+}
+
+int sampler_rows(struct sampler *s, struct snapshot *snap, struct rowbuf *b)
+{
+	if (!s->deferred)
+		return 0;
+	s->deferred = 0;
+	build_rows(s, snap, b);
+	return 1;
 }
 
 /* ---- set-up ---- */
@@ -472,7 +504,10 @@ static void apply_wants(struct sampler *s)
 	s->collector.want_acct = (s->o.wants & WANT_ACCT) != 0;
 	s->collector.want_peaks = (s->o.wants & WANT_PEAKS) != 0;
 	s->rules.acct = s->collector.want_acct;
-	s->rules.peaks = s->collector.want_peaks || !s->o.no_totals;
+	/* totals keep the longest waits: every task's, or (moved_totals) those of the tasks that have
+	 * their own */
+	s->rules.peaks = s->collector.want_peaks || (!s->o.no_totals && !s->o.moved_totals);
+	s->rules.peaks_moved = s->tasks.moved_totals;
 }
 
 static void wire_collector(struct sampler *s)
@@ -519,6 +554,7 @@ int sampler_open_kernel(struct sampler **out, const struct sampler_opts *o, stru
 	s->procs.owners = &s->owners;
 	tasktable_init(&s->tasks);
 	s->tasks.no_totals = o->no_totals;
+	s->tasks.moved_totals = !o->no_totals && o->moved_totals;
 	departed_init(&s->departed, o->departed);
 	exitqueue_init(&s->exits);
 	forkedoff_init(&s->off);

@@ -8,6 +8,7 @@
 
 #include "cgroupfs.h"
 #include "model.h"
+#include "rowbuild.h"
 
 struct sampler;
 struct kernel;
@@ -22,12 +23,15 @@ struct sampler_opts {
 	int cgroups;          /* the cgroup view: snapshots carry cgroup rows (processes are read) */
 	const char *cgroup_root; /* the cgroup view's root; NULL: the hierarchy's root */
 	int no_states;        /* cgroup rows without their tasks by state (the metrics have none): on
-				 v2 those are counted from the state of every thread of each process
-				 that ran, on v1 asked of the kernel for each cgroup */
+				 v2 those are counted from the threads' states, read of the threads
+				 that moved (threadnotes.h), on v1 asked of the kernel for each cgroup */
 	unsigned wants;       /* WANT_*: what process rows read beyond the kernel's per-process
 				 answer; without it those fields are unavailable */
 	int no_totals;        /* no front end shows the totals since the start (nor the departed
 				 tasks): the tasks keep none, and the rows have none (acc NULL) */
+	int moved_totals;     /* the tasks keep totals since the start only once they moved: the
+				 rows of those still since the first reading share zero ones (the
+				 screen, on a machine most of whose threads never run meanwhile) */
 	size_t prestate_min;  /* thread mode: a reading of this many new threads or more reads their
 				 states on a second thread beside the queries (prestate.h); 0:
 				 PRESTATE_MIN. The unit tests lower it to drive that path */
@@ -60,6 +64,17 @@ void sampler_close(struct sampler *s);
  * for its whole life. The snapshot's rows and strings belong to the sampler and live until the
  * next tick. Returns 0 or a negative errno with a message in err. */
 int sampler_tick(struct sampler *s, struct snapshot *snap, char *err, size_t errlen);
+
+/* defer: sampler_tick leaves the task rows out of the snapshot (nrows 0) for sampler_rows to make
+ * later, into the caller's buffer: a front end that copies each reading (the screen) then has
+ * them made once, in its copy, not made and copied (two sets of rows, 36 MB each at 100,000
+ * threads). Not in the cgroup view, whose reading needs its rows. */
+void sampler_set_defer(struct sampler *s, int defer);
+
+/* The rows of the last tick's snapshot when it left them out: made into b (grown as needed) and
+ * set in snap, as sampler_tick would have made them; 1 then, 0 when snap has its rows already.
+ * Once per reading, before the next tick, while nothing else uses the sampler. */
+int sampler_rows(struct sampler *s, struct snapshot *snap, struct rowbuf *b);
 
 /* What the user should be told once about missing privileges or exit records, or NULL. */
 const char *sampler_notice(const struct sampler *s);

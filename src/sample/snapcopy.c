@@ -158,14 +158,18 @@ static void copy_lat(struct snapcopy *c, struct row *r)
 	r->lat = w;
 }
 
+/* The task rows, with their totals (totals): rows in a row that point to the same totals (the
+ * zero ones of tasks still since the start, tasktable.h) share one copy, so that a screen of
+ * mostly still threads copies few. */
 static void copy_task_rows(struct snapcopy *c, const struct snapshot *src, int totals)
 {
-	size_t n = src->nrows;
+	const struct kind_totals *from = NULL;
+	size_t n = src->nrows, nacc = 0;
 
 	c->rows = xgrow(c->rows, &c->caprows, n, sizeof(*c->rows));
 	if (totals)
 		c->acc = xgrow(c->acc, &c->capacc, n, sizeof(*c->acc));
-	if (n)
+	if (n && c->rows != src->rows) /* made in place: snapcopy_take_made */
 		memcpy(c->rows, src->rows, n * sizeof(*c->rows));
 	for (size_t i = 0; i < n; i++) {
 		struct row *r = &c->rows[i];
@@ -176,8 +180,11 @@ static void copy_task_rows(struct snapcopy *c, const struct snapshot *src, int t
 		if (!totals) {
 			r->acc = NULL;
 		} else if (r->acc) {
-			c->acc[i] = *r->acc;
-			r->acc = &c->acc[i];
+			if (r->acc != from) {
+				from = r->acc;
+				c->acc[nacc++] = *from;
+			}
+			r->acc = &c->acc[nacc - 1];
 		}
 		r->cg = NULL; /* task rows have none */
 		r->base = r->last = NULL; /* the readings stay the sampler's */
@@ -238,4 +245,16 @@ void snapcopy_take(struct snapcopy *c, const struct snapshot *src, int totals)
 	lat_room(c, src);
 	copy_task_rows(c, src, totals);
 	copy_cgroup_rows(c, src);
+}
+
+void snapcopy_take_made(struct snapcopy *c, struct sampler *s, const struct snapshot *src, int totals)
+{
+	struct snapshot made = *src;
+	struct rowbuf b = { c->rows, c->caprows };
+
+	if (sampler_rows(s, &made, &b)) {
+		c->rows = b.rows;
+		c->caprows = b.cap;
+	}
+	snapcopy_take(c, &made, totals);
 }

@@ -10,6 +10,7 @@
 
 #include "cgtree.h"
 #include "model.h"
+#include "sampler.h"
 #include "totals.h"
 
 struct snapcopy_strings;
@@ -34,9 +35,13 @@ void snapcopy_init(struct snapcopy *c);
 void snapcopy_free(struct snapcopy *c);
 
 /* Makes c a copy of src that stays valid until the next snapcopy_take() or snapcopy_free().
- * totals: with the task rows' totals since the start; without (half the copy at 100,000 rows, and
- * the part that reads memory all over the sampler's tables) their acc is NULL. Cgroup rows keep
- * theirs either way. */
+ * totals: with the task rows' totals since the start (rows in a row that share theirs share one
+ * copy); without (the part that reads memory all over the sampler's tables) their acc is NULL.
+ * Cgroup rows keep theirs either way. */
 void snapcopy_take(struct snapcopy *c, const struct snapshot *src, int totals);
+
+/* The same of a reading of s whose task rows s left to be made (sampler_set_defer): they are
+ * made into c's own rows, not copied; s must be still meanwhile (its reading thread waiting). */
+void snapcopy_take_made(struct snapcopy *c, struct sampler *s, const struct snapshot *src, int totals);
 
 #endif

@@ -50,6 +50,11 @@ uint64_t steady_sum(const struct task_counters *c)
 	return s + *w * c->nivcsw;
 }
 
+int steady_likely_hot(const struct task_counters *c)
+{
+	return (c->have & HAVE_IDS) && c->delay[DK_CPU].count * 1000000ull >= c->etime_us;
+}
+
 int steady_check(struct proc *p, const struct task_counters *c, uint32_t tick, int carried_ok)
 {
 	uint64_t sig = c ? steady_signature(c) : 0;

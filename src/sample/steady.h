@@ -31,6 +31,10 @@ uint64_t steady_signature(const struct task_counters *c);
  * for a chance of 2^-64. */
 uint64_t steady_sum(const struct task_counters *c);
 
+/* Whether a task seen for the first time is likely to run again soon: it arrived on a CPU about
+ * once a second or more over its life (a timer thread, a worker), as its counters c say. */
+int steady_likely_hot(const struct task_counters *c);
+
 /* Records the per-process answer c of tick (NULL: none came, as for a process that ended) and
  * says whether p is steady: answered at the last tick and at this one, alike, with its threads
  * read or carried at the last tick (carried_ok: the caller's rules allow carrying this tick). */

@@ -15,6 +15,12 @@ struct task_kept {
 	struct peaks peak;
 };
 
+/* Totals a task keeps apart from it (tasktable.moved_totals), its longest waits after them. */
+struct totals_kept {
+	struct kind_totals acc;
+	struct peaks peak;
+};
+
 /* An exited task's identity, kept while /proc may still list it. */
 struct gone {
 	uint64_t start_ns;
@@ -34,7 +40,48 @@ void task_free(struct task *t)
 	free(t->acct);
 	if (!t->acc)
 		free(t->peak);
+	else if (t->acc_apart)
+		free(t->acc); /* the struct totals_kept, its peak included */
 	free(t);
+}
+
+void task_keep_totals(struct task *t)
+{
+	struct totals_kept *k;
+
+	if (t->acc)
+		return;
+	k = xcalloc(1, sizeof(*k));
+	if (t->peak) {
+		k->peak = *t->peak;
+		free(t->peak);
+	}
+	t->peak = &k->peak;
+	t->acc = &k->acc;
+	t->acc_apart = 1;
+}
+
+const struct kind_totals *tasktable_zero_totals(struct tasktable *t, const struct task *task)
+{
+	kind_mask kinds = task->base.kind_total & task->last.kind_total;
+	kind_mask counted = task->base.kind_count & task->last.kind_count;
+	kind_mask longest = task->peak ? task->peak->kinds & kinds : 0;
+	struct kind_totals *z;
+
+	for (int k = 0; k < DK_COUNT; k++)
+		if ((longest & (1u << k)) && task->peak->max[k])
+			return NULL; /* a longest wait to keep: the totals keep the task's life's */
+	for (size_t i = 0; i < t->nzeros; i++)
+		if (t->zeros[i]->kinds == kinds && t->zeros[i]->kinds_count == counted && t->zeros[i]->kinds_max == longest)
+			return t->zeros[i];
+	if (t->nzeros == sizeof(t->zeros) / sizeof(t->zeros[0]))
+		return NULL;
+	z = xcalloc(1, sizeof(*z));
+	z->kinds = kinds;
+	z->kinds_count = counted;
+	z->kinds_max = longest; /* read (wanted), and 0 */
+	t->zeros[t->nzeros++] = z;
+	return z;
 }
 
 static void free_values(struct idmap *m, void (*fn)(void *))
@@ -65,6 +112,8 @@ void tasktable_clear(struct tasktable *t)
 void tasktable_free(struct tasktable *t)
 {
 	tasktable_clear(t);
+	for (size_t i = 0; i < t->nzeros; i++)
+		free(t->zeros[i]);
 	idmap_free(&t->map);
 	idmap_free(&t->gone);
 	free(t->replaced);
@@ -91,7 +140,7 @@ struct task *tasktable_add(struct tasktable *t, uint32_t id, uint64_t start_ns)
 {
 	struct task *task;
 
-	if (t->no_totals) {
+	if (t->no_totals || t->moved_totals) {
 		task = xcalloc(1, sizeof(*task));
 	} else {
 		struct task_kept *k = xcalloc(1, sizeof(*k));
@@ -283,11 +332,19 @@ static void read_acct(struct task *t, const struct task_counters *c, const struc
 	acct_sample_from_counters(&t->acct->last, c, ACCT_ALL);
 }
 
-/* The reading's longest waits, while they are wanted; always where the task keeps totals (which
- * keep the longest), in its allocation. */
-static void read_peaks(struct task *t, const struct task_counters *c, const struct reading_rules *rules)
+/* Whether two readings differ in what totals add up: a task still between them adds nothing. */
+int sample_moved(const struct sample *a, const struct sample *b)
 {
-	if (!rules->peaks && !t->acc) {
+	return a->run_ns != b->run_ns || memcmp(a->total, b->total, sizeof(a->total)) != 0 ||
+	       memcmp(a->count, b->count, sizeof(a->count)) != 0;
+}
+
+/* The reading's longest waits, while they are wanted; always where the task keeps totals (which
+ * keep the longest), in its allocation, and (rules->peaks_moved) from the reading it first moved
+ * at, where its totals begin. */
+static void read_peaks(struct task *t, const struct task_counters *c, const struct reading_rules *rules, int moving)
+{
+	if (!rules->peaks && !t->acc && !moving) {
 		if (t->peak) {
 			free(t->peak);
 			t->peak = NULL;
@@ -302,9 +359,13 @@ static void read_peaks(struct task *t, const struct task_counters *c, const stru
 void task_read(struct task *t, const struct task_counters *c, uint64_t when, uint32_t threads, int born_since,
 	       int boot, const struct tick_times *tt, const struct reading_rules *rules)
 {
+	int moving;
+
 	sample_from_counters(&t->last, c, when, threads);
 	read_acct(t, c, rules);
-	read_peaks(t, c, rules);
+	/* a task born since starts from zero: it moved */
+	moving = rules->peaks_moved && (t->has_base ? sample_moved(&t->base, &t->last) : born_since && tt->tick > 1);
+	read_peaks(t, c, rules, moving);
 	mask_sample(t, &t->last, boot, rules);
 	if (!t->has_base && born_since && tt->tick > 1) {
 		sample_zero_like(&t->base, &t->last, tt->prev_mono);

@@ -37,6 +37,8 @@ struct task {
 	uint8_t exited;
 	uint8_t start_guessed; /* made from an exit record that did not say when the task started */
 	uint8_t need_state;
+	uint8_t acc_apart;  /* acc (and peak after it) were allocated apart from the task
+			       (tasktable.moved_totals), not in its allocation */
 	uint32_t ntids;
 	uint32_t moved;    /* thread mode: the last tick its reading differed from the one before */
 	uint32_t slot;     /* its index in the table's all */
@@ -63,6 +65,10 @@ struct tasktable {
 	struct idmap gone;      /* id -> exited task's start: it may still be listed in /proc */
 	int no_totals;          /* the tasks keep no totals since the first reading (set before the
 				   first task is made) */
+	int moved_totals;       /* the tasks keep totals only once they have any (task_keep_totals):
+				   the rows of a task still since the first reading share zero ones */
+	struct kind_totals *zeros[16]; /* those zero totals, one per availability of the kinds */
+	size_t nzeros;
 };
 
 /* The tick and its clocks. */
@@ -81,6 +87,9 @@ struct reading_rules {
 	int peaks;     /* the longest waits are wanted (sampler_opts.wants, or the totals, which
 			  keep the longest): else a task keeps none. A task that carries its
 			  reading over (task_carry) has the ones of the reading it carries */
+	int peaks_moved; /* tasktable.moved_totals: a task keeps its longest waits once its reading
+			    moves, where its totals begin (else a task carried over from then on
+			    would keep none in its totals) */
 };
 
 void tasktable_init(struct tasktable *t);
@@ -119,6 +128,19 @@ void tasktable_retire(struct tasktable *t, uint32_t tick, void (*keep)(void *arg
 int tasktable_next(const struct tasktable *t, size_t *pos, struct task **out);
 
 void task_free(struct task *t);
+
+/* Gives t totals since the first reading, zero, with its longest waits after them (moved
+ * there when t kept them apart). */
+void task_keep_totals(struct task *t);
+
+/* Zero totals with the kinds of a task whose readings base and last have the same counters:
+ * shared by every such task of t alike, living as long as t. NULL when the task's longest waits
+ * were read and one is above 0 (its totals keep it), or too many kinds' sets were asked for: the
+ * caller gives the task totals of its own. */
+const struct kind_totals *tasktable_zero_totals(struct tasktable *t, const struct task *task);
+
+/* Whether two readings differ in what totals add up: a task still between them adds nothing. */
+int sample_moved(const struct sample *a, const struct sample *b);
 
 /* What moves when a task runs: its CPU time and its count of waits for a CPU, exactly as the
  * kernel gives them (not as a reading keeps them, in whole microseconds), so that the collectors

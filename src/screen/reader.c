@@ -208,6 +208,7 @@ int reader_start(struct reader **out, struct sampler *s, const int *fds, const s
 		r->trigger_fd[r->ntriggers] = fds[r->ntriggers];
 	r->wants = rec ? WANT_ACCT | WANT_PEAKS : -1;
 	r->s = s;
+	sampler_set_defer(s, !rec); /* a recording takes the rows on the thread */
 	r->rec = rec;
 	r->specs = specs;
 	pthread_mutex_init(&r->lock, NULL);
@@ -312,7 +313,7 @@ enum reader_result reader_take(struct reader *r, struct snapcopy *c, int totals,
 		return READER_NONE;
 	}
 	if (r->rc == 0) {
-		snapcopy_take(c, &r->snap, totals);
+		snapcopy_take_made(c, r->s, &r->snap, totals); /* the rows made here, at once in the copy */
 		res = READER_SNAPSHOT;
 	} else {
 		str_copy(err, errlen, r->err);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "detail.h"
 #include "format.h"
 #include "i18n.h"
 #include "rcfile.h"
@@ -68,8 +69,8 @@ void view_rebuild(struct view *v)
 	v->spec.folded = (const char *const *)v->folded;
 	v->spec.nfolded = v->nfolded;
 	listing_build(&v->list, v->have_snap ? &v->snap : NULL, &v->spec);
-	if (v->reader)
-		reader_set_wants(v->reader, listing_wants(&v->spec));
+	if (v->reader) /* the detail view shows the longest waits, which the totals keep no more */
+		reader_set_wants(v->reader, listing_wants(&v->spec) | (detail_is_open(v) ? WANT_PEAKS : 0));
 	n = v->list.n;
 	if (!v->follow) {
 		v->selected = 0;

@@ -19,6 +19,7 @@
 
 #include "fakekernel.h"
 #include "sampler.h"
+#include "snapcopy.h"
 #include "tap.h"
 
 #define SEC 1000000000ull
@@ -535,6 +536,53 @@ static void test_prediction(void)
 	sampler_close(s);
 }
 
+/* A big machine's second reading: a process whose timer thread ran about once a second or more
+ * over its life is split at once, the timer guessed hot at the first reading; a wrong guess (a
+ * cold thread ran instead) costs a full reading of the process, as before; so does a process whose
+ * threads ran rarely, whose readings do not guess. */
+static void test_first_guess(void)
+{
+	struct fake_kernel fk;
+	struct snapshot snap;
+	struct sampler *s;
+	struct fk_proc *p, *q;
+	const struct row *r;
+
+	fixture(&fk);
+	p = fk_add_proc(&fk, 300, 1, 0, 50, "pool", NULL);
+	fk_wait(fk_add_thread(p, 300, 50, "pool"), DK_CPU, 50, 100); /* 100 waits in 50 s: a timer */
+	for (uint32_t tid = 301; tid <= 304; tid++)
+		fk_wait(fk_add_thread(p, tid, 50, "idle"), DK_CPU, 1, 1);
+	q = fk_add_proc(&fk, 400, 1, 0, 50, "other", NULL);
+	for (uint32_t tid = 400; tid <= 404; tid++)
+		fk_wait(fk_add_thread(q, tid, 50, "idle"), DK_CPU, 1, 1);
+	s = open_on(&fk, 1);
+	tick(s, &fk, 0, &snap);
+	fk_wait(&p->t[0], DK_CPU, 30, 3);
+	fk_run(&p->t[0], 10);
+	fk_wait(&q->t[2], DK_CPU, 40, 4);
+	fk_run(&q->t[2], 10);
+	tick(s, &fk, 1, &snap);
+	ok(was_asked(&fk, 300) && !was_asked(&fk, 301) && !was_asked(&fk, 304),
+	   "second reading: the pool is split, only its timer asked of it");
+	ok(was_asked(&fk, 400) && was_asked(&fk, 402) && was_asked(&fk, 404),
+	   "the process whose threads ran rarely is read whole when one runs");
+	r = row_of(&snap, 300, 300, LIVE);
+	ok(r && fabsf(r->r.kind[DK_CPU].pct - 3.0f) < 1e-3f, "the timer's CPU delay: 30 ms of 1 s, %.3f%%",
+	   r ? r->r.kind[DK_CPU].pct : -1);
+	r = row_of(&snap, 400, 402, LIVE);
+	ok(r && fabsf(r->r.kind[DK_CPU].pct - 4.0f) < 1e-3f, "the other's: 4%% (%.3f)", r ? r->r.kind[DK_CPU].pct : -1);
+	fk_wait(&p->t[3], DK_CPU, 20, 2);
+	fk_run(&p->t[3], 10);
+	fk_run(&p->t[0], 1);
+	tick(s, &fk, 1, &snap);
+	r = row_of(&snap, 300, 303, LIVE);
+	ok(was_asked(&fk, 301) && was_asked(&fk, 304) && r && fabsf(r->r.kind[DK_CPU].pct - 2.0f) < 1e-3f,
+	   "a cold thread of the pool ran with the timer: the split fails, every thread asked, its 2%% (%.3f)",
+	   r ? r->r.kind[DK_CPU].pct : -1);
+	sampler_close(s);
+}
+
 /* What is newly asked for (the accounting fields) has every thread asked at the next tick: the
  * threads of a still process, carried over, have none of it; then they are carried again. */
 static void test_newly_wanted(void)
@@ -559,9 +607,9 @@ static void test_newly_wanted(void)
 	sampler_close(s);
 }
 
-/* The cgroup view on v2 counts a process's threads by state, reading each thread's state when the
- * process is new or ran; a sampler told that no states are wanted (the metrics' cgroups) reads
- * none, so that a busy process of many threads costs one answer, not a read of each thread. */
+/* The cgroup view on v2 counts a process's threads by state, reading each thread's state when it
+ * is new or ran (test_threadnotes.c follows it further); a sampler told that no states are wanted
+ * (the metrics' cgroups) reads none and asks no thread. */
 static void test_states(void)
 {
 	for (int no_states = 0; no_states <= 1; no_states++) {
@@ -586,12 +634,14 @@ static void test_states(void)
 		for (int i = 0; r && i < CG_STATES; i++)
 			sum += r->states[i];
 		if (no_states)
-			ok(fk.nstates == 0 && r && !r->have_states,
-			   "no states wanted: no thread's state read (%d), the process row has none", fk.nstates);
+			ok(fk.nstates == 0 && fk.nasked_pid == 0 && r && !r->have_states,
+			   "no states wanted: no thread's state read (%d) or asked (%d), the process row has none",
+			   fk.nstates, fk.nasked_pid);
 		else
-			ok(fk.nstates == 5 && r && r->have_states && sum == 2,
-			   "states wanted: the 3 threads read at the first reading, the 2 of the process that ran "
-			   "at the second (%d reads), its row counts its 2 threads (%u)", fk.nstates, sum);
+			ok(fk.nstates == 3 && r && r->have_states && sum == 2,
+			   "states wanted: the server's 2 threads read at the first reading (the sleeper of one "
+			   "thread has its stat's), at the second only the one that ran (%d reads), the row counts "
+			   "its 2 threads (%u)", fk.nstates, sum);
 		sampler_close(s);
 	}
 }
@@ -715,7 +765,7 @@ static int same_delay_totals(const struct kind_totals *a, const struct kind_tota
 	       a->kinds == b->kinds && a->kinds_count == b->kinds_count && a->kinds_max == b->kinds_max;
 }
 
-enum { FULL, LEAN, PLAIN, KEPT_RUNS };
+enum { FULL, LEAN, PLAIN, MOVED, KEPT_RUNS };
 
 /* The same waits on each fake kernel, then a reading of each sampler 2 s later. */
 static void kept_step(struct fake_kernel *fk, struct sampler **s, struct snapshot *snap, int round)
@@ -746,11 +796,12 @@ static void test_kept(void)
 		[FULL] = { .threads = 1, .listen = 1, .departed = 1, .wants = WANT_ACCT | WANT_PEAKS },
 		[LEAN] = { .threads = 1, .listen = 1, .no_totals = 1 },
 		[PLAIN] = { .threads = 1, .listen = 1, .departed = 1 },
+		[MOVED] = { .threads = 1, .listen = 1, .departed = 1, .moved_totals = 1 },
 	};
 	struct fake_kernel fk[KEPT_RUNS];
 	struct sampler *s[KEPT_RUNS] = { NULL };
 	struct snapshot snap[KEPT_RUNS];
-	int rates = 1, totals = 1, none = 1;
+	int rates = 1, totals = 1, none = 1, moved = 1, first_max = 0;
 	char err[256] = "";
 
 	for (int i = 0; i < KEPT_RUNS; i++) {
@@ -767,10 +818,26 @@ static void test_kept(void)
 			const struct row *l = row_of(&snap[LEAN], f->pid, f->tid, LIVE);
 			const struct row *p = row_of(&snap[PLAIN], f->pid, f->tid, LIVE);
 
+			const struct row *m = row_of(&snap[MOVED], f->pid, f->tid, LIVE);
+
 			rates = rates && l && p && same_delay_rates(f, l, 0) && same_delay_rates(f, p, 1);
 			totals = totals && p && f->acc && p->acc && same_delay_totals(f->acc, p->acc);
 			none = none && l && !l->acc;
+			moved = moved && m && p && m->acc && same_delay_totals(p->acc, m->acc) && same_delay_rates(p, m, 0);
 		}
+		if (round == 1) { /* the worker's first move: its longest wait is read there already */
+			const struct row *m = row_of(&snap[MOVED], 100, 101, LIVE);
+
+			first_max = m && m->acc && (m->acc->kinds_max & (1u << DK_IO)) && m->acc->max_ns[DK_IO] == 150000000ull;
+		}
+	}
+	ok(moved, "totals kept only once a task moves: the same numbers as kept from the start");
+	ok(first_max, "a task that moves keeps the longest wait of the reading it first moved at");
+	{
+		const struct row *m = row_of(&snap[MOVED], 200, 200, LIVE);
+
+		ok(m && m->acc && m->acc->kinds && !totals_waited(m->acc) && !m->acc->run_ns,
+		   "a task still since the first reading has zero totals, of the kinds it has");
 	}
 	is_int(snap[LEAN].nrows, snap[FULL].nrows, "without totals: the same rows");
 	ok(rates, "the rates of the delays are the same numbers whether the tasks keep totals and fields or not");
@@ -822,11 +889,60 @@ static void test_kept(void)
 		sampler_close(s[i]);
 }
 
+/* The screen's way (sampler_set_defer): a reading leaves its task rows out, and they are made
+ * once, into the copy the screen shows; the same rows, rates and totals as a sampler that made
+ * them at its tick, reading after reading. */
+static void test_deferred_rows(void)
+{
+	const struct sampler_opts o = { .threads = 1, .listen = 1, .departed = 1, .moved_totals = 1 };
+	struct fake_kernel fk[2];
+	struct sampler *s[2] = { NULL };
+	struct snapshot snap[2];
+	struct snapcopy c;
+	int left_out = 1, same = 1, made = 1;
+	char err[256] = "";
+
+	for (int i = 0; i < 2; i++) {
+		fixture(&fk[i]);
+		if (sampler_open_kernel(&s[i], &o, &fk[i].k, err, sizeof(err)) < 0) {
+			ok(0, "the sampler opens on the fake kernel: %s", err);
+			return;
+		}
+	}
+	sampler_set_defer(s[1], 1);
+	snapcopy_init(&c);
+	for (int round = 0; round < 4; round++) {
+		for (int i = 0; i < 2; i++) {
+			if (round > 0) {
+				fk_wait(&fk[i].p[0].t[1], DK_IO, 300 * (uint64_t)round, 3);
+				fk_run(&fk[i].p[0].t[0], 100 * (uint64_t)round);
+			}
+			tick(s[i], &fk[i], round ? 2 : 0, &snap[i]);
+		}
+		left_out = left_out && snap[1].nrows == 0 && snap[0].nrows > 0;
+		snapcopy_take_made(&c, s[1], &snap[1], 1);
+		made = made && c.snap.nrows == snap[0].nrows;
+		for (size_t j = 0; j < snap[0].nrows; j++) {
+			const struct row *a = &snap[0].rows[j];
+			const struct row *b = row_of(&c.snap, a->pid, a->tid, LIVE);
+
+			same = same && b && same_delay_rates(a, b, 1) && a->acc && b->acc && same_delay_totals(a->acc, b->acc);
+		}
+	}
+	ok(left_out, "deferred: the tick's snapshot has no task rows");
+	ok(made, "they are made into the copy: as many as the sampler that made them at its tick");
+	ok(same, "with the same rates and totals, reading after reading");
+	snapcopy_free(&c);
+	for (int i = 0; i < 2; i++)
+		sampler_close(s[i]);
+}
+
 int main(void)
 {
 	test_processes();
 	test_threads();
 	test_prediction();
+	test_first_guess();
 	test_newly_wanted();
 	test_vanishing();
 	test_pid_reuse();
@@ -837,5 +953,6 @@ int main(void)
 	test_prestate();
 	test_io_reread();
 	test_kept();
+	test_deferred_rows();
 	return tap_done();
 }

@@ -163,6 +163,16 @@ int main(void)
 	   "without totals, a cgroup row keeps its node's");
 	is_str(c.snap.rows[1].comm, "worker-1", "without totals, the rest is copied");
 
+	/* rows that share their totals (zero ones) share one copy of them */
+	make_source(s);
+	s->rows[1].acc = s->rows[0].acc;
+	s->rows[2].acc = &s->acc[2];
+	snapcopy_take(&c, &s->snap, 1);
+	wreck_source(s);
+	ok(c.snap.rows[0].acc && c.snap.rows[0].acc == c.snap.rows[1].acc && c.snap.rows[0].acc->total_ns[DK_CPU] == 1000 &&
+		   c.snap.rows[2].acc && c.snap.rows[2].acc != c.snap.rows[1].acc && c.snap.rows[2].acc->total_ns[DK_CPU] == 3000,
+	   "rows in a row with the same totals share one copy; the next row has its own (1000, 3000)");
+
 	memset(&empty, 0, sizeof(empty));
 	snapcopy_take(&c, &empty, 1);
 	ok(c.snap.nrows == 0 && c.snap.ncgroup_rows == 0, "an empty snapshot copies as empty");

@@ -2,7 +2,8 @@
  * answer moves with every counter a thread's run, wait, birth or end moves, and its sum adds up
  * as the counters do; a process is steady
  * only when answered alike at two ticks in a row and carrying is allowed; a carried task keeps
- * its reading, so its interval shows no new delay, and its next real reading diffs against it. */
+ * its reading, so its interval shows no new delay, and its next real reading diffs against it; a
+ * task seen first is guessed hot by how often it ran. */
 #include "config.h"
 
 #include <string.h>
@@ -145,7 +146,7 @@ static void test_carry(void)
 	struct tasktable t;
 	struct forkedoff off;
 	struct tick_times tt = { 1, 10 * SEC, 10 * SEC, 0, 0 };
-	struct reading_rules rules = { &off, DELAYACCT_ON, 1, 1, 1 };
+	struct reading_rules rules = { &off, DELAYACCT_ON, 1, 1, 1, 0 };
 	struct task_counters c = answer();
 	struct task *a;
 	struct task_rates r;
@@ -175,11 +176,34 @@ static void test_carry(void)
 	tasktable_free(&t);
 }
 
+/* A task seen for the first time is guessed likely to run again when it arrived on a CPU about
+ * once a second or more over its life; not without its age. */
+static void test_likely_hot(void)
+{
+	struct task_counters c;
+
+	memset(&c, 0, sizeof(c));
+	c.have = HAVE_IDS;
+	c.etime_us = 60 * 1000000ull;
+	c.delay[DK_CPU].count = 1200;
+	ok(steady_likely_hot(&c), "a timer: 1,200 arrivals in a minute");
+	c.delay[DK_CPU].count = 60;
+	ok(steady_likely_hot(&c), "once a second: likely");
+	c.delay[DK_CPU].count = 59;
+	ok(!steady_likely_hot(&c), "a little less: not");
+	c.delay[DK_CPU].count = 2;
+	ok(!steady_likely_hot(&c), "a thread that slept since it started: not");
+	c.delay[DK_CPU].count = 1200;
+	c.have = 0;
+	ok(!steady_likely_hot(&c), "an answer without the task's age: no guess");
+}
+
 int main(void)
 {
 	test_signature();
 	test_sum();
 	test_check();
 	test_carry();
+	test_likely_hot();
 	return tap_done();
 }

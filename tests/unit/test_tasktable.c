@@ -119,7 +119,7 @@ static void test_read(void)
 	struct tasktable t;
 	struct forkedoff off;
 	struct tick_times tt = { 1, 10 * SEC, 10 * SEC, 0, 0 };
-	struct reading_rules rules = { &off, DELAYACCT_ON, 1, 1, 1 };
+	struct reading_rules rules = { &off, DELAYACCT_ON, 1, 1, 1, 0 };
 	struct task_counters c = counters(2000000, 3000000);
 	struct task *a, *b;
 
