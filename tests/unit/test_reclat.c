@@ -98,6 +98,23 @@ static void test_compact(void)
 	rec_lat_set_header(&l, &off);
 	rec_lat_put(&o, &l);
 	is_int(o.len, 0, "--why off: no section at all");
+	{
+		struct why_header on = { .state = WHY_ON };
+		struct lat_waits w = { .kinds = 1u << DK_CPU, .h = h };
+		struct rec_lat r;
+		const uint8_t *p;
+
+		rec_lat_clear(&l);
+		rec_lat_set_header(&l, &on);
+		rec_lat_add(&l, 5, &w);
+		rec_lat_add(&l, 5, &w);
+		rec_lat_put(&o, &l);
+		memset(&r, 0, sizeof(r));
+		p = (const uint8_t *)o.data;
+		ok(rec_lat_get(&r, &p, p + o.len, same_map, 100) == 0 && r.n == 1 && rec_lat_of(&r, 5),
+		   "a slot given twice is written once, and reads");
+		rec_lat_free(&r);
+	}
 	rec_lat_free(&l);
 	out_free(&o);
 }
