@@ -206,9 +206,10 @@ static void get_entry(struct rec_lat *l, struct lat_cursor *c, uint32_t slot, co
 	l->nh += (size_t)kinds_in(ours);
 }
 
-int rec_lat_get(struct rec_lat *l, const uint8_t **p, const uint8_t *end, const int *kind_map, size_t max_slots)
+int rec_lat_get(struct rec_lat *l, const uint8_t **p, const uint8_t *end, const int *kind_map,
+                size_t max_slots)
 {
-	struct lat_cursor c = { *p, end, 0 };
+	struct lat_cursor c = {*p, end, 0};
 	uint64_t state, len, n, slot = 0;
 
 	rec_lat_clear(l);
@@ -272,6 +273,7 @@ const struct lat_waits *rec_lat_of(struct rec_lat *l, size_t slot)
 	if (slot >= l->capat || !l->at[slot])
 		return NULL;
 	i = l->at[slot] - 1;
-	l->w[i] = (struct lat_waits){ .kinds = l->e[i].kinds, .unavail = l->e[i].unavail, .h = &l->h[l->e[i].first] };
+	l->w[i] = (struct lat_waits){
+	        .kinds = l->e[i].kinds, .unavail = l->e[i].unavail, .h = &l->h[l->e[i].first]};
 	return &l->w[i];
 }

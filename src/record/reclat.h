@@ -50,7 +50,8 @@ void rec_lat_put(struct outbuf *o, struct rec_lat *l);
 /* Reads a section at *p (up to end) into l, the file's kind bits mapped to ours by kind_map (file
  * bit -> ours, -1 unknown: dropped); slots of max_slots or more are damage. Returns 0, or -1 when
  * it is malformed. */
-int rec_lat_get(struct rec_lat *l, const uint8_t **p, const uint8_t *end, const int *kind_map, size_t max_slots);
+int rec_lat_get(struct rec_lat *l, const uint8_t **p, const uint8_t *end, const int *kind_map,
+                size_t max_slots);
 
 /* Task slot's waits of the last reading, or NULL; valid until l changes. */
 const struct lat_waits *rec_lat_of(struct rec_lat *l, size_t slot);

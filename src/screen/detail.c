@@ -556,8 +556,8 @@ static void why_lines(const struct view *v, struct lines *l, const struct row *r
 {
 	int width = COLS - 32;
 
-	lathist_lines(&v->snap.why, r ? r->lat : NULL, strip_glyphs_for_locale(), width < 10 ? 10 : width > 40 ? 40 : width,
-		      why_line, l);
+	width = width < 10 ? 10 : width > 40 ? 40 : width;
+	lathist_lines(&v->snap.why, r ? r->lat : NULL, strip_glyphs_for_locale(), width, why_line, l);
 }
 
 static void task_detail(struct view *v, struct lines *l)

@@ -31,10 +31,10 @@ const char *lathist_bound_text(double ms, char *buf)
  * UTF-8, an eighth block for the rest; at least one mark for a count above 0. */
 static void bar_text(char *out, size_t size, uint64_t count, uint64_t top, int width, enum strip_glyphs g)
 {
-	static const char *const eighths[8] = { "", "▏", "▎", "▍", "▌", "▋", "▊", "▉" };
+	static const char *const eighths[8] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
 	int steps = g == STRIP_UTF8 ? 8 : 1;
 	long units = top ? (long)((double)count * width * steps / (double)top) : 0;
-	struct outbuf o = { 0 };
+	struct outbuf o = {0};
 	int cells = 0;
 
 	if (count && units < 1)
@@ -52,8 +52,8 @@ static void bar_text(char *out, size_t size, uint64_t count, uint64_t top, int w
 }
 
 /* One kind's summary line and its slots' bars. */
-static void kind_lines(int kind, const struct lat_hist *h, enum strip_glyphs g, int bar_width, lathist_emit_fn *emit,
-		       void *ctx)
+static void kind_lines(int kind, const struct lat_hist *h, enum strip_glyphs g, int bar_width,
+                       lathist_emit_fn *emit, void *ctx)
 {
 	char line[1024], p50[32], p90[32], p99[32], max[32], bar[512];
 	int first = -1, last = -1;
@@ -64,7 +64,7 @@ static void kind_lines(int kind, const struct lat_hist *h, enum strip_glyphs g, 
 	fmt_cell(p99, lat_percentile_ms(h, 0.99), 3, 8);
 	fmt_cell(max, (double)h->max_ns / 1e6, 3, 8);
 	snprintf(line, sizeof(line), F_(N_("%-9.9s waits %llu  p50 %sms  p90 %sms  p99 %sms  max %sms")),
-		 lathist_kind_title(kind), (unsigned long long)h->count, p50, p90, p99, max);
+	         lathist_kind_title(kind), (unsigned long long)h->count, p50, p90, p99, max);
 	emit(ctx, 0, line);
 	for (int i = 0; i < LAT_SLOTS; i++)
 		if (h->slot[i]) {
@@ -76,14 +76,15 @@ static void kind_lines(int kind, const struct lat_hist *h, enum strip_glyphs g, 
 		char lo[16], hi[16];
 
 		bar_text(bar, sizeof(bar), h->slot[i], top, bar_width, g);
-		snprintf(line, sizeof(line), "  %7s-%-7s |%s| %u", lathist_bound_text(lat_slot_lower_ms(i), lo),
-			 lathist_bound_text(lat_slot_le_ms(i), hi), bar, h->slot[i]);
+		snprintf(line, sizeof(line), "  %7s-%-7s |%s| %u",
+		         lathist_bound_text(lat_slot_lower_ms(i), lo),
+		         lathist_bound_text(lat_slot_le_ms(i), hi), bar, h->slot[i]);
 		emit(ctx, 0, line);
 	}
 }
 
 void lathist_lines(const struct why_header *wh, const struct lat_waits *w, enum strip_glyphs g, int bar_width,
-		   lathist_emit_fn *emit, void *ctx)
+                   lathist_emit_fn *emit, void *ctx)
 {
 	char line[1024];
 	lat_mask kinds;
@@ -93,7 +94,8 @@ void lathist_lines(const struct why_header *wh, const struct lat_waits *w, enum 
 		return;
 	}
 	if (wh->state == WHY_UNAVAILABLE) {
-		snprintf(line, sizeof(line), F_(N_("Wait latency: unavailable: %s")), wh->reason ? wh->reason : "-");
+		snprintf(line, sizeof(line), F_(N_("Wait latency: unavailable: %s")),
+		         wh->reason ? wh->reason : "-");
 		emit(ctx, 1, line);
 		return;
 	}

@@ -15,7 +15,7 @@ typedef void lathist_emit_fn(void *ctx, int heading, const char *text);
 /* The lines of a row's waits w (NULL: it did not wait) under the snapshot's header wh: a heading,
  * then per kind a summary line and its slots' bars of at most bar_width cells. */
 void lathist_lines(const struct why_header *wh, const struct lat_waits *w, enum strip_glyphs g, int bar_width,
-		   lathist_emit_fn *emit, void *ctx);
+                   lathist_emit_fn *emit, void *ctx);
 
 /* A kind's title for people (translated): the delay kind's, or "Blocked". */
 const char *lathist_kind_title(int kind);

@@ -427,7 +427,8 @@ static void test_lat_columns(void)
 	struct display d = { .why_kinds = (lat_mask)(1u << DK_CPU | 1u << DK_IO | 1u << LAT_BLOCKED) };
 	struct lat_hist h[2] = { { .count = 4, .total_ns = 40000000, .max_ns = 20000000 },
 				 { .count = 1, .total_ns = 3000000, .max_ns = 3000000 } };
-	struct lat_waits w = { .kinds = 1u << DK_CPU }, w2 = { .kinds = 1u << DK_CPU, .h = &h[1] }, gone = { .unavail = 1u << DK_CPU };
+	struct lat_waits w = { .kinds = 1u << DK_CPU }, w2 = { .kinds = 1u << DK_CPU, .h = &h[1] };
+	struct lat_waits gone = { .unavail = 1u << DK_CPU };
 	struct row r[3] = { make_row(1, 0, "a", 1, 1), make_row(2, 0, "b", 1, 1), make_row(3, 0, "c", 1, 1) };
 	const struct row *rows[3] = { &r[0], &r[1], &r[2] };
 	char buf[32], want[32];

@@ -10,7 +10,7 @@
 #include "reclat.h"
 #include "tap.h"
 
-static const int same_map[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, -1, -1, -1, -1, -1, -1, -1 };
+static const int same_map[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, -1, -1, -1, -1, -1, -1, -1};
 
 static struct lat_hist hist(uint64_t total_ns, uint64_t max_ns, int s1, uint32_t c1, int s2, uint32_t c2)
 {
@@ -34,11 +34,14 @@ static int same_hist(const struct lat_hist *a, const struct lat_hist *b)
 /* A section of two tasks (slots 7 and 2, added out of order), one of them lacking a kind. */
 static void make(struct rec_lat *l, struct outbuf *o, struct lat_hist h[3])
 {
-	struct why_header wh = { .state = WHY_ON, .reason = "swapin not measured", .attached = 0x103, .measured = 0x103,
-				 .not_fitted = 3, .not_fitted_total = 9 };
-	struct lat_waits a = { .kinds = 1u << DK_CPU | 1u << LAT_BLOCKED, .h = h }, b = { .kinds = 1u << DK_IO,
-											  .unavail = 1u << DK_SWAPIN,
-											  .h = &h[2] };
+	struct why_header wh = {.state = WHY_ON,
+	                        .reason = "swapin not measured",
+	                        .attached = 0x103,
+	                        .measured = 0x103,
+	                        .not_fitted = 3,
+	                        .not_fitted_total = 9};
+	struct lat_waits a = {.kinds = 1u << DK_CPU | 1u << LAT_BLOCKED, .h = h},
+	                 b = {.kinds = 1u << DK_IO, .unavail = 1u << DK_SWAPIN, .h = &h[2]};
 
 	h[0] = hist(5000000, 4000000, 3, 10, 11, 2);
 	h[1] = hist(900000000, 800000000, 0, 1, LAT_SLOTS - 1, 1);
@@ -53,7 +56,7 @@ static void make(struct rec_lat *l, struct outbuf *o, struct lat_hist h[3])
 static void test_round_trip(void)
 {
 	struct rec_lat w, r;
-	struct outbuf o = { 0 };
+	struct outbuf o = {0};
 	struct lat_hist h[3];
 	const struct lat_waits *x, *y;
 	const uint8_t *p;
@@ -63,20 +66,24 @@ static void test_round_trip(void)
 	p = (const uint8_t *)o.data;
 	is_int(rec_lat_get(&r, &p, p + o.len, same_map, 100), 0, "a section reads back");
 	ok(p == (const uint8_t *)o.data + o.len, "whole");
-	ok(r.why.state == WHY_ON && r.why.attached == 0x103 && r.why.measured == 0x103 && r.why.not_fitted == 3 &&
-		   r.why.not_fitted_total == 9 && r.why.reason && strcmp(r.why.reason, "swapin not measured") == 0,
+	ok(r.why.state == WHY_ON && r.why.attached == 0x103 && r.why.measured == 0x103 &&
+	           r.why.not_fitted == 3 && r.why.not_fitted_total == 9 && r.why.reason &&
+	           strcmp(r.why.reason, "swapin not measured") == 0,
 	   "its header: on, the kinds, what did not fit, the reason");
 	x = rec_lat_of(&r, 7);
 	y = rec_lat_of(&r, 2);
 	ok(x && x->kinds == (1u << DK_CPU | 1u << LAT_BLOCKED) && x->unavail == 0 &&
-		   same_hist(lat_waits_get(x, DK_CPU), &h[0]) && same_hist(lat_waits_get(x, LAT_BLOCKED), &h[1]),
+	           same_hist(lat_waits_get(x, DK_CPU), &h[0]) &&
+	           same_hist(lat_waits_get(x, LAT_BLOCKED), &h[1]),
 	   "slot 7: cpu and blocked, each histogram as written (the last log2 slot too)");
-	ok(y && y->kinds == 1u << DK_IO && y->unavail == 1u << DK_SWAPIN && same_hist(lat_waits_get(y, DK_IO), &h[2]),
+	ok(y && y->kinds == 1u << DK_IO && y->unavail == 1u << DK_SWAPIN &&
+	           same_hist(lat_waits_get(y, DK_IO), &h[2]),
 	   "slot 2: io, lacking swapin");
 	ok(!rec_lat_of(&r, 3) && !rec_lat_of(&r, 1000), "a slot without waits has none");
 	/* a record of the next reading without the section: nothing is left of this one */
 	rec_lat_clear(&r);
-	ok(!rec_lat_of(&r, 7) && r.why.state == WHY_OFF, "cleared: no waits, --why off (a record without the section)");
+	ok(!rec_lat_of(&r, 7) && r.why.state == WHY_OFF,
+	   "cleared: no waits, --why off (a record without the section)");
 	rec_lat_free(&r);
 	rec_lat_free(&w);
 	out_free(&o);
@@ -85,9 +92,9 @@ static void test_round_trip(void)
 static void test_compact(void)
 {
 	struct rec_lat l;
-	struct outbuf o = { 0 };
+	struct outbuf o = {0};
 	struct lat_hist h[3];
-	struct why_header off = { .state = WHY_OFF };
+	struct why_header off = {.state = WHY_OFF};
 
 	make(&l, &o, h);
 	/* header 5 + reason 20, 2 entries: slot, kinds, unavail; 3 histograms of total, max, n and 2 pairs
@@ -99,8 +106,8 @@ static void test_compact(void)
 	rec_lat_put(&o, &l);
 	is_int(o.len, 0, "--why off: no section at all");
 	{
-		struct why_header on = { .state = WHY_ON };
-		struct lat_waits w = { .kinds = 1u << DK_CPU, .h = h };
+		struct why_header on = {.state = WHY_ON};
+		struct lat_waits w = {.kinds = 1u << DK_CPU, .h = h};
 		struct rec_lat r;
 		const uint8_t *p;
 
@@ -124,7 +131,7 @@ static void test_compact(void)
 static void test_map(void)
 {
 	int map[16];
-	struct outbuf o = { 0 };
+	struct outbuf o = {0};
 	struct rec_lat r;
 	const uint8_t *p;
 	const struct lat_waits *w;
@@ -134,11 +141,12 @@ static void test_map(void)
 	map[0] = LAT_BLOCKED;
 	map[1] = DK_CPU; /* bit 2: a kind this reader does not know */
 	rec_put_uint(&o, WHY_ON);
-	rec_put_uint(&o, 7), rec_put_uint(&o, 7), rec_put_uint(&o, 0), rec_put_uint(&o, 0), rec_put_uint(&o, 0);
-	rec_put_uint(&o, 1);    /* one task */
-	rec_put_uint(&o, 4);    /* slot 4 */
-	rec_put_uint(&o, 7);    /* blocked, cpu, the unknown one */
-	rec_put_uint(&o, 0);    /* lacks none */
+	rec_put_uint(&o, 7), rec_put_uint(&o, 7), rec_put_uint(&o, 0), rec_put_uint(&o, 0),
+	        rec_put_uint(&o, 0);
+	rec_put_uint(&o, 1); /* one task */
+	rec_put_uint(&o, 4); /* slot 4 */
+	rec_put_uint(&o, 7); /* blocked, cpu, the unknown one */
+	rec_put_uint(&o, 0); /* lacks none */
 	for (int k = 0; k < 3; k++) {
 		rec_put_uint(&o, 1000 * (k + 1)), rec_put_uint(&o, 900);
 		rec_put_uint(&o, 1), rec_put_uint(&o, (uint64_t)k), rec_put_uint(&o, 5); /* slot k: 5 waits */
@@ -147,9 +155,10 @@ static void test_map(void)
 	p = (const uint8_t *)o.data;
 	is_int(rec_lat_get(&r, &p, p + o.len, map, 100), 0, "a section in another order of kinds reads");
 	w = rec_lat_of(&r, 4);
-	ok(w && w->kinds == (1u << DK_CPU | 1u << LAT_BLOCKED) && lat_waits_get(w, DK_CPU)->total_ns == 2000 &&
-		   lat_waits_get(w, DK_CPU)->slot[1] == 5 && lat_waits_get(w, LAT_BLOCKED)->total_ns == 1000 &&
-		   lat_waits_get(w, LAT_BLOCKED)->slot[0] == 5,
+	ok(w && w->kinds == (1u << DK_CPU | 1u << LAT_BLOCKED) &&
+	           lat_waits_get(w, DK_CPU)->total_ns == 2000 && lat_waits_get(w, DK_CPU)->slot[1] == 5 &&
+	           lat_waits_get(w, LAT_BLOCKED)->total_ns == 1000 &&
+	           lat_waits_get(w, LAT_BLOCKED)->slot[0] == 5,
 	   "its bits are ours by name (cpu's histogram is cpu's), the unknown kind dropped");
 	ok(r.why.attached == (1u << DK_CPU | 1u << LAT_BLOCKED), "the header's kinds too");
 	rec_lat_free(&r);
@@ -160,7 +169,7 @@ static void test_map(void)
 static void test_damage(void)
 {
 	struct rec_lat w, r;
-	struct outbuf o = { 0 }, bad = { 0 };
+	struct outbuf o = {0}, bad = {0};
 	struct lat_hist h[3];
 	const uint8_t *p;
 	int refused = 1;
@@ -174,7 +183,8 @@ static void test_damage(void)
 	}
 	ok(refused, "cut anywhere before its end: refused (%zu places)", o.len);
 	p = (const uint8_t *)o.data;
-	ok(rec_lat_get(&r, &p, p + o.len, same_map, 5) < 0 && !rec_lat_of(&r, 2), "a slot past the bound: refused, no waits");
+	ok(rec_lat_get(&r, &p, p + o.len, same_map, 5) < 0 && !rec_lat_of(&r, 2),
+	   "a slot past the bound: refused, no waits");
 
 	/* hand-made: header, then one entry with a log2 slot past the last, then an empty one, then
 	   two entries of one slot */
@@ -193,8 +203,11 @@ static void test_damage(void)
 		}
 		p = (const uint8_t *)bad.data;
 		ok(rec_lat_get(&r, &p, p + bad.len, same_map, 100) < 0 && r.why.state == WHY_OFF,
-		   "%s: refused", c == 0 ? "a log2 slot past the last" : c == 1 ? "a slot of 0 waits" :
-				  c == 2 ? "two entries of one task" : "an unknown state");
+		   "%s: refused",
+		   c == 0   ? "a log2 slot past the last"
+		   : c == 1 ? "a slot of 0 waits"
+		   : c == 2 ? "two entries of one task"
+		            : "an unknown state");
 	}
 	rec_lat_free(&r);
 	rec_lat_free(&w);
