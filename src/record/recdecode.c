@@ -559,6 +559,9 @@ long rec_decode(struct rec_decoder *d, const uint8_t *p, size_t n, int *type, ch
 	read_cgroups(d, &r, dmono);
 	if (r.bad)
 		return malformed(d, &r, err, errlen);
+	rec_lat_clear(&d->st.lat); /* none: --why off at that reading, or a file before 1.3 */
+	if (r.p < r.end && rec_lat_get(&d->st.lat, &r.p, r.end, d->schema->wait_map, d->max_tasks) < 0)
+		return malformed(d, &r, err, errlen); /* the waits' section (1.3 on) */
 	d->samples++;
 	return size;
 }
@@ -644,6 +647,8 @@ static void build_cgroups(struct rec_decoder *d, struct snapshot *snap)
 		return;
 	snap->ncgroup_rows = cgtree_build(&d->tree, d->facts, n, snap->rows, snap->nrows, d->st.head.states_from_tasks);
 	snap->cgroup_rows = d->tree.rows;
+	if (snap->why.state == WHY_ON) /* as the sampler sums them */
+		cgtree_sum_latency(&d->tree, snap->rows, snap->nrows);
 }
 
 void rec_decoder_snapshot(struct rec_decoder *d, struct snapshot *snap)
@@ -672,8 +677,11 @@ void rec_decoder_snapshot(struct rec_decoder *d, struct snapshot *snap)
 	d->rows = xgrow(d->rows, &d->caprows, d->st.ntasks ? d->st.ntasks : 1, sizeof(*d->rows));
 	rates_of(d);
 	for (size_t i = 0; i < d->st.ntasks; i++)
-		if (d->st.live[i])
-			task_row(d, &d->rows[n++], &d->st.tasks[i], &d->rates[i]);
+		if (d->st.live[i]) {
+			task_row(d, &d->rows[n], &d->st.tasks[i], &d->rates[i]);
+			d->rows[n++].lat = rec_lat_of(&d->st.lat, i);
+		}
+	snap->why = d->st.lat.why;
 	snap->rows = d->rows;
 	snap->nrows = n;
 	if (h->cgroups)

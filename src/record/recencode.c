@@ -294,6 +294,7 @@ static void put_handles(struct outbuf *o, const uint32_t *h, size_t n)
 
 struct encoding {
 	struct outbuf head, defs, tasks, cgs;
+	struct rec_lat lat; /* --why: the rows' waits by slot */
 	size_t ndefs, ntasks, ncgs;
 	uint32_t *gone, *cggone;
 	size_t ngone, capgone, ncggone, capcggone;
@@ -356,6 +357,8 @@ static void encode_tasks(struct rec_encoder *e, const struct snapshot *snap, uin
 		size_t i = find_task(e, &snap->rows[r], &isnew);
 		struct rec_task truth;
 
+		if (snap->rows[r].lat && x->lat.why.state == WHY_ON)
+			rec_lat_add(&x->lat, (uint32_t)i, snap->rows[r].lat);
 		if (!isnew && snap->rows[r].still && e->seen[i] + 1 == e->nsample) {
 			still_task(&e->st.tasks[i]); /* as only_later finds it */
 			e->seen[i] = e->nsample;
@@ -505,6 +508,7 @@ static void assemble(struct outbuf *body, struct encoding *x)
 	put_handles(body, x->cggone, x->ncggone);
 	rec_put_uint(body, x->ncgs);
 	out_mem(body, x->cgs.data, x->cgs.len);
+	rec_lat_put(body, &x->lat);
 }
 
 static void encoding_free(struct encoding *x)
@@ -513,6 +517,7 @@ static void encoding_free(struct encoding *x)
 	out_free(&x->defs);
 	out_free(&x->tasks);
 	out_free(&x->cgs);
+	rec_lat_free(&x->lat);
 	free(x->gone);
 	free(x->cggone);
 }
@@ -533,6 +538,7 @@ void rec_encode(struct rec_encoder *e, const struct snapshot *snap, int key, str
 	put_object(&x.head, RO_HEAD, &e->st.head, &truth, sizeof(truth), rec_phase_head, &old.psi);
 	dmono = rec_head_dmono(&old, &truth);
 	e->st.have_head = 1;
+	rec_lat_set_header(&x.lat, &snap->why);
 	encode_tasks(e, snap, dmono, &x);
 	encode_cgroups(e, snap, dmono, &x);
 	assemble(&e->body, &x);
@@ -589,6 +595,14 @@ void rec_encode_state(const struct rec_state *st, struct outbuf *out)
 		prev = (uint32_t)i;
 		put_object(&x.cgs, RO_CGROUP, &zero, &st->cgs[i], sizeof(zero), rec_phase_shares, &none);
 		x.ncgs++;
+	}
+	rec_lat_set_header(&x.lat, &st->lat.why); /* the waits of that reading, as they were */
+	for (size_t i = 0; i < st->lat.n; i++) {
+		const struct rec_lat_entry *le = &st->lat.e[i];
+		struct lat_waits w = { .kinds = le->kinds, .unavail = le->unavail, .h = &st->lat.h[le->first] };
+
+		if (le->slot < st->ntasks && st->live[le->slot])
+			rec_lat_add(&x.lat, le->slot, &w);
 	}
 	assemble(&body, &x);
 	put_record(out, REC_KEY, &body);

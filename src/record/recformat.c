@@ -329,6 +329,9 @@ void rec_header_format(struct outbuf *o, const char *host, int64_t started_ns)
 	out_str(o, "kinds");
 	for (int k = 0; k < DK_COUNT; k++)
 		out_printf(o, " %s", delay_kinds[k].key);
+	out_str(o, "\nwaits");
+	for (int k = 0; k < LAT_KINDS; k++)
+		out_printf(o, " %s", lat_kind_key(k));
 	out_str(o, "\naccts");
 	for (int f = 0; f < AF_COUNT; f++)
 		out_printf(o, " %s", acct_fields[f].key);
@@ -434,6 +437,8 @@ int rec_header_parse(struct rec_schema *s, const char *text, size_t len, char *e
 		s->kind_map[i] = s->acct_map[i] = i < DK_COUNT ? i : -1;
 	for (int i = 0; i < 16; i++)
 		s->acct_map[i] = i < AF_COUNT ? i : -1;
+	for (int i = 0; i < 16; i++)
+		s->wait_map[i] = i < LAT_KINDS ? i : -1;
 	if (len < magic && memcmp(text, REC_MAGIC, len) == 0)
 		return -EAGAIN;
 	if (len < magic || memcmp(text, REC_MAGIC, magic) != 0) {
@@ -464,6 +469,8 @@ int rec_header_parse(struct rec_schema *s, const char *text, size_t len, char *e
 			s->started_ns = strtoll(line + 8, NULL, 10);
 		} else if (strncmp(line, "kinds ", 6) == 0) {
 			parse_keys(s->kind_map, line + 6, delaykind_find);
+		} else if (strncmp(line, "waits ", 6) == 0) {
+			parse_keys(s->wait_map, line + 6, lat_kind_find);
 		} else if (strncmp(line, "accts ", 6) == 0) {
 			parse_keys(s->acct_map, line + 6, acct_find);
 		} else if (strncmp(line, "fields ", 7) == 0) {
@@ -509,7 +516,8 @@ int rec_schema_native(const struct rec_schema *s)
 				return 0;
 	}
 	for (int i = 0; i < 16; i++)
-		if (s->kind_map[i] != (i < DK_COUNT ? i : -1) || s->acct_map[i] != (i < AF_COUNT ? i : -1))
+		if (s->kind_map[i] != (i < DK_COUNT ? i : -1) || s->acct_map[i] != (i < AF_COUNT ? i : -1) ||
+		    s->wait_map[i] != (i < LAT_KINDS ? i : -1))
 			return 0;
 	return s->major == REC_MAJOR && s->minor == REC_MINOR;
 }

@@ -20,7 +20,7 @@
 /* The format's version: a reader reads every file of its major version whatever the minor (a
  * newer minor only adds fields and sections, which it skips), and refuses a newer major. */
 #define REC_MAJOR 1
-#define REC_MINOR 2
+#define REC_MINOR 3
 #define REC_MAGIC "delaytop recording\n"
 
 /* One task (a thread, a process, or a departed task's totals) as the recording knows it: the
@@ -117,6 +117,7 @@ struct rec_schema {
 	uint8_t *phases[RO_COUNT]; /* and its phase */
 	size_t nfields[RO_COUNT];
 	int kind_map[16], acct_map[16]; /* file bit -> our bit, -1: unknown */
+	int wait_map[16]; /* the kinds of the waits' section (its "waits" line): file bit -> ours */
 	size_t header_len;
 };
 /* Parses a header from text[0..len). Returns 0; -EAGAIN when len does not hold it all yet;

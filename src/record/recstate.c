@@ -21,6 +21,7 @@ void rec_state_clear(struct rec_state *st)
 	st->ntasks = st->ncgs = 0;
 	st->have_head = 0;
 	memset(&st->head, 0, sizeof(st->head));
+	rec_lat_clear(&st->lat);
 }
 
 void rec_state_free(struct rec_state *st)
@@ -31,6 +32,7 @@ void rec_state_free(struct rec_state *st)
 	free(st->cgs);
 	free(st->cglive);
 	free(st->strs);
+	rec_lat_free(&st->lat);
 	memset(st, 0, sizeof(*st));
 }
 

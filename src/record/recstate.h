@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "recformat.h"
+#include "reclat.h"
 
 /* Slots a record may name: as many as there can be pids (a larger one is damage). */
 #define REC_MAX_SLOTS (1u << 22)
@@ -28,6 +29,7 @@ struct rec_state {
 	size_t ncgs, capcgs;
 	char **strs; /* id i at strs[i]; strs[0] is NULL */
 	size_t nstrs, capstrs;
+	struct rec_lat lat; /* --why: the last reading's waits, by task slot (format 1.3) */
 };
 
 void rec_state_init(struct rec_state *st);

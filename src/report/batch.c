@@ -56,6 +56,9 @@ void batch_free(struct batch_printer *b)
 /* The rows to print, filtered and sorted, into b->list; returns how many. */
 static size_t select_rows(struct batch_printer *b, const struct snapshot *snap)
 {
+	b->spec.display.why_kinds = lat_row_kinds(&snap->why, NULL);
+	if (!b->header_done && snap->why.state != WHY_OFF)
+		b->spec.display.why = 1; /* a replay of a run with --why: CSV's columns of the waits */
 	b->spec.display.flat_cgroups = !b->spec.display.nchosen && listing_cgroups_flat(snap);
 	listing_build(&b->list, snap, &b->spec);
 	return b->list.n;

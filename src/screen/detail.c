@@ -18,6 +18,7 @@
 #include "detail.h"
 #include "format.h"
 #include "history.h"
+#include "lathist.h"
 #include "psi.h"
 #include "i18n.h"
 #include "strip.h"
@@ -544,6 +545,21 @@ static void identity_lines(const struct view *v, struct lines *l, const struct r
 		      r->identity_uid);
 }
 
+/* lathist_emit_fn: a line of the waits' histograms. */
+static void why_line(void *ctx, int heading, const char *text)
+{
+	line(ctx, heading ? A_BOLD : A_NORMAL, text);
+}
+
+/* The row's waits as --why measured them (lathist.h): a histogram per kind. */
+static void why_lines(const struct view *v, struct lines *l, const struct row *r)
+{
+	int width = COLS - 32;
+
+	width = width < 10 ? 10 : width > 40 ? 40 : width;
+	lathist_lines(&v->snap.why, r ? r->lat : NULL, strip_glyphs_for_locale(), width, why_line, l);
+}
+
 static void task_detail(struct view *v, struct lines *l)
 {
 	struct detail *d = v->detail;
@@ -564,6 +580,7 @@ static void task_detail(struct view *v, struct lines *l)
 	identity_lines(v, l, r);
 	pressure_line(l, _("Cgroup pressure:"), r && r->cgroup ? cgroup_row(v, r->cgroup) : NULL);
 	kind_charts(v, l, r);
+	why_lines(v, l, r);
 	thread_lines(v, l, r);
 	acct_lines(l, r);
 }
@@ -617,6 +634,7 @@ static void cgroup_detail(struct view *v, struct lines *l)
 	identity_lines(v, l, cg);
 	pressure_line(l, _("Pressure:"), cg);
 	pressure_charts(v, l, cg);
+	why_lines(v, l, cg);
 	if (cg && cg->cg) {
 		static const char *const names[CG_STATES] = {
 			[CG_RUNNING] = N_("running"), [CG_SLEEPING] = N_("sleeping"),

@@ -40,7 +40,8 @@ const struct key_binding key_bindings[] = {
 	  .help = N_("cgroups, commands: show the processes of the selected cgroup or command name; "
 		     "processes, threads: as i") },
 	{ .codes = { 'i', 0 }, .label = "i", .action = ACT_DETAIL,
-	  .help = N_("details of the selected row: its delays over the last minutes, its facts (Esc returns)") },
+	  .help = N_("details of the selected row: its delays over the last minutes, its facts, its waits' "
+		     "histograms with --why (Esc returns)") },
 	{ .codes = { '-', 0 }, .label = "-", .action = ACT_FOLD,
 	  .help = N_("cgroups: hide what is below the selected cgroup") },
 	{ .codes = { '+', '=', 0 }, .label = "+", .action = ACT_UNFOLD,

@@ -62,6 +62,7 @@ void view_rebuild(struct view *v)
 	v->spec.display.cgroups = v->have_snap ? v->snap.cgroups : v->want_cgroups;
 	v->spec.display.commands = v->want_commands && !v->spec.display.cgroups;
 	v->spec.display.elapsed_s = v->snap.elapsed_s;
+	v->spec.display.why_kinds = v->have_snap ? lat_row_kinds(&v->snap.why, NULL) : 0;
 	v->spec.display.flat_cgroups = v->have_snap && colset_is_all(&v->cols) && listing_cgroups_flat(&v->snap);
 	v->spec.filter.command = v->command_filter[0] ? v->command_filter : NULL;
 	v->spec.filter.comm = v->comm_filter[0] ? v->comm_filter : NULL;

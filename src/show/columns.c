@@ -136,6 +136,24 @@ static const struct column_def fixed_columns[COL_COUNT] = {
 			  .views = TASKS | COMMANDS },
 };
 
+/* The percentile columns, COL_LAT + i: the kind of wait and the quantile of each. The kinds are
+ * those measured wherever --why runs (the delayacct kinds need fentry, which not every kernel
+ * lets a program use); p50 and p99 as a service's objectives are written. */
+static const struct {
+	int kind;
+	double q;
+	const char *key, *title, *label;
+} lat_columns[LAT_COLS] = {
+	/* TRANSLATORS: the titles of --why's percentile columns, 7 columns at most: the kind (CPU:
+	   run-queue latency, IO: block I/O, BLK: interruptible sleep) and the percentile. */
+	{ DK_CPU, 0.50, "cpu_p50", N_("CPU p50"), N_("median run-queue wait, ms (--why)") },
+	{ DK_CPU, 0.99, "cpu_p99", N_("CPU p99"), N_("99th percentile run-queue wait, ms (--why)") },
+	{ DK_IO, 0.50, "io_p50", N_("IO p50"), N_("median block I/O wait, ms (--why)") },
+	{ DK_IO, 0.99, "io_p99", N_("IO p99"), N_("99th percentile block I/O wait, ms (--why)") },
+	{ LAT_BLOCKED, 0.50, "blocked_p50", N_("BLK p50"), N_("median interruptible sleep, ms (--why)") },
+	{ LAT_BLOCKED, 0.99, "blocked_p99", N_("BLK p99"), N_("99th percentile interruptible sleep, ms (--why)") },
+};
+
 static const struct {
 	int resource, full;
 } psi_columns[PSI_COLS] = {
@@ -160,7 +178,8 @@ struct column_span {
 static const struct column_span sort_keys[] = {
 	ONE(COL_TOTAL), ALL(COL_KIND, DK_COUNT), ONE(COL_PCPU), ONE(COL_PROCS), ONE(COL_TASKS), ALL(COL_NR, CG_STATES),
 	ALL(COL_PSI, PSI_COLS), ONE(COL_ID), ONE(COL_USER), ONE(COL_STATE), ONE(COL_CGROUP), ONE(COL_COMMAND),
-	ALL(COL_ACCT, AF_COUNT), ONE(COL_MAX_AT), ONE(COL_TREND), ONE(COL_UNIT), ONE(COL_CONTAINER),
+	ALL(COL_ACCT, AF_COUNT), ONE(COL_MAX_AT), ONE(COL_TREND), ALL(COL_LAT, LAT_COLS), ONE(COL_UNIT),
+	ONE(COL_CONTAINER),
 };
 
 /* The order a narrow screen hides columns in, the first hidden first: the cgroup of a task, the last
@@ -170,7 +189,7 @@ static const struct column_span sort_keys[] = {
  * view's last column. */
 static const struct column_span hide_order[] = {
 	ONE(COL_CGROUP), ONE(COL_KIND + DK_IRQ), ALL(COL_ACCT, AF_COUNT), ONE(COL_MAX_AT), ONE(COL_TREND),
-	ONE(COL_UNIT), ONE(COL_CONTAINER),
+	ALL(COL_LAT, LAT_COLS), ONE(COL_UNIT), ONE(COL_CONTAINER),
 	ONE(COL_KIND + DK_WPCOPY), ONE(COL_KIND + DK_COMPACT), ONE(COL_KIND + DK_THRASHING),
 	ONE(COL_KIND + DK_RECLAIM), ONE(COL_KIND + DK_SWAPIN),
 	ONE(COL_NR + CG_SLEEPING), ONE(COL_NR + CG_STOPPED), ONE(COL_NR + CG_IOWAIT), ONE(COL_PSI + PC_CPU_FULL),
@@ -208,6 +227,30 @@ void column_psi(int id, int *resource, int *full)
 {
 	*resource = psi_columns[id - COL_PSI].resource;
 	*full = psi_columns[id - COL_PSI].full;
+}
+
+void column_lat(int id, int *kind, double *q)
+{
+	*kind = lat_columns[id - COL_LAT].kind;
+	*q = lat_columns[id - COL_LAT].q;
+}
+
+/* A percentile column: milliseconds with two decimals, shown when chosen, in the task, process
+ * and cgroup views (a command's row does not sum the waits' distribution). */
+static struct column_def lat_column(int i)
+{
+	return (struct column_def){
+		.key = lat_columns[i].key,
+		.title = lat_columns[i].title,
+		.width = KIND_WIDTH,
+		.right = 1,
+		.value = VALUE_NUMBER,
+		.decimals = 2,
+		.decimals_totals = 2,
+		.fit = KIND_WIDTH,
+		.views = BOTH,
+		.optional = 1,
+	};
 }
 
 /* An accounting field's column: shown when chosen. Rates of bytes show whole bytes, CPU shares one
@@ -259,6 +302,8 @@ struct column_def column_def(int id)
 		return acct_column(column_acct(id));
 	if (id >= COL_KIND && id < COL_TOTAL)
 		return kind_column(id - COL_KIND);
+	if (id >= COL_LAT && id < COL_LAT + LAT_COLS)
+		return lat_column(id - COL_LAT);
 	return fixed_columns[id];
 }
 
@@ -409,6 +454,20 @@ static double state_value(const struct row *r, int s)
 	return r->cg && (r->cg->states_have & (1u << s)) ? (double)r->cg->states[s] : NAN;
 }
 
+/* A percentile of the row's waits of one kind in the interval, ms: NAN where the snapshot did not
+ * measure the kind, the row cannot have it, or the row did not wait (never 0 for "unknown"). The
+ * waits are the interval's, in totals since the start too. */
+static double lat_value(const struct row *r, int id, const struct display *d)
+{
+	int kind;
+	double q;
+
+	column_lat(id, &kind, &q);
+	if (!(d->why_kinds & (1u << kind)) || (r->lat && (r->lat->unavail & (1u << kind))))
+		return NAN;
+	return lat_percentile_ms(lat_waits_get(r->lat, kind), q);
+}
+
 double column_value(const struct row *r, int id, const struct display *d)
 {
 	if (id >= COL_KIND && id < COL_TOTAL)
@@ -419,6 +478,8 @@ double column_value(const struct row *r, int id, const struct display *d)
 		return psi_value(r, id);
 	if (column_acct(id) >= 0)
 		return acct_value(r, column_acct(id), d);
+	if (id >= COL_LAT && id < COL_LAT + LAT_COLS)
+		return lat_value(r, id, d);
 	switch (id) {
 	case COL_ID: return d->threads ? r->tid : r->pid;
 	case COL_PROCS: return r->procs ? (double)r->procs : NAN;
@@ -579,5 +640,7 @@ const char *column_label(int id)
 		return _(delay_kinds[id - COL_KIND].label);
 	if (column_acct(id) >= 0)
 		return _(acct_fields[column_acct(id)].label);
+	if (id >= COL_LAT && id < COL_LAT + LAT_COLS)
+		return _(lat_columns[id - COL_LAT].label);
 	return NULL;
 }

@@ -13,6 +13,7 @@
 
 #include "acctfield.h"
 #include "format.h"
+#include "latency.h"
 #include "model.h"
 
 /* The suffix of a share above 100% per thread: a wait carried over from an earlier interval. */
@@ -40,6 +41,10 @@ enum metric {
  * I/O some and full, IRQ full. */
 #define PSI_COLS 7
 
+/* The percentile columns of --why (CPU p50, CPU p99, IO p50, IO p99, BLK p50, BLK p99): the kinds
+ * and quantiles in columns.c's table. */
+#define LAT_COLS 6
+
 /* Which views show a column: tasks, cgroups, commands (tasks summed per command name). */
 enum { VIEW_TASKS = 1, VIEW_CGROUPS = 2, VIEW_COMMANDS = 4 };
 
@@ -56,6 +61,8 @@ struct display {
 	int tree;         /* process rows as a tree of parents and children: commands indented */
 	int tree_sums;    /* in the tree, a row's numbers sum its own and its descendants' */
 	int why;          /* --why was asked for: CSV has the columns of the waits' distribution */
+	lat_mask why_kinds; /* the kinds of wait the snapshot measured (latency.h), for the percentile
+			       columns: 0 where --why is off or unavailable */
 	const int *chosen; /* --columns: the columns shown, in order (ids; those the view lacks are
 			       left out, and its last column ends every row); NULL: all of the view's */
 	int nchosen;
@@ -82,7 +89,8 @@ enum column_id {
 	COL_ACCT = COL_PSI + PSI_COLS, /* COL_ACCT + f: accounting field f (acctfield.h), optional */
 	COL_MAX_AT = COL_ACCT + AF_COUNT, /* when the row's longest wait happened, optional */
 	COL_TREND, /* the row's sort value over its last readings, a strip chart; optional */
-	COL_UNIT,      /* the systemd unit its cgroup's path names (cgident.h), optional */
+	COL_LAT,   /* COL_LAT + i: a percentile of one kind of wait (--why), optional */
+	COL_UNIT = COL_LAT + LAT_COLS, /* the systemd unit its cgroup's path names (cgident.h), optional */
 	COL_CONTAINER, /* the container its cgroup's path names, optional */
 	COL_CGROUP,
 	COL_COMMAND,
@@ -193,6 +201,9 @@ unsigned column_carried(const struct row *r, const struct display *d);
  * directly (a derived column's text is buf's, cut to 31 bytes, or a constant). A row without a reading yet (fresh) has blank numbers; "-" means unavailable; a share
  * above 100% per thread (column_carried) ends in CARRIED_MARK, within the column's width. */
 const char *column_text(const struct row *r, int id, const struct display *d, char *buf);
+
+/* The kind of wait (latency.h) and the quantile of a percentile column (COL_LAT + i). */
+void column_lat(int id, int *kind, double *q);
 
 /* The pressure line of a pressure column (COL_PSI + i): its resource and whether "full". */
 void column_psi(int id, int *resource, int *full);

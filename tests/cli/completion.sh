@@ -66,11 +66,11 @@ is --th -- --threads
 is --ex -- --exit-buffer=
 is -s t -- total thrashing tasks trend
 is -s p -- pcpu procs pid
-is --sort = io -- io io_some io_full iowait
+is --sort = io -- io io_some io_full iowait io_p50 io_p99
 is --sort = -- $(LC_ALL=C "$bin" -s '?' 2>&1 | sed -n 's/.*(choose from: \(.*\))$/\1/p' | tr -d ',')
 is --group = -- process thread cgroup command
 is --group c -- cgroup command
-is --columns = pid,i -- pid,io pid,io_some pid,io_full pid,iowait pid,irq pid,irq_full pid,ivcsw
+is --columns = pid,i -- pid,io pid,io_some pid,io_full pid,iowait pid,irq pid,irq_full pid,ivcsw pid,io_p50 pid,io_p99
 is --columns = pi -- pid
 is --format c -- csv
 is -b --format '' -- text csv json openmetrics html

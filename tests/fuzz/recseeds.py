@@ -2,7 +2,9 @@
 # recseeds.py — the seeds of the recording harnesses: corpus/recording/ (files) and
 # corpus/recrecord/ (a segment's records, decompressed), made by tests/reccraft.py and from a
 # recording delaytop wrote (REAL: e.g. `delaytop -w real.rec -b -p 1 -n 3 -d 0.1`; its frames are
-# decompressed with the zstd command). Usage: recseeds.py [REAL]
+# decompressed with the zstd command), and from one written with --why (WHY: e.g. `delaytop --why -w
+# why.rec -b -n 3 -d 0.3`), whose records end in the waits' section (format 1.3). Usage:
+# recseeds.py [REAL [WHY]]
 import os
 import struct
 import subprocess
@@ -66,3 +68,9 @@ if len(sys.argv) > 1:
     frame = list(segments(real))[0][1]
     p = subprocess.run(['zstd', '-d', '-c'], input=frame, capture_output=True)
     write('recrecord', 'real', p.stdout)
+if len(sys.argv) > 2:
+    why = open(sys.argv[2], 'rb').read()
+    write('recording', 'why-real', why)
+    frame = list(segments(why))[0][1]
+    p = subprocess.run(['zstd', '-d', '-c'], input=frame, capture_output=True)
+    write('recrecord', 'why-real', p.stdout)

@@ -25,10 +25,10 @@ int main(void)
 	int ids[COL_COUNT], n;
 
 	colset_init(&s, NULL, 0);
-	ok(colset_is_all(&s) && s.n == COL_COUNT - AF_COUNT - 4 && !colset_shown(&s, COL_ACCT + AF_READ) &&
+	ok(colset_is_all(&s) && s.n == COL_COUNT - AF_COUNT - LAT_COLS - 4 && !colset_shown(&s, COL_ACCT + AF_READ) &&
 		   !colset_shown(&s, COL_MAX_AT) && !colset_shown(&s, COL_TREND) && !colset_shown(&s, COL_UNIT) &&
-		   !colset_shown(&s, COL_CONTAINER),
-	   "without --columns the set is every column but the optional ones (accounting, MAX AT, TREND, UNIT, "
+		   !colset_shown(&s, COL_CONTAINER) && !colset_shown(&s, COL_LAT + 1),
+	   "without --columns the set is every column but the optional ones (accounting, MAX AT, TREND, the percentiles, UNIT, "
 	   "CONTAINER), in order");
 	colset_init(&s, chosen, 4);
 	ok(!colset_is_all(&s) && colset_shown(&s, IO) && !colset_shown(&s, COL_USER), "--columns io,pid,cpu,command");

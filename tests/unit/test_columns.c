@@ -317,15 +317,18 @@ static void test_pinned_orders(void)
 	       "total, cpu, io, swapin, reclaim, thrashing, compact, wpcopy, irq, pcpu, procs, tasks, running, sleeping, "
 	       "uninterruptible, stopped, iowait, cpu_some, cpu_full, memory_some, memory_full, io_some, io_full, "
 	       "irq_full, pid, user, state, cgroup, command, read, write, cancelled, rchar, wchar, syscr, syscw, "
-	       "vcsw, ivcsw, utime, stime, maxrss, maxvm, max_at, trend, unit, container",
+	       "vcsw, ivcsw, utime, stime, maxrss, maxvm, max_at, trend, cpu_p50, cpu_p99, io_p50, io_p99, "
+	       "blocked_p50, blocked_p99, unit, container",
 	       "the list of sort keys: TOTAL, the kinds, CPU%, the cgroup view's, the names, the optional ones");
 	is_str(hide_order(0, buf, sizeof(buf)),
 	       "cgroup,irq,read,write,cancelled,rchar,wchar,syscr,syscw,vcsw,ivcsw,utime,stime,maxrss,maxvm,"
-	       "max_at,trend,unit,container,wpcopy,compact,thrashing,reclaim,swapin,user,state,pcpu,io,cpu,total",
+	       "max_at,trend,cpu_p50,cpu_p99,io_p50,io_p99,blocked_p50,blocked_p99,unit,container,wpcopy,compact,"
+	       "thrashing,reclaim,swapin,user,state,pcpu,io,cpu,total",
 	       "the task view hides the cgroup, the last kind, the optional columns, the other minor kinds, the "
 	       "user, state, CPU%, the major kinds, TOTAL; never the id or the command");
 	is_str(hide_order(1, buf, sizeof(buf)),
-	       "irq,unit,container,wpcopy,compact,thrashing,reclaim,swapin,sleeping,stopped,iowait,cpu_full,"
+	       "irq,cpu_p50,cpu_p99,io_p50,io_p99,blocked_p50,blocked_p99,unit,container,wpcopy,compact,thrashing,"
+	       "reclaim,swapin,sleeping,stopped,iowait,cpu_full,"
 	       "irq_full,pcpu,"
 	       "running,uninterruptible,tasks,io,cpu,io_full,memory_full,io_some,memory_some,cpu_some,total",
 	       "the cgroup view hides the last kind, the unit and the container, the other minor kinds, the rarer states and pressures, CPU%, the commoner ones, "
@@ -417,8 +420,53 @@ static void test_flat_cgroups(void)
 	ok(!listing_cgroups_flat(&snap), "a path that is not exactly /: not flat");
 }
 
+/* The percentile columns of --why: the row's percentile of the kind, "-" (never 0) where --why is
+ * off, the kind is not measured or not the row's, or the row did not wait; they sort, the "-" last. */
+static void test_lat_columns(void)
+{
+	struct display d = { .why_kinds = (lat_mask)(1u << DK_CPU | 1u << DK_IO | 1u << LAT_BLOCKED) };
+	struct lat_hist h[2] = { { .count = 4, .total_ns = 40000000, .max_ns = 20000000 },
+				 { .count = 1, .total_ns = 3000000, .max_ns = 3000000 } };
+	struct lat_waits w = { .kinds = 1u << DK_CPU }, w2 = { .kinds = 1u << DK_CPU, .h = &h[1] };
+	struct lat_waits gone = { .unavail = 1u << DK_CPU };
+	struct row r[3] = { make_row(1, 0, "a", 1, 1), make_row(2, 0, "b", 1, 1), make_row(3, 0, "c", 1, 1) };
+	const struct row *rows[3] = { &r[0], &r[1], &r[2] };
+	char buf[32], want[32];
+	int kind;
+	double q;
+
+	h[0].slot[lat_slot_of(2000000)] = 2; /* two waits of 2 ms, two of 20 */
+	h[0].slot[lat_slot_of(20000000)] = 2;
+	h[1].slot[lat_slot_of(3000000)] = 1;
+	w.h = &h[0];
+	r[0].lat = &w;
+	r[1].lat = &w2;
+	r[2].lat = &gone;
+	column_lat(COL_LAT + 1, &kind, &q);
+	ok(kind == DK_CPU && q == 0.99 && strcmp(column_def(COL_LAT + 1).key, "cpu_p99") == 0 &&
+		   strcmp(column_def(COL_LAT + 1).title, "CPU p99") == 0 && column_def(COL_LAT + 1).optional,
+	   "COL_LAT + 1 is CPU p99, cpu_p99, optional");
+	is_int(order_find("blocked_p50"), COL_LAT + 4, "sort key blocked_p50");
+	is_num(column_value(&r[0], COL_LAT + 1, &d), lat_percentile_ms(&h[0], 0.99), 1e-9, "CPU p99 is the row's p99");
+	snprintf(want, sizeof(want), "%.2f", lat_percentile_ms(&h[0], 0.99));
+	is_str(column_text(&r[0], COL_LAT + 1, &d, buf), want, "and its cell has two decimals");
+	ok(column_value(&r[0], COL_LAT, &d) < column_value(&r[0], COL_LAT + 1, &d), "p50 below p99");
+	is_str(column_text(&r[0], COL_LAT + 3, &d, buf), "-", "IO measured, but the row did not wait: '-'");
+	is_str(column_text(&r[2], COL_LAT + 1, &d, buf), "-", "CPU not the row's (forked without): '-'");
+	d.why_kinds = 0;
+	is_str(column_text(&r[0], COL_LAT + 1, &d, buf), "-", "--why off: '-', not 0");
+	d.why_kinds = 1u << DK_CPU;
+	ok(column_def(COL_LAT).views == (VIEW_TASKS | VIEW_CGROUPS), "in the task and cgroup views");
+	order_sort(rows, 3, COL_LAT + 1, 0, &d);
+	ok(rows[0] == &r[0] && rows[1] == &r[1] && rows[2] == &r[2], "sorted by CPU p99: 20 ms, 3 ms, '-' (pids %u %u %u)",
+	   rows[0]->pid, rows[1]->pid, rows[2]->pid);
+	order_sort(rows, 3, COL_LAT + 1, 1, &d);
+	ok(rows[0] == &r[1] && rows[2] == &r[2], "reversed: 3 ms first, '-' still last");
+}
+
 int main(void)
 {
+	test_lat_columns();
 	test_flat_cgroups();
 	test_ident_columns();
 	test_pinned_orders();
