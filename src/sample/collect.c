@@ -49,7 +49,7 @@ void collector_free(struct collector *c)
 
 static uint64_t ticks_to_ns(uint64_t ticks)
 {
-	return ticks * (1000000000ull / (uint64_t)procfs_hz());
+	return ticks * (1000000000ull / (uint64_t)timing_hz());
 }
 
 uint64_t collect_activity(const struct task_counters *cnt)
@@ -199,7 +199,7 @@ static void count_states(struct collector *c, struct proc *p)
 	k->ops->list_threads(k, p->pid, &tids, &n, &cap);
 	dirfd = n ? k->ops->open_threads(k, p->pid) : -1;
 	for (size_t i = 0; dirfd >= 0 && i < n; i++) {
-		int s = cgroupfs_state_of(k->ops->thread_state(k, dirfd, tids[i]));
+		int s = cghier_state_of(k->ops->thread_state(k, dirfd, tids[i]));
 
 		if (s >= 0)
 			p->states[s]++;
@@ -452,7 +452,7 @@ int collect_limited(struct collector *c, char *err, size_t errlen)
 
 			if (c->k->ops->thread_counters(c->k, p->pid, c->ids[j], &cnt, &state, &began) < 0)
 				continue;
-			if (c->want_states && (s = cgroupfs_state_of(state)) >= 0)
+			if (c->want_states && (s = cghier_state_of(state)) >= 0)
 				p->states[s]++;
 			if (c->rules->threads) {
 				limited_thread(c, p, c->ids[j], &cnt, state, began, when);
