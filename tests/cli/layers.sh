@@ -1,10 +1,10 @@
 # layers.sh — src/'s folders are layers, and every #include "x.h" keeps to them, directly and
 # through the headers it brings in: a folder includes only its own headers and those of the
 # folders below it that the table allows, and names only the structs of those. The front ends
-# and what they share (show, report, record, live, command, export, screen) never include the
-# kernel edge, not even through a sample/ header, a lower layer never includes a higher one, and
-# the front ends include each other only through what they share (show's options and rows,
-# report's metrics, record's recorder and replay). main may include anything. The sampler reaches
+# and what they share (show, options, report, record, live, command, export, screen) never
+# include the kernel edge, not even through a sample/ header, a lower layer never includes a
+# higher one, and the front ends include each other only through what they share (show's rows,
+# options', report's metrics, record's recorder and replay). main may include anything. The sampler reaches
 # the kernel only through the seam.
 . "$top_srcdir/tests/lib.sh"
 
@@ -16,12 +16,13 @@ model: base
 kernel: base model
 sample: base model kernel
 show: base model sample
-report: base model sample show
-record: base model sample show
-live: base model sample show record
-command: base model sample show
+options: base model sample show
+report: base model sample show options
+record: base model sample show options
+live: base model sample show options record
+command: base model sample show options
 export: base model sample show report
-screen: base model sample show record live
+screen: base model sample show options record live
 main: *
 EOF
 }
