@@ -21,7 +21,7 @@ report: base model sample show options
 record: base model sample show options
 live: base model sample show options record
 command: base model sample show options
-export: base model sample show report
+export: base model sample show options report
 screen: base model sample show options record live
 main: *
 EOF
