@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "timing.h"
 
@@ -43,4 +44,16 @@ void timing_iso8601(const struct timespec *t, char *buf, size_t size)
 	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03ld%c%02ld:%02ld", tm.tm_year + 1900,
 		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, t->tv_nsec / 1000000, sign,
 		 off / 60, off % 60);
+}
+
+long timing_hz(void)
+{
+	static long hz;
+
+	if (!hz) {
+		hz = sysconf(_SC_CLK_TCK);
+		if (hz <= 0)
+			hz = 100;
+	}
+	return hz;
 }

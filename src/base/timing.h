@@ -7,6 +7,9 @@
 
 uint64_t timing_mono_ns(void); /* CLOCK_MONOTONIC */
 uint64_t timing_boot_ns(void); /* CLOCK_BOOTTIME: what /proc start times count from */
+/* Clock ticks per second of the times /proc gives (USER_HZ: sysconf's _SC_CLK_TCK, else 100): a
+ * constant of the machine, not a reading, shared by the kernel edge and the sampler. */
+long timing_hz(void);
 
 /* The deadline after one met at now: a step later, or, when a slow reading missed slots, a step
  * after now rather than a rush to catch up. Pure. Both the screen and batch mode pace by it. */

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "acctswitch.h"
 #include "command.h"
 #include "delaykind.h"
 #include "family.h"
@@ -117,7 +118,7 @@ static void run_cgroups_free(struct run_cgroups *c)
 	idmap_free(&c->of);
 }
 
-static void to_exit_task(const struct ts_record *rec, const struct run *r, struct exit_task *t)
+static void to_exit_task(const struct task_record *rec, const struct run *r, struct exit_task *t)
 {
 	const struct task_counters *c = &rec->c;
 	kind_mask kinds = r->kinds;
@@ -127,7 +128,7 @@ static void to_exit_task(const struct ts_record *rec, const struct run *r, struc
 	t->tgid = (c->have & HAVE_TGID) ? c->tgid : rec->id;
 	t->ppid = c->ppid;
 	t->start_s = c->btime;
-	t->group_dead = (c->flag & TS_AGROUP) != 0;
+	t->group_dead = (c->flag & COUNTERS_AGROUP) != 0;
 	str_copy(t->comm, sizeof(t->comm), (c->have & HAVE_COMM) ? c->comm : "?");
 	totals_from_counters(&t->delays, c, kinds);
 	if (c->have & HAVE_IDS)
@@ -154,7 +155,7 @@ static void on_member(void *arg, const struct exit_task *t)
 }
 
 /* Only thread records count: a process aggregate repeats what its threads' records said. */
-static void command_on_exit(void *arg, const struct ts_record *thread, const struct ts_record *process)
+static void command_on_exit(void *arg, const struct task_record *thread, const struct task_record *process)
 {
 	struct run *r = arg;
 	struct exit_task t;
@@ -170,13 +171,11 @@ static void command_on_exit(void *arg, const struct ts_record *thread, const str
 	family_exit(r->family, &t, now_s());
 }
 
-static void on_survivor(void *arg, size_t index, const struct ts_record *rec, uint64_t when)
+static void on_survivor(void *arg, const struct task_record *rec)
 {
 	struct run *r = arg;
 	struct exit_task t;
 
-	(void)index;
-	(void)when;
 	to_exit_task(rec, r, &t);
 	report_add(&r->report, &t, 1);
 }
@@ -289,7 +288,7 @@ static int not_run(const char *argv0, int e)
  * found off, the records read after count CPU delay only, as any of their tasks may be such. */
 static void check_switch(struct run *r)
 {
-	if (sampler_delayacct_state() == DELAYACCT_OFF)
+	if (acctswitch_state() == DELAYACCT_OFF)
 		r->kinds = 1u << DK_CPU;
 }
 

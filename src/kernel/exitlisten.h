@@ -19,7 +19,7 @@ struct exitlisten;
 typedef void (*ts_exit_fn)(void *arg, const struct ts_record *thread, const struct ts_record *process);
 
 /* ac_flag bit of the record of a task whose exit ended its thread group (linux/acct.h AGROUP). */
-#define TS_AGROUP 0x20
+#define TS_AGROUP COUNTERS_AGROUP
 
 /* At most this many sockets: one per CPU up to it, then groups of neighbouring CPUs. */
 #define EXITLISTEN_MAX 16

@@ -18,6 +18,7 @@
 #include "format.h"
 #include "i18n.h"
 #include "procfs.h"
+#include "timing.h"
 #include "xalloc.h"
 
 /* libproc2 selects at most this many pids per call. */
@@ -339,7 +340,7 @@ int procfs_parse_stat(const char *text, struct proc_stat *st)
 
 static uint64_t ticks_to_us(unsigned long long ticks)
 {
-	return ticks * (1000000ull / (unsigned long long)procfs_hz());
+	return ticks * (1000000ull / (unsigned long long)timing_hz());
 }
 
 /* User and system CPU time of a stat line, when it has them, into c. */
@@ -452,7 +453,7 @@ int procfs_thread_counters(uint32_t pid, uint32_t tid, struct task_counters *c, 
 	c->comm[sizeof(c->comm) - 1] = '\0';
 	c->delay[DK_CPU].total_ns = wait;
 	c->delay[DK_CPU].count = slices;
-	c->delay[DK_IO].total_ns = st.blkio * (1000000000ull / (unsigned long long)procfs_hz());
+	c->delay[DK_IO].total_ns = st.blkio * (1000000000ull / (unsigned long long)timing_hz());
 	c->kind_total = (kind_mask)(1u << DK_CPU | 1u << DK_IO);
 	c->kind_count = (kind_mask)(1u << DK_CPU);
 	c->run_virtual_ns = c->run_real_ns = run;
@@ -463,14 +464,3 @@ int procfs_thread_counters(uint32_t pid, uint32_t tid, struct task_counters *c, 
 	return 0;
 }
 
-long procfs_hz(void)
-{
-	static long hz;
-
-	if (!hz) {
-		hz = sysconf(_SC_CLK_TCK);
-		if (hz <= 0)
-			hz = 100;
-	}
-	return hz;
-}

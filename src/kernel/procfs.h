@@ -112,7 +112,4 @@ int procfs_parse_stat(const char *text, struct proc_stat *st);
  * negative errno. */
 ssize_t procfs_read(const char *path, char *buf, size_t size);
 
-/* Clock ticks per second (USER_HZ). */
-long procfs_hz(void);
-
 #endif

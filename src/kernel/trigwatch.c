@@ -22,7 +22,7 @@ int trigwatch_open(const struct trigger_spec *t, const struct cgroup_hier *h, ch
 		       (unsigned long long)t->stall_us, (unsigned long long)t->window_us);
 	if (!t->cgroup[0]) {
 		snprintf(path, sizeof(path), "/proc/pressure/%s", psi_name(t->resource));
-	} else if (cgroupfs_dir(h, t->cgroup, dir, sizeof(dir)) == 0) {
+	} else if (cghier_dir(h, t->cgroup, dir, sizeof(dir)) == 0) {
 		snprintf(path, sizeof(path), "%s/%s.pressure", dir, psi_name(t->resource));
 	} else {
 		text_clean(shown, sizeof(shown), t->cgroup);

@@ -451,7 +451,7 @@ static int check_cgroup(struct options *o, char *buf, size_t size)
 		return 0;
 	}
 	text_clean(shown, sizeof(shown), o->cgroup);
-	if (cgroupfs_dir(&h, buf, where, sizeof(where)) < 0)
+	if (cghier_dir(&h, buf, where, sizeof(where)) < 0)
 		snprintf(where, sizeof(where), "%s", h.m.dir);
 	fprintf(stderr, "%s: ", PACKAGE);
 	fprintf(stderr, F_(N_("cannot read cgroup '%s' (%s): %s")), shown, where, strerror(-rc));

@@ -61,6 +61,18 @@ struct task_counters {
 	char comm[33];
 };
 
+/* task_counters.flag's bit for the record of a task whose process ended with it: the last
+ * thread of its group (linux/acct.h's AGROUP). */
+#define COUNTERS_AGROUP 0x20
+
+/* One record the kernel made of a task, as the layers above its edge take it (command mode's exit
+ * records and survivors, through sample/follow.h): one thread's counters, or a process aggregate. */
+struct task_record {
+	int process; /* 1: a process aggregate; 0: one thread */
+	uint32_t id; /* the tid, or the tgid of an aggregate */
+	struct task_counters c;
+};
+
 static inline int counters_has_kind(const struct task_counters *c, int kind)
 {
 	return (c->kind_total >> kind) & 1;

@@ -54,7 +54,7 @@ void collector_free(struct collector *c)
 
 static uint64_t ticks_to_ns(uint64_t ticks)
 {
-	return ticks * (1000000000ull / (uint64_t)procfs_hz());
+	return ticks * (1000000000ull / (uint64_t)timing_hz());
 }
 
 uint64_t collect_activity(const struct task_counters *cnt)
@@ -424,7 +424,7 @@ int collect_limited(struct collector *c, char *err, size_t errlen)
 
 			if (c->k->ops->thread_counters(c->k, p->pid, c->ids[j], &cnt, &state, &began) < 0)
 				continue;
-			if (c->want_states && (s = cgroupfs_state_of(state)) >= 0)
+			if (c->want_states && (s = cghier_state_of(state)) >= 0)
 				p->states[s]++;
 			if (c->rules->threads) {
 				limited_thread(c, p, c->ids[j], &cnt, state, began, when);

@@ -5,8 +5,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "cgroupfs.h"
+#include "exitlisten.h"
 #include "follow.h"
 #include "procfs.h"
+#include "taskstats.h"
 #include "xalloc.h"
 
 struct follow {
@@ -41,9 +44,49 @@ int follow_fd(const struct follow *f)
 	return exitlisten_fd(f->l);
 }
 
-void follow_drain(struct follow *f, ts_exit_fn fn, void *arg, uint64_t *lost)
+/* The kernel edge's record as the model's. */
+static void to_record(const struct ts_record *in, struct task_record *out)
 {
-	exitlisten_drain(f->l, fn, arg, lost);
+	out->process = in->tgid;
+	out->id = in->id;
+	out->c = in->c;
+}
+
+/* The caller's function and argument, for the edge's callbacks to call with the model's records. */
+struct relay {
+	follow_exit_fn on_exit;
+	follow_task_fn on_task;
+	void *arg;
+};
+
+static void relay_exit(void *arg, const struct ts_record *thread, const struct ts_record *process)
+{
+	const struct relay *r = arg;
+	struct task_record t, p;
+
+	if (thread)
+		to_record(thread, &t);
+	if (process)
+		to_record(process, &p);
+	r->on_exit(r->arg, thread ? &t : NULL, process ? &p : NULL);
+}
+
+static void relay_task(void *arg, size_t index, const struct ts_record *rec, uint64_t when_ns)
+{
+	const struct relay *r = arg;
+	struct task_record t;
+
+	(void)index;
+	(void)when_ns;
+	to_record(rec, &t);
+	r->on_task(r->arg, &t);
+}
+
+void follow_drain(struct follow *f, follow_exit_fn fn, void *arg, uint64_t *lost)
+{
+	struct relay r = { .on_exit = fn, .arg = arg };
+
+	exitlisten_drain(f->l, relay_exit, &r, lost);
 }
 
 int follow_own_cgroup(struct cgroup_hier *h, char *buf, size_t size)
@@ -64,8 +107,10 @@ int64_t follow_parent(uint32_t pid)
 	return procfs_read_process(pid, &e) == 0 ? (int64_t)e.ppid : -1;
 }
 
-int follow_survivors(struct follow *f, int (*keep)(void *arg, uint32_t pid), void *arg, ts_reply_fn fn, void *fnarg)
+int follow_survivors(struct follow *f, int (*keep)(void *arg, uint32_t pid), void *arg, follow_task_fn fn,
+		     void *fnarg)
 {
+	struct relay r = { .on_task = fn, .arg = fnarg };
 	uint32_t *pids = NULL, *tids = NULL;
 	size_t npids = 0, cappids = 0, ntids = 0, captids = 0;
 	int rc = procfs_list(NULL, 0, &pids, &npids, &cappids);
@@ -74,7 +119,7 @@ int follow_survivors(struct follow *f, int (*keep)(void *arg, uint32_t pid), voi
 		if (keep(arg, pids[i]))
 			procfs_threads(pids[i], &tids, &ntids, &captids);
 	if (rc == 0 && ntids)
-		rc = ts_query(f->ts, TS_BY_PID, tids, ntids, fn, fnarg);
+		rc = ts_query(f->ts, TS_BY_PID, tids, ntids, relay_task, &r);
 	free(pids);
 	free(tids);
 	return rc;

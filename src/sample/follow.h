@@ -8,12 +8,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cgroupfs.h"
-#include "exitlisten.h"
-#include "taskstats.h"
+#include "cghier.h"
+#include "counters.h"
 
 /* The exit listeners and a taskstats client. */
 struct follow;
+
+/* Told of each exit: the thread's record, and the process aggregate when the thread was the last
+ * of a process that ever had several (else NULL); a thread record whose c.flag has
+ * COUNTERS_AGROUP and comes without an aggregate is a whole single-threaded process. */
+typedef void (*follow_exit_fn)(void *arg, const struct task_record *thread, const struct task_record *process);
+/* Told of each survivor's thread: its record. */
+typedef void (*follow_task_fn)(void *arg, const struct task_record *rec);
 
 /* Registers for every exit record (a receive buffer of exit_buffer bytes) and opens a taskstats
  * client. Returns 0, or -1 with a message in err and nothing left open. */
@@ -24,7 +30,7 @@ void follow_close(struct follow *f);
 /* The descriptor that polls POLLIN when exit records wait. */
 int follow_fd(const struct follow *f);
 /* Calls fn for every exit record waiting, adding the records the kernel dropped to *lost. */
-void follow_drain(struct follow *f, ts_exit_fn fn, void *arg, uint64_t *lost);
+void follow_drain(struct follow *f, follow_exit_fn fn, void *arg, uint64_t *lost);
 
 /* Finds the cgroup hierarchy into h, and this process's cgroup in it into buf. Returns 0, or -1
  * when the path cannot be read (h is filled all the same). */
@@ -42,8 +48,9 @@ void follow_cgroups_of(const struct cgroup_hier *h, int (*keep)(void *arg, uint3
 		       void (*fn)(void *fnarg, uint32_t pid, const char *path), void *fnarg);
 
 /* Asks taskstats about every thread of the processes in /proc that keep(arg, pid) accepts, and
- * calls fn(fnarg, ...) with each answer (the command's processes still alive at its end).
+ * calls fn(fnarg, record) with each answer (the command's processes still alive at its end).
  * Returns 0 or a negative errno. */
-int follow_survivors(struct follow *f, int (*keep)(void *arg, uint32_t pid), void *arg, ts_reply_fn fn, void *fnarg);
+int follow_survivors(struct follow *f, int (*keep)(void *arg, uint32_t pid), void *arg, follow_task_fn fn,
+		      void *fnarg);
 
 #endif

@@ -17,7 +17,6 @@
 #include "cgtable.h"
 #include "cgtree.h"
 #include "collect.h"
-#include "delayacct.h"
 #include "departed.h"
 #include "exitqueue.h"
 #include "forkedoff.h"
@@ -30,6 +29,7 @@
 #include "sampler.h"
 #include "selection.h"
 #include "tasktable.h"
+#include "timing.h"
 #include "users.h"
 #include "xalloc.h"
 
@@ -494,7 +494,7 @@ static void boot_window(struct sampler *s)
 		return;
 	if (s->k->ops->read_process(s->k, 2, &e) < 0 || e.ppid != 0 || strcmp(e.comm, "kthreadd") != 0)
 		return;
-	forkedoff_since_boot(&s->off, (e.start_ticks + 1) * (1000000000ull / (uint64_t)procfs_hz()) + SAME_START_NS);
+	forkedoff_since_boot(&s->off, (e.start_ticks + 1) * (1000000000ull / (uint64_t)timing_hz()) + SAME_START_NS);
 }
 
 /* What o.wants asks the collector to read, and the tasks to keep (the longest waits also where
@@ -667,14 +667,4 @@ void sampler_close(struct sampler *s)
 	if (s->k)
 		s->k->ops->close(s->k);
 	free(s);
-}
-
-int sampler_delayacct_state(void)
-{
-	return delayacct_read();
-}
-
-int sampler_delayacct_switch(int on)
-{
-	return delayacct_write(on);
 }

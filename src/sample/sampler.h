@@ -6,9 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cgroupfs.h"
+#include "cghier.h"
 #include "model.h"
-#include "rowbuild.h"
+struct rowbuf; /* rowbuild.h: sampler_rows fills one */
 
 struct sampler;
 struct kernel;
@@ -114,11 +114,5 @@ const char *sampler_user_name(struct sampler *s, uint32_t uid);
 /* The selected processes (the listed ids, threads resolved to their process, each once); n = 0
  * when every process is selected. */
 const uint32_t *sampler_pids(const struct sampler *s, size_t *n);
-
-/* The kernel.task_delayacct switch now (DELAYACCT_ON, _OFF or _UNKNOWN), read for a front end
- * that asks (the screen's Ctrl-T question, command mode), not for a tick. */
-int sampler_delayacct_state(void);
-/* Sets the switch (the screen's Ctrl-T); returns 0 or a negative errno. */
-int sampler_delayacct_switch(int on);
 
 #endif

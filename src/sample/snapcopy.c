@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rowbuild.h"
 #include "snapcopy.h"
 #include "xalloc.h"
 

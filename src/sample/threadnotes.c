@@ -228,7 +228,7 @@ static int split_holds(const struct thread_notes *tn)
 static void one_thread(struct collector *c, struct proc *p, struct thread_notes *tn, uint64_t answer)
 {
 	uint32_t tick = c->tt->tick;
-	int s = cgroupfs_state_of(p->state);
+	int s = cghier_state_of(p->state);
 
 	if (tn->n)
 		notes_clear(tn);
@@ -380,7 +380,7 @@ static void count_states(struct collector *c, struct proc *p, struct thread_note
 			note->state = dirfd >= 0 ? c->k->ops->thread_state(c->k, dirfd, note->tid) : 0;
 		}
 		note->flags &= (uint8_t)~NOTE_STATED;
-		s = cgroupfs_state_of(note->state);
+		s = cghier_state_of(note->state);
 		if (s >= 0)
 			p->states[s]++;
 	}

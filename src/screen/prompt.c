@@ -10,6 +10,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "acctswitch.h"
 #include "format.h"
 #include "i18n.h"
 #include "prompt.h"
@@ -135,7 +136,7 @@ static void apply_delay(struct view *v, uint64_t *deadline)
 static void toggle_delayacct(struct view *v)
 {
 	int on = v->delayacct_target;
-	int rc = sampler_delayacct_switch(on);
+	int rc = acctswitch_set(on);
 
 	if (rc < 0)
 		view_say(v, F_(N_("cannot switch kernel.task_delayacct: %s")), strerror(-rc));

@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "acctswitch.h"
 #include "detail.h"
 #include "format.h"
 #include "i18n.h"
@@ -264,7 +265,7 @@ static void ask_delayacct(struct view *v)
 		return;
 	}
 	/* read now, not from the last reading: the question must say what answering yes does */
-	v->delayacct_target = sampler_delayacct_state() != DELAYACCT_ON;
+	v->delayacct_target = acctswitch_state() != DELAYACCT_ON;
 	prompt_open(v, PROMPT_DELAYACCT, "");
 }
 

@@ -1,9 +1,11 @@
-# layers.sh — src/'s folders are layers, and every #include "x.h" keeps to them: a folder
-# includes only its own headers and those of the folders below it that the table allows. The
-# front ends and what they share (show, report, record, live, command, export, screen) never include the
-# kernel edge, a lower layer never includes a higher one, and the front ends include each other
-# only through what they share (show's options and rows, report's metrics, record's recorder and
-# replay). main may include anything.
+# layers.sh — src/'s folders are layers, and every #include "x.h" keeps to them, directly and
+# through the headers it brings in: a folder includes only its own headers and those of the
+# folders below it that the table allows, and names only the structs of those. The front ends
+# and what they share (show, options, report, record, live, command, export, screen) never
+# include the kernel edge, not even through a sample/ header, a lower layer never includes a
+# higher one, and the front ends include each other only through what they share (show's rows,
+# options', report's metrics, record's recorder and replay). main may include anything. The sampler reaches
+# the kernel only through the seam.
 . "$top_srcdir/tests/lib.sh"
 
 # folder: the folders it may include besides itself, lowest first (src/README.md says why)
@@ -14,19 +16,23 @@ model: base
 kernel: base model
 sample: base model kernel
 show: base model sample
-report: base model sample show
-record: base model sample show
-live: base model sample show record
-command: base model sample show
-export: base model sample show report
-screen: base model sample show record live
+options: base model sample show
+report: base model sample show options
+record: base model sample show options
+live: base model sample show options record
+command: base model sample show options
+export: base model sample show options report
+screen: base model sample show options record live
 main: *
 EOF
 }
 
 # layers_check SRC: prints "FILE includes H (FOLDER)" for each include the table forbids, and
-# "FILE: folder F is not in the table" for a folder it does not know, and headers of one name in
-# two folders (a bare include could not tell them apart); fails if it printed any.
+# "FILE includes H (FOLDER) through A.h, B.h" for one it reaches through headers it may include
+# (a front end that includes a sample/ header that includes a kernel/ one compiles against the
+# kernel edge all the same); a forbidden header is named once per file and not followed further.
+# Also "FILE: folder F is not in the table" for a folder it does not know, and headers of one name
+# in two folders (a bare include could not tell them apart); fails if it printed any.
 layers_check() {
 	local src=$1 homes
 	homes=$(cd "$src" && find . -mindepth 2 -name '*.h' | sed 's|^\./||' | sort)
@@ -44,13 +50,91 @@ layers_check() {
 			rel = substr(FILENAME, length(src) + 2)
 			folder = rel; sub(/\/.*/, "", folder)
 			if (!(folder in allow)) { print rel ": folder " folder " is not in the table"; bad = 1 }
+			files[++nfiles] = rel; infolder[rel] = folder
+			base = rel; sub(/.*\//, "", base)
+			if (rel ~ /\.h$/) hfile[base] = rel
 		}
 		/^[ \t]*#[ \t]*include[ \t]*"/ {
 			h = $0; sub(/^[^"]*"/, "", h); sub(/".*/, "", h)
 			if (!(h in home)) next
-			to = home[h]
-			if (to == folder || allow[folder] ~ /\*/ || index(allow[folder], " " to " ")) next
-			print rel " includes " h " (" to ")"; bad = 1
+			inc[rel] = inc[rel] " " h
+		}
+		# may(F, H): whether folder F may include header H
+		function may(f, h) { return home[h] == f || allow[f] ~ /\*/ || index(allow[f], " " home[h] " ") }
+		# walk(F, VIA): the headers file F includes, each checked against the file being checked
+		# (rel); an allowed one is followed in turn, VIA naming the headers that led there
+		function walk(f, via,    m, i, parts, to) {
+			m = split(inc[f], parts, " ")
+			for (i = 1; i <= m; i++) {
+				to = parts[i]
+				if (to in seen) continue
+				seen[to] = 1
+				if (!may(folder, to)) {
+					print rel " includes " to " (" home[to] ")" (via == "" ? "" : " through " via); bad = 1
+				} else if (to in hfile) {
+					walk(hfile[to], via == "" ? to : via ", " to)
+				}
+			}
+		}
+		END {
+			for (fi = 1; fi <= nfiles; fi++) {
+				rel = files[fi]; folder = infolder[rel]
+				if (allow[folder] ~ /\*/) continue
+				delete seen
+				base = rel; sub(/.*\//, "", base)
+				seen[base] = 1
+				walk(rel, "")
+			}
+			exit bad
+		}
+	' <(layer_table) $(find "$src" -mindepth 2 -name '*.[ch]' | sort)
+}
+
+# types_check SRC: prints "FILE names struct T (FOLDER)" for each struct a file names (outside
+# comments) whose definition lives in a folder it may not include (a forward declaration makes
+# a layer depend on a higher one's type as surely as an include); fails if it printed any. A
+# struct's home is the folder of the header that defines it, else of the .c file (an opaque type);
+# a name two folders' .c files define each for themselves belongs to neither.
+types_check() {
+	local src=$1 defs
+	defs=$(cd "$src" && grep -HE '^[ \t]*(typedef[ \t]+)?struct[ \t]+[a-z_0-9]+[ \t]*\{' $(find . -mindepth 2 -name '*.[ch]' | sed 's|^\./||' | sort) |
+		sed -E 's|^([^/]*)/[^:]*\.([ch]):[ \t]*(typedef[ \t]+)?struct[ \t]+([a-z_0-9]+).*|\4 \2 \1|' | sort -u)
+	awk -v src="$src" -v defs="$defs" '
+		BEGIN {
+			n = split(defs, ds, "\n")
+			for (i = 1; i <= n; i++) {
+				split(ds[i], f, " ") # name, c or h, folder
+				if (f[2] == "h") { inh[f[1]] = 1; owner[f[1]] = f[3] }
+				else if (!(f[1] in inh)) { if (f[1] in owner && owner[f[1]] != f[3]) gone[f[1]] = 1; owner[f[1]] = f[3] }
+			}
+			for (t in gone) if (!(t in inh)) delete owner[t]
+		}
+		FNR == NR { k = $0; sub(/:.*/, "", k); v = $0; sub(/^[^:]*:/, "", v); allow[k] = " " v " "; next }
+		FNR == 1 {
+			rel = substr(FILENAME, length(src) + 2)
+			folder = rel; sub(/\/.*/, "", folder)
+			incomment = 0
+		}
+		allow[folder] ~ /\*/ { next }
+		{
+			line = $0; out = ""
+			while (line != "") {
+				if (incomment) {
+					e = index(line, "*/"); if (!e) break
+					line = substr(line, e + 2); incomment = 0
+				} else {
+					b = index(line, "/*"); if (!b) { out = out line; break }
+					out = out substr(line, 1, b - 1); line = substr(line, b + 2); incomment = 1
+				}
+			}
+			while (match(out, /struct[ \t]+[a-z_0-9]+/)) {
+				t = substr(out, RSTART, RLENGTH); sub(/^struct[ \t]+/, "", t)
+				out = substr(out, RSTART + RLENGTH)
+				if (!(t in owner) || owner[t] == folder || index(allow[folder], " " owner[t] " ")) continue
+				if ((rel, t) in said) continue
+				said[rel, t] = 1
+				print rel " names struct " t " (" owner[t] ")"; bad = 1
+			}
 		}
 		END { exit bad }
 	' <(layer_table) $(find "$src" -mindepth 2 -name '*.[ch]' | sort)
@@ -61,7 +145,12 @@ src="$top_srcdir/src"
 layers_check "$src" >"$TMPDIR_TEST/violations"
 rc=$?
 mapfile -t said <"$TMPDIR_TEST/violations"
-tap_ok $rc "every #include in src/ keeps to the layer table" "${said[@]}"
+tap_ok $rc "every #include in src/, and every header it brings in, keeps to the layer table" "${said[@]}"
+
+types_check "$src" >"$TMPDIR_TEST/types"
+rc=$?
+mapfile -t said <"$TMPDIR_TEST/types"
+tap_ok $rc "every struct a file names is of a folder it may include" "${said[@]}"
 
 find "$src" -mindepth 2 -name '*.[ch]' | wc -l >"$TMPDIR_TEST/count"
 [ "$(cat "$TMPDIR_TEST/count")" -gt 50 ] && [ ! -e "$src/delaytop.c" ] && ! ls "$src"/*.c >/dev/null 2>&1
@@ -91,13 +180,13 @@ tap_ok $ok "the screen's state, drawing and prompts call nothing above them" "${
 
 # The sampler, its collectors and its tables reach the kernel only through the seam (kernelops.h),
 # so that the unit tests' fake kernel sees every call: none of their files calls a reader of the
-# kernel edge by name (command mode's follow.c does; the switch front ends ask sampler.c about
-# outside a reading is delayacct_read's and delayacct_write's, not listed).
-edge_calls='(procfs_(open|close|mounted|list|walk|read_process|describe|tgid|threads|thread_state|thread_state_at|open_tasks|thread_counters|process_acct|thread_io|read)|ts_(open|close|query|probe|cgroupstats|listen[a-z_]*)|cgroupfs_(detect|task_path|exists|walk|pressure|states)|delayacct_off_at_boot|psifile_read|timing_(mono|boot)_ns)'
+# kernel edge by name. The two doors of the front ends outside any reading do: command mode's
+# follow.c, and acctswitch.c, the delay-accounting switch the screen and command mode ask about.
+edge_calls='(procfs_(open|close|mounted|list|walk|read_process|describe|tgid|threads|thread_state|thread_state_at|open_tasks|thread_counters|process_acct|thread_io|read)|ts_(open|close|query|probe|cgroupstats|listen[a-z_]*)|cgroupfs_(detect|task_path|exists|walk|pressure|states)|delayacct_(off_at_boot|read|write)|psifile_read|timing_(mono|boot)_ns)'
 seam_check() {
 	local dir=$1 f
 	for f in "$dir"/*.c; do
-		[ "${f##*/}" = follow.c ] && continue
+		case ${f##*/} in follow.c | acctswitch.c) continue ;; esac
 		grep -nE "(^|[^>._a-zA-Z0-9])$edge_calls\(" "$f" | sed "s|^|sample/${f##*/}:|; s|\(:[0-9]*:\).*|\1 calls the kernel edge, not through the seam|"
 	done
 }
@@ -139,5 +228,28 @@ seam_check "$TMPDIR_TEST/copy/sample" >"$TMPDIR_TEST/bad3"
 ok=$?
 mapfile -t said <"$TMPDIR_TEST/bad3"
 tap_ok $ok "a collector that calls procfs_list itself fails the seam's check, named" "got:" "${said[@]}"
+
+# and one in which a front end reaches the kernel edge through a sample/ header of its own, and
+# one in which the model names a type of the kernel edge's.
+cp "$src/sample/collect.c" "$TMPDIR_TEST/copy/sample/collect.c"
+cp "$src/sample/rowbuild.c" "$TMPDIR_TEST/copy/sample/rowbuild.c"
+printf '#include "procfs.h"\n' >"$TMPDIR_TEST/copy/sample/leak.h"
+printf '#include "leak.h"\n' >>"$TMPDIR_TEST/copy/show/filter.c"
+layers_check "$TMPDIR_TEST/copy" >"$TMPDIR_TEST/bad4"
+rc=$?
+[ $rc -ne 0 ] && [ "$(cat "$TMPDIR_TEST/bad4")" = "show/filter.c includes procfs.h (kernel) through leak.h" ]
+ok=$?
+mapfile -t said <"$TMPDIR_TEST/bad4"
+tap_ok $ok "a front end that reaches procfs.h through a sample/ header fails the check, named with the way" \
+	"expected status 1 and only 'show/filter.c includes procfs.h (kernel) through leak.h', got status $rc and:" "${said[@]}"
+
+printf 'struct proc_entry;\n' >>"$TMPDIR_TEST/copy/model/model.h"
+types_check "$TMPDIR_TEST/copy" >"$TMPDIR_TEST/bad5"
+rc=$?
+[ $rc -ne 0 ] && [ "$(cat "$TMPDIR_TEST/bad5")" = "model/model.h names struct proc_entry (kernel)" ]
+ok=$?
+mapfile -t said <"$TMPDIR_TEST/bad5"
+tap_ok $ok "the model naming a type of the kernel edge fails the check, named alone" \
+	"expected status 1 and only 'model/model.h names struct proc_entry (kernel)', got status $rc and:" "${said[@]}"
 
 done_testing

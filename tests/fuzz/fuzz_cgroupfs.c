@@ -19,15 +19,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!m)
 		abort();
-	n = cgroupfs_parse_mountinfo(text, m, CGROUP_MOUNTS_MAX);
+	n = cghier_parse_mountinfo(text, m, CGROUP_MOUNTS_MAX);
 	if (n < 0 || n > CGROUP_MOUNTS_MAX)
 		abort();
 	memset(&h, 0, sizeof(h));
-	cgroupfs_choose(m, n, &h);
+	cghier_choose(m, n, &h);
 	if ((h.layout == CGROUP_NONE) != (n == 0))
 		abort();
-	cgroupfs_describe(&h, name, sizeof(name));
-	if (cgroupfs_parse_task(fuzz_second(text, size), &h, path, sizeof(path)) == 0) {
+	cghier_describe(&h, name, sizeof(name));
+	if (cghier_parse_task(fuzz_second(text, size), &h, path, sizeof(path)) == 0) {
 		if (path[0] != '/' || strlen(path) >= sizeof(path))
 			abort();
 		cgpath_normalize(path, norm, sizeof(norm));
@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (!cgpath_within(path, "/"))
 			abort();
-		cgroupfs_dir(&h, path, dir, sizeof(dir));
+		cghier_dir(&h, path, dir, sizeof(dir));
 	}
 	(void)cgpath_climbs(fuzz_second(text, size)); /* -c's and a trigger's check of a path */
 	free(m);

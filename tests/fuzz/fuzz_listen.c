@@ -1,4 +1,4 @@
-/* fuzz_listen.c — --listen's value (listenaddr_parse in show/listenaddr.c): the first byte chooses
+/* fuzz_listen.c — --listen's value (listenaddr_parse in options/listenaddr.c): the first byte chooses
  * the size of the host buffer (1 to 256, allocated to exactly that, so that a write past it is
  * caught), the rest is the value. Taken: a port of 1 to 65535 and a host that fits; refused: a
  * message. */

@@ -27,6 +27,7 @@
 
 #include "acctstate.h"
 #include "kernelops.h"
+#include "timing.h"
 #include "xalloc.h"
 
 #define FK_PROCS 16
@@ -114,7 +115,7 @@ struct fake_kernel {
 
 static uint64_t fk_tick_ns(void)
 {
-	return 1000000000ull / (uint64_t)procfs_hz();
+	return 1000000000ull / (uint64_t)timing_hz();
 }
 
 static struct fake_kernel *fk_of(struct kernel *k)
@@ -666,7 +667,7 @@ static struct fk_proc *fk_add_proc(struct fake_kernel *fk, uint32_t pid, uint32_
 	p->pid = pid;
 	p->ppid = ppid;
 	p->euid = euid;
-	p->start_ticks = start_s * (uint64_t)procfs_hz();
+	p->start_ticks = start_s * (uint64_t)timing_hz();
 	p->state = 'S';
 	snprintf(p->comm, sizeof(p->comm), "%s", comm);
 	p->cmdline = cmdline;
@@ -681,7 +682,7 @@ static struct fk_thread *fk_add_thread(struct fk_proc *p, uint32_t tid, uint64_t
 
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
-	t->start_ticks = start_s * (uint64_t)procfs_hz();
+	t->start_ticks = start_s * (uint64_t)timing_hz();
 	t->state = 'S';
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	t->c.kind_total = t->c.kind_count = FK_ALL_KINDS;

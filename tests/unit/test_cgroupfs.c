@@ -47,40 +47,40 @@ static void test_detect(void)
 	char buf[CGROUP_PATH_MAX];
 	int n;
 
-	n = cgroupfs_parse_mountinfo(v2_only, m, CGROUP_MOUNTS_MAX);
-	cgroupfs_choose(m, n, &h);
+	n = cghier_parse_mountinfo(v2_only, m, CGROUP_MOUNTS_MAX);
+	cghier_choose(m, n, &h);
 	ok(n == 1 && h.layout == CGROUP_V2 && h.m.v2 && strcmp(h.m.dir, "/sys/fs/cgroup") == 0,
 	   "pure v2: the v2 hierarchy at /sys/fs/cgroup");
-	is_str(cgroupfs_describe(&h, buf, sizeof(buf)), "cgroup v2", "described as cgroup v2");
+	is_str(cghier_describe(&h, buf, sizeof(buf)), "cgroup v2", "described as cgroup v2");
 
-	n = cgroupfs_parse_mountinfo(hybrid, m, CGROUP_MOUNTS_MAX);
-	cgroupfs_choose(m, n, &h);
+	n = cghier_parse_mountinfo(hybrid, m, CGROUP_MOUNTS_MAX);
+	cghier_choose(m, n, &h);
 	ok(n == 4 && h.layout == CGROUP_HYBRID && h.m.v2 && strcmp(h.m.dir, "/sys/fs/cgroup/unified") == 0,
 	   "hybrid: v1 controllers and v2 at /sys/fs/cgroup/unified; v2 is shown");
 
-	n = cgroupfs_parse_mountinfo(v1_only, m, CGROUP_MOUNTS_MAX);
-	cgroupfs_choose(m, n, &h);
+	n = cghier_parse_mountinfo(v1_only, m, CGROUP_MOUNTS_MAX);
+	cghier_choose(m, n, &h);
 	ok(n == 2 && h.layout == CGROUP_V1 && !h.m.v2 && strcmp(h.m.dir, "/sys/fs/cgroup/cpu,cpuacct") == 0,
 	   "pure v1 without name=systemd: the first v1 hierarchy");
-	is_str(cgroupfs_describe(&h, buf, sizeof(buf)), "cgroup v1 (cpu,cpuacct)", "described with its controllers");
+	is_str(cghier_describe(&h, buf, sizeof(buf)), "cgroup v1 (cpu,cpuacct)", "described with its controllers");
 
-	n = cgroupfs_parse_mountinfo(hybrid, m, CGROUP_MOUNTS_MAX);
-	cgroupfs_choose(m, n - 1, &h); /* without the v2 line */
+	n = cghier_parse_mountinfo(hybrid, m, CGROUP_MOUNTS_MAX);
+	cghier_choose(m, n - 1, &h); /* without the v2 line */
 	ok(h.layout == CGROUP_V1 && strcmp(h.m.dir, "/sys/fs/cgroup/systemd") == 0,
 	   "v1 with name=systemd: the systemd hierarchy");
 
-	n = cgroupfs_parse_mountinfo(v1_no_systemd_escaped, m, CGROUP_MOUNTS_MAX);
+	n = cghier_parse_mountinfo(v1_no_systemd_escaped, m, CGROUP_MOUNTS_MAX);
 	ok(n == 2 && strcmp(m[0].dir, "/mnt/my cgroups") == 0 && strcmp(m[0].root, "/lxc/c1") == 0,
 	   "mountinfo's \\040 escape is undone; a bind mount keeps its root");
-	cgroupfs_choose(m, n, &h);
-	ok(cgroupfs_dir(&h, "/lxc/c1/a b", buf, sizeof(buf)) == 0 && strcmp(buf, "/mnt/my cgroups/a b") == 0,
+	cghier_choose(m, n, &h);
+	ok(cghier_dir(&h, "/lxc/c1/a b", buf, sizeof(buf)) == 0 && strcmp(buf, "/mnt/my cgroups/a b") == 0,
 	   "a path below a bind mount's root maps into its directory");
-	ok(cgroupfs_dir(&h, "/lxc/c2", buf, sizeof(buf)) < 0, "a path outside the bind mount has no directory");
-	ok(cgroupfs_parse_task(task_cgroup, &h, buf, sizeof(buf)) == 0 && strcmp(buf, "/lxc/c1/system.slice") == 0,
+	ok(cghier_dir(&h, "/lxc/c2", buf, sizeof(buf)) < 0, "a path outside the bind mount has no directory");
+	ok(cghier_parse_task(task_cgroup, &h, buf, sizeof(buf)) == 0 && strcmp(buf, "/lxc/c1/system.slice") == 0,
 	   "v1: the task's line is that of the hierarchy's controllers");
 
-	cgroupfs_choose(m, 0, &h);
-	ok(h.layout == CGROUP_NONE && cgroupfs_parse_task(task_cgroup, &h, buf, sizeof(buf)) < 0,
+	cghier_choose(m, 0, &h);
+	ok(h.layout == CGROUP_NONE && cghier_parse_task(task_cgroup, &h, buf, sizeof(buf)) < 0,
 	   "no hierarchy: no path");
 }
 
@@ -89,17 +89,17 @@ static void test_paths(void)
 	struct cgroup_mount m[CGROUP_MOUNTS_MAX];
 	struct cgroup_hier h;
 	char buf[CGROUP_PATH_MAX];
-	int n = cgroupfs_parse_mountinfo(hybrid, m, CGROUP_MOUNTS_MAX);
+	int n = cghier_parse_mountinfo(hybrid, m, CGROUP_MOUNTS_MAX);
 
-	cgroupfs_choose(m, n, &h);
-	ok(cgroupfs_parse_task(task_cgroup, &h, buf, sizeof(buf)) == 0 &&
+	cghier_choose(m, n, &h);
+	ok(cghier_parse_task(task_cgroup, &h, buf, sizeof(buf)) == 0 &&
 		   strcmp(buf, "/system.slice/foo\\x2dbar.service") == 0,
 	   "v2: the 0:: line, systemd's \\x2d escape kept as the kernel shows it");
-	cgroupfs_choose(m, n - 1, &h);
-	ok(cgroupfs_parse_task(task_cgroup, &h, buf, sizeof(buf)) == 0 &&
+	cghier_choose(m, n - 1, &h);
+	ok(cghier_parse_task(task_cgroup, &h, buf, sizeof(buf)) == 0 &&
 		   strcmp(buf, "/system.slice/foo\\x2dbar.service") == 0,
 	   "name=systemd: its line");
-	ok(cgroupfs_parse_task("0::/\n", &h, buf, sizeof(buf)) < 0, "a v1 hierarchy the task text lacks: no path");
+	ok(cghier_parse_task("0::/\n", &h, buf, sizeof(buf)) < 0, "a v1 hierarchy the task text lacks: no path");
 
 	cgpath_normalize("system.slice//a/", buf, sizeof(buf));
 	is_str(buf, "/system.slice/a", "normalized: a leading slash, no doubled or trailing one");
@@ -108,9 +108,9 @@ static void test_paths(void)
 	ok(cgpath_within("/a/b", "/a") && cgpath_within("/a", "/a") && !cgpath_within("/ab", "/a") &&
 		   cgpath_within("/x", "/"),
 	   "within: at or below, not a name that merely starts the same");
-	is_int(cgroupfs_state_of('R'), CG_RUNNING, "R is running");
-	is_int(cgroupfs_state_of('D'), CG_UNINTERRUPTIBLE, "D is uninterruptible");
-	is_int(cgroupfs_state_of('Z'), -1, "a zombie counts as no state");
+	is_int(cghier_state_of('R'), CG_RUNNING, "R is running");
+	is_int(cghier_state_of('D'), CG_UNINTERRUPTIBLE, "D is uninterruptible");
+	is_int(cghier_state_of('Z'), -1, "a zombie counts as no state");
 }
 
 static char tree[256];
@@ -293,9 +293,9 @@ static void test_fuzzed(void)
 	static const char before[] = " - cgroup2 a b c d\n";
 	struct cgroup_mount m[CGROUP_MOUNTS_MAX];
 
-	is_int(cgroupfs_parse_mountinfo(before + 1, m, CGROUP_MOUNTS_MAX), 0,
+	is_int(cghier_parse_mountinfo(before + 1, m, CGROUP_MOUNTS_MAX), 0,
 	       "a mountinfo line starting \"- \" is no mount (nothing before the text is read)");
-	is_int(cgroupfs_parse_mountinfo("->", m, CGROUP_MOUNTS_MAX), 0, "nor is \"->\"");
+	is_int(cghier_parse_mountinfo("->", m, CGROUP_MOUNTS_MAX), 0, "nor is \"->\"");
 }
 
 int main(void)

@@ -284,9 +284,40 @@ static void test_parse_user(void)
 	   "an unknown user name is refused and named");
 }
 
+/* Every rule between options (options.c's table) refuses the command line it gives as its example,
+ * with its own words: the first rule it breaks is that one. */
+static void test_rules(void)
+{
+	size_t n = options_rule_count();
+	char want[512];
+
+	ok(n >= 15, "the rules between options are a table (%zu rules)", n);
+	ok(options_rule(n, want, sizeof(want)) == NULL, "and past its last rule there is none");
+	for (size_t r = 0; r < n; r++) {
+		const char *const *ex = options_rule(r, want, sizeof(want));
+		char *argv[8] = { "delaytop" };
+		int argc = 1, rc;
+		struct options o;
+
+		while (ex[argc - 1] && argc < 7) {
+			argv[argc] = (char *)ex[argc - 1];
+			argc++;
+		}
+		argv[argc] = NULL;
+		strcpy(err, "(no message)");
+		rc = options_parse(argc, argv, &o, err, sizeof(err));
+		ok(argc > 1 && rc == OPTIONS_ERROR && strcmp(err, want) == 0,
+		   "rule %zu (\"%s\"): its example %s %s ... is refused with it", r, want, argv[1], argc > 2 ? argv[2] : "");
+		if (rc != OPTIONS_ERROR || strcmp(err, want) != 0)
+			printf("#   got rc %d, message: %s\n", rc, err);
+		options_free(&o);
+	}
+}
+
 int main(void)
 {
 	test_refused();
+	test_rules();
 	test_getopt_state();
 	test_valid();
 	test_parse_delay();

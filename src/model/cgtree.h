@@ -8,7 +8,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cgroupfs.h"
 #include "latency.h"
 #include "model.h"
 #include "psi.h"

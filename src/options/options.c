@@ -402,35 +402,122 @@ static int parse_one(int c, const char *word, struct options *o, char *err, size
 	}
 }
 
-/* What -w and -r take, and what does not go with them. */
-static int check_recording(const struct options *o, char *err, size_t errlen)
-{
-	static const struct {
-		int bad;
-		const char *text;
-	} rules[] = {
-		{ 0, N_("--rotate, --keep and --capture are for -w") },
-		{ 0, N_("--keep is for --rotate") },
-		{ 0, N_("--capture records around the moments a --trigger fires: add one") },
-		{ 0, N_("--begin and --end are for -r") },
-		{ 0, N_("-r replays a recording: -w, --listen, --trigger and a command do not apply to it") },
-		{ 0, N_("-r shows the rows as they were recorded: -H and --group=thread do not apply to it") },
-		{ 0, N_("--end is before --begin") },
-	};
-	int bad[sizeof(rules) / sizeof(rules[0])] = {
-		!o->write && (o->rotate || o->keep || o->capture_s > 0),
-		o->keep && !o->rotate,
-		o->capture_s > 0 && !o->ntriggers,
-		!o->read && (o->has_begin || o->has_end),
-		o->read && (o->write || o->listen || o->ntriggers || o->command),
-		o->read && o->threads,
-		o->has_begin && o->has_end && o->end_ns < o->begin_ns,
-	};
+/* THE rules between options: which do not go together, which need another. Each with its refusal
+ * (a printf format of one %s, arg, where arg is set) and a command line that breaks it and no rule
+ * before it, which the unit tests parse to see each rule refuse with its own words. Checked in
+ * this order, after the values (and command mode's options, from the table above). */
+enum option_rule {
+	RULE_WEB_CONFIG,
+	RULE_LISTEN_ROWS,
+	RULE_COMMAND_OPENMETRICS,
+	RULE_TRIGGER_OUTPUT,
+	RULE_TREE_ROWS,
+	RULE_CGROUP_SELECTION,
+	RULE_FOR_WRITE,
+	RULE_KEEP_ROTATE,
+	RULE_CAPTURE_TRIGGER,
+	RULE_FOR_READ,
+	RULE_READ_SOURCES,
+	RULE_READ_ROWS,
+	RULE_END_BEFORE_BEGIN,
+	RULE_HTML_WINDOW,
+	RULE_OUTPUT,
+	RULE_COUNT
+};
 
-	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
-		if (bad[i])
-			return optvalue_fail(err, errlen, "%s", _(rules[i].text));
+static const struct option_rule_text {
+	const char *text, *arg;
+	const char *example[6]; /* the arguments after "delaytop", NULL-terminated */
+} option_rules[RULE_COUNT] = {
+	[RULE_WEB_CONFIG] = { N_("--web-config is for --listen"), NULL, { "-b", "--web-config", "web.yml" } },
+	[RULE_LISTEN_ROWS] = { N_("--listen reads processes: -H and --group do not apply to it"), NULL,
+			       { "--listen", "127.0.0.1:9", "-H" } },
+	[RULE_COMMAND_OPENMETRICS] = { N_("command mode's report has no openmetrics format"), NULL,
+				       { "--format", "openmetrics", "--", "true" } },
+	[RULE_TRIGGER_OUTPUT] = { N_("--trigger says what stalled on the screen or in a text or JSON report"), NULL,
+				  { "--trigger", "cpu some 150ms 1s", "--format", "csv" } },
+	[RULE_TREE_ROWS] = { N_("--tree arranges processes: -H and --group do not apply to it"), NULL,
+			     { "-b", "--tree", "--group=cgroup" } },
+	[RULE_CGROUP_SELECTION] = { N_("--group=cgroup sums every task of each cgroup: -p and -u do not apply to it"),
+				    NULL, { "-b", "--group=cgroup", "-p", "1" } },
+	[RULE_FOR_WRITE] = { N_("--rotate, --keep and --capture are for -w"), NULL, { "-b", "--rotate", "hour" } },
+	[RULE_KEEP_ROTATE] = { N_("--keep is for --rotate"), NULL, { "-w", "x.rec", "--keep", "3" } },
+	[RULE_CAPTURE_TRIGGER] = { N_("--capture records around the moments a --trigger fires: add one"), NULL,
+				   { "-w", "x.rec", "--capture", "60" } },
+	[RULE_FOR_READ] = { N_("--begin and --end are for -r"), NULL, { "-b", "--begin", "-1h" } },
+	[RULE_READ_SOURCES] = { N_("-r replays a recording: -w, --listen, --trigger and a command do not apply to it"),
+				NULL, { "-r", "x.rec", "-w", "y.rec" } },
+	[RULE_READ_ROWS] = { N_("-r shows the rows as they were recorded: -H and --group=thread do not apply to it"),
+			     NULL, { "-r", "x.rec", "-H" } },
+	[RULE_END_BEFORE_BEGIN] = { N_("--end is before --begin"), NULL,
+				    { "-r", "x.rec", "--begin", "@200", "--end", "@100" } },
+	/* xgettext:c-format */
+	[RULE_HTML_WINDOW] = { N_("--format '%s' makes one page of a window of readings: it needs -r FILE "
+				  "or -- COMMAND"), "html", { "--format", "html" } },
+	[RULE_OUTPUT] = { N_("--output is for command mode: add -- COMMAND (or -r with --format html)"), NULL,
+			  { "-r", "x.rec", "-o", "x.json" } },
+};
+
+/* Which rules o breaks, by rule. */
+static void rules_broken(const struct options *o, int bad[RULE_COUNT])
+{
+	int rows = o->threads || o->cgroups || o->commands; /* -H or --group: not processes */
+
+	bad[RULE_WEB_CONFIG] = o->web_config && !o->listen;
+	bad[RULE_LISTEN_ROWS] = o->listen && rows;
+	bad[RULE_COMMAND_OPENMETRICS] = o->command && o->format == FORMAT_OPENMETRICS;
+	bad[RULE_TRIGGER_OUTPUT] = o->ntriggers && (o->format == FORMAT_CSV || o->format == FORMAT_OPENMETRICS ||
+						    (o->listen && !o->batch));
+	bad[RULE_TREE_ROWS] = o->tree && rows;
+	bad[RULE_CGROUP_SELECTION] = o->cgroups && (o->npids || o->by_uid);
+	bad[RULE_FOR_WRITE] = !o->write && (o->rotate || o->keep || o->capture_s > 0);
+	bad[RULE_KEEP_ROTATE] = o->keep && !o->rotate;
+	bad[RULE_CAPTURE_TRIGGER] = o->capture_s > 0 && !o->ntriggers;
+	bad[RULE_FOR_READ] = !o->read && (o->has_begin || o->has_end);
+	bad[RULE_READ_SOURCES] = o->read && (o->write || o->listen || o->ntriggers || o->command);
+	bad[RULE_READ_ROWS] = o->read && o->threads;
+	bad[RULE_END_BEFORE_BEGIN] = o->has_begin && o->has_end && o->end_ns < o->begin_ns;
+	bad[RULE_HTML_WINDOW] = o->format == FORMAT_HTML && !o->command && !o->read;
+	bad[RULE_OUTPUT] = o->output && !o->command && !(o->read && o->format == FORMAT_HTML);
+}
+
+/* The refusal of rule r into err. */
+static int rule_fail(int r, char *err, size_t errlen)
+{
+	const struct option_rule_text *t = &option_rules[r];
+
+	if (t->arg) { /* the table's formats take one %s, and F_ keeps a translation to the msgid's */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+		return optvalue_fail(err, errlen, F_(t->text), t->arg);
+#pragma GCC diagnostic pop
+	}
+	return optvalue_fail(err, errlen, "%s", _(t->text));
+}
+
+/* 0, or the refusal of the first rule between options that o breaks. */
+static int check_rules(const struct options *o, char *err, size_t errlen)
+{
+	int bad[RULE_COUNT];
+
+	rules_broken(o, bad);
+	for (int r = 0; r < RULE_COUNT; r++)
+		if (bad[r])
+			return rule_fail(r, err, errlen);
 	return 0;
+}
+
+size_t options_rule_count(void)
+{
+	return RULE_COUNT;
+}
+
+const char *const *options_rule(size_t r, char *msg, size_t size)
+{
+	if (r >= RULE_COUNT)
+		return NULL;
+	rule_fail((int)r, msg, size);
+	return option_rules[r].example;
 }
 
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
@@ -482,41 +569,8 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		if (listenaddr_parse(o->listen, host, sizeof(host), &port, err, errlen) < 0)
 			return OPTIONS_ERROR;
 	}
-	if (o->web_config && !o->listen) {
-		optvalue_fail(err, errlen, "%s", _("--web-config is for --listen"));
+	if (check_rules(o, err, errlen) < 0)
 		return OPTIONS_ERROR;
-	}
-	if (o->listen && (o->threads || o->cgroups || o->commands)) {
-		optvalue_fail(err, errlen, "%s", _("--listen reads processes: -H and --group do not apply to it"));
-		return OPTIONS_ERROR;
-	}
-	if (o->command && o->format == FORMAT_OPENMETRICS) {
-		optvalue_fail(err, errlen, "%s", _("command mode's report has no openmetrics format"));
-		return OPTIONS_ERROR;
-	}
-	if (o->ntriggers && (o->format == FORMAT_CSV || o->format == FORMAT_OPENMETRICS || (o->listen && !o->batch))) {
-		optvalue_fail(err, errlen, "%s", _("--trigger says what stalled on the screen or in a text or JSON report"));
-		return OPTIONS_ERROR;
-	}
-	if (o->tree && (o->threads || o->cgroups || o->commands)) {
-		optvalue_fail(err, errlen, "%s", _("--tree arranges processes: -H and --group do not apply to it"));
-		return OPTIONS_ERROR;
-	}
-	if (o->cgroups && (o->npids || o->by_uid)) {
-		optvalue_fail(err, errlen, "%s", _("--group=cgroup sums every task of each cgroup: -p and -u do not apply to it"));
-		return OPTIONS_ERROR;
-	}
-	if (check_recording(o, err, errlen) < 0)
-		return OPTIONS_ERROR;
-	if (o->format == FORMAT_HTML && !o->command && !o->read) {
-		optvalue_fail(err, errlen, F_(N_("--format '%s' makes one page of a window of readings: it needs -r FILE "
-					      "or -- COMMAND")), "html");
-		return OPTIONS_ERROR;
-	}
-	if (o->output && !o->command && !(o->read && o->format == FORMAT_HTML)) {
-		optvalue_fail(err, errlen, "%s", _("--output is for command mode: add -- COMMAND (or -r with --format html)"));
-		return OPTIONS_ERROR;
-	}
 	return OPTIONS_OK;
 }
 

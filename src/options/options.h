@@ -143,6 +143,12 @@ enum { OPTIONS_OK = 0, OPTIONS_EXIT = 1, OPTIONS_ERROR = -1 };
  * OPTIONS_ERROR with a one-line message naming the bad value in err. Pure except for --help and
  * --version output and the user database lookup of -u. */
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen);
+
+/* The rules between options (which do not go together, which need another), as options.c's table
+ * holds them: how many; rule r's refusal into msg and a command line that breaks it and no rule
+ * before it (the arguments after the program's name, NULL-terminated), or NULL past the last. */
+size_t options_rule_count(void);
+const char *const *options_rule(size_t r, char *msg, size_t size);
 void options_free(struct options *o);
 
 /* The values of -d, -p and -u (also for the screen's prompts) are parsed by optvalue.h. */

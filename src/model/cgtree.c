@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgpath.h"
 #include "cgtree.h"
 #include "xalloc.h"
 
