@@ -191,15 +191,6 @@ static int flag(uint64_t v)
 	return v <= 1;
 }
 
-/* A double's bits that are a time in seconds: finite, not negative. */
-static int seconds(uint64_t bits)
-{
-	double v;
-
-	memcpy(&v, &bits, 8);
-	return isfinite(v) && v >= 0;
-}
-
 /* A pressure share: a percent, or NaN for none. */
 static int share(uint64_t bits)
 {
@@ -242,26 +233,16 @@ static const char *bad_flag(const struct flag_field *f, size_t n)
 #define BAD_FLAG(...) bad_flag((const struct flag_field[]){ __VA_ARGS__ }, \
 			       sizeof((const struct flag_field[]){ __VA_ARGS__ }) / sizeof(struct flag_field))
 
+/* The first header fact (headfield.h) whose value fails its check, else the pressure's damage, or
+ * NULL. */
 static const char *bad_head(const struct rec_head *h)
 {
-	const char *bad;
-
-	if (h->wall_ns < 0)
-		return "wall_ns";
-	if (!seconds(h->interval))
-		return "interval";
-	if (!seconds(h->elapsed))
-		return "elapsed";
-	if (!seconds(h->reading))
-		return "reading";
-	if (h->delayacct < DELAYACCT_UNKNOWN || h->delayacct > DELAYACCT_ON)
-		return "delayacct";
-	if (h->tasks_from > TASKS_FOLLOWED)
-		return "tasks_from";
-	bad = BAD_FLAG({ "threads", (uint64_t)h->threads }, { "limited", (uint64_t)h->limited },
-		       { "listening", (uint64_t)h->listening }, { "cgroups", (uint64_t)h->cgroups },
-		       { "states_from_tasks", (uint64_t)h->states_from_tasks });
-	return bad ? bad : bad_psi(&h->psi);
+#define HEAD_FIELD_CHECK(member, type, snap, conv, check) \
+	if (!check(h->member)) \
+		return #member;
+	HEAD_FIELDS(HEAD_FIELD_CHECK)
+#undef HEAD_FIELD_CHECK
+	return bad_psi(&h->psi);
 }
 
 /* The first row field (rowfield.h) whose value fails its check, or NULL. */
@@ -657,21 +638,9 @@ void rec_decoder_snapshot(struct rec_decoder *d, struct snapshot *snap)
 	size_t n = 0;
 
 	memset(snap, 0, sizeof(*snap));
-	snap->wall.tv_sec = (time_t)(h->wall_ns / 1000000000);
-	snap->wall.tv_nsec = (long)(h->wall_ns % 1000000000);
-	memcpy(&snap->interval_s, &h->interval, 8);
-	memcpy(&snap->elapsed_s, &h->elapsed, 8);
-	memcpy(&snap->reading_s, &h->reading, 8);
-	snap->threads = h->threads;
-	snap->nprocs = h->nprocs;
-	snap->nthreads = h->nthreads;
-	snap->delayacct = h->delayacct;
-	snap->limited = h->limited;
-	snap->listening = h->listening;
-	snap->exits = h->exits;
-	snap->exits_lost = h->exits_lost;
-	snap->tasks_from = (enum task_source)h->tasks_from;
-	snap->task_walks = h->task_walks;
+#define HEAD_FIELD_GET(member, type, smember, conv, check) conv##_GET(h, snap, member, smember)
+	HEAD_FIELDS(HEAD_FIELD_GET)
+#undef HEAD_FIELD_GET
 	rec_psi_to(&h->psi, &snap->psi);
 	snap->events = str_of(d, h->events, NULL);
 	d->rows = xgrow(d->rows, &d->caprows, d->st.ntasks ? d->st.ntasks : 1, sizeof(*d->rows));

@@ -258,25 +258,14 @@ static void task_truth(struct rec_encoder *e, struct rec_task *x, const struct r
 		x->acc = *r->acc;
 }
 
+/* The header facts of snap as recorded (headfield.h); its events are interned by the caller. */
 static void head_truth(struct rec_head *h, const struct snapshot *snap)
 {
 	memset(h, 0, sizeof(*h));
-	h->wall_ns = (int64_t)snap->wall.tv_sec * 1000000000 + snap->wall.tv_nsec;
-	memcpy(&h->interval, &snap->interval_s, 8);
-	memcpy(&h->elapsed, &snap->elapsed_s, 8);
-	memcpy(&h->reading, &snap->reading_s, 8);
-	h->threads = (uint8_t)snap->threads;
-	h->delayacct = snap->delayacct;
-	h->limited = (uint8_t)snap->limited;
-	h->listening = (uint8_t)snap->listening;
-	h->cgroups = (uint8_t)snap->cgroups;
+#define HEAD_FIELD_PUT(member, type, smember, conv, check) conv##_PUT(h, snap, member, smember)
+	HEAD_FIELDS(HEAD_FIELD_PUT)
+#undef HEAD_FIELD_PUT
 	h->states_from_tasks = snap->cgroup_source && strcmp(snap->cgroup_source, "cgroupstats") != 0;
-	h->nprocs = snap->nprocs;
-	h->nthreads = snap->nthreads;
-	h->exits = snap->exits;
-	h->exits_lost = snap->exits_lost;
-	h->tasks_from = (uint8_t)snap->tasks_from;
-	h->task_walks = snap->task_walks;
 	rec_psi_from(&h->psi, &snap->psi);
 }
 

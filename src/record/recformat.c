@@ -200,23 +200,10 @@ static void add_psi(int obj, size_t at)
 
 static void add_head_fields(void)
 {
-	ADD(RO_HEAD, struct rec_head, wall_ns, "wall_ns", RF_NUM, 1);
-	ADD(RO_HEAD, struct rec_head, interval, "interval", RF_NUM, 1);
-	ADD(RO_HEAD, struct rec_head, elapsed, "elapsed", RF_NUM, 1);
-	ADD(RO_HEAD, struct rec_head, reading, "reading", RF_NUM, 1);
-	ADD(RO_HEAD, struct rec_head, threads, "threads", RF_NUM, 1);
-	ADD(RO_HEAD, struct rec_head, delayacct, "delayacct", RF_NUM, 1);
-	ADD(RO_HEAD, struct rec_head, limited, "limited", RF_NUM, 1);
-	ADD(RO_HEAD, struct rec_head, listening, "listening", RF_NUM, 1);
-	ADD(RO_HEAD, struct rec_head, cgroups, "cgroups", RF_NUM, 1);
-	ADD(RO_HEAD, struct rec_head, states_from_tasks, "states_from_tasks", RF_NUM, 1);
-	ADD(RO_HEAD, struct rec_head, nprocs, "nprocs", RF_NUM, 1);
-	ADD(RO_HEAD, struct rec_head, nthreads, "nthreads", RF_NUM, 1);
-	ADD(RO_HEAD, struct rec_head, exits, "exits", RF_NUM, 1);
-	ADD(RO_HEAD, struct rec_head, exits_lost, "exits_lost", RF_NUM, 1);
-	ADD(RO_HEAD, struct rec_head, tasks_from, "tasks_from", RF_NUM, 1);
-	ADD(RO_HEAD, struct rec_head, task_walks, "task_walks", RF_NUM, 1);
-	ADD(RO_HEAD, struct rec_head, events, "events", RF_NUM, 1);
+#define HEAD_FIELD_ADD(member, type, snap, conv, check) \
+	add(RO_HEAD, #member, offsetof(struct rec_head, member), sizeof(type), RF_NUM, 1);
+	HEAD_FIELDS(HEAD_FIELD_ADD)
+#undef HEAD_FIELD_ADD
 	add_psi(RO_HEAD, offsetof(struct rec_head, psi));
 }
 

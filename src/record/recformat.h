@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "format.h"
+#include "headfield.h"
 #include "model.h"
 #include "psi.h"
 #include "rates.h"
@@ -55,17 +56,11 @@ struct rec_cgroup {
 	uint32_t identity_uid; /* who it is delegated to; 0 none (and in a file before 1.2) */
 };
 
-/* A reading's header facts. */
+/* A reading's header facts (headfield.h) and its pressure readings. */
 struct rec_head {
-	int64_t wall_ns;
-	uint64_t interval, elapsed, reading; /* the doubles' bits */
-	int32_t delayacct; /* DELAYACCT_*, which may be negative */
-	uint8_t threads, limited, listening, cgroups, states_from_tasks;
-	uint32_t nprocs, nthreads;
-	uint64_t exits, exits_lost;
-	uint8_t tasks_from;  /* enum task_source; 0 (unknown) in a file before 1.1 */
-	uint64_t task_walks;
-	uint32_t events; /* string id: the triggers that fired, or 0 */
+#define HEAD_FIELD_DECL(member, type, snap, conv, check) type member;
+	HEAD_FIELDS(HEAD_FIELD_DECL)
+#undef HEAD_FIELD_DECL
 	struct rec_psi psi;
 };
 

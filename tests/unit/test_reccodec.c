@@ -5,7 +5,8 @@
  * that reading again; a header with a field this reader does not know and without fields it
  * knows is still read; a newer major version is refused with both versions named; a flipped byte
  * is found by the checksum; --capture writes the readings around its firings once each (a file
- * in /tmp, read back through replay.h); and the times --begin and --end take. */
+ * in /tmp, read back through replay.h); the times --begin and --end take; and every header fact
+ * of headfield.h's table, alone and all at once, through a record and back. */
 #include "config.h"
 
 #include <errno.h>
@@ -470,6 +471,104 @@ static void schema_init(void)
 	if (rec_header_parse(&native, h.data, h.len, err, sizeof(err)) != 0)
 		printf("# our own header did not parse: %s\n", err);
 	out_free(&h);
+}
+
+/* ---- the header facts (headfield.h) ---- */
+
+/* A fact the encoder and decoder fill themselves (HF_OWN): set in s, or 0 when this test does not
+ * know it (then it fails: a new such fact needs its round trip here). */
+static int own_set(const char *name, struct snapshot *s)
+{
+	if (strcmp(name, "states_from_tasks") == 0) {
+		s->cgroups = 1;
+		s->cgroup_source = "tasks";
+		return 1;
+	}
+	if (strcmp(name, "events") == 0) {
+		s->events = "cpu some 150ms 1s\n";
+		return 1;
+	}
+	return 0;
+}
+
+static int from_tasks(const struct snapshot *s)
+{
+	return s->cgroup_source && strcmp(s->cgroup_source, "tasks") == 0;
+}
+
+static int own_same(const char *name, const struct snapshot *a, const struct snapshot *b)
+{
+	if (strcmp(name, "states_from_tasks") == 0)
+		return from_tasks(a) == from_tasks(b);
+	if (strcmp(name, "events") == 0)
+		return same_str(a->events, b->events);
+	return 0;
+}
+
+/* Fact i (member, of struct snapshot's smember) set in s to a value of its own, not 0 (the value
+ * of a fact not carried), that its check allows. */
+#define HF_PLAIN_SET(s, m, sm, i, check) (s)->sm = check((int)(i) + 2) ? (int)(i) + 2 : 1;
+#define HF_BITS_SET(s, m, sm, i, check) (s)->sm = (i) + 0.25;
+#define HF_WALL_SET(s, m, sm, i, check) (s)->sm = (struct timespec){ 1700000000 + (i), 123456789 };
+#define HF_OWN_SET(s, m, sm, i, check) known &= own_set(#m, s);
+#define HF_PLAIN_SAME(a, b, m, sm) ((a)->sm == (b)->sm)
+#define HF_BITS_SAME(a, b, m, sm) (memcmp(&(a)->sm, &(b)->sm, sizeof((a)->sm)) == 0)
+#define HF_WALL_SAME(a, b, m, sm) ((a)->sm.tv_sec == (b)->sm.tv_sec && (a)->sm.tv_nsec == (b)->sm.tv_nsec)
+#define HF_OWN_SAME(a, b, m, sm) own_same(#m, a, b)
+
+/* Every header fact of the table through a key record and back: for each fact alone (so that one
+ * copied into another's place shows) and for all at once, each fact of the decoded reading must
+ * be the one encoded. */
+static void test_head_fields(void)
+{
+	static const char *const names[] = {
+#define HEAD_FIELD_NAME(member, type, snap, conv, check) #member,
+		HEAD_FIELDS(HEAD_FIELD_NAME)
+#undef HEAD_FIELD_NAME
+	};
+	size_t n = sizeof(names) / sizeof(names[0]);
+
+	for (size_t only = 0; only <= n; only++) {
+		struct rec_encoder e;
+		struct rec_decoder d;
+		struct outbuf rec = { 0 };
+		struct snapshot s, got;
+		char err[256] = "";
+		const char *bad = NULL;
+		int type = -1, known = 1;
+		long used;
+		size_t i = 0;
+
+		memset(&s, 0, sizeof(s));
+#define HEAD_FIELD_SET(member, type, smember, conv, check) \
+	if (only == n || only == i) { \
+		conv##_SET(&s, member, smember, i, check) \
+	} \
+	i++;
+		HEAD_FIELDS(HEAD_FIELD_SET)
+#undef HEAD_FIELD_SET
+		rec_encoder_init(&e);
+		rec_decoder_init(&d, &native);
+		rec_encode(&e, &s, 1, &rec);
+		used = rec_decode(&d, (const uint8_t *)rec.data, rec.len, &type, err, sizeof(err));
+		rec_decoder_snapshot(&d, &got);
+#define HEAD_FIELD_SAME(member, type, smember, conv, check) \
+	if (!bad && !conv##_SAME(&s, &got, member, smember)) \
+		bad = #member;
+		HEAD_FIELDS(HEAD_FIELD_SAME)
+#undef HEAD_FIELD_SAME
+		ok(known && used == (long)rec.len && !bad, "header facts: %s%s through a key record", only == n ? "all" : names[only],
+		   only == n ? "" : " alone");
+		if (!known)
+			printf("#   an HF_OWN fact this test does not set (own_set)\n");
+		if (used != (long)rec.len)
+			printf("#   used %ld of %zu bytes: %s\n", used, rec.len, err);
+		if (bad)
+			printf("#   %s is not the one encoded\n", bad);
+		rec_decoder_free(&d);
+		rec_encoder_free(&e);
+		out_free(&rec);
+	}
 }
 
 /* Encodes the run's snapshot (key or not) as one record, decodes it with d and compares. */
@@ -1060,6 +1159,7 @@ int main(void)
 	schema_init();
 	test_varints();
 	test_run();
+	test_head_fields();
 	test_sizes();
 	test_headers();
 	test_foreign_header();
