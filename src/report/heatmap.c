@@ -70,6 +70,8 @@ static void time_axis(struct outbuf *o, const struct htmlrep *h, double cw, int 
 	for (int i = 0; i < n; i++) {
 		double x = LEFT + (ticks[i] - h->t0) / h->width * cw;
 
+		if (x < LEFT || x > LEFT + PLOT_W - 25)
+			continue; /* its label would stand out of the picture */
 		svg_time_label(label, sizeof(label), ticks[i], step, 0);
 		out_printf(o, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>", x, y + 14,
 			   label);

@@ -306,7 +306,7 @@ PYEOF
 # (anchored at its start) and with seconds (where a date beside
 # its time ran into the next label)
 dt -r "$FIX/long.rec" --format html --begin @1767225664 --end @1767225699 >"$TMPDIR_TEST/short.html" 2>/dev/null
-for f in hostile long short; do
+for f in hostile long short why; do
 	got=$(layout_check "$TMPDIR_TEST/$f.html")
 	[ "$got" = ok ]
 	tap_ok $? "$f's page at 1200 px: no sideways scroll (a cgroup of 240 letters breaks), no time label runs into the next" "$got"
