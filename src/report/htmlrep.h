@@ -6,7 +6,8 @@
  * does each command name (its tasks' delays added). The page: the host's facts, the pressure of
  * each resource over time, per delay kind the tasks and cgroups that waited most (a chart of the
  * first HTMLREP_CHART, a table of the first HTMLREP_TABLE) and a table of the command names that
- * did, and every PSI trigger event with who stalled. Pure code. */
+ * did, the heat maps of the waits --why measured (htmllat.h: each task's and cgroup's waits by
+ * bucket and log2 slot), and every PSI trigger event with who stalled. Pure code. */
 #ifndef DELAYTOP_HTMLREP_H
 #define DELAYTOP_HTMLREP_H
 
