@@ -4,7 +4,7 @@
  * creation time are fixed.
  *
  *   fixgen DIR   writes DIR/procs.rec, DIR/threads.rec, DIR/cgroups.rec, DIR/long.rec,
- *                DIR/peaks.rec, DIR/hostile.rec and DIR/build.rec */
+ *                DIR/peaks.rec, DIR/hostile.rec, DIR/build.rec and DIR/why.rec */
 #include "config.h"
 
 #include <errno.h>
@@ -166,6 +166,7 @@ struct fixture {
 	int peaks;    /* the system's pressure quiet but for the bursts of peak_share, and events */
 	int hostile;  /* mallory's names are markup and bytes that are not UTF-8 (the HTML report's test) */
 	int build;    /* build_procs rather than procs */
+	int why;      /* --why on: the rows' waits by kind as log2 histograms (why_at) */
 };
 
 /* The processes of fixture x, and how many into *n. */
@@ -455,11 +456,61 @@ static void make_row(struct row *row, struct fix_task *t, const struct fixture *
 	}
 }
 
+/* A made-up wait of slot s, ns: the middle of the slot. */
+static uint64_t slot_ns(int s)
+{
+	return (uint64_t)(1.5 * 1000 * (double)(1u << s));
+}
+
+/* Puts count waits of slot s into hist. */
+static void hist_put(struct lat_hist *hist, int s, uint32_t count)
+{
+	hist->slot[s] += count;
+	hist->count += count;
+	hist->total_ns += count * slot_ns(s);
+	if (count && slot_ns(s) > hist->max_ns)
+		hist->max_ns = slot_ns(s);
+}
+
+/* Row row's waits of --why at reading r (why.rec), into w with its histograms in hist: CPU for
+ * every task, shorter or longer by the reading; I/O for those that wait on it (mallory's 1601 the
+ * most); blocked for the sleepers. None in a task's first reading, nor once it ended. */
+static void why_at(struct row *row, int r, struct lat_waits *w, struct lat_hist hist[LAT_KINDS])
+{
+	uint32_t id = row->tid ? row->tid : row->pid;
+	size_t n = 0;
+
+	memset(w, 0, sizeof(*w));
+	memset(hist, 0, sizeof(struct lat_hist) * LAT_KINDS);
+	if (row->departed || row->fresh)
+		return;
+	hist_put(&hist[n], 2 + (int)(id % 7) + r % 3, 1 + (id % 5) * (uint32_t)r);
+	hist_put(&hist[n], 6 + (int)(id % 3) + r % 4, (uint32_t)r % 3);
+	w->kinds |= 1u << DK_CPU;
+	n++;
+	if (row->r.kind[DK_IO].pct > 0 || row->pid == 1601) {
+		hist_put(&hist[n], 9 + r % 4, 2 + (uint32_t)r);
+		if (row->pid == 1601)
+			hist_put(&hist[n], 12 + r % 2, 50 + (uint32_t)r);
+		w->kinds |= 1u << DK_IO;
+		n++;
+	}
+	if (row->state == 'S') {
+		hist_put(&hist[n], 15 + r % 5, 3);
+		w->kinds |= 1u << LAT_BLOCKED;
+		n++;
+	}
+	w->h = hist;
+	row->lat = w;
+}
+
 /* The triggers that fired before reading r: at the fourth reading, two. */
 static const char *events_at(const struct fixture *x, int r)
 {
 	if (x->peaks)
 		return r == 25 || r == 90 ? "io some 150ms 1s" : NULL;
+	if (x->why) /* every reading a JSON reading too, the truth of the heat maps' test */
+		return NULL;
 	return !x->small && r == 3 ? "memory some 150ms 1s\nio full 100ms 2s /system.slice" : NULL;
 }
 
@@ -467,6 +518,8 @@ static int write_fixture(const char *dir, const struct fixture *x, char *err, si
 {
 	struct fix_task tasks[MAX_ROWS];
 	struct row rows[MAX_ROWS];
+	static struct lat_waits waits[MAX_ROWS];
+	static struct lat_hist hists[MAX_ROWS][LAT_KINDS];
 	struct cgroup_facts facts[MAX_CGROUPS];
 	struct cgtree tree = { 0 };
 	struct psi_snapshot prev = { 0 }, cgprev[NCGROUPS];
@@ -522,10 +575,17 @@ static int write_fixture(const char *dir, const struct fixture *x, char *err, si
 				totals_add_delta(&t->acc, &t->base, &t->last, &t->peak, 0);
 				totals_add_acct_delta(&t->acc, &t->acct.base, &t->acct.last);
 			}
-			make_row(&rows[n++], t, x, r);
+			make_row(&rows[n], t, x, r);
+			if (x->why)
+				why_at(&rows[n], r, &waits[n], hists[n]);
+			n++;
 		}
 		snap.rows = rows;
 		snap.nrows = n;
+		if (x->why) {
+			snap.why.state = WHY_ON;
+			snap.why.attached = snap.why.measured = 1u << DK_CPU | 1u << DK_IO | 1u << LAT_BLOCKED;
+		}
 		procs_of(x, &nprocs);
 		snap.nprocs = (unsigned)nprocs;
 		snap.nthreads = (unsigned)ntasks + 3;
@@ -534,6 +594,8 @@ static int write_fixture(const char *dir, const struct fixture *x, char *err, si
 			snap.cgroups = 1;
 			snap.cgroup_source = "tasks";
 			snap.ncgroup_rows = cgtree_build(&tree, facts, NCGROUPS, rows, n, 1);
+			if (x->why)
+				cgtree_sum_latency(&tree, rows, n);
 			snap.cgroup_rows = tree.rows;
 		}
 		rc = recorder_write(rec, &snap, snap.events, err, errlen);
@@ -556,6 +618,7 @@ static const struct fixture fixtures[] = {
 	{ .name = "peaks.rec", .small = 1, .peaks = 1, .readings = 120 },
 	{ .name = "hostile.rec", .hostile = 1, .readings = 6 },
 	{ .name = "build.rec", .build = 1, .readings = 6 },
+	{ .name = "why.rec", .cgroups = 1, .hostile = 1, .why = 1, .readings = 8 },
 };
 
 int main(int argc, char **argv)

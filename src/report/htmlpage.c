@@ -34,6 +34,7 @@ static const char style[] =
 	"svg.chart{width:100%;height:auto;font:12px sans-serif}"
 	"svg .grid{stroke:#e4e4e4}svg .axis{stroke:#888}svg .tick{fill:#555}svg .legend{fill:#222}"
 	"svg .series{fill:none;stroke-width:1.5}svg .mark{stroke:#d62728;stroke-dasharray:4 3}"
+	"svg.heatmap{width:100%;height:auto;font:11px sans-serif}svg .frame{fill:#fafafa;stroke:#ccc}"
 	".none{color:#777}";
 
 static void fmt_time(char *buf, size_t size, double t)
@@ -431,6 +432,7 @@ void htmlrep_page(struct outbuf *o, const struct htmlrep *h, const struct htmlre
 	write_facts(o, h, f);
 	write_pressure(o, h, p);
 	write_kinds(o, h, p);
+	htmlrep_heatmaps(o, h);
 	write_events(o, h);
 	htmlrep_page_end(o);
 	free(p);

@@ -28,6 +28,7 @@ static void groups_free(struct hr_groups *gs)
 	for (size_t i = 0; i < gs->n; i++) {
 		free(gs->g[i].name);
 		delays_free(&gs->g[i].d);
+		htmllat_free(gs->g[i].lat);
 	}
 	free(gs->g);
 	free(gs->index);
@@ -47,6 +48,7 @@ void htmlrep_free(struct htmlrep *h)
 			free(t->user);
 			free(t->cgroup);
 			delays_free(&t->d);
+			htmllat_free(t->lat);
 			free(t);
 		}
 	idmap_free(&h->tasks);
@@ -112,10 +114,14 @@ static void halve(struct htmlrep *h)
 	h->nbuckets = (h->nbuckets + 1) / 2;
 	h->width *= 2;
 	while (idmap_next(&h->tasks, &pos, &id, &val))
-		for (struct hr_task *t = val; t; t = t->next)
+		for (struct hr_task *t = val; t; t = t->next) {
 			halve_points(&t->d);
-	for (size_t i = 0; i < h->cgroups.n; i++)
+			htmllat_halve(t->lat);
+		}
+	for (size_t i = 0; i < h->cgroups.n; i++) {
 		halve_points(&h->cgroups.g[i].d);
+		htmllat_halve(h->cgroups.g[i].lat);
+	}
 	for (size_t i = 0; i < h->commands.n; i++)
 		halve_points(&h->commands.g[i].d);
 }
@@ -289,6 +295,30 @@ static void add_row(struct htmlrep *h, const struct row *r, uint32_t bucket, dou
 	}
 }
 
+/* A row's waits of --why in the interval into its task and its cgroup. */
+static void add_row_lat(struct htmlrep *h, const struct row *r, uint32_t bucket)
+{
+	struct hr_task *t;
+	struct hr_group *c = NULL;
+	size_t i = 0;
+
+	if (r->departed || !r->lat || !r->lat->kinds)
+		return;
+	t = task_of(h, r);
+	task_strings(t, r);
+	if (r->cgroup)
+		c = &h->cgroups.g[group_of(&h->cgroups, r->cgroup)];
+	for (int k = 0; k < LAT_KINDS; k++) {
+		if (!(r->lat->kinds & (1u << k)))
+			continue;
+		htmllat_add(&t->lat, k, bucket, &r->lat->h[i]);
+		if (c)
+			htmllat_add(&c->lat, k, bucket, &r->lat->h[i]);
+		h->lat_kinds |= (lat_mask)(1u << k);
+		i++;
+	}
+}
+
 /* ---- events ---- */
 
 static void add_event(struct htmlrep *h, const struct snapshot *snap, const struct trigger_spec *spec)
@@ -380,8 +410,12 @@ void htmlrep_add(struct htmlrep *h, const struct snapshot *snap)
 		h->width = snap->interval_s > 1e-3 ? snap->interval_s : 1e-3;
 	bucket = bucket_of(h, t);
 	add_head(h, snap, &h->b[bucket], t);
-	for (size_t i = 0; i < snap->nrows; i++)
+	if (snap->why.state == WHY_ON)
+		h->why = 1;
+	for (size_t i = 0; i < snap->nrows; i++) {
 		add_row(h, &snap->rows[i], bucket, snap->interval_s);
+		add_row_lat(h, &snap->rows[i], bucket);
+	}
 }
 
 /* ---- what the page draws ---- */
@@ -522,4 +556,40 @@ size_t htmlrep_top_cgroups(const struct htmlrep *h, int k, const struct hr_group
 size_t htmlrep_top_commands(const struct htmlrep *h, int k, const struct hr_group **out, size_t max)
 {
 	return top_groups(&h->commands, k, out, max);
+}
+
+/* The waits of latency kind k in lat, ns (0: none). */
+static double lat_total(const struct hr_lat *lat, int k)
+{
+	return lat ? (double)lat->k[k].total_ns : 0;
+}
+
+size_t htmlrep_top_lat_tasks(const struct htmlrep *h, int k, const struct hr_task **out, size_t max)
+{
+	double keys[HTMLREP_TABLE];
+	size_t n = 0, pos = 0;
+	uint32_t id;
+	void *val;
+
+	if (max > HTMLREP_TABLE)
+		max = HTMLREP_TABLE;
+	while (max && idmap_next(&h->tasks, &pos, &id, &val))
+		for (const struct hr_task *t = val; t; t = t->next)
+			if (t->lat && t->lat->k[k].count)
+				n = top_insert((const void **)out, keys, n, max, t, lat_total(t->lat, k));
+	return n;
+}
+
+size_t htmlrep_top_lat_cgroups(const struct htmlrep *h, int k, const struct hr_group **out, size_t max)
+{
+	double keys[HTMLREP_TABLE];
+	size_t n = 0;
+
+	if (max > HTMLREP_TABLE)
+		max = HTMLREP_TABLE;
+	for (size_t i = 0; max && i < h->cgroups.n; i++)
+		if (h->cgroups.g[i].lat && h->cgroups.g[i].lat->k[k].count)
+			n = top_insert((const void **)out, keys, n, max, &h->cgroups.g[i],
+				       lat_total(h->cgroups.g[i].lat, k));
+	return n;
 }

@@ -6,7 +6,8 @@
  * does each command name (its tasks' delays added). The page: the host's facts, the pressure of
  * each resource over time, per delay kind the tasks and cgroups that waited most (a chart of the
  * first HTMLREP_CHART, a table of the first HTMLREP_TABLE) and a table of the command names that
- * did, and every PSI trigger event with who stalled. Pure code. */
+ * did, the heat maps of the waits --why measured (htmllat.h: each task's and cgroup's waits by
+ * bucket and log2 slot), and every PSI trigger event with who stalled. Pure code. */
 #ifndef DELAYTOP_HTMLREP_H
 #define DELAYTOP_HTMLREP_H
 
@@ -15,6 +16,7 @@
 
 #include "delaykind.h"
 #include "format.h"
+#include "htmllat.h"
 #include "idmap.h"
 #include "model.h"
 #include "psi.h"
@@ -43,6 +45,7 @@ struct hr_task {
 	char *comm, *cmdline, *user, *cgroup;
 	const char *seen[ROW_STRING_COUNT]; /* the row's strings when last copied */
 	struct hr_delays d;
+	struct hr_lat *lat; /* --why: its waits by kind, bucket and slot; NULL: none */
 	uint32_t command;   /* the command name its delays went to last: its index + 1 (0: none) */
 	kind_mask counted;  /* the kinds it was counted in there (hr_group's tasks) */
 	struct hr_task *next; /* another task of the same id (a pid used again) */
@@ -52,6 +55,7 @@ struct hr_task {
 struct hr_group {
 	char *name;                /* the cgroup's path, or the command name */
 	struct hr_delays d;
+	struct hr_lat *lat;        /* a cgroup: its tasks' waits of --why (NULL: none) */
 	uint32_t tasks[DK_COUNT];  /* a command name: the tasks of that name that waited in each kind */
 };
 
@@ -99,6 +103,8 @@ struct htmlrep {
 	unsigned max_procs, max_threads;
 	uint64_t exits_lost;
 	kind_mask kinds;  /* kinds some task waited in */
+	int why;          /* some reading was made with --why on */
+	lat_mask lat_kinds; /* the kinds --why measured a wait of */
 	struct idmap tasks; /* id (tid, else pid) -> struct hr_task list */
 	struct hr_groups cgroups;
 	struct hr_groups commands; /* by the name the task had when it waited */
@@ -132,6 +138,9 @@ size_t htmlrep_psi_series(const struct htmlrep *h, int res, int line, double *t,
 size_t htmlrep_top_tasks(const struct htmlrep *h, int k, const struct hr_task **out, size_t max);
 size_t htmlrep_top_cgroups(const struct htmlrep *h, int k, const struct hr_group **out, size_t max);
 size_t htmlrep_top_commands(const struct htmlrep *h, int k, const struct hr_group **out, size_t max);
+/* The tasks (or cgroups) whose waits of latency kind k (--why) were longest, as above. */
+size_t htmlrep_top_lat_tasks(const struct htmlrep *h, int k, const struct hr_task **out, size_t max);
+size_t htmlrep_top_lat_cgroups(const struct htmlrep *h, int k, const struct hr_group **out, size_t max);
 
 /* The whole page (htmlpage.c). */
 void htmlrep_page(struct outbuf *o, const struct htmlrep *h, const struct htmlrep_facts *f);
@@ -143,5 +152,7 @@ void htmlrep_page_start(struct outbuf *o, const char *host);
 void htmlrep_fact(struct outbuf *o, const char *label, const char *value);
 void htmlrep_table_head(struct outbuf *o, const char *id, const char *const *titles, size_t n);
 void htmlrep_page_end(struct outbuf *o);
+/* The section of the latency heat maps (heatmap.c). */
+void htmlrep_heatmaps(struct outbuf *o, const struct htmlrep *h);
 
 #endif

@@ -5,7 +5,8 @@
 # departs, a carried wait, a reading with delay accounting off, trigger events, PSI, the cgroup
 # view with states and pressure, three segments in long.rec, peaks.rec's bursts of pressure
 # and events, hostile.rec's names of markup, a container id named twice: by the system and in
-# a cgroup delegated to a user (identity_uid), and build.rec's names shared by several processes.
+# a cgroup delegated to a user (identity_uid), build.rec's names shared by several processes, and
+# why.rec's waits of --why.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/replay/fixture.sh"
 
@@ -18,8 +19,8 @@ for f in "$FIX"/*.rec; do
 	n=$((n + 1))
 	cmp -s "$f" "$TMPDIR_TEST/again/${f##*/}" && same=$((same + 1))
 done
-[ "$n" -eq 7 ] && [ "$same" -eq 7 ]
-tap_ok $? "fixgen writes the same 7 files again, byte for byte, in another time zone and locale" "$same of $n the same"
+[ "$n" -eq 8 ] && [ "$same" -eq 8 ]
+tap_ok $? "fixgen writes the same 8 files again, byte for byte, in another time zone and locale" "$same of $n the same"
 head -c 200 "$FIX/procs.rec" | grep -a -q 'fixture-host'
 tap_ok $? "the recordings name the fixed host, fixture-host"
 
@@ -79,6 +80,9 @@ check_fact "build.rec: cc1plus (1330), whose name holds cc1's" 1330 build.rec \
 	'[.[] | select(.type == "task" and .command == "cc1plus") | .pid] | unique | .[0]'
 check_fact "build.rec: in its first report postgres (900) waits most of any one process" 900 build.rec \
 	'[.[] | select(.type == "task")] | group_by(.time)[0] | max_by(.total_pct) | .pid'
+check_fact "why.rec: --why waits of cpu, io and blocked in every reading but the first, none of the other kinds" \
+	"blocked cpu io; 7" why.rec \
+	'[.[] | select(.type == "task" and .why != null)] | [([.[].why.latency | to_entries[] | select(.value != null and .value.count > 0) | .key] | unique | join(" ")), ([.[].time] | unique | length | tostring)] | join("; ")'
 reports=$(dt -r "$FIX/long.rec" -b --begin @1767225854 --end @1767225857 | grep -c '^delaytop - ')
 [ "$reports" -eq 3 ] && [ "$(dt -r "$FIX/long.rec" -b | grep -c '^delaytop - ')" -eq 599 ]
 tap_ok $? "long.rec: 599 reports after its first reading; 3 from 00:04:14 to 00:04:17, across the first segment's end" \

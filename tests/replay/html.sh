@@ -44,6 +44,13 @@ browser --dump-dom "file://$TMPDIR_TEST/long.html" >"$TMPDIR_TEST/long.dom"
 dt -r "$FIX/build.rec" --format html >"$TMPDIR_TEST/build.html" 2>"$TMPDIR_TEST/err"
 tap_ok $? "-r build.rec --format html writes the page" "$(head -3 "$TMPDIR_TEST/err")"
 browser --dump-dom "file://$TMPDIR_TEST/build.html" >"$TMPDIR_TEST/build.dom"
+# why.rec: recorded with --why (cpu, io and blocked waits by log2 slot); its JSON is the truth the
+# heat maps are checked against
+dt -r "$FIX/why.rec" --format html >"$TMPDIR_TEST/why.html" 2>"$TMPDIR_TEST/err"
+tap_ok $? "-r why.rec --format html writes the page" "$(head -3 "$TMPDIR_TEST/err")"
+dt -r "$FIX/why.rec" --format json >"$TMPDIR_TEST/why.json" 2>>"$TMPDIR_TEST/err"
+browser --dump-dom "file://$TMPDIR_TEST/why.html" >"$TMPDIR_TEST/why.dom"
+export WHY_JSON=$TMPDIR_TEST/why.json
 
 # dom_check FILE CHECK: the DOM Chromium made, read by html5lib (as the browser serialized it);
 # CHECK is Python over `doc` (an ElementTree root, namespaces stripped) that prints what is wrong.
@@ -156,7 +163,88 @@ if not any(t.startswith("/evil.slice/<svg") for t in legend):
 	tap_ok $([ -z "$out" ] && echo 0 || echo 1) \
 		"a task named <img src=x onerror=alert(1)> is text: no element or handler from a name, command line, cgroup or user" "$out"
 
-	for f in hostile long build; do
+	# the heat maps of why.rec: per kind, each task's and cgroup's cells hold, reading by reading and
+	# slot by slot, the waits the JSON of the same recording gives (its tasks' added for a cgroup),
+	# the rows are the slots from the shortest wait to the longest, each labelled with its range
+	out=$(dom_check "$TMPDIR_TEST/why.dom" '
+import json, math, os, re
+truth = {}  # (kind, "task", id) or (kind, "cgroup", path) -> {(HH:MM:SS, slot): count}
+for line in open(os.environ["WHY_JSON"]):
+    r = json.loads(line)
+    if r.get("type") != "task" or not r.get("why"):
+        continue
+    when = r["time"][11:19]
+    for kind, v in r["why"]["latency"].items():
+        for le, n in (v or {}).get("buckets", []):
+            slot = round(math.log2(le * 1000)) - 1
+            for key in ((kind, "task", str(r["tid"] or r["pid"])), (kind, "cgroup", r["cgroup"])):
+                cells = truth.setdefault(key, {})
+                cells[(when, slot)] = cells.get((when, slot), 0) + n
+def bound_ms(t):
+    m = re.fullmatch(r"([0-9.]+)(us|ms|s)", t)
+    return float(m.group(1)) * {"us": 1e-3, "ms": 1, "s": 1e3}[m.group(2)] if m else None
+sec = by_id("latency")
+figs = [f for f in sec.iter("figure") if f.get("class") == "heat"] if sec is not None else []
+kinds = sorted({f.get("id").split("-")[2] for f in figs})
+if kinds != ["blocked", "cpu", "io"]:
+    print("heat maps of kinds", kinds, "not blocked, cpu and io")
+for f in figs:
+    _, what, kind, who = f.get("id").split("-", 3)
+    if what == "cgroup":
+        who = text(f.find(".//span"))
+    want = truth.get((kind, what, who))
+    labels = [text(t) for t in f.iter("text") if "slot" in (t.get("class") or "")]
+    slots = sorted({s for (_, s) in want}) if want else []
+    if not want or len(labels) != slots[-1] - slots[0] + 1:
+        print(f.get("id"), "has", len(labels), "rows, the JSON slots", slots)
+        continue
+    for i, l in enumerate(labels):
+        hi = bound_ms(l.split("\u2013")[-1])
+        le = 2 ** (slots[0] + i + 1) / 1000
+        if hi is None or abs(hi - le) > le * 0.01:
+            print(f.get("id"), "row", i, "is labelled", repr(l), "for a slot up to", le, "ms")
+    got = {}
+    for rect in f.iter("rect"):
+        if rect.get("class") != "cell":
+            continue
+        m = re.fullmatch(r"(\d\d:\d\d:\d\d), (\S+); waits: (\d+)", text(rect.find("title")))
+        if not m or m.group(2) not in labels:
+            print(f.get("id"), "a cell titled", repr(text(rect.find("title"))))
+            continue
+        key = (m.group(1), slots[0] + labels.index(m.group(2)))
+        got[key] = got.get(key, 0) + int(m.group(3))
+    if got != want:
+        print(f.get("id"), "cells", sorted(got.items())[:4], "the JSON", sorted(want.items())[:4])
+    if f.get("data-waits") != str(sum(got.values())):
+        print(f.get("id"), "says", f.get("data-waits"), "waits, its cells hold", sum(got.values()))
+if len(figs) < 12:
+    print(len(figs), "heat maps, 12 or more expected")
+')
+	tap_ok $([ -z "$out" ] && echo 0 || echo 1) \
+		"why.rec: the heat maps of cpu, io and blocked hold each reading's waits by slot as the JSON, rows labelled with their ranges" "$out"
+
+	out=$(dom_check "$TMPDIR_TEST/why.dom" '
+bad = [e.tag for e in doc.iter() if e.tag in ("img", "script", "b", "iframe", "object", "embed", "link")]
+bad += [e.tag + " " + a for e in doc.iter() if isinstance(e.tag, str) for a in e.attrib if a.lower().startswith("on")]
+if bad:
+    print("elements or handlers from names:", bad)
+who = [text(s) for s in doc.iter("span") if s.get("class") == "who"]
+for want in ("<img src=x onerror=alert(1)>\ufffd (1601)", "/evil.slice/<svg onload=alert(3)>&amp;"):
+    if want not in who:
+        print("not a heat map caption as text:", repr(want), who[:6])
+')
+	tap_ok $([ -z "$out" ] && echo 0 || echo 1) "why.rec: the heat maps name a task <img src=x onerror=alert(1)> and its cgroup as text" "$out"
+
+	out=$(dom_check "$TMPDIR_TEST/hostile.dom" '
+none = by_id("latency-none")
+if none is None or "without --why" not in text(none):
+    print("no sentence saying the recording was made without --why:", None if none is None else text(none))
+if [f for f in doc.iter("figure") if f.get("class") == "heat"] or [s for s in doc.iter("svg") if s.get("class") == "heatmap"]:
+    print("a heat map drawn for a recording without --why")
+')
+	tap_ok $([ -z "$out" ] && echo 0 || echo 1) "hostile.rec (without --why): one sentence says so, no heat map" "$out"
+
+	for f in hostile long build why; do
 		err=$(html5_errors "$PY" "$TMPDIR_TEST/$f.html")
 		tap_ok $([ -z "$err" ] && echo 0 || echo 1) "$f.rec's page parses as HTML5 without an error (html5lib, strict)" "$err"
 	done
@@ -218,7 +306,7 @@ PYEOF
 # (anchored at its start) and with seconds (where a date beside
 # its time ran into the next label)
 dt -r "$FIX/long.rec" --format html --begin @1767225664 --end @1767225699 >"$TMPDIR_TEST/short.html" 2>/dev/null
-for f in hostile long short; do
+for f in hostile long short why; do
 	got=$(layout_check "$TMPDIR_TEST/$f.html")
 	[ "$got" = ok ]
 	tap_ok $? "$f's page at 1200 px: no sideways scroll (a cgroup of 240 letters breaks), no time label runs into the next" "$got"

@@ -238,6 +238,64 @@ static void test_events_and_page(void)
 	free(h);
 }
 
+/* --why: "big" waits each second on the CPU (slot 4, 5 or 6 by turn) and now and then long (slot
+ * 20); "small" blocked. For 3,000 readings the cells merge with the buckets and keep every wait,
+ * in order, one a (bucket, slot). */
+static void test_latency(void)
+{
+	struct htmlrep *h = xmalloc(sizeof(*h));
+	struct snapshot snap;
+	struct row rows[3];
+	struct lat_hist hist[2];
+	struct lat_waits big = { 1u << DK_CPU, 0, &hist[0] }, small = { 1u << LAT_BLOCKED, 0, &hist[1] };
+	const struct hr_task *top[HTMLREP_TABLE];
+	const struct hr_group *cg[HTMLREP_TABLE];
+	uint64_t want = 0, got = 0;
+	int ordered = 1, first, last;
+
+	htmlrep_init(h);
+	for (long i = 0; i <= 3000; i++) {
+		reading(&snap, rows, i);
+		memset(hist, 0, sizeof(hist));
+		hist[0].slot[4 + i % 3] = 1;
+		hist[0].slot[20] = i % 100 == 0 ? 2 : 0;
+		hist[0].count = 1 + hist[0].slot[20];
+		hist[0].total_ns = 20000 + hist[0].slot[20] * 1500000000ull;
+		hist[1].slot[12] = 3;
+		hist[1].count = 3;
+		hist[1].total_ns = 3 * 6000000ull;
+		rows[0].lat = &big;
+		rows[1].lat = &small;
+		snap.why.state = WHY_ON;
+		htmlrep_add(h, &snap);
+		if (i)
+			want += hist[0].count;
+	}
+	ok(h->why && h->lat_kinds == (1u << DK_CPU | 1u << LAT_BLOCKED), "--why's kinds: cpu and blocked (%#x)",
+	   h->lat_kinds);
+	is_int(htmlrep_top_lat_tasks(h, DK_CPU, top, HTMLLAT_TOP), 1, "one task waited on the CPU");
+	is_str(top[0]->comm, "big", "big");
+	for (uint32_t i = 0; i < top[0]->lat->k[DK_CPU].n; i++) {
+		const struct hl_cell *c = &top[0]->lat->k[DK_CPU].c[i], *p = i ? c - 1 : NULL;
+
+		got += c->count;
+		if (c->bucket >= h->nbuckets || (p && (p->bucket > c->bucket || (p->bucket == c->bucket && p->slot >= c->slot))))
+			ordered = 0;
+	}
+	is_int(got, want, "the cells hold every wait of the 3,000 readings");
+	is_int(top[0]->lat->k[DK_CPU].count, want, "and the kind's count says so");
+	ok(ordered, "the cells in order of bucket and slot, one a (bucket, slot), in the buckets used");
+	ok(top[0]->lat->k[DK_CPU].n <= 4 * h->nbuckets, "at most 4 cells a bucket (%u in %u buckets)",
+	   top[0]->lat->k[DK_CPU].n, h->nbuckets);
+	ok(htmllat_slots(top[0]->lat, DK_CPU, &first, &last) && first == 4 && last == 20, "slots 4 to 20 (%d to %d)",
+	   first, last);
+	is_int(htmlrep_top_lat_cgroups(h, LAT_BLOCKED, cg, HTMLLAT_TOP), 1, "one cgroup blocked");
+	is_str(cg[0]->name, "/b.slice", "small's");
+	is_int(cg[0]->lat->k[LAT_BLOCKED].count, 3000 * 3, "its waits, every one");
+	htmlrep_free(h);
+	free(h);
+}
+
 int main(void)
 {
 	test_day();
@@ -245,5 +303,6 @@ int main(void)
 	test_gap();
 	test_day_page();
 	test_events_and_page();
+	test_latency();
 	return tap_done();
 }
