@@ -129,7 +129,9 @@ size_t rowbuild(struct rowbuf *b, struct tasktable *tasks, const struct departed
 		if (t->seen != tick)
 			continue;
 		task_row(r, t, threads);
-		r->still = t->carried == tick && t->proc && t->proc->changed != tick;
+		/* an exit record folded in after the carry (the thread ended in the interval) moves it */
+		r->still = t->carried == tick && !t->exited && t->moved != tick && t->proc &&
+			   t->proc->changed != tick;
 		task_rates(r, t, tasks);
 		n++;
 	}
