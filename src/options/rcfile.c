@@ -384,6 +384,7 @@ char *rcfile_format(const struct rcfile_values *v)
 	o.hide_exited = v->hide_exited;
 	o.tree = v->tree;
 	o.tree_sums = v->tree_sums;
+	o.why = v->why;
 	o.nchosen = v->chosen ? n : 0;
 	if (o.nchosen)
 		memcpy(o.chosen, v->chosen, (size_t)n * sizeof(*o.chosen));

@@ -58,6 +58,7 @@ struct rcfile_values {
 	int active;
 	int hide_exited;
 	int tree, tree_sums; /* written in the process view only, where they apply */
+	int why;             /* --why (the screen's y) */
 	const int *chosen; /* --columns, or NULL */
 	int nchosen;
 };

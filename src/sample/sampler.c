@@ -63,7 +63,7 @@ struct sampler {
 
 	/* --why */
 	int why_loaded;           /* the eBPF side is loaded */
-	int why_failed;           /* its load failed: not tried again */
+	int why_failed;           /* its load failed: not tried again until switched off and on */
 	char why_notice[512];     /* why it failed, or the kinds it cannot measure; "" */
 	lat_mask why_attached;    /* the kinds it measures */
 	struct lat_batch lat;     /* this interval's waits */
@@ -284,6 +284,10 @@ const char *sampler_why_notice(const struct sampler *s)
 
 void sampler_set_why(struct sampler *s, int on)
 {
+	if (on && !s->o.why) { /* asked for anew: a load that failed is tried again */
+		s->why_failed = 0;
+		s->why_notice[0] = '\0';
+	}
 	s->o.why = !!on;
 }
 

@@ -82,7 +82,7 @@ const char *sampler_notice(const struct sampler *s);
  * measure on this kernel; NULL when it measures every kind or is off. */
 const char *sampler_why_notice(const struct sampler *s);
 /* Switches the eBPF side on or off (sampler_opts.why) from the next tick. A load that failed is
- * not tried again. */
+ * not tried again until it is switched off and on (the screen's key). */
 void sampler_set_why(struct sampler *s, int on);
 /* The rows whose off-CPU stacks are taken from the next interval on (with why_stacks): those
  * match says 1 of (at most STK_SELECT_MAX, the first ones); NULL: every row (those of the pids). */

@@ -76,7 +76,7 @@ const struct key_binding key_bindings[] = {
 	  .help = N_("replay (-r): play half as fast (down to 1/4x)") },
 	{ .codes = { 'd', 0 }, .label = "d", .action = ACT_DELAY, .help = N_("change the interval") },
 	{ .codes = { 'W', 0 }, .label = "W", .action = ACT_WRITE_SETTINGS,
-	  .help = N_("write the interval, sort, order, rows, a and the columns to the settings file") },
+	  .help = N_("write the interval, sort, order, rows, a, x, y and the columns to the settings file") },
 	{ .codes = { 'h', '?', 0 }, .label = N_("h, ?"), .action = ACT_HELP, .help = N_("this help") },
 	{ .codes = { 'q', 0 }, .label = "q", .action = ACT_QUIT, .help = N_("quit") },
 	{ .codes = { 'M', 0 }, .label = "M", .action = ACT_MOUSE,
@@ -84,6 +84,9 @@ const struct key_binding key_bindings[] = {
 	{ .codes = { CTRL('L'), 0 }, .label = N_("Ctrl-L"), .action = ACT_REDRAW, .help = N_("redraw the screen") },
 	{ .codes = { CTRL('T'), 0 }, .label = N_("Ctrl-T"), .action = ACT_DELAYACCT,
 	  .help = N_("switch kernel.task_delayacct on or off (root)") },
+	{ .codes = { 'y', 0 }, .label = "y", .action = ACT_WHY,
+	  .help = N_("--why on or off: how long each wait lasts, through eBPF (the p99 columns, i's histograms; "
+		     "CAP_BPF and CAP_PERFMON)") },
 	/* the timeline's keys last, so that the first page of the help still shows q and the keys
 	 * every screen has */
 	{ .codes = { 'e', 0 }, .label = "e", .action = ACT_NEXT_EVENT,

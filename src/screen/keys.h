@@ -40,6 +40,7 @@ enum action {
 	ACT_QUIT,
 	ACT_REDRAW,
 	ACT_DELAYACCT,
+	ACT_WHY,           /* --why on or off (a live run) */
 	ACT_WRITE_SETTINGS,
 	ACT_SETUP,
 	ACT_MOUSE,

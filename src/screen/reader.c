@@ -40,11 +40,13 @@ struct reader {
 	struct recorder *rec; /* -w: each reading is recorded, on the thread */
 	const struct trigger_spec *specs; /* the triggers, for the recording's events */
 	int applying_pids; /* the thread's: the reading under way applies a new selection */
+	int applying_why;  /* the thread's: it applies a switch of --why */
 
 	/* under the lock */
 	int quit, want, ready;
 	int set_group, threads, cgroups;
 	int wants; /* WANT_*; -1: as the sampler was opened */
+	int set_why, why; /* --why switched by the screen */
 	int set_pids;
 	uint32_t *pids;
 	size_t npids;
@@ -55,12 +57,14 @@ struct reader {
 	time_t fired_at[TRIGGER_MAX]; /* when it last did */
 	uint8_t gone[TRIGGER_MAX];    /* its pressure file went away (its cgroup was removed) */
 	char rec_err[1024];      /* why the recording stopped, until the screen takes it */
+	int why_applied;         /* the ready reading applied a switch of --why */
 	int pids_applied;        /* the ready reading applied a selection: */
 	struct selection_out sel; /* what it made of it */
 
 	/* the screen's thread only */
 	struct selection_out shown;
 	int shown_changed;
+	int shown_why_changed;
 };
 
 /* Applies the requests taken from under the lock; on the thread, with the lock released. */
@@ -93,7 +97,7 @@ static void publish_selection(struct reader *r)
 static void reader_prepare(void *arg, struct sampler *s)
 {
 	struct reader *r = arg;
-	int group[2], set_group, set_pids, wants;
+	int group[2], set_group, set_pids, wants, set_why, why;
 	uint32_t *pids;
 	size_t npids;
 
@@ -103,13 +107,18 @@ static void reader_prepare(void *arg, struct sampler *s)
 	set_group = r->set_group;
 	set_pids = r->set_pids;
 	wants = r->wants;
+	set_why = r->set_why;
+	why = r->why;
 	pids = r->pids;
 	npids = r->npids;
-	r->want = r->set_group = r->set_pids = 0;
+	r->want = r->set_group = r->set_pids = r->set_why = 0;
 	r->pids = NULL;
 	pthread_mutex_unlock(&r->lock);
 	r->applying_pids = set_pids;
+	r->applying_why = set_why;
 	apply(r, set_group ? group : NULL, pids, npids, set_pids);
+	if (set_why)
+		sampler_set_why(s, why);
 	if (wants >= 0) /* a recording keeps every field */
 		sampler_set_wants(s, (unsigned)wants | (r->rec ? WANT_ACCT | WANT_PEAKS : 0));
 	free(pids);
@@ -130,6 +139,8 @@ static int reader_reading(void *arg, const struct live_reading *lr)
 	if (lr->rec_err) /* said once, through reader_recording_error */
 		str_copy(r->rec_err, sizeof(r->rec_err), lr->rec_err);
 	r->pids_applied = r->applying_pids;
+	r->why_applied = r->applying_why;
+	r->applying_why = 0;
 	if (r->applying_pids)
 		publish_selection(r);
 	r->ready = 1;
@@ -272,6 +283,14 @@ void reader_set_wants(struct reader *r, unsigned wants)
 	pthread_mutex_unlock(&r->lock);
 }
 
+void reader_set_why(struct reader *r, int on)
+{
+	pthread_mutex_lock(&r->lock);
+	r->set_why = 1;
+	r->why = !!on;
+	pthread_mutex_unlock(&r->lock);
+}
+
 void reader_fired(struct reader *r, unsigned *counts, time_t *last, uint8_t *gone)
 {
 	pthread_mutex_lock(&r->lock);
@@ -320,6 +339,8 @@ enum reader_result reader_take(struct reader *r, struct snapcopy *c, int totals,
 		res = READER_ERROR;
 	}
 	r->shown_changed = r->pids_applied;
+	r->shown_why_changed = r->why_applied;
+	r->why_applied = 0;
 	if (r->pids_applied) { /* the selection moves to the screen's side */
 		free(r->shown.pids);
 		r->shown = r->sel;
@@ -345,6 +366,11 @@ const char *reader_pids_notice(const struct reader *r)
 int reader_pids_changed(const struct reader *r)
 {
 	return r->shown_changed;
+}
+
+int reader_why_changed(const struct reader *r)
+{
+	return r->shown_why_changed;
 }
 
 int reader_recording_error(struct reader *r, char *err, size_t errlen)

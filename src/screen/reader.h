@@ -34,6 +34,9 @@ void reader_ask(struct reader *r);
 void reader_set_group(struct reader *r, int threads, int cgroups);
 /* What process rows read beyond the kernel's answer (sampler_set_wants), from the next reading. */
 void reader_set_wants(struct reader *r, unsigned wants);
+/* The eBPF side (--why) on or off (sampler_set_why), from the next reading; whether that reading
+ * is the one that applied it, reader_why_changed says. */
+void reader_set_why(struct reader *r, int on);
 void reader_set_pids(struct reader *r, const uint32_t *pids, size_t npids);
 /* How often each trigger fired, when it last did (0: never), and whether its pressure file went
  * away (its cgroup was removed, so it is no longer watched): TRIGGER_MAX of each. */
@@ -55,5 +58,8 @@ const uint32_t *reader_pids(const struct reader *r, size_t *n);
 const char *reader_pids_notice(const struct reader *r);
 /* Whether the reading last taken applied a new selection. */
 int reader_pids_changed(const struct reader *r);
+/* Whether the reading last taken applied a switch of reader_set_why (its snapshot's why says
+ * how it went). */
+int reader_why_changed(const struct reader *r);
 
 #endif

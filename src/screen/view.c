@@ -432,6 +432,7 @@ void view_init(struct view *v, const struct options *o)
 	v->spec.filter.uid = o->uid;
 	v->spec.filter.active = o->active;
 	v->spec.filter.hide_exited = o->hide_exited;
+	v->why = o->why;
 	if (o->by_uid)
 		snprintf(v->user_text, sizeof(v->user_text), "%u", o->uid);
 	if (o->npids) {

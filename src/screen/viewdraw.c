@@ -188,6 +188,10 @@ static void system_parts(const struct view *v, struct header *h)
 	part_done(h);
 	out_printf(o, F_(N_("privileges %s")), v->snap.limited ? _("limited") : _("full"));
 	part_done(h);
+	if (v->snap.why.state != WHY_OFF) { /* --why, or y */
+		out_printf(o, F_(N_("why %s")), v->snap.why.state == WHY_ON ? _("on") : _("unavailable"));
+		part_done(h);
+	}
 	if (v->snap.limited) {
 		out_str(o, _("exited tasks not seen"));
 		part_done(h);

@@ -25,6 +25,30 @@ static void selection_arrived(struct view *v)
 		view_say(v, "%s", _("new processes in the selection get rates from the next reading"));
 }
 
+/* y: --why on or off from the next reading, which says how it went (why_arrived). */
+static void switch_why(struct view *v)
+{
+	v->why = !v->why;
+	reader_set_why(v->reader, v->why);
+	view_say(v, "%s", v->why ? _("--why on: each wait's length from the next reading")
+				 : _("--why off from the next reading"));
+}
+
+/* After the reading that applied y: the sampler's sentence when the eBPF side could not load
+ * (then --why goes back off, so that y tries again), or on which kinds it does not measure. */
+static void why_arrived(struct view *v)
+{
+	const struct why_header *h = &v->copy.snap.why;
+
+	if (h->state == WHY_UNAVAILABLE) {
+		view_say(v, "%s", h->reason ? h->reason : _("--why is unavailable"));
+		v->why = 0;
+		reader_set_why(v->reader, 0);
+	} else if (h->state == WHY_ON && h->reason) {
+		view_say(v, "%s", h->reason);
+	}
+}
+
 /* Whether the copy of a reading needs the task rows' totals since the start: while they are
  * shown, and for MAX AT, whose times come with them. */
 static int needs_totals(const struct view *v)
@@ -57,6 +81,8 @@ static enum reader_result live_take(struct view *v, char *err, size_t errlen)
 		view_say(v, "%s", why);
 	if (reader_pids_changed(v->reader))
 		selection_arrived(v);
+	if (res == READER_SNAPSHOT && reader_why_changed(v->reader))
+		why_arrived(v);
 	return res;
 }
 
@@ -98,6 +124,9 @@ static int live_act(struct view *v, enum action a, uint64_t *deadline)
 	case ACT_NEXT_READING: case ACT_PREV_READING: case ACT_JUMP: case ACT_FASTER: case ACT_SLOWER:
 	case ACT_NEXT_EVENT: case ACT_PREV_EVENT: case ACT_NEXT_PEAK: case ACT_PREV_PEAK:
 		view_say(v, "%s", _("this key steps through a recording (delaytop -r FILE); this screen is live"));
+		return 1;
+	case ACT_WHY:
+		switch_why(v);
 		return 1;
 	default:
 		return 0;

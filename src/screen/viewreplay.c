@@ -351,6 +351,9 @@ static int replay_act(struct view *v, enum action a, uint64_t *deadline)
 	case ACT_DELAYACCT:
 		view_say(v, "%s", _("a recording shows what was read: Ctrl-T would switch this machine's kernel.task_delayacct"));
 		break;
+	case ACT_WHY:
+		view_say(v, "%s", _("a recording shows what was recorded: --why cannot be switched on or off in it"));
+		break;
 	default:
 		return 0;
 	}

@@ -104,6 +104,7 @@ void view_write_settings(struct view *v)
 	o.commands = v->want_commands;
 	o.active = v->spec.filter.active;
 	o.hide_exited = v->spec.filter.hide_exited;
+	o.why = v->why;
 	o.tree = v->spec.display.tree;
 	o.tree_sums = v->spec.display.tree_sums;
 	o.nchosen = colset_is_all(&v->cols) ? 0 : v->cols.n;

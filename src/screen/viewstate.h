@@ -129,6 +129,7 @@ struct view {
 				      selected: the first character typed replaces it */
 	int input_hides_pids;      /* the pid list was too long to offer in the prompt */
 	int delayacct_target;      /* what the Ctrl-T question offers to set the switch to */
+	int why;                   /* --why as asked for (y switches it in a live run; W keeps it) */
 	int menu;                  /* the sort menu's or the column setup's highlighted column */
 
 	char message[256];

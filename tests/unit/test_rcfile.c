@@ -130,15 +130,15 @@ static void test_round_trip(void)
 {
 	static const int chosen[] = { COL_KIND + DK_CPU, COL_TOTAL, COL_COMMAND };
 	struct rcfile_values v = { .delay_s = 0.25, .sort_col = COL_KIND + DK_SWAPIN, .reverse = 1, .threads = 0,
-				   .cgroups = 1, .active = 1, .chosen = chosen, .nchosen = 3 };
+				   .cgroups = 1, .active = 1, .why = 1, .chosen = chosen, .nchosen = 3 };
 	struct options o;
 	struct rcfile_args keep;
 	char *text = rcfile_format(&v);
 
 	settle(&o, &keep, text, (char *)NULL);
 	ok(o.delay_s == 0.25 && o.sort_col == COL_KIND + DK_SWAPIN && o.reverse && o.cgroups && o.active &&
-		   o.nchosen == 3 && o.chosen[2] == COL_COMMAND && nwarned == 0,
-	   "what W writes reads back as the same settings");
+		   o.why && o.nchosen == 3 && o.chosen[2] == COL_COMMAND && nwarned == 0,
+	   "what W writes reads back as the same settings (why=yes too)");
 	if (nwarned)
 		printf("#   %s\n#   %s\n", warned, text);
 	done(&o, &keep);
@@ -150,10 +150,12 @@ static void test_round_trip(void)
 	v.cgroups = 0;
 	v.commands = 1;
 	v.tree = 1;
+	v.why = 0;
 	text = rcfile_format(&v);
 	settle(&o, &keep, text, (char *)NULL);
 	ok(strstr(text, "group=command\n") && o.commands && !o.cgroups && !o.threads && !o.tree && nwarned == 0,
 	   "the command view reads back as group=command, and the tree, which it has not, is not written");
+	ok(strstr(text, "why=no\n") && !o.why, "--why off is written why=no and reads back off");
 	done(&o, &keep);
 	free(text);
 }
