@@ -580,9 +580,9 @@ static void task_detail(struct view *v, struct lines *l)
 	identity_lines(v, l, r);
 	pressure_line(l, _("Cgroup pressure:"), r && r->cgroup ? cgroup_row(v, r->cgroup) : NULL);
 	kind_charts(v, l, r);
-	why_lines(v, l, r);
 	thread_lines(v, l, r);
 	acct_lines(l, r);
+	why_lines(v, l, r); /* last: what was there before --why keeps its place on a small screen */
 }
 
 /* A chart per pressure line of the cgroup over the readings kept, on 0 to 100%. */
@@ -634,7 +634,6 @@ static void cgroup_detail(struct view *v, struct lines *l)
 	identity_lines(v, l, cg);
 	pressure_line(l, _("Pressure:"), cg);
 	pressure_charts(v, l, cg);
-	why_lines(v, l, cg);
 	if (cg && cg->cg) {
 		static const char *const names[CG_STATES] = {
 			[CG_RUNNING] = N_("running"), [CG_SLEEPING] = N_("sleeping"),
@@ -668,6 +667,7 @@ static void cgroup_detail(struct view *v, struct lines *l)
 		linef(l, A_NORMAL, F_(N_("  %7u %7s%%  %s")), v->snap.threads ? top[i]->tid : top[i]->pid, total,
 		      top[i]->comm ? top[i]->comm : "");
 	}
+	why_lines(v, l, cg);
 }
 
 void detail_draw(struct view *v, int y, int rows)

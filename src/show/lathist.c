@@ -90,7 +90,7 @@ void lathist_lines(const struct why_header *wh, const struct lat_waits *w, enum 
 	lat_mask kinds;
 
 	if (wh->state == WHY_OFF) {
-		emit(ctx, 1, _("Wait latency: not measured (start with --why)"));
+		emit(ctx, 1, _("Wait latency: not measured (--why; y switches it on in a live screen)"));
 		return;
 	}
 	if (wh->state == WHY_UNAVAILABLE) {
