@@ -47,7 +47,7 @@ void tsnl_receiver_free(struct receiver *rx);
 
 /* Receives what is queued, without blocking: returns the number of datagrams, 0 when none,
  * or a negative errno (-ENOBUFS: the kernel dropped messages). A datagram that another process
- * sent (a process with CAP_NET_ADMIN may send to our port or join our multicast group) is
+ * sent (a process with CAP_NET_ADMIN may send to our port or to our multicast group) is
  * emptied: its msg_len is 0. */
 int tsnl_receiver_take(struct receiver *rx, int fd);
 
