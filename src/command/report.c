@@ -642,8 +642,10 @@ int report_print(struct report *r, enum output_format format, FILE *out)
 	struct outbuf o = { 0 };
 	int rc;
 
-	qsort(r->groups, r->ngroups, sizeof(*r->groups), by_total);
-	qsort(r->cgroups, r->ncgroups, sizeof(*r->cgroups), cgroup_by_total);
+	if (r->ngroups) /* nothing ran (a command not found): no array to sort, and qsort takes no NULL */
+		qsort(r->groups, r->ngroups, sizeof(*r->groups), by_total);
+	if (r->ncgroups)
+		qsort(r->cgroups, r->ncgroups, sizeof(*r->cgroups), cgroup_by_total);
 	if (format == FORMAT_JSON) {
 		report_json(&o, r);
 	} else if (format == FORMAT_CSV) {

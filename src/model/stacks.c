@@ -83,7 +83,8 @@ static int by_time(const void *a, const void *b)
 void stk_sort(const struct stk_batch *b, size_t *idx, size_t n)
 {
 	sort_batch = b;
-	qsort(idx, n, sizeof(*idx), by_time);
+	if (n) /* qsort takes no NULL, even for nothing */
+		qsort(idx, n, sizeof(*idx), by_time);
 	sort_batch = NULL;
 }
 
@@ -98,7 +99,8 @@ static int by_addr(const void *a, const void *b)
 
 void stk_syms_sort(struct stk_sym *syms, size_t n)
 {
-	qsort(syms, n, sizeof(*syms), by_addr);
+	if (n)
+		qsort(syms, n, sizeof(*syms), by_addr);
 }
 
 const struct stk_sym *stk_syms_find(const struct stk_sym *syms, size_t n, uint64_t addr)

@@ -144,7 +144,8 @@ static int by_time(const void *a, const void *b)
 
 const struct stackrun_stack *stackrun_stacks(struct stackrun *s, size_t *n, uint64_t *lost)
 {
-	qsort(s->s, s->n, sizeof(*s->s), by_time);
+	if (s->n) /* qsort takes no NULL, even for nothing */
+		qsort(s->s, s->n, sizeof(*s->s), by_time);
 	*n = s->n;
 	*lost = s->not_kept + s->kernel_lost;
 	return s->s;
