@@ -519,8 +519,10 @@ int whybpf_select(struct whybpf *w, const uint32_t *ids, size_t n, int by_tid)
 	if (n > WHY_SELECT_MAX)
 		n = WHY_SELECT_MAX;
 	now = xmalloc((n ? n : 1) * sizeof(*now));
-	memcpy(now, ids, n * sizeof(*ids));
-	qsort(now, n, sizeof(*now), cmp_u32);
+	if (n) { /* ids may be NULL when nothing is chosen */
+		memcpy(now, ids, n * sizeof(*ids));
+		qsort(now, n, sizeof(*now), cmp_u32);
+	}
 	/* the new ones first, then the old ones that left: a task selected throughout stays so */
 	for (size_t i = 0; i < n; i++) {
 		if (kept && now[kept - 1] == now[i])

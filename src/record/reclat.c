@@ -96,7 +96,8 @@ void rec_lat_put(struct outbuf *o, struct rec_lat *l)
 
 	if (l->why.state == WHY_OFF)
 		return;
-	qsort(l->e, l->n, sizeof(*l->e), by_slot);
+	if (l->n) /* qsort takes no NULL, even for nothing */
+		qsort(l->e, l->n, sizeof(*l->e), by_slot);
 	for (size_t i = 0, kept = 0; i < l->n; i++) { /* a slot once: a reader refuses it twice */
 		if (!kept || l->e[i].slot != l->e[kept - 1].slot)
 			l->e[kept++] = l->e[i];

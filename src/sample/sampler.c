@@ -163,8 +163,10 @@ static void stacks_select(struct sampler *s, const uint32_t *ids, size_t n)
 		s->capstk_sel = 2 * n;
 		s->stk_sel = xrealloc(s->stk_sel, s->capstk_sel * sizeof(*s->stk_sel));
 	}
-	memcpy(s->stk_sel, ids, n * sizeof(*ids));
-	qsort(s->stk_sel, n, sizeof(*s->stk_sel), cmp_u32);
+	if (n) { /* memcpy and qsort take no NULL, even for nothing */
+		memcpy(s->stk_sel, ids, n * sizeof(*ids));
+		qsort(s->stk_sel, n, sizeof(*s->stk_sel), cmp_u32);
+	}
 	s->nstk_sel = n;
 	s->k->ops->why_select(s->k, s->stk_sel, n, s->o.threads);
 }

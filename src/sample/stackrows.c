@@ -112,7 +112,7 @@ void stackrows_attach(struct stackrows *sr, const struct stk_batch *b, struct ro
 		size_t at;
 
 		rows[r].stacks = NULL;
-		if (rows[r].departed || !bsearch(&id, sel, nsel, sizeof(*sel), cmp_u32))
+		if (rows[r].departed || !nsel || !bsearch(&id, sel, nsel, sizeof(*sel), cmp_u32))
 			continue;
 		sr->lists[nlists].n = 0;
 		sr->lists[nlists].s = (const struct stk_stack *)(uintptr_t)nstacks;
