@@ -518,9 +518,30 @@ static size_t top_insert(const void **items, double *keys, size_t n, size_t max,
 	return n;
 }
 
-size_t htmlrep_top_tasks(const struct htmlrep *h, int k, const struct hr_task **out, size_t max)
+/* rank_fn: whether a task or group ranks in kind k (its delays d, its --why waits lat), and by
+ * which key. */
+typedef int rank_fn(const struct hr_delays *d, const struct hr_lat *lat, int k, double *key);
+
+/* Ranks by the delay of kind k: those that waited in it. */
+static int delay_rank(const struct hr_delays *d, const struct hr_lat *lat, int k, double *key)
 {
-	double keys[HTMLREP_TABLE];
+	(void)lat;
+	*key = d->total_ns[k];
+	return d->total_ns[k] > 0;
+}
+
+/* Ranks by the waits of latency kind k that --why measured: those that had any. */
+static int lat_rank(const struct hr_delays *d, const struct hr_lat *lat, int k, double *key)
+{
+	(void)d;
+	*key = lat ? (double)lat->k[k].total_ns : 0;
+	return lat && lat->k[k].count;
+}
+
+/* The tasks that rank highest in kind k by rank, at most max (and HTMLREP_TABLE). */
+static size_t top_tasks(const struct htmlrep *h, rank_fn *rank, int k, const struct hr_task **out, size_t max)
+{
+	double keys[HTMLREP_TABLE], key;
 	size_t n = 0, pos = 0;
 	uint32_t id;
 	void *val;
@@ -529,67 +550,46 @@ size_t htmlrep_top_tasks(const struct htmlrep *h, int k, const struct hr_task **
 		max = HTMLREP_TABLE;
 	while (max && idmap_next(&h->tasks, &pos, &id, &val))
 		for (const struct hr_task *t = val; t; t = t->next)
-			if (t->d.total_ns[k] > 0)
-				n = top_insert((const void **)out, keys, n, max, t, t->d.total_ns[k]);
+			if (rank(&t->d, t->lat, k, &key))
+				n = top_insert((const void **)out, keys, n, max, t, key);
 	return n;
 }
 
-/* The groups that waited most in kind k, as htmlrep_top_tasks. */
-static size_t top_groups(const struct hr_groups *gs, int k, const struct hr_group **out, size_t max)
+/* The groups that rank highest in kind k, as top_tasks. */
+static size_t top_groups(const struct hr_groups *gs, rank_fn *rank, int k, const struct hr_group **out, size_t max)
 {
-	double keys[HTMLREP_TABLE];
+	double keys[HTMLREP_TABLE], key;
 	size_t n = 0;
 
 	if (max > HTMLREP_TABLE)
 		max = HTMLREP_TABLE;
 	for (size_t i = 0; max && i < gs->n; i++)
-		if (gs->g[i].d.total_ns[k] > 0)
-			n = top_insert((const void **)out, keys, n, max, &gs->g[i], gs->g[i].d.total_ns[k]);
+		if (rank(&gs->g[i].d, gs->g[i].lat, k, &key))
+			n = top_insert((const void **)out, keys, n, max, &gs->g[i], key);
 	return n;
+}
+
+size_t htmlrep_top_tasks(const struct htmlrep *h, int k, const struct hr_task **out, size_t max)
+{
+	return top_tasks(h, delay_rank, k, out, max);
 }
 
 size_t htmlrep_top_cgroups(const struct htmlrep *h, int k, const struct hr_group **out, size_t max)
 {
-	return top_groups(&h->cgroups, k, out, max);
+	return top_groups(&h->cgroups, delay_rank, k, out, max);
 }
 
 size_t htmlrep_top_commands(const struct htmlrep *h, int k, const struct hr_group **out, size_t max)
 {
-	return top_groups(&h->commands, k, out, max);
-}
-
-/* The waits of latency kind k in lat, ns (0: none). */
-static double lat_total(const struct hr_lat *lat, int k)
-{
-	return lat ? (double)lat->k[k].total_ns : 0;
+	return top_groups(&h->commands, delay_rank, k, out, max);
 }
 
 size_t htmlrep_top_lat_tasks(const struct htmlrep *h, int k, const struct hr_task **out, size_t max)
 {
-	double keys[HTMLREP_TABLE];
-	size_t n = 0, pos = 0;
-	uint32_t id;
-	void *val;
-
-	if (max > HTMLREP_TABLE)
-		max = HTMLREP_TABLE;
-	while (max && idmap_next(&h->tasks, &pos, &id, &val))
-		for (const struct hr_task *t = val; t; t = t->next)
-			if (t->lat && t->lat->k[k].count)
-				n = top_insert((const void **)out, keys, n, max, t, lat_total(t->lat, k));
-	return n;
+	return top_tasks(h, lat_rank, k, out, max);
 }
 
 size_t htmlrep_top_lat_cgroups(const struct htmlrep *h, int k, const struct hr_group **out, size_t max)
 {
-	double keys[HTMLREP_TABLE];
-	size_t n = 0;
-
-	if (max > HTMLREP_TABLE)
-		max = HTMLREP_TABLE;
-	for (size_t i = 0; max && i < h->cgroups.n; i++)
-		if (h->cgroups.g[i].lat && h->cgroups.g[i].lat->k[k].count)
-			n = top_insert((const void **)out, keys, n, max, &h->cgroups.g[i],
-				       lat_total(h->cgroups.g[i].lat, k));
-	return n;
+	return top_groups(&h->cgroups, lat_rank, k, out, max);
 }
