@@ -208,6 +208,22 @@ static void test_codec(void)
 	ok(!back.rows[0].stacks && !back.rows[2].stacks && back.rows[1].stacks && back.rows[1].stacks->n == 2 &&
 		   same_stack(&back.rows[1].stacks->s[0], &two[0]),
 	   "only the row it was told to keep has its stacks (pid 101), as taken");
+	{ /* --capture's key reading of what a reader knows keeps them */
+		struct outbuf key = { 0 };
+		struct rec_decoder d2;
+		struct snapshot again;
+
+		rec_encode_state(&d.st, &key);
+		rec_decoder_init(&d2, &schema);
+		n = rec_decode(&d2, (const uint8_t *)key.data, key.len, &type, err, sizeof(err));
+		rec_decoder_snapshot(&d2, &again);
+		ok(n == (long)key.len && again.why.stacks && again.why.stacks_lost == 5 && !again.rows[0].stacks &&
+			   again.rows[1].stacks && again.rows[1].stacks->n == 2 &&
+			   same_stack(&again.rows[1].stacks->s[1], &two[1]),
+		   "rec_encode_state (--capture's key reading) keeps the reading's stacks");
+		rec_decoder_free(&d2);
+		out_free(&key);
+	}
 	/* the next reading keeps none: the rows have none, though the reading took them */
 	rec.len = 0;
 	reading(&s, rows, lists);
