@@ -36,6 +36,22 @@ void flame_free(struct flame *f)
 	memset(f, 0, sizeof(*f));
 }
 
+struct flame *flame_new(const char *root)
+{
+	struct flame *f = xmalloc(sizeof(*f));
+
+	flame_init(f, root);
+	return f;
+}
+
+void flame_drop(struct flame *f)
+{
+	if (!f)
+		return;
+	flame_free(f);
+	free(f);
+}
+
 /* The child of n of that kind and name, made when new. */
 static struct flame_node *kid_of(struct flame_node *n, uint8_t kind, uint8_t state, const char *name)
 {

@@ -66,6 +66,9 @@ struct flame_layout {
 /* An empty tree whose root is named root (copied). */
 void flame_init(struct flame *f, const char *root);
 void flame_free(struct flame *f);
+/* The same on the heap; flame_drop frees it (NULL: nothing). */
+struct flame *flame_new(const char *root);
+void flame_drop(struct flame *f);
 /* Adds a stack (its frames innermost first) under the group named group (NULL: none), then its
  * state: its ms and count go to every node on its path. */
 void flame_add(struct flame *f, const char *group, const struct stk_stack *s);

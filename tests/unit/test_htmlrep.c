@@ -1,6 +1,8 @@
 /* test_htmlrep.c — htmlrep.c and htmlpage.c: the readings of a window kept in buckets (a day
  * of readings draws as at most 600 points, the totals exact), the tasks, command names and cgroups
- * that waited most, the pressure, the trigger events with who stalled, and the page. */
+ * that waited most, the pressure, the trigger events with who stalled, the off-CPU stacks (a flame
+ * graph of each event's and of the tasks' whose stacks add up longest, or the sentence of readings
+ * without any), and the page. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -296,6 +298,63 @@ static void test_latency(void)
 	free(h);
 }
 
+/* Off-CPU stacks, as a replay gives them at a trigger's reading: at readings 3 and 7 an I/O
+ * trigger fires and "big" and the hostile task carry stacks; "small" never does. */
+static void test_stacks(void)
+{
+	static const char *const fsync[] = { "do_fsync+0x3c", "fsync", "main", NULL };
+	static const char *const pipe[] = { "anon_pipe_read+0x1a4", "read", "<svg onload=alert(1)>", NULL };
+	const struct stk_stack bs[] = { { 30, 3, STK_D, 3, fsync }, { 10, 1, STK_S, 3, pipe } };
+	const struct stk_stack hs[] = { { 5, 1, STK_S, 3, pipe } };
+	const struct stk_list bl = { 2, bs }, hl = { 1, hs };
+	struct htmlrep *h = xmalloc(sizeof(*h));
+	struct htmlrep_facts f = { .exit_status = -1 };
+	const struct hr_task *top[HTMLREP_FLAMES];
+	struct snapshot snap;
+	struct row rows[3];
+	struct outbuf o = { 0 };
+	size_t n;
+
+	htmlrep_init(h);
+	htmlrep_page(&o, h, &f);
+	out_char(&o, '\0');
+	ok(strstr(o.data, "<p class=\"none\" id=\"stacks-none\">These readings carry no off-CPU stacks. A recording "
+			  "keeps them when made with --why and --trigger") && !strstr(o.data, "<svg class=\"flame\""),
+	   "without stacks: one sentence saying how to get them, no flame graph");
+	out_free(&o);
+	for (long i = 0; i < 10; i++) {
+		reading(&snap, rows, i);
+		if (i == 3 || i == 7) {
+			snap.events = "io some 150ms 1s";
+			rows[0].stacks = &bl;
+			rows[2].stacks = &hl;
+		}
+		htmlrep_add(h, &snap);
+	}
+	is_int(h->nstacks, 6, "the stacks of two readings: 2 + 1 each");
+	ok(h->nevents == 2 && h->events[0].flame && h->events[1].flame, "each event has its flame graph");
+	is_num(h->nevents && h->events[0].flame ? flame_ms(h->events[0].flame) : 0, 45, 1e-9, "an event's: its reading's stacks, 30 + 10 + 5 ms");
+	n = htmlrep_top_stack_tasks(h, top, HTMLREP_FLAMES);
+	ok(n == 2 && strcmp(top[0]->comm, "big") == 0 && flame_ms(top[0]->flame) == 80,
+	   "the tasks with stacks, big first with 80 ms over the window (2 x 40)");
+	ok(n == 2 && flame_ms(top[1]->flame) == 10, "then the hostile task, 10 ms");
+	htmlrep_page(&o, h, &f);
+	out_char(&o, '\0');
+	ok(strstr(o.data, "id=\"flame-event-1\"") && strstr(o.data, "id=\"flame-event-2\"") &&
+		   strstr(o.data, "id=\"flame-task-100\"") && strstr(o.data, "id=\"flame-task-300\"") &&
+		   !strstr(o.data, "id=\"flame-task-200\""),
+	   "the page draws the events' and the two tasks' flame graphs, none of small");
+	ok(strstr(o.data, "<title>big (100)\n40.0 ms, 88.9%, waits: 4</title>") != NULL,
+	   "an event's graph has a bar per task: big, its 40 ms of the 45");
+	ok(!strstr(o.data, "<svg onload") && strstr(o.data, "<title>&lt;svg onload=alert(1)&gt;\n") &&
+		   strstr(o.data, "<title>&lt;img src=x onerror=alert(1)&gt; (300)\n"),
+	   "a frame and a task named as markup are text");
+	ok(!strstr(o.data, "id=\"stacks-none\""), "no sentence of missing stacks");
+	out_free(&o);
+	htmlrep_free(h);
+	free(h);
+}
+
 int main(void)
 {
 	test_day();
@@ -304,5 +363,6 @@ int main(void)
 	test_day_page();
 	test_events_and_page();
 	test_latency();
+	test_stacks();
 	return tap_done();
 }
