@@ -4,7 +4,7 @@
  * creation time are fixed.
  *
  *   fixgen DIR   writes DIR/procs.rec, DIR/threads.rec, DIR/cgroups.rec, DIR/long.rec,
- *                DIR/peaks.rec, DIR/hostile.rec, DIR/build.rec and DIR/why.rec */
+ *                DIR/peaks.rec, DIR/hostile.rec, DIR/build.rec, DIR/why.rec and DIR/stacks.rec */
 #include "config.h"
 
 #include <errno.h>
@@ -167,6 +167,7 @@ struct fixture {
 	int hostile;  /* mallory's names are markup and bytes that are not UTF-8 (the HTML report's test) */
 	int build;    /* build_procs rather than procs */
 	int why;      /* --why on: the rows' waits by kind as log2 histograms (why_at) */
+	int stacks;   /* with why: every task's off-CPU stacks taken (stacks_at), and trigger events */
 };
 
 /* The processes of fixture x, and how many into *n. */
@@ -416,7 +417,7 @@ static void make_row(struct row *row, struct fix_task *t, const struct fixture *
 	row->cmdline = p->cmdline;
 	row->cgroup = p->cgroup;
 	row->identity_uid = p->identity_uid;
-	if (x->hostile && p->pid == 1601) {
+	if (x->hostile && p->pid == (x->stacks ? 1600 : 1601)) { /* stacks.rec: on one its events name */
 		row->comm = HOSTILE_COMM;
 		row->cmdline = HOSTILE_CMDLINE;
 		row->cgroup = HOSTILE_CGROUP;
@@ -504,9 +505,70 @@ static void why_at(struct row *row, int r, struct lat_waits *w, struct lat_hist 
 	row->lat = w;
 }
 
+/* ---- stacks.rec: off-CPU stacks ---- */
+
+/* The frames of a stack, innermost first: the kernel's, then the program's. */
+static const char *const frames_pipe[] = { "schedule+0x27", "anon_pipe_read+0x2c3", "vfs_read+0x2a1",
+					   "ksys_read+0x6b", "do_syscall_64+0x82",
+					   "entry_SYSCALL_64_after_hwframe+0x76", "read_one+0x12",
+					   "wait_on_pipe+0x1a", "main+0x40" };
+static const char *const frames_fsync[] = { "io_schedule+0x46", "folio_wait_bit_common+0x13d",
+					    "folio_wait_writeback+0x2b", "__filemap_fdatawait_range+0x8b",
+					    "file_write_and_wait_range+0x9a", "ext4_sync_file+0x8c",
+					    "do_fsync+0x38", "__x64_sys_fsync+0x13", "do_syscall_64+0x82",
+					    "entry_SYSCALL_64_after_hwframe+0x76", "sync_one+0x0d",
+					    "wait_on_fsync+0x5e", "main+0x9c" };
+static const char *const frames_preempt[] = { "preempt_schedule_irq+0x5c", "asm_sysvec_apic_timer_interrupt+0x1a",
+					      "spin+0x9", "main+0x30" };
+/* the hostile task's (1600 in stacks.rec): the program's frames named to break a page, one not
+ * UTF-8 */
+static const char *const frames_hostile[] = { "schedule+0x27", "do_nanosleep+0x6b", "hrtimer_nanosleep+0xd8",
+					      "<script>alert(4)</script>+0x10", "main\xff&amp;\"+0x20" };
+
+#define NFRAMES(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Row row's off-CPU stacks at reading r (stacks.rec), into l and s[0..4), by ms descending: R
+ * preempted for its CPU wait, D in fsync for its I/O wait, S in a pipe read (a sleeper), or
+ * nanosleep for the hostile 1600. None in a task's first
+ * reading, nor once it ended. */
+static void stacks_at(struct row *row, int r, struct stk_list *l, struct stk_stack s[4])
+{
+	uint32_t id = row->tid ? row->tid : row->pid;
+	size_t n = 0;
+
+	memset(l, 0, sizeof(*l));
+	row->stacks = NULL;
+	if (row->departed || row->fresh)
+		return;
+	if (row->pid == 1600) {
+		s[n++] = (struct stk_stack){ 400 + r, 40, STK_S, NFRAMES(frames_hostile), frames_hostile };
+	} else if (row->state == 'S') {
+		s[n++] = (struct stk_stack){ 200 + (double)(id % 50) + r * 10, 10 + (uint64_t)r, STK_S,
+					     NFRAMES(frames_pipe), frames_pipe };
+	}
+	if (row->r.kind[DK_IO].pct > 0)
+		s[n++] = (struct stk_stack){ row->r.kind[DK_IO].pct * 10, 5 + (uint64_t)r, STK_D,
+					     NFRAMES(frames_fsync), frames_fsync };
+	if (row->r.kind[DK_CPU].pct > 0)
+		s[n++] = (struct stk_stack){ row->r.kind[DK_CPU].pct * 10, 30 + (uint64_t)r, STK_RUNNABLE,
+					     NFRAMES(frames_preempt), frames_preempt };
+	for (size_t i = 1; i < n; i++) /* by ms descending */
+		for (size_t j = i; j > 0 && s[j].ms > s[j - 1].ms; j--) {
+			struct stk_stack t = s[j];
+
+			s[j] = s[j - 1];
+			s[j - 1] = t;
+		}
+	l->n = n;
+	l->s = s;
+	row->stacks = l;
+}
+
 /* The triggers that fired before reading r: at the fourth reading, two. */
 static const char *events_at(const struct fixture *x, int r)
 {
+	if (x->stacks) /* io at the fourth, cpu and io again at the seventh */
+		return r == 3 ? "io some 150ms 1s" : r == 6 ? "cpu some 200ms 2s\nio full 100ms 2s /system.slice" : NULL;
 	if (x->peaks)
 		return r == 25 || r == 90 ? "io some 150ms 1s" : NULL;
 	if (x->why) /* every reading a JSON reading too, the truth of the heat maps' test */
@@ -520,6 +582,8 @@ static int write_fixture(const char *dir, const struct fixture *x, char *err, si
 	struct row rows[MAX_ROWS];
 	static struct lat_waits waits[MAX_ROWS];
 	static struct lat_hist hists[MAX_ROWS][LAT_KINDS];
+	static struct stk_list lists[MAX_ROWS];
+	static struct stk_stack stacks[MAX_ROWS][4];
 	struct cgroup_facts facts[MAX_CGROUPS];
 	struct cgtree tree = { 0 };
 	struct psi_snapshot prev = { 0 }, cgprev[NCGROUPS];
@@ -578,6 +642,8 @@ static int write_fixture(const char *dir, const struct fixture *x, char *err, si
 			make_row(&rows[n], t, x, r);
 			if (x->why)
 				why_at(&rows[n], r, &waits[n], hists[n]);
+			if (x->stacks)
+				stacks_at(&rows[n], r, &lists[n], stacks[n]);
 			n++;
 		}
 		snap.rows = rows;
@@ -585,6 +651,8 @@ static int write_fixture(const char *dir, const struct fixture *x, char *err, si
 		if (x->why) {
 			snap.why.state = WHY_ON;
 			snap.why.attached = snap.why.measured = 1u << DK_CPU | 1u << DK_IO | 1u << LAT_BLOCKED;
+			snap.why.stacks = x->stacks;
+			snap.why.stacks_lost = x->stacks ? 2 + (uint64_t)r : 0;
 		}
 		procs_of(x, &nprocs);
 		snap.nprocs = (unsigned)nprocs;
@@ -619,6 +687,7 @@ static const struct fixture fixtures[] = {
 	{ .name = "hostile.rec", .hostile = 1, .readings = 6 },
 	{ .name = "build.rec", .build = 1, .readings = 6 },
 	{ .name = "why.rec", .cgroups = 1, .hostile = 1, .why = 1, .readings = 8 },
+	{ .name = "stacks.rec", .hostile = 1, .why = 1, .stacks = 1, .readings = 8 },
 };
 
 int main(int argc, char **argv)

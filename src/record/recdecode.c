@@ -543,6 +543,11 @@ long rec_decode(struct rec_decoder *d, const uint8_t *p, size_t n, int *type, ch
 	rec_lat_clear(&d->st.lat); /* none: --why off at that reading, or a file before 1.3 */
 	if (r.p < r.end && rec_lat_get(&d->st.lat, &r.p, r.end, d->schema->wait_map, d->max_tasks) < 0)
 		return malformed(d, &r, err, errlen); /* the waits' section (1.3 on) */
+	rec_stk_clear(&d->st.stk); /* none: no stacks taken at that reading, or a file before 1.4 */
+	if (r.p < r.end && rec_stk_get(&d->st.stk, &r.p, r.end, d->max_tasks) < 0) {
+		rec_state_clear(&d->st); /* as malformed() */
+		return damaged(err, errlen, _("malformed record: its off-CPU stacks"));
+	}
 	d->samples++;
 	return size;
 }
@@ -590,7 +595,8 @@ static void task_row(const struct rec_decoder *d, struct row *row, struct rec_ta
 	row->acct = t->departed ? NULL : &t->acct;
 	row->peak = t->departed ? NULL : &t->peak;
 	row->base = t->departed || t->fresh ? NULL : &t->base;
-	row->lat = NULL; /* a recording keeps no waits of --why */
+	row->lat = NULL; /* the waits and stacks of --why are set by the caller */
+	row->stacks = NULL;
 	row->still = 0;
 	row->procs = 0;
 }
@@ -648,9 +654,15 @@ void rec_decoder_snapshot(struct rec_decoder *d, struct snapshot *snap)
 	for (size_t i = 0; i < d->st.ntasks; i++)
 		if (d->st.live[i]) {
 			task_row(d, &d->rows[n], &d->st.tasks[i], &d->rates[i]);
-			d->rows[n++].lat = rec_lat_of(&d->st.lat, i);
+			d->rows[n].lat = rec_lat_of(&d->st.lat, i);
+			d->rows[n++].stacks = rec_stk_of(&d->st.stk, i);
 		}
 	snap->why = d->st.lat.why;
+	if (snap->why.state == WHY_ON && d->st.stk.present) { /* stacks were taken: the rows not
+								   recorded show none */
+		snap->why.stacks = 1;
+		snap->why.stacks_lost = d->st.stk.lost;
+	}
 	snap->rows = d->rows;
 	snap->nrows = n;
 	if (h->cgroups)

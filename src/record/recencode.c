@@ -284,6 +284,7 @@ static void put_handles(struct outbuf *o, const uint32_t *h, size_t n)
 struct encoding {
 	struct outbuf head, defs, tasks, cgs;
 	struct rec_lat lat; /* --why: the rows' waits by slot */
+	struct rec_stk stk; /* --why: the stacks of the rows chosen, by slot */
 	size_t ndefs, ntasks, ncgs;
 	uint32_t *gone, *cggone;
 	size_t ngone, capgone, ncggone, capcggone;
@@ -326,6 +327,21 @@ static void still_task(struct rec_task *pred)
 	rec_predict_totals(pred, &r);
 }
 
+/* Whether row r is one whose stacks the record keeps. */
+static int stacks_kept(const struct rec_encoder *e, const struct row *r)
+{
+	for (size_t i = 0; i < e->nstack_rows; i++)
+		if (e->stack_rows[i] == r)
+			return 1;
+	return 0;
+}
+
+void rec_encoder_keep_stacks(struct rec_encoder *e, const struct row *const *rows, size_t n)
+{
+	e->stack_rows = rows;
+	e->nstack_rows = n;
+}
+
 /* Changed and new tasks, slot order; the slots not seen are gone. */
 static void encode_tasks(struct rec_encoder *e, const struct snapshot *snap, uint64_t dmono, struct encoding *x)
 {
@@ -348,6 +364,8 @@ static void encode_tasks(struct rec_encoder *e, const struct snapshot *snap, uin
 
 		if (snap->rows[r].lat && x->lat.why.state == WHY_ON)
 			rec_lat_add(&x->lat, (uint32_t)i, snap->rows[r].lat);
+		if (x->stk.present && snap->rows[r].stacks && stacks_kept(e, &snap->rows[r]))
+			rec_stk_add(&x->stk, (uint32_t)i, snap->rows[r].stacks);
 		if (!isnew && snap->rows[r].still && e->seen[i] + 1 == e->nsample) {
 			still_task(&e->st.tasks[i]); /* as only_later finds it */
 			e->seen[i] = e->nsample;
@@ -498,6 +516,7 @@ static void assemble(struct outbuf *body, struct encoding *x)
 	rec_put_uint(body, x->ncgs);
 	out_mem(body, x->cgs.data, x->cgs.len);
 	rec_lat_put(body, &x->lat);
+	rec_stk_put(body, &x->stk); /* after the waits, which a reading with stacks has */
 }
 
 static void encoding_free(struct encoding *x)
@@ -507,6 +526,7 @@ static void encoding_free(struct encoding *x)
 	out_free(&x->tasks);
 	out_free(&x->cgs);
 	rec_lat_free(&x->lat);
+	rec_stk_free(&x->stk);
 	free(x->gone);
 	free(x->cggone);
 }
@@ -528,7 +548,11 @@ void rec_encode(struct rec_encoder *e, const struct snapshot *snap, int key, str
 	dmono = rec_head_dmono(&old, &truth);
 	e->st.have_head = 1;
 	rec_lat_set_header(&x.lat, &snap->why);
+	if (snap->why.state == WHY_ON && snap->why.stacks)
+		rec_stk_start(&x.stk, snap->why.stacks_lost);
 	encode_tasks(e, snap, dmono, &x);
+	e->stack_rows = NULL; /* for that record only */
+	e->nstack_rows = 0;
 	encode_cgroups(e, snap, dmono, &x);
 	assemble(&e->body, &x);
 	put_record(out, key ? REC_KEY : REC_SAMPLE, &e->body);
@@ -592,6 +616,15 @@ void rec_encode_state(const struct rec_state *st, struct outbuf *out)
 
 		if (le->slot < st->ntasks && st->live[le->slot])
 			rec_lat_add(&x.lat, le->slot, &w);
+	}
+	if (st->stk.present && st->lat.why.state == WHY_ON) { /* and its stacks */
+		rec_stk_start(&x.stk, st->stk.lost);
+		for (size_t i = 0; i < st->stk.nt; i++) {
+			uint32_t slot = st->stk.t[i].slot;
+
+			if (slot < st->ntasks && st->live[slot])
+				rec_stk_add(&x.stk, slot, rec_stk_of(&st->stk, slot));
+		}
 	}
 	assemble(&body, &x);
 	put_record(out, REC_KEY, &body);

@@ -30,10 +30,15 @@ struct rec_encoder {
 	struct rec_strmap strmap;
 	uint32_t nsample;
 	struct outbuf body;
+	const struct row *const *stack_rows; /* the rows whose stacks the next record keeps */
+	size_t nstack_rows;
 };
 
 void rec_encoder_init(struct rec_encoder *e);
 void rec_encoder_free(struct rec_encoder *e);
+/* The rows of the next snapshot given to rec_encode (pointers into its rows) whose off-CPU stacks
+ * (row.stacks) it keeps; the others' are not written. Good for that one record. */
+void rec_encoder_keep_stacks(struct rec_encoder *e, const struct row *const *rows, size_t n);
 /* Appends snap as one record to out: a key reading when key is set (what the encoder knew is
  * forgotten first), else the differences from the reading before. */
 void rec_encode(struct rec_encoder *e, const struct snapshot *snap, int key, struct outbuf *out);

@@ -21,7 +21,7 @@
 /* The format's version: a reader reads every file of its major version whatever the minor (a
  * newer minor only adds fields and sections, which it skips), and refuses a newer major. */
 #define REC_MAJOR 1
-#define REC_MINOR 3
+#define REC_MINOR 4
 #define REC_MAGIC "delaytop recording\n"
 
 /* One task (a thread, a process, or a departed task's totals) as the recording knows it: the

@@ -15,6 +15,7 @@
 #include "recencode.h"
 #include "recfile.h"
 #include "recorder.h"
+#include "trigger.h"
 #include "xalloc.h"
 
 /* A reading encoded and kept for --capture. */
@@ -315,16 +316,51 @@ static const struct snapshot *chosen(struct recorder *r, const struct snapshot *
 	return out;
 }
 
+/* --why --trigger: the rows whose off-CPU stacks a reading made when triggers fired keeps, into
+ * out (TRIGGER_MAX * TRIGGER_TOP at most): those its events name as the tasks that stalled most
+ * (trigger_stallers, as a replay names them), when their stacks were taken. How many. */
+static size_t stalled_rows(const struct snapshot *snap, const struct row **out)
+{
+	const char *line = snap->events;
+	size_t n = 0;
+
+	if (!line || snap->why.state != WHY_ON || !snap->why.stacks)
+		return 0;
+	while (*line) {
+		size_t len = strcspn(line, "\n");
+		char text[1100], why[256];
+		struct trigger_spec t;
+		struct trigger_stallers st;
+
+		snprintf(text, sizeof(text), "%.*s", (int)len, line);
+		line += len + (line[len] == '\n');
+		if (trigger_parse(text, &t, why, sizeof(why)) < 0)
+			continue;
+		trigger_stallers(snap, trigger_kinds(t.resource), &st);
+		for (size_t i = 0; i < st.ntasks && n < TRIGGER_MAX * TRIGGER_TOP; i++) {
+			size_t j = 0;
+
+			while (j < n && out[j] != st.task[i])
+				j++;
+			if (j == n && st.task[i]->stacks)
+				out[n++] = st.task[i];
+		}
+	}
+	return n;
+}
+
 int recorder_write(struct recorder *r, const struct snapshot *all, const char *events, char *err, size_t errlen)
 {
 	int64_t wall = (int64_t)all->wall.tv_sec * 1000000000 + all->wall.tv_nsec;
 	struct snapshot some;
 	const struct snapshot *snap = chosen(r, all, &some, events);
 	int rc, key, fired = events && events[0];
+	const struct row *stalled[TRIGGER_MAX * TRIGGER_TOP];
 
 	if (r->failed)
 		return 0;
 	rc = rotate(r, wall, err, errlen);
+	rec_encoder_keep_stacks(&r->enc, stalled, stalled_rows(snap, stalled)); /* after a new file's encoder */
 	if (rc == 0 && r->o.capture_s > 0) {
 		rc = capture(r, snap, fired, wall, err, errlen);
 		if (fired && wall <= r->until_ns)

@@ -22,6 +22,7 @@ void rec_state_clear(struct rec_state *st)
 	st->have_head = 0;
 	memset(&st->head, 0, sizeof(st->head));
 	rec_lat_clear(&st->lat);
+	rec_stk_clear(&st->stk);
 }
 
 void rec_state_free(struct rec_state *st)
@@ -33,6 +34,7 @@ void rec_state_free(struct rec_state *st)
 	free(st->cglive);
 	free(st->strs);
 	rec_lat_free(&st->lat);
+	rec_stk_free(&st->stk);
 	memset(st, 0, sizeof(*st));
 }
 

@@ -10,6 +10,7 @@
 
 #include "recformat.h"
 #include "reclat.h"
+#include "recstack.h"
 
 /* Slots a record may name: as many as there can be pids (a larger one is damage). */
 #define REC_MAX_SLOTS (1u << 22)
@@ -30,6 +31,7 @@ struct rec_state {
 	char **strs; /* id i at strs[i]; strs[0] is NULL */
 	size_t nstrs, capstrs;
 	struct rec_lat lat; /* --why: the last reading's waits, by task slot (format 1.3) */
+	struct rec_stk stk; /* --why: the last reading's stacks, by task slot (format 1.4) */
 };
 
 void rec_state_init(struct rec_state *st);

@@ -646,6 +646,10 @@ static void json_event(struct outbuf *o, const char *when, const struct snapshot
 		json_string_or_null(o, r->cgroup);
 		out_str(o, ",\"pct\":");
 		json_number(o, st->task_pct[i]);
+		if (snap->why.state == WHY_ON && snap->why.stacks) { /* its stacks of the window */
+			out_str(o, ",\"stacks\":");
+			json_stacks(o, r->stacks);
+		}
 		out_char(o, '}');
 	}
 	out_str(o, "],\"cgroups\":[");

@@ -6,7 +6,7 @@
 # view with states and pressure, three segments in long.rec, peaks.rec's bursts of pressure
 # and events, hostile.rec's names of markup, a container id named twice: by the system and in
 # a cgroup delegated to a user (identity_uid), build.rec's names shared by several processes, and
-# why.rec's waits of --why.
+# why.rec's waits of --why, and stacks.rec's off-CPU stacks kept with its trigger events.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/replay/fixture.sh"
 
@@ -19,8 +19,8 @@ for f in "$FIX"/*.rec; do
 	n=$((n + 1))
 	cmp -s "$f" "$TMPDIR_TEST/again/${f##*/}" && same=$((same + 1))
 done
-[ "$n" -eq 8 ] && [ "$same" -eq 8 ]
-tap_ok $? "fixgen writes the same 8 files again, byte for byte, in another time zone and locale" "$same of $n the same"
+[ "$n" -eq 9 ] && [ "$same" -eq 9 ]
+tap_ok $? "fixgen writes the same 9 files again, byte for byte, in another time zone and locale" "$same of $n the same"
 head -c 200 "$FIX/procs.rec" | grep -a -q 'fixture-host'
 tap_ok $? "the recordings name the fixed host, fixture-host"
 
@@ -83,6 +83,10 @@ check_fact "build.rec: in its first report postgres (900) waits most of any one 
 check_fact "why.rec: --why waits of cpu, io and blocked in every reading but the first, none of the other kinds" \
 	"blocked cpu io; 7" why.rec \
 	'[.[] | select(.type == "task" and .why != null)] | [([.[].why.latency | to_entries[] | select(.value != null and .value.count > 0) | .key] | unique | join(" ")), ([.[].time] | unique | length | tostring)] | join("; ")'
+check_fact "stacks.rec: three events, each naming five tasks with their stacks, 1600's frames hostile" \
+	"3; 15; true" stacks.rec \
+	'[.[] | select(.type == "event")] | [length, ([.[].tasks[] | select((.stacks | length) > 0)] | length),
+	 ([.[].tasks[] | select(.pid == 1600) | .stacks[0].frames[-2]] | all(startswith("<script>")))] | map(tostring) | join("; ")'
 reports=$(dt -r "$FIX/long.rec" -b --begin @1767225854 --end @1767225857 | grep -c '^delaytop - ')
 [ "$reports" -eq 3 ] && [ "$(dt -r "$FIX/long.rec" -b | grep -c '^delaytop - ')" -eq 599 ]
 tap_ok $? "long.rec: 599 reports after its first reading; 3 from 00:04:14 to 00:04:17, across the first segment's end" \
