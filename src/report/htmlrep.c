@@ -347,15 +347,15 @@ static void add_row_stacks(struct htmlrep *h, const struct row *r)
 	h->nstacks += r->stacks->n;
 }
 
-/* The stacks of a reading's rows, each task a group, as one flame graph named root (NULL when
- * no row has any). */
-static struct flame *reading_flame(const struct snapshot *snap, const char *root)
+/* The stacks of the tasks that stalled (as the event names them), each task a group, as one
+ * flame graph named root (NULL when none has any): those a recording keeps with the event. */
+static struct flame *stallers_flame(const struct trigger_stallers *st, const char *root)
 {
 	struct flame *f = NULL;
 	char name[256];
 
-	for (size_t i = 0; i < snap->nrows; i++) {
-		const struct row *r = &snap->rows[i];
+	for (size_t i = 0; i < st->ntasks; i++) {
+		const struct row *r = st->task[i];
 
 		if (r->departed || !r->stacks || !r->stacks->n)
 			continue;
@@ -391,7 +391,7 @@ static void add_event(struct htmlrep *h, const struct snapshot *snap, const stru
 		e->cgroup_pct[i] = st.cgroup_pct[i];
 	}
 	e->ncgroups = st.ncgroups;
-	e->flame = reading_flame(snap, spec->text);
+	e->flame = stallers_flame(&st, spec->text);
 }
 
 /* The events of a reading: one trigger a line, as --trigger takes it. */

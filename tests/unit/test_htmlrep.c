@@ -298,15 +298,17 @@ static void test_latency(void)
 	free(h);
 }
 
-/* Off-CPU stacks, as a replay gives them at a trigger's reading: at readings 3 and 7 an I/O
- * trigger fires and "big" and the hostile task carry stacks; "small" never does. */
+/* Off-CPU stacks, as a replay gives them at a trigger's reading: at readings 3 and 7 a CPU and an
+ * I/O trigger fire, and the tasks they name carry stacks: "big" and "small" (the CPU's), the
+ * hostile task (the I/O's). */
 static void test_stacks(void)
 {
 	static const char *const fsync[] = { "do_fsync+0x3c", "fsync", "main", NULL };
 	static const char *const pipe[] = { "anon_pipe_read+0x1a4", "read", "<svg onload=alert(1)>", NULL };
 	const struct stk_stack bs[] = { { 30, 3, STK_D, 3, fsync }, { 10, 1, STK_S, 3, pipe } };
+	const struct stk_stack ss[] = { { 8, 2, STK_S, 3, pipe } };
 	const struct stk_stack hs[] = { { 5, 1, STK_S, 3, pipe } };
-	const struct stk_list bl = { 2, bs }, hl = { 1, hs };
+	const struct stk_list bl = { 2, bs }, sl = { 1, ss }, hl = { 1, hs };
 	struct htmlrep *h = xmalloc(sizeof(*h));
 	struct htmlrep_facts f = { .exit_status = -1 };
 	const struct hr_task *top[HTMLREP_FLAMES];
@@ -325,27 +327,31 @@ static void test_stacks(void)
 	for (long i = 0; i < 10; i++) {
 		reading(&snap, rows, i);
 		if (i == 3 || i == 7) {
-			snap.events = "io some 150ms 1s";
+			snap.events = "cpu some 100ms 1s\nio some 150ms 1s";
 			rows[0].stacks = &bl;
+			rows[1].stacks = &sl;
 			rows[2].stacks = &hl;
 		}
 		htmlrep_add(h, &snap);
 	}
-	is_int(h->nstacks, 6, "the stacks of two readings: 2 + 1 each");
-	ok(h->nevents == 2 && h->events[0].flame && h->events[1].flame, "each event has its flame graph");
-	is_num(h->nevents && h->events[0].flame ? flame_ms(h->events[0].flame) : 0, 45, 1e-9, "an event's: its reading's stacks, 30 + 10 + 5 ms");
+	is_int(h->nstacks, 8, "the stacks of two readings: 2 + 1 + 1 each");
+	ok(h->nevents == 4 && h->events[0].flame && h->events[1].flame, "each event has its flame graph");
+	is_num(h->nevents && h->events[0].flame ? flame_ms(h->events[0].flame) : 0, 48, 1e-9,
+	       "the CPU event's: the stacks of the tasks it names, big's and small's, 40 + 8 ms");
+	is_num(h->nevents > 1 && h->events[1].flame ? flame_ms(h->events[1].flame) : 0, 5, 1e-9,
+	       "the I/O event's: the hostile task's, 5 ms");
 	n = htmlrep_top_stack_tasks(h, top, HTMLREP_FLAMES);
-	ok(n == 2 && strcmp(top[0]->comm, "big") == 0 && flame_ms(top[0]->flame) == 80,
+	ok(n == 3 && strcmp(top[0]->comm, "big") == 0 && flame_ms(top[0]->flame) == 80,
 	   "the tasks with stacks, big first with 80 ms over the window (2 x 40)");
-	ok(n == 2 && flame_ms(top[1]->flame) == 10, "then the hostile task, 10 ms");
+	ok(n == 3 && flame_ms(top[1]->flame) == 16 && flame_ms(top[2]->flame) == 10, "then small, 16, the hostile, 10");
 	htmlrep_page(&o, h, &f);
 	out_char(&o, '\0');
-	ok(strstr(o.data, "id=\"flame-event-1\"") && strstr(o.data, "id=\"flame-event-2\"") &&
+	ok(strstr(o.data, "id=\"flame-event-1\"") && strstr(o.data, "id=\"flame-event-4\"") &&
 		   strstr(o.data, "id=\"flame-task-100\"") && strstr(o.data, "id=\"flame-task-300\"") &&
-		   !strstr(o.data, "id=\"flame-task-200\""),
-	   "the page draws the events' and the two tasks' flame graphs, none of small");
-	ok(strstr(o.data, "<title>big (100)\n40.0 ms, 88.9%, waits: 4</title>") != NULL,
-	   "an event's graph has a bar per task: big, its 40 ms of the 45");
+		   strstr(o.data, "id=\"flame-task-200\""),
+	   "the page draws the events' and the three tasks' flame graphs");
+	ok(strstr(o.data, "<title>big (100)\n40.0 ms, 83.3%, waits: 4</title>") != NULL,
+	   "the CPU event's graph has a bar per task: big, its 40 ms of the 48");
 	ok(!strstr(o.data, "<svg onload") && strstr(o.data, "<title>&lt;svg onload=alert(1)&gt;\n") &&
 		   strstr(o.data, "<title>&lt;img src=x onerror=alert(1)&gt; (300)\n"),
 	   "a frame and a task named as markup are text");
