@@ -369,6 +369,34 @@ static struct flame *stallers_flame(const struct trigger_stallers *st, const cha
 
 /* ---- events ---- */
 
+/* Keeps event i's flame graph if it is among the HTMLREP_EVENT_FLAMES longest so far (the earlier
+ * of two as long), dropping the shortest kept otherwise: the page and the memory stay bounded
+ * when a trigger fires all day. */
+static void keep_event_flame(struct htmlrep *h, size_t i)
+{
+	struct hr_event *e = &h->events[i];
+	size_t low = 0;
+
+	if (!e->flame)
+		return;
+	if (h->nflamed < HTMLREP_EVENT_FLAMES) {
+		h->flamed[h->nflamed++] = i;
+		return;
+	}
+	for (size_t k = 1; k < h->nflamed; k++)
+		if (flame_ms(h->events[h->flamed[k]].flame) < flame_ms(h->events[h->flamed[low]].flame))
+			low = k;
+	h->flames_dropped++;
+	if (flame_ms(e->flame) > flame_ms(h->events[h->flamed[low]].flame)) {
+		flame_drop(h->events[h->flamed[low]].flame);
+		h->events[h->flamed[low]].flame = NULL;
+		h->flamed[low] = i;
+	} else {
+		flame_drop(e->flame);
+		e->flame = NULL;
+	}
+}
+
 static void add_event(struct htmlrep *h, const struct snapshot *snap, const struct trigger_spec *spec)
 {
 	struct trigger_stallers st;
@@ -392,6 +420,7 @@ static void add_event(struct htmlrep *h, const struct snapshot *snap, const stru
 	}
 	e->ncgroups = st.ncgroups;
 	e->flame = stallers_flame(&st, spec->text);
+	keep_event_flame(h, h->nevents - 1);
 }
 
 /* The events of a reading: one trigger a line, as --trigger takes it. */

@@ -9,8 +9,8 @@
  * did, the heat maps of the waits --why measured (htmllat.h: each task's and cgroup's waits by
  * bucket and log2 slot), and every PSI trigger event with who stalled; where the readings carry
  * --why's off-CPU stacks (a recording keeps the stalled tasks' with a trigger event), a flame
- * graph of each event's and of each of the HTMLREP_FLAMES tasks' whose stacks add up longest
- * (flame.h). Pure code. */
+ * graph of each event's (of the HTMLREP_EVENT_FLAMES whose stacks add up longest) and of each of
+ * the HTMLREP_FLAMES tasks' whose stacks add up longest (flame.h). Pure code. */
 #ifndef DELAYTOP_HTMLREP_H
 #define DELAYTOP_HTMLREP_H
 
@@ -30,6 +30,7 @@
 #define HTMLREP_CHART 5
 #define HTMLREP_TABLE 10
 #define HTMLREP_FLAMES 5
+#define HTMLREP_EVENT_FLAMES 10 /* the events whose stacks get a flame graph, at most */
 
 /* One bucket's delay of a task or cgroup in one kind. */
 struct hr_point {
@@ -84,7 +85,8 @@ struct hr_event {
 	char *cgroup[TRIGGER_TOP];
 	double cgroup_pct[TRIGGER_TOP];
 	size_t ncgroups;
-	struct flame *flame; /* the off-CPU stacks recorded in that reading, by task; NULL: none */
+	struct flame *flame; /* the off-CPU stacks of the tasks it names, by task; NULL: none, or
+				not among the HTMLREP_EVENT_FLAMES longest */
 };
 
 /* A bucket of time. */
@@ -118,6 +120,9 @@ struct htmlrep {
 	struct hr_event *events;
 	size_t nevents, capevents;
 	uint64_t nstacks; /* off-CPU stacks the readings carried */
+	size_t flamed[HTMLREP_EVENT_FLAMES]; /* the events that keep their flame graph */
+	size_t nflamed;
+	uint64_t flames_dropped; /* events with stacks whose flame graph gave way to longer ones */
 };
 
 /* What the page says of where the readings came from (NULL or 0: not known, left out). */

@@ -1,5 +1,6 @@
 /* htmlstacks.c — the HTML report's section of off-CPU stacks (--why): a flame graph (flame.h)
- * of the stacks recorded with each trigger event, the stalled tasks side by side, then one of each
+ * of the stacks recorded with each trigger event (the HTMLREP_EVENT_FLAMES longest, in order of
+ * time), the stalled tasks side by side, then one of each
  * of the HTMLREP_FLAMES tasks whose stacks add up longest over the window; where the readings
  * carry no stacks, one sentence saying so and how to get them. */
 #include "config.h"
@@ -58,6 +59,12 @@ void htmlrep_stacks(struct outbuf *o, const struct htmlrep *h)
 		events += h->events[i].flame != NULL;
 	if (events) {
 		html_wrap(o, "<h3>", _("At each trigger event"), "</h3>\n");
+		if (h->flames_dropped) {
+			snprintf(text, sizeof(text),
+				 F_(N_("%llu more events had stacks: drawn are the %d whose stacks add up longest.")),
+				 (unsigned long long)h->flames_dropped, HTMLREP_EVENT_FLAMES);
+			html_wrap(o, "<p class=\"none\" id=\"flames-dropped\">", text, "</p>\n");
+		}
 		for (size_t i = 0; i < h->nevents; i++)
 			if (h->events[i].flame)
 				event_flame(o, &h->events[i], i);

@@ -361,6 +361,48 @@ static void test_stacks(void)
 	free(h);
 }
 
+/* A trigger that fires at each of 15 readings, its task's stacks longer each time: the 10
+ * longest events keep their flame graph, and the page says 5 more had stacks. */
+static void test_event_cap(void)
+{
+	static const char *const frames[] = { "do_fsync+0x3c", "main", NULL };
+	struct stk_stack st[1] = { { 0, 1, STK_D, 2, frames } };
+	const struct stk_list l = { 1, st };
+	struct htmlrep *h = xmalloc(sizeof(*h));
+	struct htmlrep_facts f = { .exit_status = -1 };
+	struct snapshot snap;
+	struct row rows[3];
+	struct outbuf o = { 0 };
+	int kept = 1;
+	char id[64];
+
+	htmlrep_init(h);
+	for (long i = 0; i < 15; i++) {
+		reading(&snap, rows, i);
+		snap.events = "cpu some 100ms 1s";
+		st[0].ms = i == 2 ? 100 : 10 + i; /* the third the longest of all */
+		rows[0].stacks = &l;
+		htmlrep_add(h, &snap);
+	}
+	for (size_t i = 0; i < h->nevents; i++)
+		kept &= (h->events[i].flame != NULL) == (i == 2 || i >= 6);
+	ok(h->nevents == 15 && kept, "of 15 events, the 10 longest keep their flame graph: the third and the last 9");
+	is_int(h->flames_dropped, 5, "5 gave way");
+	htmlrep_page(&o, h, &f);
+	out_char(&o, '\0');
+	ok(strstr(o.data, "<p class=\"none\" id=\"flames-dropped\">5 more events had stacks: drawn are the 10 whose "
+			  "stacks add up longest.</p>") != NULL,
+	   "the page says 5 more events had stacks");
+	for (int i = 1; i <= 15; i++) {
+		snprintf(id, sizeof(id), "id=\"flame-event-%d\"", i);
+		kept &= !strstr(o.data, id) == !(i == 3 || i >= 7);
+	}
+	ok(kept, "and draws the 10 kept, in order of time");
+	out_free(&o);
+	htmlrep_free(h);
+	free(h);
+}
+
 int main(void)
 {
 	test_day();
@@ -370,5 +412,6 @@ int main(void)
 	test_events_and_page();
 	test_latency();
 	test_stacks();
+	test_event_cap();
 	return tap_done();
 }
