@@ -4,7 +4,9 @@
 # byte through pipes on one CPU), each tool following the storm's first process for the same
 # seconds. For each tool: the storm's round trips a second beside it (none: alone), and the
 # tool's own CPU time (user + system, from /usr/bin/time -v) and peak memory. Rounds alternate
-# the tools, so that a noisy neighbour spreads over all of them.
+# the tools, so that a noisy neighbour spreads over all of them. "trigger" is --why with a --trigger
+# that does not fire: the stacks of the tasks that stalled most lately (up to 32), the storm's
+# among them.
 #
 #   bench/stackcost.sh [DELAYTOP]
 #
@@ -45,6 +47,10 @@ run() {
 		>/dev/null 2>&1 ;;
 	stacks) /usr/bin/time -v -o "$tmp/time" "$delaytop" -b --why --format json -d 1 -n "$follow" -p "$pp" \
 		>/dev/null 2>&1 ;;
+	# the stacks of the tasks that stalled most (the storm's, on a CPU it shares), for a
+	# trigger's event: a trigger that never fires, so that only the choice costs
+	trigger) /usr/bin/time -v -o "$tmp/time" "$delaytop" -b --why --format json -d 1 -n "$follow" \
+		--trigger 'cpu some 2s 2s' >/dev/null 2>&1 ;;
 	esac
 	wait "$pp"
 	rate=$(grep -o '[0-9.]*' "$tmp/rate" | tail -1)
@@ -59,7 +65,7 @@ run() {
 
 printf '%-11s %5s %16s %10s %12s\n' tool round round_trips_per_s cpu_s max_rss_kb
 for r in $(seq "$ROUNDS"); do
-	for tool in none offcputime stacks why; do
+	for tool in none offcputime stacks trigger why; do
 		read -r rate cpu rss <<<"$(run "$tool")"
 		printf '%-11s %5s %16s %10s %12s\n' "$tool" "$r" "$rate" "$cpu" "$rss"
 	done

@@ -368,10 +368,11 @@ static int stack_chosen(void *arg, const struct row *r)
 }
 
 /* Whether the options choose tasks whose off-CPU stacks --why takes (without a choice, none:
- * stacks of every task would cost too much). */
+ * stacks of every task would cost too much): -p, -u, -c, --unit, or with --trigger the tasks that
+ * stalled most lately (stallwatch.h), whose stacks a trigger's event then has. */
 static int stacks_chosen(const struct options *o)
 {
-	return o->why && (o->npids || o->by_uid || o->cgroup || o->unit);
+	return o->why && (o->npids || o->by_uid || o->cgroup || o->unit || o->ntriggers);
 }
 
 static struct sampler *open_sampler(const struct options *o)
@@ -406,6 +407,8 @@ static struct sampler *open_sampler(const struct options *o)
 	 * metrics keep them, CSV and JSON say when the longest waits were; batch text as it shows */
 	so.why = o->why;
 	so.why_stacks = stacks_chosen(o);
+	for (int i = 0; i < o->ntriggers && i < TRIGGER_MAX; i++)
+		so.stall_kinds[so.nstall_kinds++] = trigger_kinds(o->triggers[i].resource);
 	so.no_totals = o->batch && !o->write && !o->listen && o->format == FORMAT_TEXT && !listing_reads_totals(&shown);
 	/* the screen keeps a task's totals only once it has any (most threads of a big machine never
 	 * run while it looks); a recording and the metrics keep every task's as it was */

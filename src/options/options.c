@@ -124,7 +124,8 @@ static const struct option_def option_table[OPT_COUNT] = {
 		      .help = N_("measure how long each wait lasts, through eBPF: per task, process and cgroup "
 				 "and per kind (blocked too: interruptible sleep), the interval's count, total, "
 				 "p50, p90, p99 and longest wait, in JSON and CSV; with -p, -u, -c or --unit also "
-				 "the chosen tasks' off-CPU stacks, named (needs CAP_BPF and CAP_PERFMON)") },
+				 "the chosen tasks' off-CPU stacks, named, and with --trigger those of the tasks "
+				 "that stalled (needs CAP_BPF and CAP_PERFMON)") },
 	[OPT_EXIT_BUFFER] = {
 		.name = "exit-buffer", .arg = "SIZE", .type = OPTT_SIZE, .at = AT(exit_buffer),
 		.min = MIN_EXIT_BUFFER, .max = MAX_EXIT_BUFFER, .def = DEFAULT_EXIT_BUFFER, .command_mode = 1,

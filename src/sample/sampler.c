@@ -24,6 +24,7 @@
 #include "kernelops.h"
 #include "latrows.h"
 #include "stackrows.h"
+#include "stallwatch.h"
 #include "proctable.h"
 #include "rowbuild.h"
 #include "sampler.h"
@@ -72,6 +73,7 @@ struct sampler {
 	uint32_t *stk_sel;        /* the ids whose stacks are taken in this interval, sorted */
 	size_t nstk_sel, capstk_sel;
 	struct stackrows stackrows; /* the rows' stacks */
+	struct stallwatch stall;  /* --trigger: the tasks that stalled most lately */
 	int (*stk_match)(void *arg, const struct row *r);
 	void *stk_arg;
 };
@@ -164,8 +166,14 @@ static void stacks_select(struct sampler *s, const uint32_t *ids, size_t n)
 		s->stk_sel = xrealloc(s->stk_sel, s->capstk_sel * sizeof(*s->stk_sel));
 	}
 	if (n) { /* memcpy and qsort take no NULL, even for nothing */
+		size_t kept = 1;
+
 		memcpy(s->stk_sel, ids, n * sizeof(*ids));
 		qsort(s->stk_sel, n, sizeof(*s->stk_sel), cmp_u32);
+		for (size_t i = 1; i < n; i++) /* each once: chosen and stalled too */
+			if (s->stk_sel[i] != s->stk_sel[kept - 1])
+				s->stk_sel[kept++] = s->stk_sel[i];
+		n = kept;
 	}
 	s->nstk_sel = n;
 	s->k->ops->why_select(s->k, s->stk_sel, n, s->o.threads);
@@ -193,7 +201,12 @@ static void stacks_attach(struct sampler *s, struct snapshot *snap)
 	stackrows_attach(&s->stackrows, b, snap->rows, snap->nrows, s->o.threads, s->stk_sel, s->nstk_sel,
 			 name_frame, s);
 	s->k->ops->why_frames_done(s->k);
-	ids = xmalloc((snap->nrows ? snap->nrows : 1) * sizeof(*ids));
+	ids = xmalloc((snap->nrows + STALL_WATCH_MAX) * sizeof(*ids));
+	/* the stallers first: they fit, whatever the choice */
+	if (s->stall.nkinds) {
+		stallwatch_update(&s->stall, snap);
+		n = stallwatch_ids(&s->stall, ids);
+	}
 	for (size_t i = 0; i < snap->nrows && n < STK_SELECT_MAX; i++) {
 		const struct row *r = &snap->rows[i];
 
@@ -565,6 +578,7 @@ int sampler_open_kernel(struct sampler **out, const struct sampler_opts *o, stru
 	exitqueue_init(&s->exits);
 	forkedoff_init(&s->off);
 	selection_init(&s->sel);
+	stallwatch_init(&s->stall, o->stall_kinds, o->why_stacks ? o->nstall_kinds : 0);
 	cgtable_init(&s->cgroups);
 	k->ops->cgroup_detect(k, &s->hier);
 	cgpath_normalize(o->cgroup_root ? o->cgroup_root : "/", s->cgroup_root, sizeof(s->cgroup_root));

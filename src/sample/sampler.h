@@ -8,6 +8,7 @@
 
 #include "cghier.h"
 #include "model.h"
+#include "trigger.h"
 struct rowbuf; /* rowbuild.h: sampler_rows fills one */
 
 struct sampler;
@@ -39,8 +40,12 @@ struct sampler_opts {
 				 histograms of its interval (row.lat, snapshot.why). A switch of its own
 				 rather than a want: loading it takes a moment and is tried once */
 	int why_stacks;       /* with why: the off-CPU stacks of the selected tasks (the pids, or
-				 the rows sampler_set_stack_match chooses), each such row its top
-				 stacks (row.stacks) */
+				 the rows sampler_set_stack_match chooses, and the stallers below),
+				 each such row its top stacks (row.stacks) */
+	kind_mask stall_kinds[TRIGGER_MAX]; /* with why_stacks: --trigger's kinds, whose tasks that
+					       stalled most in a reading are chosen for the next
+					       ones too (stallwatch.h) */
+	int nstall_kinds;
 };
 
 

@@ -3,8 +3,9 @@
 # corpus/recrecord/ (a segment's records, decompressed), made by tests/reccraft.py and from a
 # recording delaytop wrote (REAL: e.g. `delaytop -w real.rec -b -p 1 -n 3 -d 0.1`; its frames are
 # decompressed with the zstd command), and from one written with --why (WHY: e.g. `delaytop --why -w
-# why.rec -b -n 3 -d 0.3`), whose records end in the waits' section (format 1.3). Usage:
-# recseeds.py [REAL [WHY]]
+# why.rec -b -n 3 -d 0.3`), whose records end in the waits' section (format 1.3), and tests/fixgen's
+# stacks.rec (STACKS), whose event readings end in the stacks' section (1.4). Usage:
+# recseeds.py [REAL [WHY [STACKS]]]
 import os
 import struct
 import subprocess
@@ -74,3 +75,9 @@ if len(sys.argv) > 2:
     frame = list(segments(why))[0][1]
     p = subprocess.run(['zstd', '-d', '-c'], input=frame, capture_output=True)
     write('recrecord', 'why-real', p.stdout)
+if len(sys.argv) > 3:
+    stacks = open(sys.argv[3], 'rb').read()
+    write('recording', 'stacks-fixture', stacks)
+    frame = list(segments(stacks))[0][1]
+    p = subprocess.run(['zstd', '-d', '-c'], input=frame, capture_output=True)
+    write('recrecord', 'stacks-fixture', p.stdout)

@@ -1,8 +1,8 @@
 #!/bin/bash
-# why_record.sh — --why's waits in a recording (format 1.3): two spinners sharing one CPU,
+# why_record.sh — --why's waits in a recording (format 1.3 on): two spinners sharing one CPU,
 # recorded while printed; the replay's JSON and CSV (the task, thread and cgroup views) are byte
 # for byte what the live run printed, "why" and its histograms included; a recording without
-# --why replays with "why": null; the file says format 1.3 and names the kinds of its waits.
+# --why replays with "why": null; the file says format 1.4 and names the kinds of its waits.
 . "$top_srcdir/tests/lib.sh"
 
 require_root
@@ -63,14 +63,16 @@ for line in sys.stdin:
 }
 
 # live NAME ARGS...: a live run printed and recorded; its replay printed the same way (without
-# -H: a replay shows the rows as recorded). The live run's stacks are left out of the comparison:
-# a recording does not keep them, and its replay has none (checked below).
+# -H: a replay shows the rows as recorded). The stacks are left out of the comparison on both
+# sides: a recording keeps them only with a trigger's event, and its replay has "stacks": null
+# (checked below).
 live() {
 	local n=$1 a replay=(); shift
 	for a in "$@"; do [ "$a" = -H ] || replay+=("$a"); done
 	"$DELAYTOP" -b --why -n 3 -d 0.5 -w "$T/$n.rec" "$@" >"$T/$n.out" 2>"$T/$n.err"
 	without_stacks <"$T/$n.out" >"$T/$n.live"
-	"$DELAYTOP" -r "$T/$n.rec" -b "${replay[@]}" >"$T/$n.replay" 2>"$T/$n.rerr"
+	"$DELAYTOP" -r "$T/$n.rec" -b "${replay[@]}" >"$T/$n.raw" 2>"$T/$n.rerr"
+	without_stacks <"$T/$n.raw" >"$T/$n.replay"
 	cmp -s "$T/$n.live" "$T/$n.replay"
 	tap_ok $? "$n: the replay is byte for byte what the live run printed" \
 		"$(diff "$T/$n.live" "$T/$n.replay" | head -6 | cut -c1-300)" "stderr: $(head -2 "$T/$n.rerr")"
@@ -79,9 +81,9 @@ live json --format json -p "$A,$B"
 live csv --format csv -p "$A,$B"
 live threads --format json -H -p "$A,$B"
 live cgroup --format json --group=cgroup
-grep -q '"stacks":' "$T/json.out" && ! grep -q '"stacks' "$T/json.replay"
-tap_ok $? "the live run chose its tasks' stacks; the recording keeps none, and its replay shows none" \
-	"live: $(grep -c '"stacks":' "$T/json.out") lines with stacks; replay: $(grep -c '"stacks' "$T/json.replay")"
+grep -q '"stacks":\[' "$T/json.out" && grep -q '"stacks":null' "$T/json.raw" && ! grep -q '"stacks":\[' "$T/json.raw"
+tap_ok $? "the live run chose its tasks' stacks; the recording keeps none without a trigger's event: its replay shows \"stacks\": null" \
+	"live: $(grep -c '"stacks":\[' "$T/json.out") lines with stacks; replay: $(grep -c '"stacks":\[' "$T/json.raw") with, $(grep -c '"stacks":null' "$T/json.raw") null"
 
 # the histograms are there, not "why": null on both sides
 n=$(jq -s --argjson p "$A" '[.[] | select(.type == "task" and .pid == $p and .why.latency.cpu.count > 0)
@@ -92,8 +94,8 @@ tap_ok $? "the replay has spinner A's run-queue histogram in each of the 3 repor
 n=$(jq -s '[.[] | select(.type == "cgroup" and .why != null and .why.latency.cpu.count > 0)] | length' "$T/cgroup.replay")
 [ "$n" -ge 3 ]
 tap_ok $? "the replay's cgroups have their waits summed ($n records with run-queue waits)"
-grep -a -q '^format 1\.3$' "$T/json.rec" && grep -a -q '^waits cpu io .* blocked$' "$T/json.rec"
-tap_ok $? "the file says format 1.3 and the kinds of its waits"
+grep -a -q '^format 1\.4$' "$T/json.rec" && grep -a -q '^waits cpu io .* blocked$' "$T/json.rec"
+tap_ok $? "the file says format 1.4 and the kinds of its waits"
 
 # without --why: no section, "why": null
 "$DELAYTOP" -b --format json -n 2 -d 0.3 -p "$A" -w "$T/plain.rec" >/dev/null 2>&1
