@@ -590,6 +590,38 @@ static void kind_names(struct outbuf *o, kind_mask kinds, const char *quote)
 		}
 }
 
+/* With --why's stacks: each task the event names with its top stack of the window in the state
+ * its resource stalls in (R for cpu, D for the others), or its top one, a line each:
+ * "  stack of PID: STATE MS ms frame < frame < ...", innermost first. */
+static void text_event_stacks(struct outbuf *o, const struct snapshot *snap, const struct trigger_spec *t,
+			      const struct trigger_stallers *st)
+{
+	uint32_t stalls = t->resource == PSI_CPU ? STK_RUNNABLE : STK_D;
+	char buf[32];
+
+	for (size_t i = 0; i < st->ntasks; i++) {
+		const struct stk_list *l = st->task[i]->stacks;
+		const struct stk_stack *s;
+		size_t k = 0;
+
+		if (!l || !l->n)
+			continue;
+		while (k < l->n && l->s[k].state != stalls)
+			k++;
+		s = &l->s[k < l->n ? k : 0];
+		out_printf(o, F_(N_("  stack of %u: %s ")), snap->threads ? st->task[i]->tid : st->task[i]->pid,
+			   stk_state_name(s->state));
+		out_mem(o, buf, fmt_fixed(buf, s->ms, 1));
+		out_str(o, " ms ");
+		for (size_t f = 0; f < s->nframes; f++) {
+			if (f)
+				out_str(o, " < ");
+			out_text(o, s->frames[f]);
+		}
+		out_char(o, '\n');
+	}
+}
+
 static void text_event(struct outbuf *o, const char *when, const struct snapshot *snap,
 		       const struct trigger_spec *t, const struct trigger_stallers *st, const char *file)
 {
@@ -619,6 +651,8 @@ static void text_event(struct outbuf *o, const char *when, const struct snapshot
 	if (!st->ncgroups)
 		out_printf(o, "  %s", _("none"));
 	out_str(o, "\n");
+	if (snap->why.state == WHY_ON && snap->why.stacks)
+		text_event_stacks(o, snap, t, st);
 }
 
 static void json_event(struct outbuf *o, const char *when, const struct snapshot *snap,

@@ -2,7 +2,8 @@
 # stacks.sh — off-CPU stacks in a recording (format 1.4), replayed from the fixtures: stacks.rec's
 # events carry the stacks of the tasks they name (decoded: states, times, counts, frames innermost
 # first, markup and a byte that is not UTF-8 in a frame as recorded); its task records have
-# "stacks": null (a reading keeps the stacks of its events' tasks only); why.rec, recorded
+# "stacks": null (a reading keeps the stacks of its events' tasks only); the text events give
+# each named task's top stack in the state of the stall; why.rec, recorded
 # without stacks, has no "stacks" at all; and a copy of stacks.rec whose stack section is damaged
 # under a good checksum (a frame naming no name) is refused with a message, status 1, the
 # readings before it still printed.
@@ -35,6 +36,13 @@ jq -r 'select(.type == "event") | .tasks[] | select(.pid == 1600) | .stacks[0].f
 	sort -u | grep -qx '<script>alert(4)</script>+0x10 main�&amp;"+0x20'
 tap_ok $? "1600's frames as recorded: markup kept, the byte not UTF-8 as U+FFFD in JSON" "got: $got"
 
+dt -r "$FIX/stacks.rec" -b >"$T/stacks.txt" 2>&1
+got=$(grep -A8 "^event .*'io some 150ms 1s'" "$T/stacks.txt" | grep '^  stack of 480: ')
+n=$(grep -c '^  stack of ' "$T/stacks.txt")
+[ "$got" = "  stack of 480: D 27.8 ms io_schedule+0x46 < folio_wait_bit_common+0x13d < folio_wait_writeback+0x2b < __filemap_fdatawait_range+0x8b < file_write_and_wait_range+0x9a < ext4_sync_file+0x8c < do_fsync+0x38 < __x64_sys_fsync+0x13 < do_syscall_64+0x82 < entry_SYSCALL_64_after_hwframe+0x76 < sync_one+0x0d < wait_on_fsync+0x5e < main+0x9c" ] &&
+	[ "$n" = 15 ]
+tap_ok $? "text: each event's tasks with the top stack of the stall's state (480's D in fsync at the I/O event)" \
+	"got: $got" "stack lines: $n"
 got=$(jq -s -r '[.[] | select(.type == "task") | .why | if has("stacks") then (.stacks | tostring) else "absent" end] | unique | join(" ")' \
 	"$T/stacks.json")
 [ "$got" = null ]
