@@ -35,9 +35,12 @@ static const char style[] =
 	"svg .grid{stroke:#e4e4e4}svg .axis{stroke:#888}svg .tick{fill:#555}svg .legend{fill:#222}"
 	"svg .series{fill:none;stroke-width:1.5}svg .mark{stroke:#d62728;stroke-dasharray:4 3}"
 	"svg.heatmap{width:100%;height:auto;font:11px sans-serif}svg .frame{fill:#fafafa;stroke:#ccc}"
-	".none{color:#777}";
+	".none{color:#777}"
+	"svg.flame{width:100%;height:auto}svg.flame text{fill:#222}svg.flame rect{stroke:#fff;stroke-width:.5}"
+	".swatch{display:inline-block;width:.8em;height:.8em;margin:0 .3em 0 .8em;vertical-align:-.05em}"
+	"p.dropped{color:#555;font-size:.9em;margin:.2em 0}";
 
-static void fmt_time(char *buf, size_t size, double t)
+void htmlrep_time_text(char *buf, size_t size, double t)
 {
 	struct timespec ts = { (time_t)floor(t), (long)((t - floor(t)) * 1e9) };
 
@@ -90,8 +93,8 @@ static void write_facts(struct outbuf *o, const struct htmlrep *h, const struct 
 		htmlrep_fact(o, _("Recorded by"), f->writer);
 	htmlrep_fact(o, _("Report by"), PACKAGE " " VERSION);
 	if (h->nreadings) {
-		fmt_time(a, sizeof(a), h->first_s);
-		fmt_time(b, sizeof(b), h->last_s);
+		htmlrep_time_text(a, sizeof(a), h->first_s);
+		htmlrep_time_text(b, sizeof(b), h->last_s);
 		snprintf(buf, sizeof(buf), "%s — %s", a, b);
 		htmlrep_fact(o, _("Window"), buf);
 		fmt_span(a, sizeof(a), h->last_s - h->first_s);
@@ -361,7 +364,7 @@ static void write_event(struct outbuf *o, const struct hr_event *e)
 {
 	char when[64], file[CGROUP_PATH_MAX + 64];
 
-	fmt_time(when, sizeof(when), e->t);
+	htmlrep_time_text(when, sizeof(when), e->t);
 	trigger_file(&e->spec, file, sizeof(file));
 	out_printf(o, "<tr class=\"event\"><td>%s</td><td class=\"trigger\">", when);
 	html_text(o, e->spec.text);
@@ -434,6 +437,7 @@ void htmlrep_page(struct outbuf *o, const struct htmlrep *h, const struct htmlre
 	write_kinds(o, h, p);
 	htmlrep_heatmaps(o, h);
 	write_events(o, h);
+	htmlrep_stacks(o, h);
 	htmlrep_page_end(o);
 	free(p);
 }

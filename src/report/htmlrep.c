@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,7 @@ void htmlrep_free(struct htmlrep *h)
 			free(t->cgroup);
 			delays_free(&t->d);
 			htmllat_free(t->lat);
+			flame_drop(t->flame);
 			free(t);
 		}
 	idmap_free(&h->tasks);
@@ -59,6 +61,7 @@ void htmlrep_free(struct htmlrep *h)
 			free(h->events[i].task[k]);
 		for (size_t k = 0; k < h->events[i].ncgroups; k++)
 			free(h->events[i].cgroup[k]);
+		flame_drop(h->events[i].flame);
 	}
 	free(h->events);
 	memset(h, 0, sizeof(*h));
@@ -319,7 +322,80 @@ static void add_row_lat(struct htmlrep *h, const struct row *r, uint32_t bucket)
 	}
 }
 
+/* ---- off-CPU stacks ---- */
+
+void htmlrep_task_name(char *buf, size_t size, const char *comm, uint32_t pid, uint32_t tid)
+{
+	snprintf(buf, size, "%s (%u)", comm ? comm : "?", tid ? tid : pid);
+}
+
+/* A row's stacks of the reading into its task's flame graph. */
+static void add_row_stacks(struct htmlrep *h, const struct row *r)
+{
+	struct hr_task *t;
+	char name[256];
+
+	if (r->departed || !r->stacks || !r->stacks->n)
+		return;
+	t = task_of(h, r);
+	task_strings(t, r);
+	if (!t->flame) {
+		htmlrep_task_name(name, sizeof(name), r->comm, r->pid, r->tid);
+		t->flame = flame_new(name);
+	}
+	flame_add_list(t->flame, NULL, r->stacks);
+	h->nstacks += r->stacks->n;
+}
+
+/* The stacks of the tasks that stalled (as the event names them), each task a group, as one
+ * flame graph named root (NULL when none has any): those a recording keeps with the event. */
+static struct flame *stallers_flame(const struct trigger_stallers *st, const char *root)
+{
+	struct flame *f = NULL;
+	char name[256];
+
+	for (size_t i = 0; i < st->ntasks; i++) {
+		const struct row *r = st->task[i];
+
+		if (r->departed || !r->stacks || !r->stacks->n)
+			continue;
+		if (!f)
+			f = flame_new(root);
+		htmlrep_task_name(name, sizeof(name), r->comm, r->pid, r->tid);
+		flame_add_list(f, name, r->stacks);
+	}
+	return f;
+}
+
 /* ---- events ---- */
+
+/* Keeps event i's flame graph if it is among the HTMLREP_EVENT_FLAMES longest so far (the earlier
+ * of two as long), dropping the shortest kept otherwise: the page and the memory stay bounded
+ * when a trigger fires all day. */
+static void keep_event_flame(struct htmlrep *h, size_t i)
+{
+	struct hr_event *e = &h->events[i];
+	size_t low = 0;
+
+	if (!e->flame)
+		return;
+	if (h->nflamed < HTMLREP_EVENT_FLAMES) {
+		h->flamed[h->nflamed++] = i;
+		return;
+	}
+	for (size_t k = 1; k < h->nflamed; k++)
+		if (flame_ms(h->events[h->flamed[k]].flame) < flame_ms(h->events[h->flamed[low]].flame))
+			low = k;
+	h->flames_dropped++;
+	if (flame_ms(e->flame) > flame_ms(h->events[h->flamed[low]].flame)) {
+		flame_drop(h->events[h->flamed[low]].flame);
+		h->events[h->flamed[low]].flame = NULL;
+		h->flamed[low] = i;
+	} else {
+		flame_drop(e->flame);
+		e->flame = NULL;
+	}
+}
 
 static void add_event(struct htmlrep *h, const struct snapshot *snap, const struct trigger_spec *spec)
 {
@@ -343,6 +419,8 @@ static void add_event(struct htmlrep *h, const struct snapshot *snap, const stru
 		e->cgroup_pct[i] = st.cgroup_pct[i];
 	}
 	e->ncgroups = st.ncgroups;
+	e->flame = stallers_flame(&st, spec->text);
+	keep_event_flame(h, h->nevents - 1);
 }
 
 /* The events of a reading: one trigger a line, as --trigger takes it. */
@@ -404,6 +482,8 @@ void htmlrep_add(struct htmlrep *h, const struct snapshot *snap)
 
 	if (snap->events)
 		add_events(h, snap);
+	for (size_t i = 0; i < snap->nrows; i++)
+		add_row_stacks(h, &snap->rows[i]);
 	if (!(snap->interval_s > 0))
 		return; /* no rates */
 	if (!h->nreadings)
@@ -587,6 +667,22 @@ size_t htmlrep_top_commands(const struct htmlrep *h, int k, const struct hr_grou
 size_t htmlrep_top_lat_tasks(const struct htmlrep *h, int k, const struct hr_task **out, size_t max)
 {
 	return top_tasks(h, lat_rank, k, out, max);
+}
+
+size_t htmlrep_top_stack_tasks(const struct htmlrep *h, const struct hr_task **out, size_t max)
+{
+	double keys[HTMLREP_TABLE];
+	size_t n = 0, pos = 0;
+	uint32_t id;
+	void *val;
+
+	if (max > HTMLREP_TABLE)
+		max = HTMLREP_TABLE;
+	while (max && idmap_next(&h->tasks, &pos, &id, &val))
+		for (const struct hr_task *t = val; t; t = t->next)
+			if (t->flame && flame_ms(t->flame) > 0)
+				n = top_insert((const void **)out, keys, n, max, t, flame_ms(t->flame));
+	return n;
 }
 
 size_t htmlrep_top_lat_cgroups(const struct htmlrep *h, int k, const struct hr_group **out, size_t max)

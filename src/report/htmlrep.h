@@ -7,7 +7,10 @@
  * each resource over time, per delay kind the tasks and cgroups that waited most (a chart of the
  * first HTMLREP_CHART, a table of the first HTMLREP_TABLE) and a table of the command names that
  * did, the heat maps of the waits --why measured (htmllat.h: each task's and cgroup's waits by
- * bucket and log2 slot), and every PSI trigger event with who stalled. Pure code. */
+ * bucket and log2 slot), and every PSI trigger event with who stalled; where the readings carry
+ * --why's off-CPU stacks (a recording keeps the stalled tasks' with a trigger event), a flame
+ * graph of each event's (of the HTMLREP_EVENT_FLAMES whose stacks add up longest) and of each of
+ * the HTMLREP_FLAMES tasks' whose stacks add up longest (flame.h). Pure code. */
 #ifndef DELAYTOP_HTMLREP_H
 #define DELAYTOP_HTMLREP_H
 
@@ -15,6 +18,7 @@
 #include <stdint.h>
 
 #include "delaykind.h"
+#include "flame.h"
 #include "format.h"
 #include "htmllat.h"
 #include "idmap.h"
@@ -25,6 +29,8 @@
 
 #define HTMLREP_CHART 5
 #define HTMLREP_TABLE 10
+#define HTMLREP_FLAMES 5
+#define HTMLREP_EVENT_FLAMES 10 /* the events whose stacks get a flame graph, at most */
 
 /* One bucket's delay of a task or cgroup in one kind. */
 struct hr_point {
@@ -46,6 +52,7 @@ struct hr_task {
 	const char *seen[ROW_STRING_COUNT]; /* the row's strings when last copied */
 	struct hr_delays d;
 	struct hr_lat *lat; /* --why: its waits by kind, bucket and slot; NULL: none */
+	struct flame *flame; /* --why: its off-CPU stacks of the window, added up; NULL: none */
 	uint32_t command;   /* the command name its delays went to last: its index + 1 (0: none) */
 	kind_mask counted;  /* the kinds it was counted in there (hr_group's tasks) */
 	struct hr_task *next; /* another task of the same id (a pid used again) */
@@ -78,6 +85,8 @@ struct hr_event {
 	char *cgroup[TRIGGER_TOP];
 	double cgroup_pct[TRIGGER_TOP];
 	size_t ncgroups;
+	struct flame *flame; /* the off-CPU stacks of the tasks it names, by task; NULL: none, or
+				not among the HTMLREP_EVENT_FLAMES longest */
 };
 
 /* A bucket of time. */
@@ -110,6 +119,10 @@ struct htmlrep {
 	struct hr_groups commands; /* by the name the task had when it waited */
 	struct hr_event *events;
 	size_t nevents, capevents;
+	uint64_t nstacks; /* off-CPU stacks the readings carried */
+	size_t flamed[HTMLREP_EVENT_FLAMES]; /* the events that keep their flame graph */
+	size_t nflamed;
+	uint64_t flames_dropped; /* events with stacks whose flame graph gave way to longer ones */
 };
 
 /* What the page says of where the readings came from (NULL or 0: not known, left out). */
@@ -141,6 +154,12 @@ size_t htmlrep_top_commands(const struct htmlrep *h, int k, const struct hr_grou
 /* The tasks (or cgroups) whose waits of latency kind k (--why) were longest, as above. */
 size_t htmlrep_top_lat_tasks(const struct htmlrep *h, int k, const struct hr_task **out, size_t max);
 size_t htmlrep_top_lat_cgroups(const struct htmlrep *h, int k, const struct hr_group **out, size_t max);
+/* The tasks whose off-CPU stacks add up longest, as above. */
+size_t htmlrep_top_stack_tasks(const struct htmlrep *h, const struct hr_task **out, size_t max);
+/* A time (seconds since the epoch) as the page gives it: ISO 8601 on the local clock. */
+void htmlrep_time_text(char *buf, size_t size, double t);
+/* A task's name as the report's charts and flame graphs give it: "COMM (ID)". */
+void htmlrep_task_name(char *buf, size_t size, const char *comm, uint32_t pid, uint32_t tid);
 
 /* The whole page (htmlpage.c). */
 void htmlrep_page(struct outbuf *o, const struct htmlrep *h, const struct htmlrep_facts *f);
@@ -154,5 +173,7 @@ void htmlrep_table_head(struct outbuf *o, const char *id, const char *const *tit
 void htmlrep_page_end(struct outbuf *o);
 /* The section of the latency heat maps (heatmap.c). */
 void htmlrep_heatmaps(struct outbuf *o, const struct htmlrep *h);
+/* The section of the off-CPU stacks' flame graphs (htmlstacks.c). */
+void htmlrep_stacks(struct outbuf *o, const struct htmlrep *h);
 
 #endif

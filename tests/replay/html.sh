@@ -5,7 +5,12 @@
 # trigger events name who stalled, the I/O table of commands (build.rec) adds the waits of a name's
 # processes (cc1's four, one waiting less than postgres, all of them more) and keeps cc1plus apart,
 # and a process named <img src=x onerror=alert(1)> (hostile.rec) is text, in the commands' table
-# too: no element and no event handler comes from a name, a command line, a cgroup or a user. The page also parses as HTML5 without a single error (html5lib, strict), and a
+# too: no element and no event handler comes from a name, a command line, a cgroup or a user.
+# stacks.rec's page (off-CPU stacks kept with its trigger events) draws a flame graph of each
+# event and of the five tasks whose stacks add up longest, each bar's tooltip naming its frame,
+# the bars of a task or event as the JSON of the same recording gives its stacks, each bar inside
+# its parent, and, laid out by Chromium, every label inside its bar; a recording without stacks
+# has one sentence instead. The page also parses as HTML5 without a single error (html5lib, strict), and a
 # screenshot of it is kept in the build directory (tests/report.png, for doc/report.png).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/replay/fixture.sh"
@@ -51,6 +56,13 @@ tap_ok $? "-r why.rec --format html writes the page" "$(head -3 "$TMPDIR_TEST/er
 dt -r "$FIX/why.rec" --format json >"$TMPDIR_TEST/why.json" 2>>"$TMPDIR_TEST/err"
 browser --dump-dom "file://$TMPDIR_TEST/why.html" >"$TMPDIR_TEST/why.dom"
 export WHY_JSON=$TMPDIR_TEST/why.json
+# stacks.rec: the stalled tasks' off-CPU stacks kept with its three trigger events; its JSON (each
+# event's tasks with their stacks) is the truth of the flame graphs
+dt -r "$FIX/stacks.rec" --format html >"$TMPDIR_TEST/stacks.html" 2>"$TMPDIR_TEST/err"
+tap_ok $? "-r stacks.rec --format html writes the page" "$(head -3 "$TMPDIR_TEST/err")"
+dt -r "$FIX/stacks.rec" --format json >"$TMPDIR_TEST/stacks.json" 2>>"$TMPDIR_TEST/err"
+browser --dump-dom "file://$TMPDIR_TEST/stacks.html" >"$TMPDIR_TEST/stacks.dom"
+export STACKS_JSON=$TMPDIR_TEST/stacks.json
 
 # dom_check FILE CHECK: the DOM Chromium made, read by html5lib (as the browser serialized it);
 # CHECK is Python over `doc` (an ElementTree root, namespaces stripped) that prints what is wrong.
@@ -244,15 +256,130 @@ if [f for f in doc.iter("figure") if f.get("class") == "heat"] or [s for s in do
 ')
 	tap_ok $([ -z "$out" ] && echo 0 || echo 1) "hostile.rec (without --why): one sentence says so, no heat map" "$out"
 
-	for f in hostile long build why; do
+	# the flame graphs of stacks.rec: per event (in the order of the JSON's events) a bar per task
+	# it names with stacks, as long as their ms added; per task (the five longest, longest first)
+	# its stacks of every reading with events added once; every frame of the JSON a bar's
+	# tooltip; each bar inside the bar above it, the bars below one no wider together
+	out=$(dom_check "$TMPDIR_TEST/stacks.dom" '
+import json, os, re
+events, tasks, seen = [], {}, set()
+for line in open(os.environ["STACKS_JSON"]):
+    r = json.loads(line)
+    if r.get("type") != "event":
+        continue
+    ev = {}
+    for t in r["tasks"]:
+        if t.get("stacks"):
+            name = "%s (%d)" % (t["command"], t["tid"] or t["pid"])
+            ev[name] = t["stacks"]
+            if (r["time"], name) not in seen:
+                seen.add((r["time"], name))
+                tasks.setdefault(name, []).extend(t["stacks"])
+    events.append(ev)
+def bars(fig):
+    out = []
+    for g in fig.iter("g"):
+        rect, title = g.find("rect"), g.find("title")
+        if rect is None or title is None:
+            continue
+        name, nums = text(title).rsplit("\n", 1)
+        out.append(dict(name=name, x=float(rect.get("x")), w=float(rect.get("width")),
+                        d=int(rect.get("y")) // 17, ms=float(rect.get("data-ms"))))
+    return out
+def geometry(fid, bs):
+    for b in bs:
+        if b["d"] == 0:
+            if abs(b["x"]) > 0.005 or abs(b["w"] - 1000) > 0.005:
+                print(fid, "the root is not 1000 wide:", b)
+            continue
+        up = [p for p in bs if p["d"] == b["d"] - 1 and p["x"] - 0.005 <= b["x"] and b["x"] + b["w"] <= p["x"] + p["w"] + 0.005]
+        if len(up) != 1:
+            print(fid, "bar", repr(b["name"]), "is inside", len(up), "bars above it")
+            return
+        b["up"] = id(up[0])
+    for p in bs:
+        kids = [b for b in bs if b.get("up") == id(p)]
+        if sum(b["w"] for b in kids) > p["w"] + 0.005 or sum(b["ms"] for b in kids) > p["ms"] + 0.005:
+            print(fid, "the bars below", repr(p["name"]), "are wider or longer together than it")
+figs = {f.get("id"): f for f in doc.iter("figure") if f.get("class") == "flame"}
+for i, ev in enumerate(events):
+    fid = "flame-event-%d" % (i + 1)
+    f = figs.get(fid)
+    if not ev:
+        if f is not None:
+            print(fid, "drawn for an event without stacks")
+        continue
+    if f is None:
+        print(fid, "missing")
+        continue
+    bs = bars(f)
+    geometry(fid, bs)
+    got = {b["name"]: b["ms"] for b in bs if b["d"] == 1}
+    want = {n: sum(s["ms"] for s in st) for n, st in ev.items()}
+    if set(got) != set(want) or any(abs(got[n] - want[n]) > 0.01 for n in want):
+        print(fid, "has the task bars", got, "the JSON", want)
+    names = {b["name"] for b in bs}
+    for st in ev.values():
+        for s in st:
+            for fr in s["frames"]:
+                if fr.replace("\xff", "\ufffd") not in names:
+                    print(fid, "no bar for the frame", repr(fr))
+top = sorted(tasks, key=lambda n: -sum(s["ms"] for s in tasks[n]))[:5]
+order = [f.get("id") for f in figs.values() if f.get("id").startswith("flame-task-")]
+if order != ["flame-task-" + re.search(r"\((\d+)\)$", n).group(1) for n in top]:
+    print("the tasks drawn", order, "the five longest of the JSON", top)
+for n in top:
+    fid = "flame-task-" + re.search(r"\((\d+)\)$", n).group(1)
+    f = figs.get(fid)
+    bs = bars(f) if f is not None else []
+    geometry(fid, bs)
+    root = [b for b in bs if b["d"] == 0]
+    want = sum(s["ms"] for s in tasks[n])
+    if not root or root[0]["name"] != n.replace("\xff", "\ufffd") or abs(root[0]["ms"] - want) > 0.01:
+        print(fid, "root", root[:1], "for", repr(n), want, "ms")
+if len(figs) != sum(1 for e in events if e) + len(top) or len(top) != 5:
+    print(len(figs), "flame graphs for", sum(1 for e in events if e), "events with stacks and", len(top), "tasks")
+')
+	tap_ok $([ -z "$out" ] && echo 0 || echo 1) \
+		"stacks.rec: a flame graph per event and per top task, bars as the JSON's stacks, each inside the one above" "$out"
+
+	out=$(dom_check "$TMPDIR_TEST/stacks.dom" '
+bad = [e.tag for e in doc.iter() if e.tag in ("img", "script", "b", "iframe", "object", "embed", "link")]
+bad += [e.tag + " " + a for e in doc.iter() if isinstance(e.tag, str) for a in e.attrib if a.lower().startswith("on")]
+if bad:
+    print("elements or handlers from names:", bad)
+titles = [text(t).split("\n")[0] for t in doc.iter("title")]
+for want in ("<script>alert(4)</script>+0x10", "main\ufffd&amp;\"+0x20", "<img src=x onerror=alert(1)>\ufffd (1600)"):
+    if want not in titles:
+        print("not a tooltip as text:", repr(want))
+labels = [text(t) for s in doc.iter("svg") if s.get("class") == "flame" for t in s.iter("text")]
+if "<script>alert(4)</script>+0x10" not in labels:
+    print("the hostile frame is no label in full:", [l for l in labels if "script" in l][:3])
+if by_id("stacks-none") is not None:
+    print("the sentence of a recording without stacks")
+')
+	tap_ok $([ -z "$out" ] && echo 0 || echo 1) \
+		"stacks.rec: frames named <script>alert(4)</script> and not UTF-8, and the task <img ...>, are text in the flame graphs" "$out"
+
+	out=$(dom_check "$TMPDIR_TEST/hostile.dom" '
+none = by_id("stacks-none")
+if none is None or "--why and --trigger" not in text(none):
+    print("no sentence saying how to get stacks:", None if none is None else text(none))
+if [s for s in doc.iter("svg") if s.get("class") == "flame"]:
+    print("a flame graph drawn for a recording without stacks")
+')
+	tap_ok $([ -z "$out" ] && echo 0 || echo 1) "hostile.rec (without stacks): one sentence says how to get them, no flame graph" "$out"
+
+	for f in hostile long build why stacks; do
 		err=$(html5_errors "$PY" "$TMPDIR_TEST/$f.html")
 		tap_ok $([ -z "$err" ] && echo 0 || echo 1) "$f.rec's page parses as HTML5 without an error (html5lib, strict)" "$err"
 	done
 fi
 
-bad=$(grep -o -i -E '<(script|link|img|iframe|object|embed|audio|video)\b|@import|url\(| (src|href)="|https?://[^ "]*' \
-	"$TMPDIR_TEST/hostile.html" | grep -v -x 'http://www.w3.org/2000/svg')
-tap_ok $([ -z "$bad" ] && echo 0 || echo 1) "the page fetches nothing and runs nothing: no script, link, image, url() or src" \
+bad=$(cat "$TMPDIR_TEST/hostile.html" "$TMPDIR_TEST/stacks.html" |
+	grep -o -i -E '<(script|link|img|iframe|object|embed|audio|video)\b|@import|url\(| (src|href)="|https?://[^ "]*' |
+	grep -v -x 'http://www.w3.org/2000/svg')
+tap_ok $([ -z "$bad" ] && echo 0 || echo 1) "the pages (hostile.rec's, stacks.rec's) fetch nothing and run nothing: no script, link, image, url() or src" \
 	"found: $(echo $bad | head -c 300)"
 
 # ---- the layout, as Chromium lays it out at 1200 pixels: a script added to a copy of the page
@@ -263,6 +390,8 @@ layout_check() {
 		cat "$page"
 		cat <<'JSEOF'
 <script>
+var errors = [];
+window.addEventListener('error', function (e) { errors.push('script error: ' + e.message); });
 window.addEventListener('load', function () {
 	var out = [], root = document.documentElement;
 	if (root.scrollWidth > root.clientWidth)
@@ -286,20 +415,38 @@ window.addEventListener('load', function () {
 					out.push('chart ' + c + ': "' + r[i - 1].s + '" runs into "' + r[i].s + '"');
 		});
 	});
+	/* each flame graph's label inside its bar, as laid out (the SVG's own units) */
+	var labels = 0;
+	document.querySelectorAll('svg.flame g').forEach(function (g) {
+		var r = g.querySelector('rect'), t = g.querySelector('text');
+		if (!r || !t)
+			return;
+		var x = r.x.baseVal.value, w = r.width.baseVal.value, b = t.getBBox();
+		var len = t.getComputedTextLength();
+		labels++;
+		if (b.x < x - 0.01 || b.x + b.width > x + w + 0.01 || len > w)
+			out.push('the label "' + t.textContent + '" (' + b.x.toFixed(2) + ' to ' +
+				 (b.x + b.width).toFixed(2) + ') leaves its bar (' + x + ' to ' + (x + w) + ')');
+	});
+	if (document.querySelector('svg.flame') && !labels)
+		out.push('flame graphs without a label');
 	var pre = document.createElement('pre');
 	pre.id = 'layout-check';
-	pre.textContent = out.length ? out.join('\n') : 'ok';
+	pre.textContent = out.concat(errors).length ? out.concat(errors).join('\n') : 'ok';
+	pre.setAttribute('data-labels', labels);
 	document.body.appendChild(pre);
 });
 </script>
 JSEOF
 	} >"$copy"
-	browser --window-size=1200,2000 --dump-dom "file://$copy" >"$copy.dom"
+	browser --window-size=${LAYOUT_WIDTH:-1200},2000 --dump-dom "file://$copy" >"$copy.dom"
 	"$PY" - "$copy.dom" <<'PYEOF'
 import sys, html5lib
 doc = html5lib.parse(open(sys.argv[1], 'rb').read(), namespaceHTMLElements=False)
 found = [e for e in doc.iter() if e.get('id') == 'layout-check']
 print(''.join(found[0].itertext()) if found else 'the layout check did not run')
+if found and found[0].get('data-labels', '0') != '0':
+    print('labels', found[0].get('data-labels'), file=sys.stderr)
 PYEOF
 }
 # 35 s of long.rec from 00:01:04: ticks every 5 s, 130 units apart, the first near the left edge
@@ -307,9 +454,16 @@ PYEOF
 # its time ran into the next label)
 dt -r "$FIX/long.rec" --format html --begin @1767225664 --end @1767225699 >"$TMPDIR_TEST/short.html" 2>/dev/null
 for f in hostile long short why; do
-	got=$(layout_check "$TMPDIR_TEST/$f.html")
+	got=$(layout_check "$TMPDIR_TEST/$f.html" 2>/dev/null)
 	[ "$got" = ok ]
 	tap_ok $? "$f's page at 1200 px: no sideways scroll (a cgroup of 240 letters breaks), no time label runs into the next" "$got"
+done
+# stacks.rec's flame graphs at 1200 px, and at 500 (the SVG scaled down: the labels with it)
+for width in 1200 500; do
+	got=$(LAYOUT_WIDTH=$width layout_check "$TMPDIR_TEST/stacks.html" 2>"$TMPDIR_TEST/labels")
+	n=$(sed -n 's/^labels //p' "$TMPDIR_TEST/labels")
+	[ "$got" = ok ] && [ "${n:-0}" -gt 100 ]
+	tap_ok $? "stacks.rec's page at $width px: every flame graph's label inside its bar (${n:-no} labels), no script error" "$got"
 done
 
 shot=${top_builddir:-.}/tests/report.png

@@ -1,6 +1,8 @@
 /* test_htmlrep.c — htmlrep.c and htmlpage.c: the readings of a window kept in buckets (a day
  * of readings draws as at most 600 points, the totals exact), the tasks, command names and cgroups
- * that waited most, the pressure, the trigger events with who stalled, and the page. */
+ * that waited most, the pressure, the trigger events with who stalled, the off-CPU stacks (a flame
+ * graph of each event's and of the tasks' whose stacks add up longest, or the sentence of readings
+ * without any), and the page. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -296,6 +298,111 @@ static void test_latency(void)
 	free(h);
 }
 
+/* Off-CPU stacks, as a replay gives them at a trigger's reading: at readings 3 and 7 a CPU and an
+ * I/O trigger fire, and the tasks they name carry stacks: "big" and "small" (the CPU's), the
+ * hostile task (the I/O's). */
+static void test_stacks(void)
+{
+	static const char *const fsync[] = { "do_fsync+0x3c", "fsync", "main", NULL };
+	static const char *const pipe[] = { "anon_pipe_read+0x1a4", "read", "<svg onload=alert(1)>", NULL };
+	const struct stk_stack bs[] = { { 30, 3, STK_D, 3, fsync }, { 10, 1, STK_S, 3, pipe } };
+	const struct stk_stack ss[] = { { 8, 2, STK_S, 3, pipe } };
+	const struct stk_stack hs[] = { { 5, 1, STK_S, 3, pipe } };
+	const struct stk_list bl = { 2, bs }, sl = { 1, ss }, hl = { 1, hs };
+	struct htmlrep *h = xmalloc(sizeof(*h));
+	struct htmlrep_facts f = { .exit_status = -1 };
+	const struct hr_task *top[HTMLREP_FLAMES];
+	struct snapshot snap;
+	struct row rows[3];
+	struct outbuf o = { 0 };
+	size_t n;
+
+	htmlrep_init(h);
+	htmlrep_page(&o, h, &f);
+	out_char(&o, '\0');
+	ok(strstr(o.data, "<p class=\"none\" id=\"stacks-none\">These readings carry no off-CPU stacks. A recording "
+			  "keeps them when made with --why and --trigger") && !strstr(o.data, "<svg class=\"flame\""),
+	   "without stacks: one sentence saying how to get them, no flame graph");
+	out_free(&o);
+	for (long i = 0; i < 10; i++) {
+		reading(&snap, rows, i);
+		if (i == 3 || i == 7) {
+			snap.events = "cpu some 100ms 1s\nio some 150ms 1s";
+			rows[0].stacks = &bl;
+			rows[1].stacks = &sl;
+			rows[2].stacks = &hl;
+		}
+		htmlrep_add(h, &snap);
+	}
+	is_int(h->nstacks, 8, "the stacks of two readings: 2 + 1 + 1 each");
+	ok(h->nevents == 4 && h->events[0].flame && h->events[1].flame, "each event has its flame graph");
+	is_num(h->nevents && h->events[0].flame ? flame_ms(h->events[0].flame) : 0, 48, 1e-9,
+	       "the CPU event's: the stacks of the tasks it names, big's and small's, 40 + 8 ms");
+	is_num(h->nevents > 1 && h->events[1].flame ? flame_ms(h->events[1].flame) : 0, 5, 1e-9,
+	       "the I/O event's: the hostile task's, 5 ms");
+	n = htmlrep_top_stack_tasks(h, top, HTMLREP_FLAMES);
+	ok(n == 3 && strcmp(top[0]->comm, "big") == 0 && flame_ms(top[0]->flame) == 80,
+	   "the tasks with stacks, big first with 80 ms over the window (2 x 40)");
+	ok(n == 3 && flame_ms(top[1]->flame) == 16 && flame_ms(top[2]->flame) == 10, "then small, 16, the hostile, 10");
+	htmlrep_page(&o, h, &f);
+	out_char(&o, '\0');
+	ok(strstr(o.data, "id=\"flame-event-1\"") && strstr(o.data, "id=\"flame-event-4\"") &&
+		   strstr(o.data, "id=\"flame-task-100\"") && strstr(o.data, "id=\"flame-task-300\"") &&
+		   strstr(o.data, "id=\"flame-task-200\""),
+	   "the page draws the events' and the three tasks' flame graphs");
+	ok(strstr(o.data, "<title>big (100)\n40.0 ms, 83.3%, waits: 4</title>") != NULL,
+	   "the CPU event's graph has a bar per task: big, its 40 ms of the 48");
+	ok(!strstr(o.data, "<svg onload") && strstr(o.data, "<title>&lt;svg onload=alert(1)&gt;\n") &&
+		   strstr(o.data, "<title>&lt;img src=x onerror=alert(1)&gt; (300)\n"),
+	   "a frame and a task named as markup are text");
+	ok(!strstr(o.data, "id=\"stacks-none\""), "no sentence of missing stacks");
+	out_free(&o);
+	htmlrep_free(h);
+	free(h);
+}
+
+/* A trigger that fires at each of 15 readings, its task's stacks longer each time: the 10
+ * longest events keep their flame graph, and the page says 5 more had stacks. */
+static void test_event_cap(void)
+{
+	static const char *const frames[] = { "do_fsync+0x3c", "main", NULL };
+	struct stk_stack st[1] = { { 0, 1, STK_D, 2, frames } };
+	const struct stk_list l = { 1, st };
+	struct htmlrep *h = xmalloc(sizeof(*h));
+	struct htmlrep_facts f = { .exit_status = -1 };
+	struct snapshot snap;
+	struct row rows[3];
+	struct outbuf o = { 0 };
+	int kept = 1;
+	char id[64];
+
+	htmlrep_init(h);
+	for (long i = 0; i < 15; i++) {
+		reading(&snap, rows, i);
+		snap.events = "cpu some 100ms 1s";
+		st[0].ms = i == 2 ? 100 : 10 + i; /* the third the longest of all */
+		rows[0].stacks = &l;
+		htmlrep_add(h, &snap);
+	}
+	for (size_t i = 0; i < h->nevents; i++)
+		kept &= (h->events[i].flame != NULL) == (i == 2 || i >= 6);
+	ok(h->nevents == 15 && kept, "of 15 events, the 10 longest keep their flame graph: the third and the last 9");
+	is_int(h->flames_dropped, 5, "5 gave way");
+	htmlrep_page(&o, h, &f);
+	out_char(&o, '\0');
+	ok(strstr(o.data, "<p class=\"none\" id=\"flames-dropped\">5 more events had stacks: drawn are the 10 whose "
+			  "stacks add up longest.</p>") != NULL,
+	   "the page says 5 more events had stacks");
+	for (int i = 1; i <= 15; i++) {
+		snprintf(id, sizeof(id), "id=\"flame-event-%d\"", i);
+		kept &= !strstr(o.data, id) == !(i == 3 || i >= 7);
+	}
+	ok(kept, "and draws the 10 kept, in order of time");
+	out_free(&o);
+	htmlrep_free(h);
+	free(h);
+}
+
 int main(void)
 {
 	test_day();
@@ -304,5 +411,7 @@ int main(void)
 	test_day_page();
 	test_events_and_page();
 	test_latency();
+	test_stacks();
+	test_event_cap();
 	return tap_done();
 }
