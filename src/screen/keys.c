@@ -42,6 +42,10 @@ const struct key_binding key_bindings[] = {
 	{ .codes = { 'i', 0 }, .label = "i", .action = ACT_DETAIL,
 	  .help = N_("details of the selected row: its delays over the last minutes, its facts, its waits' "
 		     "histograms with --why (Esc returns)") },
+	{ .codes = { 'w', 0 }, .label = "w", .action = ACT_STACKS,
+	  .help = N_("the selected task's off-CPU stacks with --why, by time waited (in the detail view: w "
+		     "shows them or the details again; Up, Down choose a stack, Enter folds or unfolds it, "
+		     "+ unfolds all, - folds all)") },
 	{ .codes = { '-', 0 }, .label = "-", .action = ACT_FOLD,
 	  .help = N_("cgroups: hide what is below the selected cgroup") },
 	{ .codes = { '+', '=', 0 }, .label = "+", .action = ACT_UNFOLD,
