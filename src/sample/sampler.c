@@ -208,19 +208,23 @@ static size_t add_id(uint32_t *ids, size_t n, uint32_t id)
  * options chose, and the front end's task. */
 static void stacks_give(struct sampler *s, struct snapshot *snap)
 {
-	uint32_t *ids;
+	uint32_t *ids, task = 0;
 	size_t n = 0;
 
 	stackrows_give(&s->stackrows, snap->rows, snap->nrows, s->o.threads);
 	ids = xmalloc((snap->nrows + 1) * sizeof(*ids));
-	for (size_t i = 0; i < snap->nrows && n < STK_SELECT_MAX; i++) {
+	for (size_t i = 0; i < snap->nrows; i++) {
 		const struct row *r = &snap->rows[i];
+		uint32_t id = s->o.threads ? r->tid : r->pid;
 
-		if (r->departed || (s->stk_match ? !s->stk_match(s->stk_arg, r) : !s->o.npids))
+		if (r->departed)
 			continue;
-		ids[n++] = s->o.threads ? r->tid : r->pid;
+		if (id == s->stk_task)
+			task = id; /* alive: a pid reused after it ends is not followed */
+		if (n < STK_SELECT_MAX && (s->stk_match ? s->stk_match(s->stk_arg, r) : s->o.npids > 0))
+			ids[n++] = id;
 	}
-	n = add_id(ids, n, s->stk_task);
+	n = add_id(ids, n, task);
 	stacks_select(s, ids, n);
 	free(ids);
 }
