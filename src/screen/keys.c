@@ -42,10 +42,6 @@ const struct key_binding key_bindings[] = {
 	{ .codes = { 'i', 0 }, .label = "i", .action = ACT_DETAIL,
 	  .help = N_("details of the selected row: its delays over the last minutes, its facts, its waits' "
 		     "histograms with --why (Esc returns)") },
-	{ .codes = { 'w', 0 }, .label = "w", .action = ACT_STACKS,
-	  .help = N_("the selected task's off-CPU stacks with --why, by time waited (in the detail view: w "
-		     "shows them or the details again; Up, Down choose a stack, Enter folds or unfolds it, "
-		     "+ unfolds all, - folds all)") },
 	{ .codes = { '-', 0 }, .label = "-", .action = ACT_FOLD,
 	  .help = N_("cgroups: hide what is below the selected cgroup") },
 	{ .codes = { '+', '=', 0 }, .label = "+", .action = ACT_UNFOLD,
@@ -91,6 +87,9 @@ const struct key_binding key_bindings[] = {
 	{ .codes = { 'y', 0 }, .label = "y", .action = ACT_WHY,
 	  .help = N_("--why on or off: how long each wait lasts, through eBPF (the p99 columns, i's histograms; "
 		     "CAP_BPF and CAP_PERFMON)") },
+	{ .codes = { 'w', 0 }, .label = "w", .action = ACT_STACKS,
+	  .help = N_("the selected task's off-CPU stacks with --why (in the detail view: w, or the details "
+		     "again; Enter folds or unfolds a stack, + all, - none)") },
 	/* the timeline's keys last, so that the first page of the help still shows q and the keys
 	 * every screen has */
 	{ .codes = { 'e', 0 }, .label = "e", .action = ACT_NEXT_EVENT,
