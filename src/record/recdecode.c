@@ -591,6 +591,7 @@ static void task_row(const struct rec_decoder *d, struct row *row, struct rec_ta
 	row->peak = t->departed ? NULL : &t->peak;
 	row->base = t->departed || t->fresh ? NULL : &t->base;
 	row->lat = NULL; /* a recording keeps no waits of --why */
+	row->stacks = NULL; /* nor stacks: the screen's copy of a replay reads them */
 	row->still = 0;
 	row->procs = 0;
 }

@@ -11,7 +11,6 @@
 #include "i18n.h"
 #include "stackpane.h"
 #include "stackview.h"
-#include "viewstate.h"
 #include "xalloc.h"
 
 enum { LINE_HEADING = 1, LINE_CURSOR = 2 };
@@ -73,15 +72,16 @@ static void clock_of(time_t t, char *buf, size_t size)
 		strftime(buf, size, "%H:%M:%S", &tm);
 }
 
-/* The one sentence of a pane without stacks, or NULL when the reading has stacks to show (or an
- * empty list of them, which stacks_lines says). */
+/* The one sentence of a pane without stacks to show (none taken, or an empty list), or NULL
+ * when the reading has some. */
 static const char *no_stacks(const struct stackpane *p, const struct stackpane_facts *f, char *buf, size_t size)
 {
 	const struct why_header *w = &f->snap->why;
 	char at[16];
 
 	if (f->replay)
-		return f->row && f->row->stacks ? NULL : _("This recording holds no stacks for this reading.");
+		return f->row && f->row->stacks && f->row->stacks->n ? NULL
+								     : _("This recording holds no stacks for this reading.");
 	if (!f->row)
 		return _("The task has ended: its stacks are no longer taken.");
 	if (w->state == WHY_OFF)
