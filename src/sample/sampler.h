@@ -89,8 +89,8 @@ void sampler_set_why(struct sampler *s, int on);
 void sampler_set_stack_match(struct sampler *s, int (*match)(void *arg, const struct row *r), void *arg);
 /* The front end's task (the screen's detail view) whose stacks are taken too, with why_stacks: a
  * tid in thread rows, else a pid; 0 for none. Taken from now on (it is added to the tasks chosen
- * at once), and dropped at the next reading unless the options chose it too. Kept while --why is
- * switched off and on. */
+ * at once), and dropped at the next reading unless the options chose it too; dropped too once no
+ * live row has its id (a pid reused is not followed). Kept while --why is switched off and on. */
 void sampler_set_stack_task(struct sampler *s, uint32_t id);
 
 /* The exit listener's descriptor, to poll between ticks; -1 when there is none. */
