@@ -375,6 +375,19 @@ static int stacks_chosen(const struct options *o)
 	return o->why && (o->npids || o->by_uid || o->cgroup || o->unit || o->ntriggers);
 }
 
+/* -w without -b, --listen or a terminal: recording is all there is to do. */
+static int records_alone(const struct options *o)
+{
+	return o->write && !o->batch && !o->listen && !isatty(STDOUT_FILENO);
+}
+
+/* Whether the screen is the front end (run_front_end's choice): its detail view chooses its task
+ * for stacks, and y may switch --why on at any time. */
+static int runs_screen(const struct options *o)
+{
+	return !o->listen && !o->batch && !records_alone(o);
+}
+
 static struct sampler *open_sampler(const struct options *o)
 {
 	static struct stack_choice choice; /* main's, for the sampler's life */
@@ -406,7 +419,7 @@ static struct sampler *open_sampler(const struct options *o)
 	/* the totals since the start: the screen can switch to them at any time, a recording and the
 	 * metrics keep them, CSV and JSON say when the longest waits were; batch text as it shows */
 	so.why = o->why;
-	so.why_stacks = stacks_chosen(o);
+	so.why_stacks = stacks_chosen(o) || runs_screen(o);
 	for (int i = 0; i < o->ntriggers && i < TRIGGER_MAX; i++)
 		so.stall_kinds[so.nstall_kinds++] = trigger_kinds(o->triggers[i].resource);
 	so.no_totals = o->batch && !o->write && !o->listen && o->format == FORMAT_TEXT && !listing_reads_totals(&shown);
@@ -481,12 +494,6 @@ static int open_recorder(const struct options *o, struct recorder **rec)
 		return -1;
 	}
 	return 0;
-}
-
-/* -w without -b, --listen or a terminal: recording is all there is to do. */
-static int records_alone(const struct options *o)
-{
-	return o->write && !o->batch && !o->listen && !isatty(STDOUT_FILENO);
 }
 
 /* The sampler, the --trigger registrations (before the screen, so that a refusal is a plain

@@ -48,6 +48,7 @@ struct stk_stack {
 	uint32_t state;
 	size_t nframes;
 	const char *const *frames; /* innermost first */
+	size_t nkernel;            /* the first nkernel frames are the kernel's; 0: not known */
 };
 
 /* A row's top stacks, by ms descending. */

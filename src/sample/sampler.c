@@ -76,6 +76,7 @@ struct sampler {
 	struct stallwatch stall;  /* --trigger: the tasks that stalled most lately */
 	int (*stk_match)(void *arg, const struct row *r);
 	void *stk_arg;
+	uint32_t stk_task;        /* the front end's task whose stacks are taken (0: none) */
 };
 
 /* ---- prepare ---- */
@@ -186,35 +187,76 @@ static const char *name_frame(void *arg, uint32_t tgid, uint64_t addr, int user,
 	return s->k->ops->why_frame(s->k, tgid, addr, user, buf, size);
 }
 
-/* The rows' stacks of the interval (those selected at its start), then the rows selected for the
- * next one. */
-static void stacks_attach(struct sampler *s, struct snapshot *snap)
+/* The interval's stacks of the ids selected at its start, named as they are read (on the thread
+ * that reads, before the rows are made: the screen makes them later). */
+static void stacks_take(struct sampler *s, struct snapshot *snap)
 {
 	const struct stk_batch *b = s->k->ops->why_stacks(s->k);
-	uint32_t *ids;
-	size_t n = 0;
 
 	if (!b)
 		return;
 	snap->why.stacks = 1;
 	snap->why.stacks_lost = b->lost_entries + b->lost_stacks;
-	stackrows_attach(&s->stackrows, b, snap->rows, snap->nrows, s->o.threads, s->stk_sel, s->nstk_sel,
-			 name_frame, s);
+	stackrows_name(&s->stackrows, b, s->stk_sel, s->nstk_sel, name_frame, s);
 	s->k->ops->why_frames_done(s->k);
-	ids = xmalloc((snap->nrows + STALL_WATCH_MAX) * sizeof(*ids));
+}
+
+/* Adds id to ids[0..n) unless it is there (or 0); the new count. */
+static size_t add_id(uint32_t *ids, size_t n, uint32_t id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] == id)
+			return n;
+	if (id && n < STK_SELECT_MAX)
+		ids[n++] = id;
+	return n;
+}
+
+/* The rows their stacks (stacks_take's), then the ids selected for the next interval: the tasks
+ * that stalled most lately (--trigger), the rows the options chose, and the front end's task. */
+static void stacks_give(struct sampler *s, struct snapshot *snap)
+{
+	uint32_t *ids, task = 0;
+	size_t n = 0;
+
+	stackrows_give(&s->stackrows, snap->rows, snap->nrows, s->o.threads);
+	ids = xmalloc((snap->nrows + STALL_WATCH_MAX + 1) * sizeof(*ids));
 	/* the stallers first: they fit, whatever the choice */
 	if (s->stall.nkinds) {
 		stallwatch_update(&s->stall, snap);
 		n = stallwatch_ids(&s->stall, ids);
 	}
-	for (size_t i = 0; i < snap->nrows && n < STK_SELECT_MAX; i++) {
+	for (size_t i = 0; i < snap->nrows; i++) {
 		const struct row *r = &snap->rows[i];
+		uint32_t id = s->o.threads ? r->tid : r->pid;
 
-		if (r->departed || (s->stk_match ? !s->stk_match(s->stk_arg, r) : !s->o.npids))
+		if (r->departed)
 			continue;
-		ids[n++] = s->o.threads ? r->tid : r->pid;
+		if (id == s->stk_task)
+			task = id; /* alive: a pid reused after it ends is not followed */
+		if (n < STK_SELECT_MAX && (s->stk_match ? s->stk_match(s->stk_arg, r) : s->o.npids > 0))
+			ids[n++] = id;
 	}
+	n = add_id(ids, n, task);
 	stacks_select(s, ids, n);
+	free(ids);
+}
+
+void sampler_set_stack_task(struct sampler *s, uint32_t id)
+{
+	uint32_t *ids;
+	size_t n;
+
+	s->stk_task = id;
+	if (!id || !s->why_loaded || !stacks_wanted(s))
+		return;
+	/* from now on, not from the next interval: added to those selected now */
+	ids = xmalloc((s->nstk_sel + 1) * sizeof(*ids));
+	if (s->nstk_sel)
+		memcpy(ids, s->stk_sel, s->nstk_sel * sizeof(*ids));
+	n = add_id(ids, s->nstk_sel, id);
+	if (n != s->nstk_sel)
+		stacks_select(s, ids, n);
 	free(ids);
 }
 
@@ -241,9 +283,11 @@ static void why_follow(struct sampler *s)
 	s->why_loaded = 1;
 	s->why_lost_prev = 0;
 	s->nstk_sel = 0;
-	/* the processes asked for, from the first interval on (threads: from the rows) */
+	/* the processes asked for, from the first interval on (threads: from the rows), and the
+	 * front end's task (chosen before --why was switched on) */
 	if (stacks_wanted(s) && !s->o.threads && s->o.npids)
 		stacks_select(s, s->o.pids, s->o.npids);
+	sampler_set_stack_task(s, s->stk_task);
 }
 
 /* The waits since the last reading. A read that fails ends the eBPF side, said in the notice. */
@@ -420,6 +464,8 @@ static void build_rows(struct sampler *s, struct snapshot *snap, struct rowbuf *
 	snap->rows = b->rows;
 	if (snap->why.state == WHY_ON)
 		latrows_attach(&s->latrows, &s->lat, snap->rows, snap->nrows, s->o.threads, snap->why.measured);
+	if (snap->why.stacks)
+		stacks_give(s, snap);
 	if (s->o.cgroups)
 		build_cgroups(s, snap);
 }
@@ -441,14 +487,13 @@ int sampler_tick(struct sampler *s, struct snapshot *snap, char *err, size_t err
 	why_collect(s); /* the same interval as the readings' */
 	fill_header(s, snap);
 	why_header(s, snap);
+	if (snap->why.state == WHY_ON && stacks_wanted(s))
+		stacks_take(s, snap);
 	s->deferred = s->defer && !s->o.cgroups; /* the cgroup view reads the cgroups the rows name */
-	if (s->deferred) {
-		rowbuf_free(&s->rows); /* the screen's copy has no stacks: it shows none */
-	} else {
+	if (s->deferred)
+		rowbuf_free(&s->rows);
+	else
 		build_rows(s, snap, &s->rows);
-		if (snap->why.state == WHY_ON && stacks_wanted(s))
-			stacks_attach(s, snap);
-	}
 	snap->reading_s = (s->k->ops->mono_ns(s->k) - t0) / 1e9;
 	return 0;
 }

@@ -92,6 +92,11 @@ void sampler_set_why(struct sampler *s, int on);
 /* The rows whose off-CPU stacks are taken from the next interval on (with why_stacks): those
  * match says 1 of (at most STK_SELECT_MAX, the first ones); NULL: every row (those of the pids). */
 void sampler_set_stack_match(struct sampler *s, int (*match)(void *arg, const struct row *r), void *arg);
+/* The front end's task (the screen's detail view) whose stacks are taken too, with why_stacks: a
+ * tid in thread rows, else a pid; 0 for none. Taken from now on (it is added to the tasks chosen
+ * at once), and dropped at the next reading unless the options chose it too; dropped too once no
+ * live row has its id (a pid reused is not followed). Kept while --why is switched off and on. */
+void sampler_set_stack_task(struct sampler *s, uint32_t id);
 
 /* The exit listener's descriptor, to poll between ticks; -1 when there is none. */
 int sampler_listen_fd(const struct sampler *s);

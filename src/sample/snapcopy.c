@@ -110,6 +110,9 @@ void snapcopy_free(struct snapcopy *c)
 	free(c->facts);
 	free(c->lat);
 	free(c->hist);
+	free(c->lists);
+	free(c->stacks);
+	free(c->frames);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -159,6 +162,61 @@ static void copy_lat(struct snapcopy *c, struct row *r)
 	r->lat = w;
 }
 
+/* Whether r's stacks are copied: it is the task whose stacks are (c->stacks_of), or every row's
+ * are (c->all_stacks). */
+static int stacks_wanted(const struct snapcopy *c, const struct row *r, int threads)
+{
+	if (!r->stacks || r->departed)
+		return 0;
+	return c->all_stacks || (c->stacks_of && (threads ? r->tid : r->pid) == c->stacks_of);
+}
+
+/* Room for the stacks of the rows of src that are copied, their lists and frames. */
+static void stacks_room(struct snapcopy *c, const struct snapshot *src)
+{
+	size_t nlists = 0, nstacks = 0, nframes = 0;
+
+	for (size_t i = 0; i < src->nrows; i++) {
+		const struct stk_list *l = src->rows[i].stacks;
+
+		if (!stacks_wanted(c, &src->rows[i], src->threads))
+			continue;
+		nlists++;
+		nstacks += l->n;
+		for (size_t j = 0; j < l->n; j++)
+			nframes += l->s[j].nframes;
+	}
+	c->lists = xgrow(c->lists, &c->caplists, nlists + 1, sizeof(*c->lists));
+	c->stacks = xgrow(c->stacks, &c->capstacks, nstacks + 1, sizeof(*c->stacks));
+	c->frames = xgrow(c->frames, &c->capframes, nframes + 1, sizeof(*c->frames));
+	c->nlists = c->nstacks = c->nframes = 0;
+}
+
+/* The stacks of r into the room stacks_room made, when they are copied; else none. */
+static void copy_stacks(struct snapcopy *c, struct row *r, int threads)
+{
+	const struct stk_list *from = r->stacks;
+	struct stk_list *to;
+
+	if (!stacks_wanted(c, r, threads)) {
+		r->stacks = NULL;
+		return;
+	}
+	to = &c->lists[c->nlists++];
+	to->n = from->n;
+	to->s = &c->stacks[c->nstacks];
+	for (size_t i = 0; i < from->n; i++) {
+		struct stk_stack *s = &c->stacks[c->nstacks++];
+
+		*s = from->s[i];
+		for (size_t f = 0; f < s->nframes; f++)
+			c->frames[c->nframes + f] = copy_string(c->strings, s->frames[f]);
+		s->frames = c->frames + c->nframes;
+		c->nframes += s->nframes;
+	}
+	r->stacks = to;
+}
+
 /* The task rows, with their totals (totals): rows in a row that point to the same totals (the
  * zero ones of tasks still since the start, tasktable.h) share one copy, so that a screen of
  * mostly still threads copies few. */
@@ -191,7 +249,7 @@ static void copy_task_rows(struct snapcopy *c, const struct snapshot *src, int t
 		r->base = r->last = NULL; /* the readings stay the sampler's */
 		r->acct = NULL;
 		r->peak = NULL;
-		r->stacks = NULL; /* --why's stacks stay the sampler's: the screen does not show them yet */
+		copy_stacks(c, r, src->threads);
 		copy_lat(c, r);
 	}
 	c->snap.rows = c->rows;
@@ -244,6 +302,7 @@ void snapcopy_take(struct snapcopy *c, const struct snapshot *src, int totals)
 	c->snap.events = src->events ? copy_string(c->strings, src->events) : NULL;
 	c->snap.why.reason = copy_string(c->strings, src->why.reason);
 	lat_room(c, src);
+	stacks_room(c, src);
 	copy_task_rows(c, src, totals);
 	copy_cgroup_rows(c, src);
 }

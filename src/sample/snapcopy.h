@@ -1,7 +1,9 @@
 /* snapcopy.h — a snapshot that owns its memory. A sampler's snapshot points into the sampler's
  * tables, which its next tick changes; a front end that goes on showing a snapshot while the next
  * reading runs on another thread shows a copy: its rows, their totals since the start, the cgroup
- * nodes and their facts, the rows' waits (--why) and every string (each distinct one once, nearly
+ * nodes and their facts, the rows' waits (--why), one task's off-CPU stacks (--why: the task the
+ * screen's detail view shows, not every row's; a recording's: every row's it holds) and every
+ * string (each distinct one once, nearly
  * always). Buffers are kept from one copy to the next. Pure code. */
 #ifndef DELAYTOP_SNAPCOPY_H
 #define DELAYTOP_SNAPCOPY_H
@@ -28,6 +30,15 @@ struct snapcopy {
 	size_t caplat, nlat;
 	struct lat_hist *hist;     /* and their histograms */
 	size_t caphist, nhist;
+	uint32_t stacks_of;        /* the task whose stacks (row.stacks) are copied: a tid in thread
+				      rows, else a pid; 0: none. The others' stacks are NULL */
+	int all_stacks;            /* every row's stacks are copied (a recording holds few) */
+	struct stk_list *lists;    /* the stacks copied: the rows' lists, */
+	size_t caplists, nlists;
+	struct stk_stack *stacks;  /* their stacks */
+	size_t capstacks, nstacks;
+	const char **frames;       /* and their frames (the names among the strings) */
+	size_t capframes, nframes;
 	struct snapcopy_strings *strings;
 };
 

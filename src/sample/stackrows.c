@@ -66,11 +66,12 @@ static size_t keep_name(struct stackrows *sr, const char *name)
 	return at;
 }
 
-/* The frames of entry e as offsets into the pool, appended to sr->frames from *nf on. */
+/* The frames of entry e as offsets into the pool, appended to sr->frames from *nf on; the
+ * kernel's (a lost one's mark too) into *nk. */
 static void name_frames(struct stackrows *sr, const struct stk_batch *b, const struct stk_entry *e, size_t *nf,
-			stk_namer name, void *arg)
+			size_t *nk, stk_namer name, void *arg)
 {
-	size_t n = (size_t)e->nk + e->nu + (e->klost ? 1 : 0) + (e->ulost ? 1 : 0);
+	size_t n = (size_t)e->nk + e->nu + (e->klost ? 1 : 0) + (e->ulost ? 1 : 0), first = *nf;
 	char buf[512];
 
 	GROW(sr->frames, sr->capframes, *nf + n);
@@ -84,6 +85,7 @@ static void name_frames(struct stackrows *sr, const struct stk_batch *b, const s
 		lead = 0;
 		sr->frames[(*nf)++] = (const char *)(uintptr_t)keep_name(sr, fname);
 	}
+	*nk = *nf - first;
 	if (e->ulost)
 		sr->frames[(*nf)++] = (const char *)(uintptr_t)keep_name(sr, "[user stack lost]");
 	for (size_t i = 0; i < e->nu; i++)
@@ -91,59 +93,74 @@ static void name_frames(struct stackrows *sr, const struct stk_batch *b, const s
 			sr, name(arg, e->tgid, b->pc[e->at + e->nk + i], 1, buf, sizeof(buf)));
 }
 
-void stackrows_attach(struct stackrows *sr, const struct stk_batch *b, struct row *rows, size_t nrows,
-		      int threads, const uint32_t *sel, size_t nsel, stk_namer name, void *arg)
+void stackrows_name(struct stackrows *sr, const struct stk_batch *b, const uint32_t *ids, size_t nids,
+		    stk_namer name, void *arg)
 {
-	size_t nstacks = 0, nframes = 0, nlists = 0;
+	size_t nstacks = 0, nframes = 0;
 
 	sr->lennames = 0;
 	GROW(sr->idx, sr->capidx, b->n + 1);
 	for (size_t i = 0; i < b->n; i++)
 		sr->idx[i] = i;
 	order_batch = b;
-	qsort(sr->idx, b->n, sizeof(*sr->idx), by_id_time);
+	if (b->n) /* qsort takes no NULL, even for nothing */
+		qsort(sr->idx, b->n, sizeof(*sr->idx), by_id_time);
 	order_batch = NULL;
-	GROW(sr->lists, sr->caplists, nrows + 1);
-	GROW(sr->stacks, sr->capstacks, nrows * STK_TOP + 1);
+	GROW(sr->ids, sr->capids, nids + 1);
+	GROW(sr->lists, sr->caplists, nids + 1);
+	GROW(sr->stacks, sr->capstacks, nids * STK_TOP + 1);
+	if (nids)
+		memcpy(sr->ids, ids, nids * sizeof(*ids));
+	sr->nids = nids;
 	/* first pass: the stacks, with their frames' names as offsets into the pool and their first
 	 * frame's index in place of the pointer */
-	for (size_t r = 0; r < nrows; r++) {
-		uint32_t id = threads ? rows[r].tid : rows[r].pid;
+	for (size_t l = 0; l < nids; l++) {
 		size_t at;
 
-		rows[r].stacks = NULL;
-		if (rows[r].departed || !nsel || !bsearch(&id, sel, nsel, sizeof(*sel), cmp_u32))
-			continue;
-		sr->lists[nlists].n = 0;
-		sr->lists[nlists].s = (const struct stk_stack *)(uintptr_t)nstacks;
-		for (at = first_of(b, sr->idx, b->n, id); at < b->n && b->e[sr->idx[at]].id == id; at++) {
+		sr->lists[l].n = 0;
+		sr->lists[l].s = (const struct stk_stack *)(uintptr_t)nstacks;
+		for (at = first_of(b, sr->idx, b->n, ids[l]); at < b->n && b->e[sr->idx[at]].id == ids[l]; at++) {
 			const struct stk_entry *e = &b->e[sr->idx[at]];
 			struct stk_stack *s;
 
-			if (sr->lists[nlists].n == STK_TOP)
+			if (sr->lists[l].n == STK_TOP)
 				break;
 			s = &sr->stacks[nstacks++];
 			s->ms = e->ns / 1e6;
 			s->count = e->count;
 			s->state = e->state;
 			s->frames = (const char *const *)(uintptr_t)nframes;
-			name_frames(sr, b, e, &nframes, name, arg);
+			name_frames(sr, b, e, &nframes, &s->nkernel, name, arg);
 			s->nframes = nframes - (size_t)(uintptr_t)s->frames;
-			sr->lists[nlists].n++;
+			sr->lists[l].n++;
 		}
-		rows[r].stacks = (const struct stk_list *)(uintptr_t)(nlists + 1);
-		nlists++;
 	}
 	/* second pass: the offsets become pointers, the pools no longer moving */
 	for (size_t i = 0; i < nframes; i++)
 		sr->frames[i] = sr->names + (uintptr_t)sr->frames[i];
 	for (size_t i = 0; i < nstacks; i++)
 		sr->stacks[i].frames = sr->frames + (uintptr_t)sr->stacks[i].frames;
-	for (size_t i = 0; i < nlists; i++)
+	for (size_t i = 0; i < nids; i++)
 		sr->lists[i].s = sr->stacks + (uintptr_t)sr->lists[i].s;
-	for (size_t r = 0; r < nrows; r++)
-		if (rows[r].stacks)
-			rows[r].stacks = &sr->lists[(uintptr_t)rows[r].stacks - 1];
+}
+
+void stackrows_give(const struct stackrows *sr, struct row *rows, size_t nrows, int threads)
+{
+	for (size_t r = 0; r < nrows; r++) {
+		uint32_t id = threads ? rows[r].tid : rows[r].pid;
+		const uint32_t *at = NULL;
+
+		if (!rows[r].departed && sr->nids)
+			at = bsearch(&id, sr->ids, sr->nids, sizeof(*sr->ids), cmp_u32);
+		rows[r].stacks = at ? &sr->lists[at - sr->ids] : NULL;
+	}
+}
+
+void stackrows_attach(struct stackrows *sr, const struct stk_batch *b, struct row *rows, size_t nrows,
+		      int threads, const uint32_t *sel, size_t nsel, stk_namer name, void *arg)
+{
+	stackrows_name(sr, b, sel, nsel, name, arg);
+	stackrows_give(sr, rows, nrows, threads);
 }
 
 void stackrows_free(struct stackrows *sr)
@@ -153,5 +170,6 @@ void stackrows_free(struct stackrows *sr)
 	free(sr->frames);
 	free(sr->names);
 	free(sr->idx);
+	free(sr->ids);
 	memset(sr, 0, sizeof(*sr));
 }

@@ -27,11 +27,23 @@ struct stackrows {
 	size_t lennames, capnames;
 	size_t *idx;
 	size_t capidx;
+	uint32_t *ids; /* the ids named, sorted: ids[i]'s stacks are lists[i] */
+	size_t nids, capids;
 };
+
+/* Names the top stacks of each of ids[0..nids) (sorted: the ids selected in the interval) of b,
+ * frames named by name; they live in sr until the next call. The sampler names them as it reads,
+ * before the rows are made (the screen makes its rows later, at the hand-over). */
+void stackrows_name(struct stackrows *sr, const struct stk_batch *b, const uint32_t *ids, size_t nids,
+		    stk_namer name, void *arg);
+
+/* Gives each of rows[0..nrows) that is not departed and whose tid (threads) or pid was named its
+ * list from sr, else NULL. */
+void stackrows_give(const struct stackrows *sr, struct row *rows, size_t nrows, int threads);
 
 /* Gives rows[0..nrows) their stacks of b: a row is matched by its tid (threads) or pid against
  * the entries' ids; sel[0..nsel) (sorted) are the ids that were selected in the interval. What
- * the rows point to lives in sr until the next call. */
+ * the rows point to lives in sr until the next call. (stackrows_name, then stackrows_give.) */
 void stackrows_attach(struct stackrows *sr, const struct stk_batch *b, struct row *rows, size_t nrows,
 		      int threads, const uint32_t *sel, size_t nsel, stk_namer name, void *arg);
 

@@ -21,6 +21,7 @@
 #include "lathist.h"
 #include "psi.h"
 #include "i18n.h"
+#include "stackpane.h"
 #include "strip.h"
 #include "users.h"
 #include "xalloc.h"
@@ -40,6 +41,7 @@ struct detail {
 	char path[1024];        /* the cgroup's */
 	char comm[64];          /* the task's name when opened, for when it is gone */
 	int top;                /* lines scrolled */
+	struct stackpane pane;  /* w: the task's off-CPU stacks in place of the charts */
 };
 
 /* ---- history ---- */
@@ -167,7 +169,12 @@ void detail_feed(struct view *v)
 		window_fill(v);
 	/* rows of another kind (H, g): the row opened is not among them; back to the table */
 	if (d->open && (d->cgroup ? !v->snap.cgroups : d->threads != v->snap.threads || v->snap.cgroups))
-		d->open = 0;
+		detail_close(v);
+	/* stacks are taken from the first reading --why is on in, while the view is open */
+	if (v->snap.why.state != WHY_ON)
+		d->pane.since = 0;
+	else if (d->open && !d->pane.since)
+		d->pane.since = time(NULL);
 }
 
 void detail_psi_strip(const struct view *v, int res, int full, int width, char *buf, size_t size)
@@ -181,6 +188,22 @@ void detail_psi_strip(const struct view *v, int res, int full, int width, char *
 }
 
 /* ---- opening and keys ---- */
+
+/* The task whose off-CPU stacks the screen's copy keeps and a live run takes (0: none). */
+static void choose_stacks(struct view *v, uint32_t id)
+{
+	v->copy.stacks_of = id;
+	if (v->src->stacks)
+		v->src->stacks(v, id);
+}
+
+void detail_close(struct view *v)
+{
+	if (!v->detail->open)
+		return;
+	v->detail->open = 0;
+	choose_stacks(v, 0);
+}
 
 void detail_open(struct view *v)
 {
@@ -205,7 +228,30 @@ void detail_open(struct view *v)
 	d->top = 0;
 	d->open = 1;
 	d->windowed = 0;
+	d->pane.shown = 0;
+	stackpane_reset(&d->pane);
+	d->pane.since = v->snap.why.state == WHY_ON ? time(NULL) : 0;
+	choose_stacks(v, d->cgroup ? 0 : d->id);
 	window_fill(v);
+}
+
+void detail_open_stacks(struct view *v)
+{
+	detail_open(v);
+	if (detail_is_open(v))
+		detail_show_stacks(v);
+}
+
+void detail_show_stacks(struct view *v)
+{
+	struct detail *d = v->detail;
+
+	if (d->cgroup) {
+		view_say(v, "%s", _("stacks are taken of a task: w in the detail view of a process or thread"));
+		return;
+	}
+	d->pane.shown = 1;
+	d->top = 0; /* the title in sight: the pane scrolls on its own */
 }
 
 int detail_is_open(const struct view *v)
@@ -218,9 +264,18 @@ int detail_key(struct view *v, wint_t c, int is_key)
 	struct detail *d = v->detail;
 
 	if (!is_key && c == KEY_ESC) {
-		d->open = 0;
+		detail_close(v);
 		return 1;
 	}
+	if (!is_key && c == 'w') {
+		if (d->pane.shown)
+			d->pane.shown = 0;
+		else
+			detail_show_stacks(v);
+		return 1;
+	}
+	if (d->pane.shown && !d->cgroup)
+		return stackpane_key(&d->pane, c, is_key);
 	if (is_key && c == KEY_DOWN) {
 		d->top++;
 		return 1;
@@ -560,6 +615,21 @@ static void why_lines(const struct view *v, struct lines *l, const struct row *r
 	lathist_lines(&v->snap.why, r ? r->lat : NULL, strip_glyphs_for_locale(), width, why_line, l);
 }
 
+/* stackpane_emit: a line of the stacks pane. */
+static void pane_line(void *ctx, int heading, int cursor, const char *text)
+{
+	line(ctx, (heading ? A_BOLD : A_NORMAL) | (cursor ? A_REVERSE : A_NORMAL), text);
+}
+
+/* The stacks pane in the lines left, scrolled on its own (the title stays). */
+static void pane_draw(struct view *v, struct lines *l, const struct row *r)
+{
+	struct stackpane_facts f = { .snap = &v->snap, .row = r, .replay = v->replay != NULL };
+
+	l->skip = 0;
+	stackpane_draw(&v->detail->pane, &f, l->end - l->y, pane_line, l);
+}
+
 static void task_detail(struct view *v, struct lines *l)
 {
 	struct detail *d = v->detail;
@@ -574,6 +644,10 @@ static void task_detail(struct view *v, struct lines *l)
 		      d->threads ? _("Thread") : _("Process"), d->id, d->comm);
 	if (r && r->exited)
 		line(l, A_BOLD, _("It ended during the last interval."));
+	if (d->pane.shown) {
+		pane_draw(v, l, r);
+		return;
+	}
 	linef(l, A_NORMAL, F_(N_("Command: %s")), r && r->cmdline ? r->cmdline : r && r->comm ? r->comm : d->comm);
 	linef(l, A_NORMAL, F_(N_("User: %s  State: %s  Process: %u  Cgroup: %s")), r && r->user ? r->user : "-", state,
 	      r ? r->pid : 0, r && r->cgroup ? r->cgroup : "-");

@@ -87,6 +87,9 @@ const struct key_binding key_bindings[] = {
 	{ .codes = { 'y', 0 }, .label = "y", .action = ACT_WHY,
 	  .help = N_("--why on or off: how long each wait lasts, through eBPF (the p99 columns, i's histograms; "
 		     "CAP_BPF and CAP_PERFMON)") },
+	{ .codes = { 'w', 0 }, .label = "w", .action = ACT_STACKS,
+	  .help = N_("the selected task's off-CPU stacks with --why (in the detail view: w, or the details "
+		     "again; Enter folds or unfolds a stack, + all, - none)") },
 	/* the timeline's keys last, so that the first page of the help still shows q and the keys
 	 * every screen has */
 	{ .codes = { 'e', 0 }, .label = "e", .action = ACT_NEXT_EVENT,

@@ -50,6 +50,7 @@ enum action {
 	ACT_FASTER,
 	ACT_SLOWER,
 	ACT_DETAIL,        /* the detail view of the selected row */
+	ACT_STACKS,        /* the detail view with its stacks pane (w) */
 	ACT_NEXT_EVENT,    /* a recording: its timeline's trigger events and peaks of pressure */
 	ACT_PREV_EVENT,
 	ACT_NEXT_PEAK,

@@ -47,6 +47,8 @@ struct reader {
 	int set_group, threads, cgroups;
 	int wants; /* WANT_*; -1: as the sampler was opened */
 	int set_why, why; /* --why switched by the screen */
+	int set_stack;     /* the detail view's task for stacks changed: */
+	uint32_t stack_id; /* it (0: none) */
 	int set_pids;
 	uint32_t *pids;
 	size_t npids;
@@ -92,6 +94,22 @@ static void publish_selection(struct reader *r)
 	str_copy(r->sel.notice, sizeof(r->sel.notice), notice ? notice : "");
 }
 
+/* The detail view's task for stacks, when it changed, applied at once (on the thread, between
+ * readings): its stacks are taken from now on. */
+static void apply_stack_task(struct reader *r)
+{
+	int set;
+	uint32_t id;
+
+	pthread_mutex_lock(&r->lock);
+	set = r->set_stack;
+	id = r->stack_id;
+	r->set_stack = 0;
+	pthread_mutex_unlock(&r->lock);
+	if (set)
+		sampler_set_stack_task(r->s, id);
+}
+
 /* Before a reading: the requests made since the one before, taken from under the lock and
  * applied. */
 static void reader_prepare(void *arg, struct sampler *s)
@@ -119,6 +137,7 @@ static void reader_prepare(void *arg, struct sampler *s)
 	apply(r, set_group ? group : NULL, pids, npids, set_pids);
 	if (set_why)
 		sampler_set_why(s, why);
+	apply_stack_task(r);
 	if (wants >= 0) /* a recording keeps every field */
 		sampler_set_wants(s, (unsigned)wants | (r->rec ? WANT_ACCT | WANT_PEAKS : 0));
 	free(pids);
@@ -160,6 +179,7 @@ static enum live_wake reader_woken(void *arg)
 	eventfd_t ignored;
 
 	(void)!eventfd_read(r->wake_fd, &ignored);
+	apply_stack_task(r);
 	pthread_mutex_lock(&r->lock);
 	w = r->quit ? LIVE_STOP : r->want ? LIVE_READ : LIVE_WAIT;
 	pthread_mutex_unlock(&r->lock);
@@ -289,6 +309,15 @@ void reader_set_why(struct reader *r, int on)
 	r->set_why = 1;
 	r->why = !!on;
 	pthread_mutex_unlock(&r->lock);
+}
+
+void reader_set_stack_task(struct reader *r, uint32_t id)
+{
+	pthread_mutex_lock(&r->lock);
+	r->set_stack = 1;
+	r->stack_id = id;
+	pthread_mutex_unlock(&r->lock);
+	(void)!eventfd_write(r->wake_fd, 1); /* applied at once when the thread waits */
 }
 
 void reader_fired(struct reader *r, unsigned *counts, time_t *last, uint8_t *gone)

@@ -38,6 +38,9 @@ void reader_set_wants(struct reader *r, unsigned wants);
  * is the one that applied it, reader_why_changed says. */
 void reader_set_why(struct reader *r, int on);
 void reader_set_pids(struct reader *r, const uint32_t *pids, size_t npids);
+/* The detail view's task whose off-CPU stacks --why takes (sampler_set_stack_task; 0: none): at
+ * once when the thread waits between readings, else before the next reading. Asks for none. */
+void reader_set_stack_task(struct reader *r, uint32_t id);
 /* How often each trigger fired, when it last did (0: never), and whether its pressure file went
  * away (its cgroup was removed, so it is no longer watched): TRIGGER_MAX of each. */
 void reader_fired(struct reader *r, unsigned *counts, time_t *last, uint8_t *gone);

@@ -318,6 +318,7 @@ static void act(struct view *v, enum action a, uint64_t *deadline)
 			detail_open(v);
 		break;
 	case ACT_DETAIL: detail_open(v); break;
+	case ACT_STACKS: detail_open_stacks(v); break;
 	case ACT_FOLD: fold(v, 1); break;
 	case ACT_UNFOLD: fold(v, 0); break;
 	case ACT_ACTIVE: toggle(v, &v->spec.filter.active); break;

@@ -133,9 +133,15 @@ static int live_act(struct view *v, enum action a, uint64_t *deadline)
 	}
 }
 
+/* The detail view's task: its stacks are taken from now on, unless the options chose it already. */
+static void live_stacks(struct view *v, uint32_t id)
+{
+	reader_set_stack_task(v->reader, id);
+}
+
 static const struct view_source live_source = {
 	.start = live_start, .fd = live_fd, .take = live_take, .due = live_due,
-	.group = live_group, .pids = live_pids, .act = live_act,
+	.group = live_group, .pids = live_pids, .act = live_act, .stacks = live_stacks,
 };
 
 /* What the sampler knows at the start: the user's name, the selection, exits listened to. */

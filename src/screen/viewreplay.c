@@ -487,6 +487,7 @@ static void init_replay(struct view *v, struct view_replay *rv, const struct opt
 	v->src = &replay_source;
 	v->replay = rv;
 	v->paused = 1; /* on the first reading, until z */
+	v->copy.all_stacks = 1; /* the few a recording holds: the detail view shows them as it opens */
 	view_set_selection(v, o->pids, o->npids); /* -p filters the rows, as p does */
 	if (o->by_uid)
 		str_copy(v->user_text, sizeof(v->user_text), users_name(&rv->users, o->uid));

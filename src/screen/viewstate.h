@@ -72,6 +72,9 @@ struct view_source {
 	int (*timeline)(struct view *v, int width, double *cells, unsigned char *events);
 	/* The resource the timeline shows (a psi_resource_id), or -1 for the highest of all. */
 	int (*timeline_resource)(const struct view *v);
+	/* A live run's (NULL for a recording): the detail view's task, whose off-CPU stacks --why
+	 * takes from now on (a tid in thread rows, else a pid; 0: none, the view closed). */
+	void (*stacks)(struct view *v, uint32_t id);
 };
 
 struct view_replay;

@@ -1,5 +1,6 @@
 /* test_snapcopy.c — a copied snapshot owns everything it points to: the source can change or go
- * away, and the copy still shows what the source showed. */
+ * away, and the copy still shows what the source showed; of the off-CPU stacks only the chosen
+ * task's are copied (every row's when all_stacks). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -133,6 +134,55 @@ static void check_copy(const struct snapcopy *c, const char *when)
 	ok(sn->cgroup_rows[1].cg->parent == 0 && sn->cgroup_rows[1].parent == 0, "%s: the tree's links", when);
 }
 
+/* The off-CPU stacks: two thread rows with stacks, one chosen. */
+static void test_stacks(struct snapcopy *c, struct source *s)
+{
+	char frames[3][32] = { "anon_pipe_read+0x393", "wait_on_pipe+0x12", "do_nanosleep+0x5e" };
+	const char *f1[] = { frames[0], frames[1] }, *f2[] = { frames[2] };
+	struct stk_stack st1[2] = { { .ms = 900, .count = 90, .state = STK_S, .nframes = 2, .frames = f1, .nkernel = 1 },
+				    { .ms = 5, .count = 1, .state = STK_RUNNABLE, .nframes = 0, .frames = NULL } };
+	struct stk_stack st2[1] = { { .ms = 7, .count = 2, .state = STK_D, .nframes = 1, .frames = f2, .nkernel = 1 } };
+	struct stk_list l1 = { 2, st1 }, l2 = { 1, st2 };
+	const struct stk_list *got;
+
+	make_source(s);
+	s->snap.threads = 1;
+	s->rows[1].stacks = &l1; /* tid 102 */
+	s->rows[2].stacks = &l2; /* tid 103 */
+	c->stacks_of = 102;
+	snapcopy_take(c, &s->snap, 1);
+	wreck_source(s);
+	memset(frames, 'z', sizeof(frames));
+	memset(st1, 0xff, sizeof(st1));
+	memset(&l1, 0xff, sizeof(l1));
+	got = c->snap.rows[1].stacks;
+	ok(got && got->n == 2 && inside(got, c->lists, sizeof(*c->lists)), "the chosen thread's stacks are the copy's own");
+	if (got && got->n == 2) {
+		ok(got->s[0].ms == 900 && got->s[0].count == 90 && got->s[0].state == STK_S && got->s[0].nkernel == 1,
+		   "its top stack's time, count, state and kernel frames");
+		ok(got->s[0].nframes == 2 && !strcmp(got->s[0].frames[0], "anon_pipe_read+0x393") &&
+			   !strcmp(got->s[0].frames[1], "wait_on_pipe+0x12"),
+		   "its frames, their names copied");
+		ok(got->s[1].nframes == 0 && got->s[1].state == STK_RUNNABLE, "a stack without frames");
+	}
+	ok(c->snap.rows[2].stacks == NULL, "another thread's stacks are not copied");
+	ok(c->snap.rows[0].stacks == NULL, "a row without stacks has none");
+
+	make_source(s);
+	s->snap.threads = 1;
+	s->rows[2].stacks = &l2;
+	c->stacks_of = 0;
+	c->all_stacks = 1;
+	snapcopy_take(c, &s->snap, 1);
+	wreck_source(s);
+	memset(st2, 0xff, sizeof(st2));
+	got = c->snap.rows[2].stacks;
+	ok(got && got->n == 1 && got->s[0].ms == 7 && got->s[0].nframes == 1, "all_stacks: every row's are copied");
+	c->all_stacks = 0;
+	snapcopy_take(c, &s->snap, 1); /* the source wrecked: rows without stacks */
+	ok(c->snap.rows[2].stacks == NULL, "none chosen: none copied");
+}
+
 int main(void)
 {
 	struct snapcopy c;
@@ -172,6 +222,8 @@ int main(void)
 	ok(c.snap.rows[0].acc && c.snap.rows[0].acc == c.snap.rows[1].acc && c.snap.rows[0].acc->total_ns[DK_CPU] == 1000 &&
 		   c.snap.rows[2].acc && c.snap.rows[2].acc != c.snap.rows[1].acc && c.snap.rows[2].acc->total_ns[DK_CPU] == 3000,
 	   "rows in a row with the same totals share one copy; the next row has its own (1000, 3000)");
+
+	test_stacks(&c, s);
 
 	memset(&empty, 0, sizeof(empty));
 	snapcopy_take(&c, &empty, 1);
