@@ -541,17 +541,17 @@ static void stacks_at(struct row *row, int r, struct stk_list *l, struct stk_sta
 	if (row->departed || row->fresh)
 		return;
 	if (row->pid == 1600) {
-		s[n++] = (struct stk_stack){ 400 + r, 40, STK_S, NFRAMES(frames_hostile), frames_hostile };
+		s[n++] = (struct stk_stack){ 400 + r, 40, STK_S, NFRAMES(frames_hostile), frames_hostile, 0 };
 	} else if (row->state == 'S') {
 		s[n++] = (struct stk_stack){ 200 + (double)(id % 50) + r * 10, 10 + (uint64_t)r, STK_S,
-					     NFRAMES(frames_pipe), frames_pipe };
+					     NFRAMES(frames_pipe), frames_pipe, 0 };
 	}
 	if (row->r.kind[DK_IO].pct > 0)
 		s[n++] = (struct stk_stack){ row->r.kind[DK_IO].pct * 10, 5 + (uint64_t)r, STK_D,
-					     NFRAMES(frames_fsync), frames_fsync };
+					     NFRAMES(frames_fsync), frames_fsync, 0 };
 	if (row->r.kind[DK_CPU].pct > 0)
 		s[n++] = (struct stk_stack){ row->r.kind[DK_CPU].pct * 10, 30 + (uint64_t)r, STK_RUNNABLE,
-					     NFRAMES(frames_preempt), frames_preempt };
+					     NFRAMES(frames_preempt), frames_preempt, 0 };
 	for (size_t i = 1; i < n; i++) /* by ms descending */
 		for (size_t j = i; j > 0 && s[j].ms > s[j - 1].ms; j--) {
 			struct stk_stack t = s[j];

@@ -20,7 +20,7 @@ static struct stk_stack stack(uint32_t st, double ms, uint64_t count, const char
 
 	while (frames[n])
 		n++;
-	return (struct stk_stack){ ms, count, st, n, frames };
+	return (struct stk_stack){ ms, count, st, n, frames, 0 };
 }
 
 /* The rectangle of a name at a depth, or NULL. */
@@ -346,9 +346,9 @@ static void test_narrow(void)
 	}
 	/* 5 stacks of 0.1 ms beside 1000: 0.5 ms together, 0.05 units: left out */
 	flame_init(&f, "t");
-	flame_add(&f, NULL, &(struct stk_stack){ 1000, 1, STK_S, 2, big });
+	flame_add(&f, NULL, &(struct stk_stack){ 1000, 1, STK_S, 2, big, 0 });
 	for (int i = 0; i < 5; i++)
-		flame_add(&f, NULL, &(struct stk_stack){ 0.1, 1, STK_S, 2, tiny[i] });
+		flame_add(&f, NULL, &(struct stk_stack){ 0.1, 1, STK_S, 2, tiny[i], 0 });
 	flame_lay_out(&f, &l);
 	is_num(l.dropped_ms, 0.5, 1e-9, "5 frames of 0.1 ms beside 1000 ms: 0.5 ms left out");
 	ok(!find(&l, 2, "tiny_00"), "and not drawn");
@@ -363,9 +363,9 @@ static void test_narrow(void)
 
 	/* 30 of 1 ms beside 1000: each 0.97 units, together 29: one "…" */
 	flame_init(&f, "t");
-	flame_add(&f, NULL, &(struct stk_stack){ 1000, 1, STK_S, 2, big });
+	flame_add(&f, NULL, &(struct stk_stack){ 1000, 1, STK_S, 2, big, 0 });
 	for (int i = 0; i < 30; i++)
-		flame_add(&f, NULL, &(struct stk_stack){ 1, 2, STK_S, 2, tiny[i] });
+		flame_add(&f, NULL, &(struct stk_stack){ 1, 2, STK_S, 2, tiny[i], 0 });
 	flame_lay_out(&f, &l);
 	for (size_t i = 0; i < l.n; i++)
 		if (l.r[i].kind == FLAME_MERGED)

@@ -305,9 +305,9 @@ static void test_stacks(void)
 {
 	static const char *const fsync[] = { "do_fsync+0x3c", "fsync", "main", NULL };
 	static const char *const pipe[] = { "anon_pipe_read+0x1a4", "read", "<svg onload=alert(1)>", NULL };
-	const struct stk_stack bs[] = { { 30, 3, STK_D, 3, fsync }, { 10, 1, STK_S, 3, pipe } };
-	const struct stk_stack ss[] = { { 8, 2, STK_S, 3, pipe } };
-	const struct stk_stack hs[] = { { 5, 1, STK_S, 3, pipe } };
+	const struct stk_stack bs[] = { { 30, 3, STK_D, 3, fsync, 0 }, { 10, 1, STK_S, 3, pipe, 0 } };
+	const struct stk_stack ss[] = { { 8, 2, STK_S, 3, pipe, 0 } };
+	const struct stk_stack hs[] = { { 5, 1, STK_S, 3, pipe, 0 } };
 	const struct stk_list bl = { 2, bs }, sl = { 1, ss }, hl = { 1, hs };
 	struct htmlrep *h = xmalloc(sizeof(*h));
 	struct htmlrep_facts f = { .exit_status = -1 };
@@ -366,7 +366,7 @@ static void test_stacks(void)
 static void test_event_cap(void)
 {
 	static const char *const frames[] = { "do_fsync+0x3c", "main", NULL };
-	struct stk_stack st[1] = { { 0, 1, STK_D, 2, frames } };
+	struct stk_stack st[1] = { { 0, 1, STK_D, 2, frames, 0 } };
 	const struct stk_list l = { 1, st };
 	struct htmlrep *h = xmalloc(sizeof(*h));
 	struct htmlrep_facts f = { .exit_status = -1 };
