@@ -70,9 +70,9 @@ static void on_thread_reply(void *arg, size_t i, const struct ts_record *rec, ui
 	uint32_t tick = c->tt->tick;
 	struct task *t;
 
-	if (tasktable_gone(c->tasks, rec->id, start, tick))
+	if (tasktable_gone_span(c->tasks, rec->id, start, rec->span_ns, tick))
 		return;
-	t = tasktable_lookup(c->tasks, rec->id, start);
+	t = tasktable_lookup_span(c->tasks, rec->id, start, rec->span_ns);
 	if (t->seen && t->seen == tick - 1 && collect_activity(&rec->c) != t->activity)
 		p->moved = tick; /* a thread ran since the last tick: likely to run again */
 	if (rec->id == p->pid && (t->seen != tick - 1 || collect_activity(&rec->c) != t->activity))

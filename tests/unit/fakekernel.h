@@ -82,6 +82,8 @@ struct fake_kernel {
 	struct fk_proc p[FK_PROCS];
 	int np;
 	uint64_t now;  /* ns, on both clocks */
+	uint64_t lag;  /* ns: answers are handed over this long after the kernel made them (a sender
+			  preempted in its send), and say so (ts_record.span_ns) */
 	int eperm;     /* taskstats refuses queries */
 	int delayacct; /* DELAYACCT_* */
 	struct fk_exit exits[FK_EXITS];
@@ -419,7 +421,8 @@ static int fk_query(struct kernel *k, enum ts_by by, const uint32_t *ids, size_t
 				continue;
 			fk_thread_record(fk, p, t, &rec);
 		}
-		fn(arg, i, &rec, fk->now);
+		rec.span_ns = fk->lag;
+		fn(arg, i, &rec, fk->now + fk->lag);
 	}
 	return 0;
 }

@@ -310,6 +310,37 @@ static void test_pid_reuse(void)
 	sampler_close(s);
 }
 
+/* Thread mode, answers handed over late: a reading whose send was preempted gets its answers
+ * 60 ms after the kernel made them, so a start made from one (time - age) is 60 ms late. The
+ * answer says how late it may be: the thread is the one seen before, with rates, not a new one. */
+static void test_late_answers(void)
+{
+	struct fake_kernel fk;
+	struct snapshot snap;
+	struct sampler *s;
+	const struct row *r;
+
+	fixture(&fk);
+	s = open_on(&fk, 1);
+	tick(s, &fk, 0, &snap);
+	fk.lag = 60000000; /* 60 ms, three times SAME_START_NS */
+	fk_wait(&fk.p[0].t[1], DK_IO, 300, 3);
+	tick(s, &fk, 2, &snap);
+	r = row_of(&snap, 100, 101, LIVE);
+	ok(r && !r->fresh, "a late answer: the same thread, with rates");
+	if (r) /* over 2.06 s: its reading is as of the time it came with */
+		check_kind(r, DK_IO, 30.0 / 2.06, 100.0, 3 / 2.06);
+	ok(row_of(&snap, 100, 101, EXITED) == NULL, "and no exited row for it");
+	fk.lag = 0; /* on time again: its start 60 ms earlier than the late one said */
+	fk_wait(&fk.p[0].t[1], DK_IO, 100, 1);
+	tick(s, &fk, 2, &snap);
+	r = row_of(&snap, 100, 101, LIVE);
+	ok(r && !r->fresh, "an answer on time after a late one: still the same thread");
+	if (r)
+		check_kind(r, DK_IO, 10.0 / 1.94, 100.0, 1 / 1.94);
+	sampler_close(s);
+}
+
 /* Process mode's exit records: a process born and ended between two readings, known only from
  * its exit record; a thread that ends while its process lives on (its waits stay in the process's
  * sums); a process whose last thread ends; then their departed rows. */
@@ -946,6 +977,7 @@ int main(void)
 	test_newly_wanted();
 	test_vanishing();
 	test_pid_reuse();
+	test_late_answers();
 	test_process_exits();
 	test_delayacct_off();
 	test_limited();
