@@ -82,6 +82,7 @@ struct fake_kernel {
 	struct fk_proc p[FK_PROCS];
 	int np;
 	uint64_t now;  /* ns, on both clocks */
+	uint64_t clock_step; /* ns the clocks move at each look (0: they stand between ticks) */
 	uint64_t lag;  /* ns: answers are handed over this long after the kernel made them (a sender
 			  preempted in its send), and say so (ts_record.span_ns) */
 	int eperm;     /* taskstats refuses queries */
@@ -548,7 +549,10 @@ static void fk_pressure(struct kernel *k, uint64_t when_ns, struct psi_snapshot 
 
 static uint64_t fk_clock(struct kernel *k)
 {
-	return fk_of(k)->now;
+	struct fake_kernel *fk = fk_of(k);
+
+	fk->now += fk->clock_step;
+	return fk->now;
 }
 
 static int fk_why_open(struct kernel *k, lat_mask *attached, int stacks, char *err, size_t errlen)

@@ -963,6 +963,12 @@ static void test_deferred_rows(void)
 	ok(left_out, "deferred: the tick's snapshot has no task rows");
 	ok(made, "they are made into the copy: as many as the sampler that made them at its tick");
 	ok(same, "with the same rates and totals, reading after reading");
+	fk[1].clock_step = 1000000; /* a clock that moves 1 ms at each look */
+	tick(s[1], &fk[1], 2, &snap[1]);
+	snapcopy_take_made(&c, s[1], &snap[1], 1);
+	ok(c.snap.reading_s >= snap[1].reading_s + 0.001,
+	   "the time the rows took counts in the reading's (%.3f s, %.3f s without them)", c.snap.reading_s,
+	   snap[1].reading_s);
 	snapcopy_free(&c);
 	for (int i = 0; i < 2; i++)
 		sampler_close(s[i]);
