@@ -100,6 +100,7 @@ struct fake_kernel {
 	uint64_t next_ino;
 	int owner_reads; /* cgroup directories stat'ed (cgroup_owner) */
 	atomic_int nstates;        /* threads' states read (/proc/PID/task/TID/stat) */
+	int nread_process;         /* processes' stats read (read_process) */
 	atomic_int nstates_beside; /* of those, read on another thread than the one that made the fake */
 	pthread_t maker;           /* the thread that made the fake (fk_init): the sampler's */
 	int overlap;    /* a query first waits (2 s at most) until a state was read beside it */
@@ -276,6 +277,7 @@ static int fk_read_process(struct kernel *k, uint32_t pid, struct proc_entry *e)
 {
 	struct fk_proc *p = fk_find(fk_of(k), pid);
 
+	fk_of(k)->nread_process++;
 	if (!p || p->gone_at_stat)
 		return -1;
 	fk_entry(p, e);

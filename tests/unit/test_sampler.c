@@ -189,6 +189,9 @@ static void test_threads(void)
 	is_str(r ? r->comm : NULL, "worker", "a thread's name from its taskstats record");
 	ok(was_asked(&fk, 100) && was_asked(&fk, 101) && was_asked(&fk, 200),
 	   "the first reading asks every thread");
+	ok(fk.nasked_tgid == 2 && fk.nread_process == 2,
+	   "and each process once, right before its threads (%d), its stat read once (%d)", fk.nasked_tgid,
+	   fk.nread_process);
 
 	fk_wait(&p->t[1], DK_IO, 300, 3);
 	tick(s, &fk, 2, &snap);
