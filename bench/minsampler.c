@@ -1,12 +1,14 @@
 /* minsampler.c — the floor for delaytop's thread mode: the least work that reads every thread's
  * taskstats once per refresh.
  *
- *   minsampler [-n REFRESHES] [-d SECS]
+ *   minsampler [-s] [-n REFRESHES] [-d SECS]
  *
  * Each refresh walks /proc and every /proc/PID/task, sends one TASKSTATS_CMD_GET with
  * TASKSTATS_CMD_ATTR_PID per thread, and counts the answers. It keeps nothing between refreshes
  * and prints only that count, one line per refresh. Between refreshes it sleeps, so its CPU time
- * is the work alone.
+ * is the work alone. With -s the first refresh also reads every thread's state (open, read and
+ * close /proc/PID/task/TID/stat, as a first report that shows each thread's state must): the
+ * floor of a first reading with states.
  *
  * The transport is delaytop's (src/kernel/taskstats.c): the family is resolved once; requests go out 64
  * per sendto(); the kernel answers them while sendto() runs, so recvmmsg(MSG_DONTWAIT) then
@@ -65,6 +67,7 @@ static unsigned char rxbuf[BATCH][SLOT];
 static struct iovec iov[BATCH];
 static struct mmsghdr mm[BATCH];
 static unsigned char dents_proc[DENTS], dents_task[DENTS];
+static int read_states; /* -s, at this refresh */
 
 /* per refresh */
 static unsigned long answered, refused, lost;
@@ -221,6 +224,21 @@ static uint32_t number(const char *s)
 	return v;
 }
 
+/* Reads the thread's stat file in the directory of its process's threads, and nothing more. */
+static void read_state(int task_fd, const char *tid)
+{
+	char path[32], buf[1024];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/stat", tid);
+	fd = openat(task_fd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return; /* the thread exited */
+	if (read(fd, buf, sizeof(buf)) < 0)
+		fprintf(stderr, "minsampler: cannot read %s\n", path);
+	close(fd);
+}
+
 static void walk_tasks(int proc_fd, const char *pid)
 {
 	char path[32];
@@ -238,6 +256,8 @@ static void walk_tasks(int proc_fd, const char *pid)
 
 			if (tid)
 				query(tid);
+			if (tid && read_states)
+				read_state(fd, e->d_name);
 			off += e->d_reclen;
 		}
 	}
@@ -272,15 +292,17 @@ int main(int argc, char **argv)
 	long refreshes = 1;
 	double delay = 1.0;
 	struct timespec gap;
-	int opt;
+	int opt, states = 0;
 
-	while ((opt = getopt(argc, argv, "n:d:")) != -1) {
-		if (opt == 'n')
+	while ((opt = getopt(argc, argv, "sn:d:")) != -1) {
+		if (opt == 's')
+			states = 1;
+		else if (opt == 'n')
 			refreshes = strtol(optarg, NULL, 10);
 		else if (opt == 'd')
 			delay = strtod(optarg, NULL);
 		else {
-			fprintf(stderr, "usage: minsampler [-n REFRESHES] [-d SECS]\n");
+			fprintf(stderr, "usage: minsampler [-s] [-n REFRESHES] [-d SECS]\n");
 			return 2;
 		}
 	}
@@ -298,6 +320,7 @@ int main(int argc, char **argv)
 			while (clock_nanosleep(CLOCK_MONOTONIC, 0, &left, &left) == EINTR)
 				;
 		}
+		read_states = states && i == 0;
 		refresh();
 		printf("%lu\n", answered);
 		fflush(stdout);

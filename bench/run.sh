@@ -9,7 +9,8 @@
 # THREADS (1000 per process) for the load, BUSY (0: how many of the processes have a thread that
 # wakes every 50 ms, so that their delays move at every refresh), TOOLS (the tools to run, default all four: process
 # thread iotop minimal; also walk: thread mode walking /proc at each reading, DELAYTOP_TASK_WALK=1; and
-# process_base, thread_base: BASE=PATH, another build's delaytop, side by side), STRICT=1 to exit 1
+# process_base, thread_base: BASE=PATH, another build's delaytop, side by side; minimal_states: the
+# minimal sampler reading every thread's state at its first refresh, -s), STRICT=1 to exit 1
 # when a target fails.
 # Needs root: taskstats queries need CAP_NET_ADMIN, and kernel.task_delayacct is switched on for
 # the run and put back after it.
@@ -38,9 +39,9 @@ workload=${WORKLOAD:-$root/tests/workload}
 
 for t in $TOOLS; do
 	case $t in
-	process | thread | walk | iotop | minimal) ;;
+	process | thread | walk | iotop | minimal | minimal_states) ;;
 	process_base | thread_base) [ -x "${BASE:-}" ] || die "$t needs BASE=PATH, another build's delaytop" ;;
-	*) die "unknown tool '$t' in TOOLS (process thread walk process_base thread_base iotop minimal)" ;;
+	*) die "unknown tool '$t' in TOOLS (process thread walk process_base thread_base iotop minimal minimal_states)" ;;
 	esac
 done
 iotop=$(command -v iotop-c || true)
@@ -80,6 +81,7 @@ label() {
 	thread_base) echo "base -b -H" ;;
 	iotop) echo "iotop-c -b" ;;
 	minimal) echo "minsampler" ;;
+	minimal_states) echo "minsampler -s" ;;
 	esac
 }
 # set_cmd TOOL REFRESHES: the command line, in cmd. delaytop's -n counts reports after its first
@@ -94,6 +96,7 @@ set_cmd() {
 	thread_base) cmd=("$BASE" -b -H -n "$2" -d "$DELAY") ;;
 	iotop) cmd=("$iotop" -b --threads --no-only -n "$2" -d "$DELAY") ;;
 	minimal) cmd=("$tmp/minsampler" -n "$2" -d "$DELAY") ;;
+	minimal_states) cmd=("$tmp/minsampler" -s -n "$2" -d "$DELAY") ;;
 	esac
 }
 # run TOOL REFRESHES: sets user and sys (CPU seconds), rss (peak KiB) and wall (seconds).
@@ -136,7 +139,7 @@ for ((r = 0; r < ROUNDS; r++)); do
 		run "$t" 1
 		u1=$user s1=$sys
 		# delaytop's first report comes one delay after its first reading; the others' at once
-		first=$(awk -v w="$wall" -v d="$DELAY" -v t="$t" 'BEGIN { printf "%.3f", t !~ /^(iotop|minimal)$/ ? w - d : w }')
+		first=$(awk -v w="$wall" -v d="$DELAY" -v t="$t" 'BEGIN { printf "%.3f", t !~ /^(iotop|minimal|minimal_states)$/ ? w - d : w }')
 		run "$t" $((N + 1))
 		threads2=$(nr_threads)
 		ms=$(awk -v u1="$u1" -v s1="$s1" -v u="$user" -v s="$sys" -v n="$N" \
@@ -169,8 +172,8 @@ NR > 1 {
 END {
 	name["process"] = "delaytop -b"; name["thread"] = "delaytop -b -H"
 	name["iotop"] = "iotop-c -b"; name["minimal"] = "minsampler"; name["walk"] = "walking -b -H"
-	name["process_base"] = "base -b"; name["thread_base"] = "base -b -H"
-	norder = split("process_base process thread_base thread walk iotop minimal", order, " ")
+	name["process_base"] = "base -b"; name["thread_base"] = "base -b -H"; name["minimal_states"] = "minsampler -s"
+	norder = split("process_base process thread_base thread walk iotop minimal minimal_states", order, " ")
 	printf "%-15s %10s %17s %8s %8s %10s %8s %10s %8s\n", "tool", "ms/refresh", "(min..max)", "user ms", "sys ms",
 		"us/thread", "threads", "peak KiB", "first s"
 	for (k = 1; k <= norder; k++) {

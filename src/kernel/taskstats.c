@@ -110,7 +110,8 @@ struct ts_batch {
 	uint32_t seq0;   /* sequence number of its first request */
 	unsigned char answered[BATCH];
 	int eperm;
-	uint64_t when_ns;
+	uint64_t when_ns; /* just after the send, during which the kernel made the answers */
+	uint64_t span_ns; /* how long the send took */
 	ts_reply_fn fn;
 	void *arg;
 	struct tsabi_plan *plan;
@@ -139,8 +140,12 @@ static int batch_message(struct ts_batch *b, struct nlmsghdr *h, int family)
 	if (h->nlmsg_type != family)
 		return 0;
 	b->answered[i] = 1;
-	if (tsnl_parse_message(h, &b->rec[0], &has_thread, &b->rec[1], &has_process, b->plan) == 0)
-		b->fn(b->arg, b->first + i, has_process ? &b->rec[1] : &b->rec[0], b->when_ns);
+	if (tsnl_parse_message(h, &b->rec[0], &has_thread, &b->rec[1], &has_process, b->plan) == 0) {
+		struct ts_record *rec = has_process ? &b->rec[1] : &b->rec[0];
+
+		rec->span_ns = b->span_ns;
+		b->fn(b->arg, b->first + i, rec, b->when_ns);
+	}
 	return 1;
 }
 
@@ -178,6 +183,7 @@ static int send_batch(struct ts_client *c, enum ts_by by, const uint32_t *ids, s
 		      const size_t *which)
 {
 	size_t len = 0;
+	uint64_t before;
 	int rc;
 
 	for (size_t j = 0; j < b->count; j++) {
@@ -197,8 +203,10 @@ static int send_batch(struct ts_client *c, enum ts_by by, const uint32_t *ids, s
 		memcpy(m + t->value_off, &id, sizeof(id));
 		len += t->len;
 	}
+	before = timing_mono_ns();
 	rc = nl_sendto(c->sk, c->sendbuf, len);
 	b->when_ns = timing_mono_ns();
+	b->span_ns = b->when_ns - before; /* long when the sender was preempted in it */
 	return rc < 0 ? -EIO : 0;
 }
 

@@ -21,11 +21,13 @@ enum ts_by { TS_BY_PID, TS_BY_TGID, TS_BY_EACH };
 struct ts_record {
 	int tgid;    /* 1: a process aggregate; 0: one thread */
 	uint32_t id; /* the tid, or the tgid of an aggregate */
+	uint64_t span_ns; /* how long before the time given with it the kernel may have made it: the
+			     send of its batch, during which the kernel answers (0: at that time) */
 	struct task_counters c;
 };
 
 /* Called for each answer: index into the queried ids, the record, and the CLOCK_MONOTONIC time
- * just after the kernel made it. */
+ * just after the kernel made it (at most rec->span_ns after). */
 typedef void (*ts_reply_fn)(void *arg, size_t index, const struct ts_record *rec, uint64_t when_ns);
 
 /* Opens a socket and resolves the family. Returns 0, or a negative errno with a message in err:

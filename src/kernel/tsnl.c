@@ -108,6 +108,7 @@ static int parse_aggregate(struct nlattr *aggr, int tgid, struct ts_record *rec,
 		return -EINVAL;
 	rec->tgid = tgid;
 	rec->id = nla_get_u32(idattr);
+	rec->span_ns = 0;
 	if (!tsabi_plan_fits(plan, nla_data(stats), (size_t)nla_len(stats)))
 		tsabi_plan(plan, nla_data(stats), (size_t)nla_len(stats));
 	if (tsabi_apply(plan, nla_data(stats), &rec->c) < 0)

@@ -65,7 +65,8 @@ struct snapshot {
 	struct timespec wall; /* when the reading started */
 	double interval_s;    /* length of the interval; 0 for the first reading (no rates) */
 	double elapsed_s;     /* since delaytop's first reading */
-	double reading_s;     /* how long this reading took */
+	double reading_s;     /* how long this reading took, its rows made (also when made later, at
+				 the screen's hand-over: sampler_rows) */
 	int threads;          /* rows are threads rather than processes */
 	unsigned nprocs, nthreads; /* on the system */
 	int delayacct;        /* DELAYACCT_*: kernel.task_delayacct now */

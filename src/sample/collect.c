@@ -123,8 +123,9 @@ static size_t add_threads(struct collector *c, struct proc *p)
 }
 
 /* Replaces the process list in ids/owner by the list of their threads. with_answer (thread mode):
- * a process of several threads is asked by tgid right before them, for its split (steady.h). */
-void collect_list_threads(struct collector *c, int with_answer)
+ * a process of several threads is asked by tgid right before them, for its split (steady.h); with
+ * LIST_ANSWER_ALL a process of one thread too, for its next steady_check. */
+void collect_list_threads(struct collector *c, enum list_answer with_answer)
 {
 	size_t nprocs = c->nids;
 	struct proc **procs = xmalloc((nprocs ? nprocs : 1) * sizeof(*procs));
@@ -140,12 +141,13 @@ void collect_list_threads(struct collector *c, int with_answer)
 			c->ids[c->nids++] = p->pid | TS_ASK_TGID;
 		}
 		n = add_threads(c, p);
-		if (with_answer && n < 2) { /* one thread: nothing to split */
+		if (with_answer && (n == 0 || (with_answer == LIST_ANSWER_SPLIT && n < 2))) {
+			/* no thread, or one: nothing to split */
 			memmove(c->ids + at, c->ids + at + 1, n * sizeof(*c->ids));
 			c->nids--;
-		}
-		if (with_answer && n >= 2)
+		} else if (with_answer) {
 			p->answered = 0; /* the answer right before its threads is the one to count */
+		}
 		p->nlisted = (uint32_t)n;
 		p->nread = 0;
 		p->read_sum = 0;
@@ -405,7 +407,7 @@ int collect_limited(struct collector *c, char *err, size_t errlen)
 	nprocs = c->nids;
 	procs = xmalloc((nprocs ? nprocs : 1) * sizeof(*procs));
 	memcpy(procs, c->owner, nprocs * sizeof(*procs));
-	collect_list_threads(c, 0);
+	collect_list_threads(c, LIST_NO_ANSWER);
 	for (size_t i = 0, j = 0; i < nprocs; i++) {
 		struct proc *p = procs[i];
 		struct task_counters sum, cnt;

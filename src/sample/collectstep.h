@@ -20,9 +20,14 @@ void collect_set_owner(struct collector *c, size_t i, struct proc *p);
 /* Keeps of the n thread ids of process pid those in the selection; returns how many. */
 size_t collect_select_threads(const struct collector *c, uint32_t pid, uint32_t *ids, size_t n);
 
-/* Replaces the process list in ids/owner by the list of their threads; with_answer (thread mode):
- * a process of several threads is asked by tgid (TS_ASK_TGID) right before them. */
-void collect_list_threads(struct collector *c, int with_answer);
+/* Which processes are asked by tgid (TS_ASK_TGID) right before their threads: none (limited
+ * mode), those of several threads (thread mode, for their split), or every one (thread mode when
+ * nothing is carried: the only per-process answer of the tick). */
+enum list_answer { LIST_NO_ANSWER, LIST_ANSWER_SPLIT, LIST_ANSWER_ALL };
+
+/* Replaces the process list in ids/owner by the list of their threads, each process's answer
+ * before them as with_answer says. */
+void collect_list_threads(struct collector *c, enum list_answer with_answer);
 
 /* With want_acct, a thread's exact I/O counters, read again only when it ran: the counters to
  * read, cnt itself or buf. */

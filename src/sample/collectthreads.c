@@ -70,13 +70,15 @@ static void on_thread_reply(void *arg, size_t i, const struct ts_record *rec, ui
 	uint32_t tick = c->tt->tick;
 	struct task *t;
 
-	if (tasktable_gone(c->tasks, rec->id, start, tick))
+	if (tasktable_gone_span(c->tasks, rec->id, start, rec->span_ns, tick))
 		return;
-	t = tasktable_lookup(c->tasks, rec->id, start);
+	t = tasktable_lookup_span(c->tasks, rec->id, start, rec->span_ns);
 	if (t->seen && t->seen == tick - 1 && collect_activity(&rec->c) != t->activity)
 		p->moved = tick; /* a thread ran since the last tick: likely to run again */
-	if (rec->id == p->pid && (t->seen != tick - 1 || collect_activity(&rec->c) != t->activity))
-		p->reread = 1; /* the main thread is new or ran: the process may have changed */
+	/* the main thread is new or ran: the process may have changed, unless its stat was just read */
+	if (rec->id == p->pid && p->read != tick &&
+	    (t->seen != tick - 1 || collect_activity(&rec->c) != t->activity))
+		p->reread = 1;
 	split_add(c, p, t, sum, t->seen == tick - 1 && t->proc == p && !t->exited);
 	if (t->seen && (t->seen == tick || t->seen + 1 == tick)) {
 		if (t->sum != sum) /* it moved */
@@ -253,14 +255,19 @@ static int split_holds(const struct proc *p)
 
 /* Thread mode's shortcuts (steady.h): the processes to split asked as such, the others by their
  * per-process answers; ids/owner keep the processes whose every thread is to be asked. The
- * others are marked steady (nothing moved) or split (only the hot threads did). */
-static int drop_steady(struct collector *c)
+ * others are marked steady (nothing moved) or split (only the hot threads did). Where nothing
+ * may be carried (the first reading), nothing is asked: every thread is, after its process. */
+static int drop_steady(struct collector *c, int carry)
 {
 	uint32_t tick = c->tt->tick;
-	int carry = tick > 1 && !c->read_all && c->rules->delayacct == c->last_delayacct;
 	size_t kept = 0;
-	int rc = ask_split(c, carry);
+	int rc;
 
+	if (!carry) {
+		c->nhot = 0;
+		return 0;
+	}
+	rc = ask_split(c, carry);
 	if (rc < 0)
 		return rc;
 	rc = collect_ask_processes(c, c->nids);
@@ -399,15 +406,16 @@ static void apply_states(struct collector *c, struct prestate *p)
 
 int collect_threads(struct collector *c, char *err, size_t errlen)
 {
+	int carry = c->tt->tick > 1 && !c->read_all && c->rules->delayacct == c->last_delayacct;
 	struct prestate *pre;
 	int rc = walk_threads(c);
 
 	if (rc < 0)
 		return collect_walk_failed(rc, err, errlen);
-	rc = drop_steady(c);
+	rc = drop_steady(c, carry);
 	if (rc < 0)
 		return rc;
-	collect_list_threads(c, 1);
+	collect_list_threads(c, carry ? LIST_ANSWER_SPLIT : LIST_ANSWER_ALL);
 	pre = start_states(c);
 	rc = ask_each(c, c->ids, c->owner, c->nids, 1);
 	apply_states(c, pre);

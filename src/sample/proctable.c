@@ -87,7 +87,7 @@ struct proc *proctable_update(struct proctable *t, const struct proc_entry *e, u
 	}
 	t->moved = xgrow(t->moved, &t->capmoved, t->nmoved + 1, sizeof(*t->moved));
 	t->moved[t->nmoved++] = p->pid;
-	p->seen = p->walked = tick;
+	p->seen = p->walked = p->read = tick;
 	p->euid = e->euid;
 	p->state = e->state;
 	p->nlwp = e->nlwp;

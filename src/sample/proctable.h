@@ -26,6 +26,7 @@ struct proc {
 			      its main thread's answer (thread mode) */
 	uint32_t seen;   /* last tick whose rows may point here */
 	uint32_t walked; /* last tick whose walk saw it */
+	uint32_t read;   /* last tick its stat was read at (proctable_update) */
 	uint32_t changed; /* last tick what a thread's row takes of it changed at (ids, user, nice,
 			     command line, cgroup) */
 	uint64_t start_ticks;

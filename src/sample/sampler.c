@@ -505,10 +505,14 @@ void sampler_set_defer(struct sampler *s, int defer)
 
 int sampler_rows(struct sampler *s, struct snapshot *snap, struct rowbuf *b)
 {
+	uint64_t t0;
+
 	if (!s->deferred)
 		return 0;
 	s->deferred = 0;
+	t0 = s->k->ops->mono_ns(s->k);
 	build_rows(s, snap, b);
+	snap->reading_s += (s->k->ops->mono_ns(s->k) - t0) / 1e9; /* what the reading cost, its rows too */
 	return 1;
 }
 

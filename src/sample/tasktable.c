@@ -25,6 +25,7 @@ struct totals_kept {
 struct gone {
 	uint64_t start_ns;
 	uint32_t tick; /* the last tick that retired or saw it */
+	uint32_t start_span_us; /* the task's */
 };
 
 void tasktable_init(struct tasktable *t)
@@ -131,9 +132,16 @@ struct task *tasktable_get(const struct tasktable *t, uint32_t id)
 	return idmap_get(&t->map, id);
 }
 
-static uint64_t distance(uint64_t a, uint64_t b)
+/* Whether start estimates a and b, each possibly later than the start by up to its span, are
+ * of the same start: one later than the other by less than SAME_START_NS and the later one's span. */
+static int same_start(uint64_t a, uint64_t a_span, uint64_t b, uint64_t b_span)
 {
-	return a > b ? a - b : b - a;
+	return a > b ? a - b < SAME_START_NS + a_span : b - a < SAME_START_NS + b_span;
+}
+
+static uint32_t span_us(uint64_t span_ns)
+{
+	return span_ns / 1000 < UINT32_MAX ? (uint32_t)((span_ns + 999) / 1000) : UINT32_MAX;
 }
 
 struct task *tasktable_add(struct tasktable *t, uint32_t id, uint64_t start_ns)
@@ -162,17 +170,24 @@ struct task *tasktable_add(struct tasktable *t, uint32_t id, uint64_t start_ns)
 
 struct task *tasktable_lookup(struct tasktable *t, uint32_t id, uint64_t start_ns)
 {
+	return tasktable_lookup_span(t, id, start_ns, 0);
+}
+
+struct task *tasktable_lookup_span(struct tasktable *t, uint32_t id, uint64_t start_ns, uint64_t span_ns)
+{
 	struct task *task = idmap_get(&t->map, id);
 
 	if (task) {
-		if (distance(task->start_ns, start_ns) < SAME_START_NS && !task->exited)
+		if (same_start(task->start_ns, task->start_span_us * 1000ull, start_ns, span_ns) && !task->exited)
 			return task;
 		idmap_del(&t->map, id);
 		t->all[task->slot] = NULL;
 		t->replaced = xgrow(t->replaced, &t->capreplaced, t->nreplaced + 1, sizeof(*t->replaced));
 		t->replaced[t->nreplaced++] = task;
 	}
-	return tasktable_add(t, id, start_ns);
+	task = tasktable_add(t, id, start_ns);
+	task->start_span_us = span_us(span_ns);
+	return task;
 }
 
 struct task *tasktable_exiting(const struct tasktable *t, uint32_t id)
@@ -185,11 +200,16 @@ struct task *tasktable_exiting(const struct tasktable *t, uint32_t id)
 
 int tasktable_gone(struct tasktable *t, uint32_t id, uint64_t start_ns, uint32_t tick)
 {
+	return tasktable_gone_span(t, id, start_ns, 0, tick);
+}
+
+int tasktable_gone_span(struct tasktable *t, uint32_t id, uint64_t start_ns, uint64_t span_ns, uint32_t tick)
+{
 	struct gone *g = idmap_get(&t->gone, id);
 
 	if (!g)
 		return 0;
-	if (distance(g->start_ns, start_ns) < SAME_START_NS) {
+	if (same_start(g->start_ns, g->start_span_us * 1000ull, start_ns, span_ns)) {
 		g->tick = tick;
 		return 1;
 	}
@@ -210,6 +230,7 @@ static void remember_gone(struct tasktable *t, const struct task *task, uint32_t
 		idmap_put(&t->gone, task->id, g);
 	}
 	g->start_ns = task->start_ns;
+	g->start_span_us = task->start_span_us;
 	g->tick = tick;
 }
 

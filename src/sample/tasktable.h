@@ -17,7 +17,9 @@
 #include "totals.h"
 
 /* Two readings of one task whose estimated start times differ by less than this are the same
- * task: a pid cannot be reused that fast. */
+ * task: a pid cannot be reused that fast. An estimate made from an answer that may be older than
+ * the time it was taken with (ts_record.span_ns: the sender was preempted while the kernel
+ * answered) may be that much later than the start besides. */
 #define SAME_START_NS 20000000ull
 
 struct task {
@@ -40,6 +42,7 @@ struct task {
 	uint8_t acc_apart;  /* acc (and peak after it) were allocated apart from the task
 			       (tasktable.moved_totals), not in its allocation */
 	uint32_t ntids;
+	uint32_t start_span_us; /* start_ns may be this much later than the start (its answer's span) */
 	uint32_t moved;    /* thread mode: the last tick its reading differed from the one before */
 	uint32_t slot;     /* its index in the table's all */
 	uint32_t carried;  /* thread mode: the last tick its reading was carried over at */
@@ -107,6 +110,10 @@ struct task *tasktable_get(const struct tasktable *t, uint32_t id);
  * for the rest of the tick: the exit record that comes for the id is its. */
 struct task *tasktable_lookup(struct tasktable *t, uint32_t id, uint64_t start_ns);
 
+/* The same for a start estimated from an answer that may be up to span_ns older (ts_record): an
+ * estimate up to that much later is still the same start. */
+struct task *tasktable_lookup_span(struct tasktable *t, uint32_t id, uint64_t start_ns, uint64_t span_ns);
+
 /* Makes a task for id that is known only from its exit record. */
 struct task *tasktable_add(struct tasktable *t, uint32_t id, uint64_t start_ns);
 
@@ -117,6 +124,9 @@ struct task *tasktable_exiting(const struct tasktable *t, uint32_t id);
  * exit that /proc still lists): its readings are to be left out. A newer task with the id ends
  * the memory of the old one. */
 int tasktable_gone(struct tasktable *t, uint32_t id, uint64_t start_ns, uint32_t tick);
+
+/* The same for a start estimated from an answer that may be up to span_ns older. */
+int tasktable_gone_span(struct tasktable *t, uint32_t id, uint64_t start_ns, uint64_t span_ns, uint32_t tick);
 
 /* Ends the tick: every task read in it keeps its reading as the next baseline; the others leave
  * the table. An exited one is handed to keep (which owns it from then on), others are freed.

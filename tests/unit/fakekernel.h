@@ -82,6 +82,9 @@ struct fake_kernel {
 	struct fk_proc p[FK_PROCS];
 	int np;
 	uint64_t now;  /* ns, on both clocks */
+	uint64_t clock_step; /* ns the clocks move at each look (0: they stand between ticks) */
+	uint64_t lag;  /* ns: answers are handed over this long after the kernel made them (a sender
+			  preempted in its send), and say so (ts_record.span_ns) */
 	int eperm;     /* taskstats refuses queries */
 	int delayacct; /* DELAYACCT_* */
 	struct fk_exit exits[FK_EXITS];
@@ -97,6 +100,7 @@ struct fake_kernel {
 	uint64_t next_ino;
 	int owner_reads; /* cgroup directories stat'ed (cgroup_owner) */
 	atomic_int nstates;        /* threads' states read (/proc/PID/task/TID/stat) */
+	int nread_process;         /* processes' stats read (read_process) */
 	atomic_int nstates_beside; /* of those, read on another thread than the one that made the fake */
 	pthread_t maker;           /* the thread that made the fake (fk_init): the sampler's */
 	int overlap;    /* a query first waits (2 s at most) until a state was read beside it */
@@ -273,6 +277,7 @@ static int fk_read_process(struct kernel *k, uint32_t pid, struct proc_entry *e)
 {
 	struct fk_proc *p = fk_find(fk_of(k), pid);
 
+	fk_of(k)->nread_process++;
 	if (!p || p->gone_at_stat)
 		return -1;
 	fk_entry(p, e);
@@ -419,7 +424,8 @@ static int fk_query(struct kernel *k, enum ts_by by, const uint32_t *ids, size_t
 				continue;
 			fk_thread_record(fk, p, t, &rec);
 		}
-		fn(arg, i, &rec, fk->now);
+		rec.span_ns = fk->lag;
+		fn(arg, i, &rec, fk->now + fk->lag);
 	}
 	return 0;
 }
@@ -545,7 +551,10 @@ static void fk_pressure(struct kernel *k, uint64_t when_ns, struct psi_snapshot 
 
 static uint64_t fk_clock(struct kernel *k)
 {
-	return fk_of(k)->now;
+	struct fake_kernel *fk = fk_of(k);
+
+	fk->now += fk->clock_step;
+	return fk->now;
 }
 
 static int fk_why_open(struct kernel *k, lat_mask *attached, int stacks, char *err, size_t errlen)

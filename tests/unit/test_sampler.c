@@ -189,6 +189,9 @@ static void test_threads(void)
 	is_str(r ? r->comm : NULL, "worker", "a thread's name from its taskstats record");
 	ok(was_asked(&fk, 100) && was_asked(&fk, 101) && was_asked(&fk, 200),
 	   "the first reading asks every thread");
+	ok(fk.nasked_tgid == 2 && fk.nread_process == 2,
+	   "and each process once, right before its threads (%d), its stat read once (%d)", fk.nasked_tgid,
+	   fk.nread_process);
 
 	fk_wait(&p->t[1], DK_IO, 300, 3);
 	tick(s, &fk, 2, &snap);
@@ -307,6 +310,37 @@ static void test_pid_reuse(void)
 	ok(n && !n->fresh, "born in the interval: rates from zero");
 	if (n)
 		check_kind(n, DK_IO, 2.5, 50.0, 0.5);
+	sampler_close(s);
+}
+
+/* Thread mode, answers handed over late: a reading whose send was preempted gets its answers
+ * 60 ms after the kernel made them, so a start made from one (time - age) is 60 ms late. The
+ * answer says how late it may be: the thread is the one seen before, with rates, not a new one. */
+static void test_late_answers(void)
+{
+	struct fake_kernel fk;
+	struct snapshot snap;
+	struct sampler *s;
+	const struct row *r;
+
+	fixture(&fk);
+	s = open_on(&fk, 1);
+	tick(s, &fk, 0, &snap);
+	fk.lag = 60000000; /* 60 ms, three times SAME_START_NS */
+	fk_wait(&fk.p[0].t[1], DK_IO, 300, 3);
+	tick(s, &fk, 2, &snap);
+	r = row_of(&snap, 100, 101, LIVE);
+	ok(r && !r->fresh, "a late answer: the same thread, with rates");
+	if (r) /* over 2.06 s: its reading is as of the time it came with */
+		check_kind(r, DK_IO, 30.0 / 2.06, 100.0, 3 / 2.06);
+	ok(row_of(&snap, 100, 101, EXITED) == NULL, "and no exited row for it");
+	fk.lag = 0; /* on time again: its start 60 ms earlier than the late one said */
+	fk_wait(&fk.p[0].t[1], DK_IO, 100, 1);
+	tick(s, &fk, 2, &snap);
+	r = row_of(&snap, 100, 101, LIVE);
+	ok(r && !r->fresh, "an answer on time after a late one: still the same thread");
+	if (r)
+		check_kind(r, DK_IO, 10.0 / 1.94, 100.0, 1 / 1.94);
 	sampler_close(s);
 }
 
@@ -932,6 +966,12 @@ static void test_deferred_rows(void)
 	ok(left_out, "deferred: the tick's snapshot has no task rows");
 	ok(made, "they are made into the copy: as many as the sampler that made them at its tick");
 	ok(same, "with the same rates and totals, reading after reading");
+	fk[1].clock_step = 1000000; /* a clock that moves 1 ms at each look */
+	tick(s[1], &fk[1], 2, &snap[1]);
+	snapcopy_take_made(&c, s[1], &snap[1], 1);
+	ok(c.snap.reading_s >= snap[1].reading_s + 0.001,
+	   "the time the rows took counts in the reading's (%.3f s, %.3f s without them)", c.snap.reading_s,
+	   snap[1].reading_s);
 	snapcopy_free(&c);
 	for (int i = 0; i < 2; i++)
 		sampler_close(s[i]);
@@ -946,6 +986,7 @@ int main(void)
 	test_newly_wanted();
 	test_vanishing();
 	test_pid_reuse();
+	test_late_answers();
 	test_process_exits();
 	test_delayacct_off();
 	test_limited();

@@ -57,6 +57,8 @@ static void test_identity(void)
 	ok(a && a->id == 100 && a->start_ns == 5 * SEC, "a new id makes a task");
 	ok(tasktable_lookup(&t, 100, 5 * SEC + SAME_START_NS / 2) == a,
 	   "the same id with a start within the slack is the same task");
+	ok(tasktable_lookup_span(&t, 100, 5 * SEC + 3 * SAME_START_NS, 3 * SAME_START_NS) == a,
+	   "a start later by more than the slack, from an answer that may be that late: the same task");
 	b = tasktable_lookup(&t, 100, 9 * SEC);
 	ok(b != a && tasktable_get(&t, 100) == b, "pid reuse: the id with a later start is a new task");
 	ok(tasktable_exiting(&t, 100) == a, "the exit record of the reused id is the old task's, set aside");
@@ -103,6 +105,13 @@ static void test_gone(void)
 	tasktable_retire(&t, 5, keep, NULL);
 	ok(!tasktable_gone(&t, 301, 7 * SEC, 6), "a newer task with the id is not the exited one");
 	ok(!tasktable_gone(&t, 301, 3 * SEC, 6), "and it ends the memory of the old one");
+
+	z = tasktable_lookup_span(&t, 303, 3 * SEC + 2 * SAME_START_NS, 3 * SAME_START_NS); /* a late answer */
+	z->seen = 6;
+	z->exited = 1;
+	tasktable_retire(&t, 6, keep, NULL);
+	ok(tasktable_gone_span(&t, 303, 3 * SEC, 0, 7),
+	   "an exited task first seen in a late answer: an answer on time, with an earlier start, is it");
 
 	z = tasktable_lookup(&t, 302, 3 * SEC);
 	z->seen = 6;
