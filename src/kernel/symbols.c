@@ -9,6 +9,7 @@
 
 #include "stacks.h"
 #include "symbols.h"
+#include "symcache.h"
 #include "xalloc.h"
 
 #if HAVE_LIBDW
@@ -32,11 +33,15 @@ struct symbols {
 	char *knames;        /* the names, one after another */
 	struct proc_syms procs[SYMBOLS_MAX_PROCS];
 	size_t nprocs;
+	struct symcache *names; /* user frames' names per build id */
 };
 
 struct symbols *symbols_open(void)
 {
-	return xcalloc(1, sizeof(struct symbols));
+	struct symbols *sy = xcalloc(1, sizeof(struct symbols));
+
+	sy->names = symcache_new(SYMBOLS_CACHE_ENTRIES, SYMBOLS_CACHE_BYTES);
+	return sy;
 }
 
 /* ---- the kernel ---- */
@@ -173,13 +178,45 @@ static const char *module_base(const char *name)
 	return slash ? slash + 1 : name;
 }
 
-static const char *proc_name(struct proc_syms *p, uint64_t addr, char *buf, size_t size)
+/* The symbol that covers addr in mod (NULL: none) and the offset in it. */
+static const char *module_symbol(Dwfl_Module *mod, uint64_t addr, GElf_Off *off)
+{
+	GElf_Sym sym;
+	const char *name = dwfl_module_addrinfo(mod, addr, off, &sym, NULL, NULL, NULL);
+
+	/* only a symbol whose size covers the address names it */
+	return name && sym.st_size != 0 && *off < sym.st_size ? name : NULL;
+}
+
+/* As module_symbol, through the cache when the file that libdwfl opened for mod has a build id:
+ * the key is that file's content and the address in it (less the load bias), so that processes of
+ * one binary, at any base, share it. A file libdwfl could not open (a deleted one) has none. */
+static const char *module_symbol_cached(struct symcache *names, Dwfl_Module *mod, uint64_t addr, GElf_Off *off)
+{
+	const unsigned char *id = NULL;
+	const char *name;
+	Dwarf_Addr bias = 0;
+	GElf_Addr idaddr;
+	uint64_t o;
+	int idlen;
+
+	if (!dwfl_module_getelf(mod, &bias) || (idlen = dwfl_module_build_id(mod, &id, &idaddr)) <= 0)
+		return module_symbol(mod, addr, off);
+	if (symcache_find(names, id, (size_t)idlen, addr - bias, &name, &o)) {
+		*off = o;
+		return name;
+	}
+	name = module_symbol(mod, addr, off);
+	symcache_put(names, id, (size_t)idlen, addr - bias, name, *off);
+	return name;
+}
+
+static const char *proc_name(struct symcache *names, struct proc_syms *p, uint64_t addr, char *buf, size_t size)
 {
 	Dwfl_Module *mod = p->dwfl ? dwfl_addrmodule(p->dwfl, addr - 1) : NULL;
 	Dwarf_Addr start = 0;
 	const char *mname, *name = NULL;
 	GElf_Off off = 0;
-	GElf_Sym sym;
 
 	if (!mod && !p->fresh) { /* mapped since its maps were read (dlopen): read them again */
 		proc_drop(p);
@@ -190,10 +227,7 @@ static const char *proc_name(struct proc_syms *p, uint64_t addr, char *buf, size
 	if (!mod)
 		return stk_frame_format(buf, size, NULL, 0, NULL, 0, addr);
 	mname = dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
-	name = dwfl_module_addrinfo(mod, addr - 1, &off, &sym, NULL, NULL, NULL);
-	/* only a symbol whose size covers the address names it */
-	if (name && (sym.st_size == 0 || off >= sym.st_size))
-		name = NULL;
+	name = module_symbol_cached(names, mod, addr - 1, &off);
 	return stk_frame_format(buf, size, name, off + 1, module_base(mname), addr - start, addr);
 }
 
@@ -225,8 +259,9 @@ static void proc_drop(struct proc_syms *p)
 	(void)p;
 }
 
-static const char *proc_name(struct proc_syms *p, uint64_t addr, char *buf, size_t size)
+static const char *proc_name(struct symcache *names, struct proc_syms *p, uint64_t addr, char *buf, size_t size)
 {
+	(void)names;
 	(void)p;
 	return stk_frame_format(buf, size, NULL, 0, NULL, 0, addr);
 }
@@ -263,7 +298,7 @@ const char *symbols_user(struct symbols *sy, uint32_t tgid, uint64_t addr, char 
 	struct proc_syms *p = proc_of(sy, tgid);
 
 	p->used = 1;
-	return proc_name(p, addr, buf, size);
+	return proc_name(sy->names, p, addr, buf, size);
 }
 
 void symbols_warm(struct symbols *sy, uint32_t tgid)
@@ -291,6 +326,11 @@ void symbols_sweep(struct symbols *sy)
 	sy->nprocs = kept;
 }
 
+void symbols_cache_stats(const struct symbols *sy, struct symcache_stats *st)
+{
+	symcache_stats(sy->names, st);
+}
+
 void symbols_close(struct symbols *sy)
 {
 	if (!sy)
@@ -299,5 +339,6 @@ void symbols_close(struct symbols *sy)
 		proc_drop(&sy->procs[i]);
 	free(sy->ksyms);
 	free(sy->knames);
+	symcache_free(sy->names);
 	free(sy);
 }

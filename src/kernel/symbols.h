@@ -8,7 +8,12 @@
  * Cost: the kernel's table (about 150,000 text symbols, some 6 MB) is read once, at the first
  * kernel frame; each process whose frames are named keeps a libdwfl session (its maps and the
  * symbol tables of the files it opened) until a sweep finds it unused, and at most
- * SYMBOLS_MAX_PROCS are kept. A build without libdw names user frames by module and offset. */
+ * SYMBOLS_MAX_PROCS are kept. A user frame's name is kept per build id and address in the file
+ * (symcache.h): the first process of a binary reads the file's symbol table, the others of the
+ * same binary only open the file (its ELF header and build id) and find the name there. The cache
+ * holds at most SYMBOLS_CACHE_ENTRIES names in SYMBOLS_CACHE_BYTES of text (about 0.5 MB of
+ * table and up to 1 MB of names, each reached only as frames fill it) and is cleared when full.
+ * A build without libdw names user frames by module and offset. */
 #ifndef DELAYTOP_SYMBOLS_H
 #define DELAYTOP_SYMBOLS_H
 
@@ -16,8 +21,11 @@
 #include <stdint.h>
 
 #define SYMBOLS_MAX_PROCS 64
+#define SYMBOLS_CACHE_ENTRIES 8192
+#define SYMBOLS_CACHE_BYTES (1 << 20)
 
 struct symbols;
+struct symcache_stats;
 
 struct symbols *symbols_open(void);
 void symbols_close(struct symbols *sy);
@@ -30,6 +38,8 @@ const char *symbols_user(struct symbols *sy, uint32_t tgid, uint64_t addr, char 
 /* Opens the files process tgid maps and reads their symbol tables now, while it lives, so that its
  * frames can be named after it ended (command mode: a process that exits right after a wait). */
 void symbols_warm(struct symbols *sy, uint32_t tgid);
+/* The user frame names' cache: entries, bytes, hits, misses, clears (symcache.h). */
+void symbols_cache_stats(const struct symbols *sy, struct symcache_stats *st);
 /* Forgets the processes none of whose frames were named since the last sweep. */
 void symbols_sweep(struct symbols *sy);
 
