@@ -4,7 +4,8 @@
 # every 10 ms has as its top stack the kernel's pipe read under wait_on_pipe, in S, and the
 # stacks through the pipe read hold most of its time off the CPU (its interval less its CPU time
 # from /proc/PID/schedstat); an fsync loop shows do_fsync under wait_on_fsync, in D; a sleeper
-# shows the nanosleep path under wait_in_nanosleep; a function of the shared library is named; a
+# shows the nanosleep path under wait_in_nanosleep; a function of the shared library is named; 8
+# processes of the binary (names shared through the build id cache) are each named right; a
 # deleted binary's frames are its module and offset, not names read from whatever is at its
 # old path now; a task that exits mid-interval leaves the run whole; a process not chosen has
 # "stacks": null. Without privileges: one sentence, "why": null.
@@ -108,6 +109,28 @@ tap_ok $? "a function of a shared library (stackwait_lib_wait) and main of a PIE
 n=$(jq -r 'select(.type == "task" and .pid == 1) | .why.stacks | length' "$TMPDIR_TEST/out.json" | tail -1)
 [ -n "$n" ]
 tap_ok $? "a chosen process that barely ran still has a list (init: $n stacks)" "got none"
+
+# ---- several processes of one binary (their frames' names shared through the build id cache) ----
+MANY=""
+for i in $(seq 8); do
+	start M pipe
+	MANY="$MANY${MANY:+,}$M"
+done
+sleep 0.3
+"$DELAYTOP" -b --why --format json -n 2 -d 0.5 -p "$MANY,$LIB" >"$TMPDIR_TEST/many.json" 2>/dev/null
+bad=""
+for p in ${MANY//,/ }; do
+	f=$(jq -r --argjson p "$p" 'select(.type == "task" and .pid == $p) | .why.stacks[0].frames // [] | join("|")' \
+		"$TMPDIR_TEST/many.json" | tail -1)
+	echo "$f" | grep -Eq '(^|\|)(anon_)?pipe_read\+0x' && echo "$f" | grep -q '|wait_on_pipe+0x' &&
+		echo "$f" | grep -q '|main+0x' || bad="$bad $p: $f;"
+done
+f=$(jq -r --argjson p "$LIB" 'select(.type == "task" and .pid == $p) | .why.stacks[0].frames // [] | join("|")' \
+	"$TMPDIR_TEST/many.json" | tail -1)
+echo "$f" | grep -q '|stackwait_lib_wait+0x' && echo "$f" | grep -q '|main+0x' || bad="$bad lib $LIB: $f;"
+[ -z "$bad" ]
+tap_ok $? "8 readers of one binary and the library's caller: each names wait_on_pipe, main, stackwait_lib_wait" \
+	"wrong:$bad"
 
 # ---- the rows -u chooses (from the second report on); none without a choice ----
 setup_nobody
