@@ -11,8 +11,8 @@
  * SYMBOLS_MAX_PROCS are kept. A user frame's name is kept per build id and address in the file
  * (symcache.h): the first process of a binary reads the file's symbol table, the others of the
  * same binary only open the file (its ELF header and build id) and find the name there. The cache
- * holds at most SYMBOLS_CACHE_ENTRIES names in SYMBOLS_CACHE_BYTES of text (about 0.5 MB of
- * table and up to 1 MB of names, each reached only as frames fill it) and is cleared when full.
+ * holds at most SYMBOLS_CACHE_ENTRIES names in SYMBOLS_CACHE_BYTES of text (a table of 1 MB
+ * and up to 1 MB of names, their pages touched as frames fill them) and is cleared when full.
  * A build without libdw names user frames by module and offset. */
 #ifndef DELAYTOP_SYMBOLS_H
 #define DELAYTOP_SYMBOLS_H
