@@ -1,7 +1,7 @@
 /* kernelops.h — the seam between the sampler and the kernel edge: the few calls the collectors,
  * the tables and the sampler make of the kernel, as one table of functions. kernel_open() makes
  * the one instance that calls the real edge (procfs.h, taskstats.h, exitlisten.h, cgroupfs.h,
- * delayacct.h, psifile.h, timing.h's clocks); the sampler is given an instance when it is made
+ * delayacct.h, psifile.h, stateiter.h, timing.h's clocks); the sampler is given an instance when it is made
  * and calls the kernel only through it, so that unit tests can drive the collectors and the
  * sampler with a fake kernel (fixture /proc trees, taskstats replies, exit records, a clock).
  *
