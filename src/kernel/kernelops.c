@@ -28,6 +28,9 @@ struct kernel_live {
 	struct whybpf *why;          /* the latency programs (--why), or NULL */
 	lat_mask why_kinds;          /* the kinds they measure */
 	struct symbols *syms;        /* the stacks' frame names, or NULL */
+	struct stateiter *states;    /* every task's state in one read, loaded at its first use */
+	struct tid_state *st;        /* its last table */
+	size_t capst;
 };
 
 static struct kernel_live *live(struct kernel *k)
@@ -53,6 +56,8 @@ static void live_close(struct kernel *k)
 	struct kernel_live *l = live(k);
 
 	whybpf_close(l->why);
+	stateiter_close(l->states);
+	free(l->st);
 	symbols_close(l->syms);
 	exitlisten_close(l->listener);
 	taskwatch_close(l->watch);
@@ -275,6 +280,18 @@ static uint64_t live_boot_ns(struct kernel *k)
 	return timing_boot_ns();
 }
 
+static int live_all_states(struct kernel *k, const struct tid_state **out, size_t *n)
+{
+	struct kernel_live *l = live(k);
+	long rc = stateiter_read(&l->states, &l->st, &l->capst);
+
+	if (rc < 0)
+		return (int)rc;
+	*out = l->st;
+	*n = (size_t)rc;
+	return 0;
+}
+
 static int live_why_open(struct kernel *k, lat_mask *attached, int stacks, char *err, size_t errlen)
 {
 	struct kernel_live *l = live(k);
@@ -372,6 +389,7 @@ static const struct kernel_ops live_ops = {
 	.pressure = live_pressure,
 	.mono_ns = live_mono_ns,
 	.boot_ns = live_boot_ns,
+	.all_states = live_all_states,
 	.why_open = live_why_open,
 	.why_read = live_why_read,
 	.why_close = live_why_close,

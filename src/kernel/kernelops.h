@@ -1,7 +1,7 @@
 /* kernelops.h — the seam between the sampler and the kernel edge: the few calls the collectors,
  * the tables and the sampler make of the kernel, as one table of functions. kernel_open() makes
  * the one instance that calls the real edge (procfs.h, taskstats.h, exitlisten.h, cgroupfs.h,
- * delayacct.h, psifile.h, timing.h's clocks); the sampler is given an instance when it is made
+ * delayacct.h, psifile.h, stateiter.h, timing.h's clocks); the sampler is given an instance when it is made
  * and calls the kernel only through it, so that unit tests can drive the collectors and the
  * sampler with a fake kernel (fixture /proc trees, taskstats replies, exit records, a clock).
  *
@@ -42,6 +42,7 @@
 #include "latency.h"
 #include "procfs.h"
 #include "psi.h"
+#include "stateiter.h"
 #include "taskstats.h"
 
 struct kernel;
@@ -90,6 +91,10 @@ struct kernel_ops {
 	int (*open_threads)(struct kernel *k, uint32_t pid);
 	char (*thread_state)(struct kernel *k, int handle, uint32_t tid);
 	void (*close_threads)(struct kernel *k, int handle);
+	/* Every task's state letter in one read (stateiter.h), sorted by tid, into *out: the table
+	 * belongs to k and lives until the next call; 0, or a negative errno when there is no such
+	 * source (then the states are read through open_threads). Called from the sampler's thread. */
+	int (*all_states)(struct kernel *k, const struct tid_state **out, size_t *n);
 	/* What anyone may read of a thread (procfs_thread_counters): 0, or -ESRCH when it is gone. */
 	int (*thread_counters)(struct kernel *k, uint32_t pid, uint32_t tid, struct task_counters *c,
 			       char *state, uint64_t *start_ticks);

@@ -1,4 +1,6 @@
-/* prestate.h — the first reading of a big machine: the states of its many new threads, read from
+/* prestate.h — the first reading of a big machine: the states of its many new threads. Taken from
+ * the kernel's table of every task's state (kernelops.h's all_states, one read) when it gives one,
+ * those it lacks read from /proc at the start; else read from
  * /proc on a thread of its own while the caller asks taskstats about them, and then on both,
  * instead of all after the queries. Each read is a system call on a file of its own, so two
  * threads do them side by side; the reading thread touches only the ids, their processes' pids
@@ -21,8 +23,8 @@
 struct prestate;
 
 /* Starts reading the state of ids[k] (a thread of owner[k]) for each k with want[k] (n ids,
- * grouped by process), which it takes. NULL when there are fewer than min, one CPU, or no thread
- * could start: the caller reads them itself. */
+ * grouped by process), which it takes. NULL when there are fewer than min, or without a table one
+ * CPU or no thread could start: the caller reads them itself. */
 struct prestate *prestate_start(struct kernel *k, const uint32_t *ids, struct proc *const *owner, size_t n,
 				uint8_t *want, size_t min);
 

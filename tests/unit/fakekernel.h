@@ -106,6 +106,9 @@ struct fake_kernel {
 	int overlap;    /* a query first waits (2 s at most) until a state was read beside it */
 	int overlapped; /* and one was */
 	int nio;     /* threads' I/O counters read (/proc/PID/task/TID/io) */
+	const struct tid_state *table; /* what all_states gives, sorted by tid; NULL: unavailable */
+	size_t ntable;
+	int all_states_calls;
 	/* --why */
 	int why_err;          /* why_open fails with this negative errno, saying why_msg */
 	const char *why_msg;
@@ -346,6 +349,18 @@ static void fk_close_threads(struct kernel *k, int handle)
 {
 	(void)k;
 	(void)handle;
+}
+
+static int fk_all_states(struct kernel *k, const struct tid_state **out, size_t *n)
+{
+	struct fake_kernel *fk = fk_of(k);
+
+	fk->all_states_calls++;
+	if (!fk->table)
+		return -ENOSYS;
+	*out = fk->table;
+	*n = fk->ntable;
+	return 0;
 }
 
 /* What /proc gives anyone of a thread: CPU delay, its count and run time from schedstat; block
@@ -603,6 +618,7 @@ static const struct kernel_ops fk_ops = {
 	.task_cgroup = fk_task_cgroup,
 	.open_threads = fk_open_threads,
 	.thread_state = fk_thread_state,
+	.all_states = fk_all_states,
 	.close_threads = fk_close_threads,
 	.thread_counters = fk_thread_counters,
 	.process_acct = fk_process_acct,

@@ -736,6 +736,56 @@ static void test_prestate(void)
 	}
 }
 
+/* With the kernel's table of every task's state (kernelops.h's all_states), the first reading of
+ * many threads takes their states from it: the table says I for every thread but three it lacks,
+ * whose states are read from /proc (the fixture's letters), and nothing else is read there. */
+static void test_prestate_table(void)
+{
+	static const char states[] = "RSDT";
+	struct sampler_opts o = { .threads = 1, .listen = 1, .prestate_min = 8 };
+	struct tid_state table[FK_PROCS * FK_THREADS];
+	struct fake_kernel fk;
+	struct snapshot snap;
+	struct sampler *s = NULL;
+	char err[256] = "";
+	int rows = 0, from_table = 0, from_proc = 0;
+	size_t nt = 0;
+
+	fk_init(&fk, 100);
+	for (int i = 0; i < FK_PROCS; i++) {
+		struct fk_proc *p = fk_add_proc(&fk, 1000 + 10 * (uint32_t)i, 1, 0, 10, "busy", NULL);
+
+		for (int j = 0; j < FK_THREADS; j++) {
+			uint32_t tid = p->pid + (uint32_t)j;
+
+			fk_add_thread(p, tid, 10, "busy")->state = states[(i + j) % 4];
+			if (!(i == 3 && j == 2) && !(i == 7 && j == 0) && !(i == 15 && j == 7))
+				table[nt++] = (struct tid_state){ .tid = tid, .state = 'I' };
+		}
+	}
+	fk.table = table;
+	fk.ntable = nt;
+	if (sampler_open_kernel(&s, &o, &fk.k, err, sizeof(err)) < 0) {
+		ok(0, "the sampler opens on the fake kernel: %s", err);
+		return;
+	}
+	tick(s, &fk, 1, &snap);
+	for (int i = 0; i < FK_PROCS; i++)
+		for (int j = 0; j < FK_THREADS; j++) {
+			const struct row *r = row_of(&snap, fk.p[i].pid, fk.p[i].t[j].tid, LIVE);
+			int lacked = (i == 3 && j == 2) || (i == 7 && j == 0) || (i == 15 && j == 7);
+
+			rows += r != NULL;
+			from_table += r && !lacked && r->state == 'I';
+			from_proc += r && lacked && r->state == fk.p[i].t[j].state;
+		}
+	ok(rows == 128 && from_table == 125 && from_proc == 3 && fk.nstates == 3 && fk.all_states_calls == 1,
+	   "128 new threads with a table of 125 states: 125 taken from it (%d), the 3 it lacks read from "
+	   "/proc (%d right, %d reads), the table asked once (%d)",
+	   from_table, from_proc, (int)fk.nstates, fk.all_states_calls);
+	sampler_close(s);
+}
+
 /* Thread mode with the accounting fields: a thread's I/O counters are read again only when it ran
  * since its last reading, also when its CPU time is not a whole number of microseconds (a
  * reading keeps it rounded down, the answer has it exact). */
@@ -992,6 +1042,7 @@ int main(void)
 	test_limited();
 	test_states();
 	test_prestate();
+	test_prestate_table();
 	test_io_reread();
 	test_kept();
 	test_deferred_rows();

@@ -51,7 +51,16 @@ struct task_struct {
 	int tgid;             /* its process */
 	unsigned int in_iowait : 1;    /* set by io_schedule_prepare(): a block-I/O wait */
 	unsigned int in_thrashing : 1; /* Linux 6.3 on: in a thrashing wait (delayacct nests them) */
+	int exit_state;                /* EXIT_ZOMBIE, EXIT_DEAD (state.bpf.c) */
+	struct pid *thread_pid;        /* its pid, whose level is its pid namespace's (state.bpf.c) */
 } __attribute__((preserve_access_index));
+
+/* include/linux/pid.h: how deep the namespace of a pid is (0: the initial one) */
+struct pid {
+	unsigned int level;
+} __attribute__((preserve_access_index));
+
+struct seq_file;
 
 /* The same before Linux 5.14 (CO-RE's ___ suffix names a flavour of the struct). */
 struct task_struct___o {
