@@ -65,7 +65,8 @@ void htmllat_halve(struct hr_lat *lat)
 
 		for (uint32_t i = 0; i < s->n; i++)
 			s->c[i].bucket /= 2;
-		qsort(s->c, s->n, sizeof(*s->c), cell_cmp);
+		if (s->n) /* qsort takes no NULL, even for nothing */
+			qsort(s->c, s->n, sizeof(*s->c), cell_cmp);
 		for (uint32_t i = 0; i < s->n; i++) {
 			if (out && s->c[out - 1].bucket == s->c[i].bucket && s->c[out - 1].slot == s->c[i].slot)
 				s->c[out - 1].count += s->c[i].count;

@@ -153,6 +153,8 @@ static void test_stacks(struct snapcopy *c, struct source *s)
 	snapcopy_take(c, &s->snap, 1);
 	wreck_source(s);
 	memset(frames, 'z', sizeof(frames));
+	for (int i = 0; i < 3; i++) /* names still, but not the copied ones */
+		frames[i][sizeof(frames[i]) - 1] = '\0';
 	memset(st1, 0xff, sizeof(st1));
 	memset(&l1, 0xff, sizeof(l1));
 	got = c->snap.rows[1].stacks;

@@ -203,6 +203,7 @@ static void test_choose(void)
 	ok(!selected(&sk, 200), "one that ended is dropped: its pid, reused, is not followed");
 	snapcopy_free(&c);
 	sampler_close(s);
+	stk_batch_free(&sk.b);
 }
 
 /* -p chose the task: unchoosing it on the screen keeps it. */
@@ -224,6 +225,7 @@ static void test_options_chose(void)
 	ok(selected(&sk, 200) && sk.nsel == 1, "chosen and unchosen on the screen: still selected, once");
 	snapcopy_free(&c);
 	sampler_close(s);
+	stk_batch_free(&sk.b);
 }
 
 int main(void)
