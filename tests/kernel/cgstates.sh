@@ -13,6 +13,7 @@
 require_root
 require_cmd jq awk
 require_taskstats
+lock_global # it switches kernel.task_delayacct on and back: never beside a test that switches it off
 enable_delayacct
 
 mount_of() {
