@@ -23,7 +23,7 @@ cleanup() {
 		kill -CONT "$pid" 2>/dev/null # one a test holds still (SIGSTOP) gets the TERM too
 	done
 	for pid in $TRACKED_PIDS; do
-		reap "$pid"
+		wait "$pid" 2>/dev/null
 	done
 	for kv in $RESTORE_SYSCTLS; do
 		sysctl -q -w "$kv" >/dev/null 2>&1
@@ -31,19 +31,6 @@ cleanup() {
 	rm -rf "$TMPDIR_TEST" $EXTRA_DIRS
 }
 trap cleanup EXIT
-
-# reap PID: waits for a child told to stop, and kills it after 30 s: a program that hangs in its
-# exit (LeakSanitizer's stop of the threads, in a sanitizer build, was seen to spin for ever)
-# must not hold the whole suite.
-reap() {
-	local killer
-	(sleep 30 && kill -KILL "$1") </dev/null >/dev/null 2>&1 9>&- &
-	killer=$!
-	wait "$1" 2>/dev/null
-	kill "$killer" 2>/dev/null
-	wait "$killer" 2>/dev/null
-	return 0
-}
 trap 'exit 130' INT TERM
 
 # ok CONDITION-STATUS "description" [diagnostic...]: one TAP test point from an exit status.
@@ -317,7 +304,8 @@ start_workload() {
 # stop_pid PID: stops one tracked workload now.
 stop_pid() {
 	kill -TERM "$1" 2>/dev/null
-	reap "$1"
+	wait "$1" 2>/dev/null
+	return 0
 }
 
 # html5lib_python: the python3 that has html5lib (Debian's python3-html5lib); nothing when none has.
