@@ -43,6 +43,8 @@ cleanup() {
 	[ -d "$top" ] && find "$top" -depth -type d -exec rmdir {} + 2>/dev/null
 	rm -rf "$tmp"
 }
+. "$here/lock.sh"
+bench_lock
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 

@@ -48,6 +48,8 @@ cleanup() {
 	fi
 	rm -rf "$tmp"
 }
+. "$here/lock.sh"
+bench_lock
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 

@@ -27,6 +27,8 @@ die() { echo "exits.sh: $*" >&2; exit 1; }
 [ -x "$workload" ] || die "no $workload: run 'make tests/workload' first (or set WORKLOAD)"
 
 tmp=$(mktemp -d)
+. "$here/lock.sh"
+bench_lock
 old=$(cat /proc/sys/kernel/task_delayacct)
 pids=()
 cleanup() {

@@ -38,6 +38,8 @@ done
 sock=delaytop-keys-$$
 tmp=$(mktemp -d)
 tm() { env -u TMUX tmux -L "$sock" -f /dev/null "$@"; }
+. "$here/lock.sh"
+bench_lock
 old_da=$(cat /proc/sys/kernel/task_delayacct)
 old_pm=$(cat /proc/sys/kernel/pid_max)
 wl=

@@ -1,6 +1,8 @@
-# bench/load.sh — sourced by the benches (run.sh, exporter.sh, recorder.sh): the load they measure
+# bench/load.sh — sourced by the benches (run.sh, exporter.sh, recorder.sh, screen.sh, whycost.sh): the load they measure
 # against (tests/workload idle PROCS THREADS BUSY) and the kernel settings it needs, each put back.
-# The sourcing script defines die, and calls load_restore from its EXIT trap.
+# The sourcing script defines die, and calls load_restore from its EXIT trap. load_settings first
+# takes the tests' lock (lock.sh).
+. "$here/lock.sh"
 
 load_sysctl=/proc/sys/kernel/task_delayacct
 load_pid_max=/proc/sys/kernel/pid_max
@@ -21,6 +23,7 @@ stop_pid() {
 # load_settings THREADS: delay accounting on, and room in kernel.pid_max for THREADS thread ids.
 load_settings() {
 	local need=$(($1 * 2 + 10000))
+	bench_lock
 	load_old_delayacct=$(cat "$load_sysctl")
 	echo 1 > "$load_sysctl"
 	if [ "$(cat "$load_pid_max")" -lt "$need" ]; then

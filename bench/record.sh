@@ -45,6 +45,9 @@ tmp=$(mktemp -d /var/tmp/delaytop-record.XXXXXX)
 load=
 cgroup=/delaytop-bench-$$
 cgdir=
+die() { echo "bench/record.sh: $*" >&2; exit 1; }
+. "$here/lock.sh"
+bench_lock
 old_delayacct=$(sysctl -n kernel.task_delayacct)
 cleanup() {
 	[ -n "$load" ] && kill -TERM -- "-$load" 2>/dev/null

@@ -30,6 +30,8 @@ die() { echo "stackcost.sh: $*" >&2; exit 1; }
 [ -x "$OFFCPUTIME" ] || die "no offcputime (apt-get install libbpf-tools)"
 [ -x /usr/bin/time ] || die "no /usr/bin/time (apt-get install time)"
 tmp=$(mktemp -d)
+. "$here/lock.sh"
+bench_lock
 trap 'rm -rf "$tmp"' EXIT
 "$CC" -O2 -std=c11 -Wall -Wextra -o "$tmp/pingpong" "$here/pingpong.c"
 follow=$((SECS - 2))
