@@ -1,6 +1,7 @@
 # docs.sh — the documents a newcomer reads hold together: README.md is a front door (at most 200
 # lines, the quick start's two commands near the top), every page it and the other documents link
-# to exists, and tests/README.md names every test the Makefile runs.
+# to exists, so does every bench file they name, and tests/README.md names every test the Makefile
+# runs.
 . "$top_srcdir/tests/lib.sh"
 
 cd "$top_srcdir" || exit 1
@@ -28,6 +29,15 @@ for page in doc/fleet.md doc/cost.md doc/recording.md doc/report.md tests/README
 	grep -q -F "$page" README.md
 	tap_ok $? "README.md links to $page"
 done
+
+# Every bench the documents name is in the tree, a release tarball's too (make distcheck runs this).
+missing=""
+for f in $( (grep -o -h -E 'bench/[A-Za-z0-9_]+\.(sh|c)' README.md bench/README.md doc/*.md
+	grep -o -E '`[A-Za-z0-9_]+\.(sh|c)`' bench/README.md | tr -d '`' | sed 's|^|bench/|') | sort -u); do
+	[ -f "$f" ] || missing="$missing $f"
+done
+[ -z "$missing" ]
+tap_ok $? "every bench file the documents name exists" "missing:$missing"
 
 # tests/README.md names every test of Makefile.am's lists.
 missing=""
