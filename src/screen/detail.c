@@ -1,21 +1,20 @@
 /* detail.c — the screen's history (show/history.c fed with each reading taken), the strip charts
- * of the PSI lines and of the TREND column, and the detail view of one row: a task's delays per
- * kind over the last minutes with labelled axes, its facts, threads, longest waits and accounting
- * fields; a cgroup's pressure, busiest tasks and task states. The view holds the row's identity
- * (id and start, or the cgroup's path), not its place, so it follows the row when the table
- * re-sorts, and says so when the task is gone. */
+ * of the PSI lines and of the TREND column, and the detail view of one row: a task's facts, its
+ * delays per kind charted over the last minutes (detailchart.c), threads, accounting fields and
+ * waits; a cgroup's pressure (charted too), busiest tasks and task states. The view holds the
+ * row's identity (id and start, or the cgroup's path), not its place, so it follows the row when
+ * the table re-sorts, and says so when the task is gone. */
 #include "config.h"
 
 #include <curses.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cgident.h"
 #include "detail.h"
+#include "detailchart.h"
 #include "format.h"
 #include "history.h"
 #include "lathist.h"
@@ -23,6 +22,7 @@
 #include "i18n.h"
 #include "stackpane.h"
 #include "strip.h"
+#include "textline.h"
 #include "users.h"
 #include "xalloc.h"
 
@@ -148,10 +148,12 @@ static void window_fill(struct view *v)
 	d->windowed = d->window.readings > 0;
 }
 
-/* The store the charts show: a recording's window, else the readings taken. */
-static const struct history *charted(const struct view *v)
+/* What the charts show: a recording's window, else the readings taken. */
+static struct chart_span charted(const struct view *v)
 {
-	return v->detail->windowed ? &v->detail->window : &v->detail->hist;
+	const struct detail *d = v->detail;
+
+	return (struct chart_span){ d->windowed ? &d->window : &d->hist, d->windowed, shown_time(v) };
 }
 
 void detail_feed(struct view *v)
@@ -294,9 +296,11 @@ struct lines {
 	int y, end, skip;
 };
 
-/* Writes one line (display text, cut to the screen's width) if it is in sight. */
-static void line(struct lines *l, attr_t a, const char *s)
+/* textline_put: writes one line of the view (struct lines; display text, cut to the screen's
+ * width) if it is in sight. */
+static void line(void *ctx, unsigned a, const char *s)
 {
+	struct lines *l = ctx;
 	struct outbuf o = { 0 };
 
 	if (l->skip > 0) {
@@ -313,29 +317,6 @@ static void line(struct lines *l, attr_t a, const char *s)
 	attroff(a);
 	l->y++;
 	out_free(&o);
-}
-
-static void linef(struct lines *l, attr_t a, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void linef(struct lines *l, attr_t a, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	line(l, a, buf);
-}
-
-static void clock_text(double epoch_s, char *buf, size_t size)
-{
-	time_t t = (time_t)epoch_s;
-	struct tm tm;
-
-	if (isnan(epoch_s) || epoch_s <= 0 || !localtime_r(&t, &tm))
-		str_copy(buf, size, "-");
-	else
-		strftime(buf, size, "%H:%M:%S", &tm);
 }
 
 /* The task's row in the reading shown, or NULL when it is gone. */
@@ -384,118 +365,6 @@ static void pressure_line(struct lines *l, const char *lead, const struct row *c
 	out_free(&o);
 }
 
-/* The time axis under the charts: the first reading's time at the left, the last's at the right;
- * in a recording's window a mark under the reading shown. */
-static void time_axis(const struct view *v, struct lines *l, int indent, int width, double from, double to)
-{
-	char a[16], b[16], buf[1024];
-	int gap;
-	long at = v->detail->windowed ? history_column(charted(v), shown_time(v), (size_t)width) : -1;
-
-	if (at >= 0 && at < 1000) {
-		clock_text(shown_time(v), a, sizeof(a));
-		snprintf(buf, sizeof(buf), "%*s^ %s", indent + (int)at, "", _("shown"));
-		line(l, A_NORMAL, buf);
-	}
-
-	clock_text(from, a, sizeof(a));
-	clock_text(to, b, sizeof(b));
-	gap = width - (int)strlen(a) - (int)strlen(b);
-	if (gap < 1)
-		gap = 1;
-	snprintf(buf, sizeof(buf), "%*s%s%*s%s", indent, "", a, gap, "", b);
-	line(l, A_NORMAL, buf);
-}
-
-/* The width of the charts when the text beside them takes tail columns: what is left, a reading
- * a character while they are fewer. */
-static int chart_width(const struct history *h, int indent, int tail)
-{
-	int width = COLS - indent - 1 - tail;
-
-	if (width > 1024)
-		width = 1024;
-	if (width < 8)
-		width = 8;
-	if (history_readings(h) < (uint32_t)width)
-		width = (int)history_readings(h);
-	return width;
-}
-
-/* The highest of n values, 0 when none is known. */
-static double highest(const double *vals, int n)
-{
-	double top = 0;
-
-	for (int i = 0; i < n; i++)
-		if (vals[i] > top)
-			top = vals[i];
-	return top;
-}
-
-/* A chart's place for a kind that is unavailable: the word, centred in width cells (cut when
- * narrower). */
-static void unavailable_strip(char *buf, size_t size, int width)
-{
-	const char *word = _("unavailable");
-	struct outbuf o = { 0 };
-	int w = text_width(word), pad = width > w ? (width - w) / 2 : 0;
-
-	out_printf(&o, "%*s", pad, "");
-	out_padded(&o, word, width - pad, 0);
-	out_char(&o, '\0');
-	str_copy(buf, size, o.data);
-	out_free(&o);
-}
-
-/* Whether kind k is unavailable for the row (the table's '-': limited mode, or delay accounting
- * off when the task started): its rates say so, or in a first reading (no rates) its totals. */
-static int kind_unavailable(const struct row *r, int k)
-{
-	if (!r)
-		return 0;
-	if (!r->fresh)
-		return isnan(r->r.kind[k].pct);
-	return r->acc && !(r->acc->kinds & (kind_mask)(1u << k));
-}
-
-/* One chart per delay kind over the readings kept: the share of the interval it waited, on a
- * fixed scale of 0 to 100%, with its latest share, its peak and the kernel's longest wait; a kind
- * unavailable for the task says so in place of its chart, never a line at zero. */
-static void kind_charts(struct view *v, struct lines *l, const struct row *r)
-{
-	const struct history *h = charted(v);
-	const struct task_history *t = history_task(h, v->detail->id, v->detail->start_ns);
-	int indent = 11, width = chart_width(h, indent, 44);
-	double from = history_since(h), to = h->last;
-	double vals[1024];
-	char strip[1024 * 3 + 1];
-
-	/* xgettext:no-c-format */
-	line(l, A_BOLD, _("Delays: % of the time waiting in each reading, on a scale of 0 to 100%"));
-	for (int k = 0; k < DK_COUNT; k++) {
-		char now[32], peak[32], longest[32], at[16];
-		double top;
-
-		history_kind_series(h, t, r, k, vals, (size_t)width);
-		top = highest(vals, width);
-		if (kind_unavailable(r, k) && !(top > 0)) {
-			unavailable_strip(strip, sizeof(strip), width);
-			top = NAN;
-		} else {
-			strip_render(strip, sizeof(strip), vals, (size_t)width, 100, strip_glyphs_for_locale());
-		}
-		fmt_cell(now, r && !r->fresh ? r->r.kind[k].pct : NAN, 1, 6);
-		fmt_cell(peak, t ? top : NAN, 1, 6);
-		fmt_cell(longest, r ? r->r.kind[k].max_ms : NAN, 1, 7);
-		clock_text(r && r->acc && (r->acc->kinds_max & (1u << k)) ? r->acc->max_at_ns[k] / 1e9 : NAN, at,
-			   sizeof(at));
-		linef(l, A_NORMAL, F_(N_("%-9.9s |%s| now %5s peak %5s max %6sms %s")), _(delay_kinds[k].title), strip,
-		      now, peak, longest, at);
-	}
-	time_axis(v, l, indent, width, from, to);
-}
-
 /* A row's TOTAL for the busiest first: one without rates (a first reading) last. */
 static double busy(const struct row *r)
 {
@@ -534,12 +403,13 @@ static void thread_lines(const struct view *v, struct lines *l, const struct row
 		if (t->pid == r->pid && !t->departed)
 			n = busiest_add(top, n, t);
 	}
-	linef(l, A_BOLD, F_(N_("Threads of process %u, the busiest first:")), r->pid);
+	textline_printf(line, l, A_BOLD, F_(N_("Threads of process %u, the busiest first:")), r->pid);
 	for (size_t i = 0; i < n; i++) {
 		char total[32];
 
 		fmt_cell(total, top[i]->r.total_pct, 1, 7);
-		linef(l, A_NORMAL, F_(N_("  %7u %7s%%  %s")), top[i]->tid, total, top[i]->comm ? top[i]->comm : "");
+		textline_printf(line, l, A_NORMAL, F_(N_("  %7u %7s%%  %s")), top[i]->tid, total,
+				top[i]->comm ? top[i]->comm : "");
 	}
 }
 
@@ -593,11 +463,13 @@ static void identity_lines(const struct view *v, struct lines *l, const struct r
 	}
 	out_free(&o);
 	if (r->identity_uid && !v->replay && users_lookup(r->identity_uid, name, sizeof(name), NULL, 0) == 0)
-		linef(l, A_BOLD, F_(N_("Delegated to uid %u (%s): a cgroup that user may name, and these names are theirs")),
-		      r->identity_uid, name);
+		textline_printf(line, l, A_BOLD,
+				F_(N_("Delegated to uid %u (%s): a cgroup that user may name, and these names are theirs")),
+				r->identity_uid, name);
 	else if (r->identity_uid)
-		linef(l, A_BOLD, F_(N_("Delegated to uid %u: a cgroup that user may name, and these names are theirs")),
-		      r->identity_uid);
+		textline_printf(line, l, A_BOLD,
+				F_(N_("Delegated to uid %u: a cgroup that user may name, and these names are theirs")),
+				r->identity_uid);
 }
 
 /* lathist_emit_fn: a line of the waits' histograms. */
@@ -634,66 +506,34 @@ static void task_detail(struct view *v, struct lines *l)
 {
 	struct detail *d = v->detail;
 	const struct row *r = task_row(v);
+	struct chart_span span = charted(v);
 	char state[2] = { r ? r->state : '?', '\0' };
 
 	if (!r)
-		linef(l, A_BOLD | A_REVERSE, F_(N_("%s %u (%s) ended: its last minutes as kept; Esc returns")),
-		      d->threads ? _("Thread") : _("Process"), d->id, d->comm);
+		textline_printf(line, l, A_BOLD | A_REVERSE,
+				F_(N_("%s %u (%s) ended: its last minutes as kept; Esc returns")),
+				d->threads ? _("Thread") : _("Process"), d->id, d->comm);
 	else
-		linef(l, A_BOLD | A_REVERSE, F_(N_("%s %u (%s), followed as the table re-sorts; Esc returns")),
-		      d->threads ? _("Thread") : _("Process"), d->id, d->comm);
+		textline_printf(line, l, A_BOLD | A_REVERSE,
+				F_(N_("%s %u (%s), followed as the table re-sorts; Esc returns")),
+				d->threads ? _("Thread") : _("Process"), d->id, d->comm);
 	if (r && r->exited)
 		line(l, A_BOLD, _("It ended during the last interval."));
 	if (d->pane.shown) {
 		pane_draw(v, l, r);
 		return;
 	}
-	linef(l, A_NORMAL, F_(N_("Command: %s")), r && r->cmdline ? r->cmdline : r && r->comm ? r->comm : d->comm);
-	linef(l, A_NORMAL, F_(N_("User: %s  State: %s  Process: %u  Cgroup: %s")), r && r->user ? r->user : "-", state,
-	      r ? r->pid : 0, r && r->cgroup ? r->cgroup : "-");
+	textline_printf(line, l, A_NORMAL, F_(N_("Command: %s")),
+			r && r->cmdline ? r->cmdline : r && r->comm ? r->comm : d->comm);
+	textline_printf(line, l, A_NORMAL, F_(N_("User: %s  State: %s  Process: %u  Cgroup: %s")),
+			r && r->user ? r->user : "-", state, r ? r->pid : 0,
+			r && r->cgroup ? r->cgroup : "-");
 	identity_lines(v, l, r);
 	pressure_line(l, _("Cgroup pressure:"), r && r->cgroup ? cgroup_row(v, r->cgroup) : NULL);
-	kind_charts(v, l, r);
+	detailchart_kinds(&span, history_task(span.h, d->id, d->start_ns), r, line, l);
 	thread_lines(v, l, r);
 	acct_lines(l, r);
 	why_lines(v, l, r); /* last: what was there before --why keeps its place on a small screen */
-}
-
-/* A chart per pressure line of the cgroup over the readings kept, on 0 to 100%. */
-static void pressure_charts(struct view *v, struct lines *l, const struct row *cg)
-{
-	const struct history *h = charted(v);
-	const struct task_history *t = history_cgroup(h, v->detail->path);
-	int indent = psi_label_width() + 7, width = chart_width(h, indent, 24);
-	double vals[1024];
-	char strip[1024 * 3 + 1];
-
-	if (!cg || !cg->cg || !cg->cg->facts)
-		return;
-	/* xgettext:no-c-format */
-	line(l, A_BOLD, _("Pressure: % of the time stalled in each reading, on a scale of 0 to 100%"));
-	for (int res = 0; res < PSI_COUNT; res++) {
-		const struct psi_resource *p = &cg->cg->facts->psi.res[res];
-
-		for (int full = 0; p->present && full < 2; full++) {
-			char now[32], peak[32];
-
-			if (!(full ? p->full.present : p->some.present))
-				continue;
-			history_kind_series(h, t, NULL, history_psi_line(res, full), vals, (size_t)width);
-			strip_render(strip, sizeof(strip), vals, (size_t)width, 100, strip_glyphs_for_locale());
-			fmt_cell(now, full ? p->full.pct : p->some.pct, 1, 6);
-			fmt_cell(peak, t ? highest(vals, width) : NAN, 1, 6);
-			struct outbuf label = { 0 };
-
-			out_padded(&label, _(psi_label(res)), psi_label_width(), 0);
-			out_char(&label, '\0');
-			linef(l, A_NORMAL, F_(N_("%s %-4s |%s| now %5s peak %5s")), label.data, full ? "full" : "some",
-			      strip, now, peak);
-			out_free(&label);
-		}
-	}
-	time_axis(v, l, indent, width, history_since(h), h->last);
 }
 
 /* A cgroup: its pressure now, its task states, its busiest tasks. */
@@ -701,13 +541,16 @@ static void cgroup_detail(struct view *v, struct lines *l)
 {
 	struct detail *d = v->detail;
 	const struct row *cg = cgroup_row(v, d->path);
+	struct chart_span span = charted(v);
 	const struct row *top[DETAIL_TASKS];
 	size_t n = 0, plen = strlen(d->path);
 
-	linef(l, A_BOLD | A_REVERSE, cg ? F_(N_("Cgroup %s; Esc returns")) : F_(N_("Cgroup %s is gone; Esc returns")), d->path);
+	textline_printf(line, l, A_BOLD | A_REVERSE,
+			cg ? F_(N_("Cgroup %s; Esc returns")) : F_(N_("Cgroup %s is gone; Esc returns")),
+			d->path);
 	identity_lines(v, l, cg);
 	pressure_line(l, _("Pressure:"), cg);
-	pressure_charts(v, l, cg);
+	detailchart_pressure(&span, history_cgroup(span.h, d->path), cg, line, l);
 	if (cg && cg->cg) {
 		static const char *const names[CG_STATES] = {
 			[CG_RUNNING] = N_("running"), [CG_SLEEPING] = N_("sleeping"),
@@ -738,8 +581,9 @@ static void cgroup_detail(struct view *v, struct lines *l)
 		char total[32];
 
 		fmt_cell(total, top[i]->r.total_pct, 1, 7);
-		linef(l, A_NORMAL, F_(N_("  %7u %7s%%  %s")), v->snap.threads ? top[i]->tid : top[i]->pid, total,
-		      top[i]->comm ? top[i]->comm : "");
+		textline_printf(line, l, A_NORMAL, F_(N_("  %7u %7s%%  %s")),
+				v->snap.threads ? top[i]->tid : top[i]->pid, total,
+				top[i]->comm ? top[i]->comm : "");
 	}
 	why_lines(v, l, cg);
 }

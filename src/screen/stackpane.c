@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <curses.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "i18n.h"
 #include "stackpane.h"
 #include "stackview.h"
+#include "textline.h"
 #include "xalloc.h"
 
 enum { LINE_HEADING = 1, LINE_CURSOR = 2 };
@@ -23,27 +23,18 @@ struct pane_lines {
 	size_t cursor_from, cursor_to; /* the cursor's stack: its first line and its last */
 };
 
-static void add(struct pane_lines *l, int flags, const char *text)
+/* textline_put: adds a line to the pane's (struct pane_lines), flags as its attributes. */
+static void add(void *ctx, unsigned flags, const char *text)
 {
+	struct pane_lines *l = ctx;
+
 	if (l->n == l->cap) {
 		l->cap = l->cap ? 2 * l->cap : 32;
 		l->text = xrealloc(l->text, l->cap * sizeof(*l->text));
 		l->flags = xrealloc(l->flags, l->cap * sizeof(*l->flags));
 	}
 	l->text[l->n] = xstrdup(text);
-	l->flags[l->n++] = flags;
-}
-
-static void addf(struct pane_lines *l, int flags, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void addf(struct pane_lines *l, int flags, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	add(l, flags, buf);
+	l->flags[l->n++] = (int)flags;
 }
 
 static void lines_free(struct pane_lines *l)
@@ -112,7 +103,7 @@ static void stack_lines(struct pane_lines *l, const struct stk_stack *s, int unf
 	if (cursor)
 		l->cursor_from = l->n;
 	stackview_summary(sum, sizeof(sum), s);
-	addf(l, cursor ? LINE_CURSOR : 0, "%c%s", unfolded ? '-' : '+', sum);
+	textline_printf(add, l, cursor ? LINE_CURSOR : 0, "%c%s", unfolded ? '-' : '+', sum);
 	for (size_t f = 0; unfolded && f < s->nframes; f++) {
 		char side = stackview_side(s, f);
 		/* the side named at its first frame: "kernel", then "user" */
@@ -121,7 +112,7 @@ static void stack_lines(struct pane_lines *l, const struct stk_stack *s, int unf
 				    : side == 'u'			   ? _("user")
 									   : "";
 
-		addf(l, 0, "  %-7s %s", label, s->frames[f]);
+		textline_printf(add, l, 0, "  %-7s %s", label, s->frames[f]);
 	}
 	if (cursor)
 		l->cursor_to = l->n - 1;
@@ -146,15 +137,17 @@ static void pane_lines(struct stackpane *p, const struct stackpane_facts *f, int
 	if (f->replay)
 		add(l, LINE_HEADING, _("Off-CPU stacks the recording holds for this reading, by time waited:"));
 	else
-		addf(l, LINE_HEADING, F_(N_("Off-CPU stacks of the last %.1f s by time waited (taken since %s):")),
-		     f->snap->interval_s, at);
+		textline_printf(add, l, LINE_HEADING,
+				F_(N_("Off-CPU stacks of the last %.1f s by time waited (taken since %s):")),
+				f->snap->interval_s, at);
 	if (rows >= 8)
 		add(l, 0, _("Up, Down choose a stack, Enter folds or unfolds it, + unfolds all, - folds all, w returns"));
 	for (size_t i = 0; i < list->n; i++)
 		stack_lines(l, &list->s[i], (p->unfolded >> i) & 1u, i == p->cursor);
 	if (f->snap->why.stacks_lost)
-		addf(l, 0, F_(N_("(%llu off-CPU times or stacks found the kernel's maps full since the start)")),
-		     (unsigned long long)f->snap->why.stacks_lost);
+		textline_printf(add, l, 0,
+				F_(N_("(%llu off-CPU times or stacks found the kernel's maps full since the start)")),
+				(unsigned long long)f->snap->why.stacks_lost);
 }
 
 /* When the cursor moved, brings its stack in sight in rows lines: its summary line always, its
