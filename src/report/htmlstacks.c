@@ -91,7 +91,7 @@ static void state_flame(struct outbuf *o, const struct htmlrep_run *w, uint32_t 
 	if (n) {
 		snprintf(id, sizeof(id), "flame-state-%s", stk_state_name(state));
 		snprintf(caption, sizeof(caption),
-			 F_(N_("In state %s: %.1f ms off the CPU, in %zu different stacks of the command's processes.")),
+			 F_(N_("State %s: %.1f ms off the CPU in the command's processes; different stacks: %zu.")),
 			 stk_state_name(state), flame_ms(&f), n);
 		flame_figure(o, &f, id, caption);
 	}
@@ -104,23 +104,26 @@ void htmlrep_run_stacks(struct outbuf *o, const struct htmlrep_run *w)
 	char text[512];
 
 	html_wrap(o, "<section id=\"stacks\"><h2>", _("Where it waited: off-CPU stacks (--why)"), "</h2>\n");
-	if (!w->why || w->why_off || !w->nstacks) {
+	if (!w->why || w->why_off) {
 		html_wrap(o, "<p class=\"none\" id=\"stacks-none\">",
 			  !w->why ? _("This run took no off-CPU stacks: run the command with --why to see where it "
 				      "waited.")
-			  : w->why_off ? _("--why could not run here (standard error said why), so this run has no "
-					   "off-CPU stacks.")
-				       : _("The command's processes did not leave a CPU while they were followed: no "
-					   "stacks."),
+				  : _("--why could not run here (standard error said why), so this run has no "
+				      "off-CPU stacks."),
 			  "</p></section>\n");
 		return;
 	}
-	html_wrap(o, "<p>",
-		  _("A flame graph for each state the command's processes waited in, each as wide as the page, so "
-		    "that a short state is not squeezed beside a long one. Each bar is a function, as wide as its "
-		    "share of the state's time off the CPU, with the functions it called below it; on top, the "
-		    "command and the state. Hover over a bar for its full name and time."),
-		  "</p>\n");
+	if (!w->nstacks)
+		html_wrap(o, "<p class=\"none\" id=\"stacks-none\">",
+			  _("The command's processes did not leave a CPU while they were followed: no stacks."),
+			  "</p>\n");
+	else
+		html_wrap(o, "<p>",
+			  _("A flame graph for each state the command's processes waited in, each as wide as the page, "
+			    "so that a short state is not squeezed beside a long one. Each bar is a function, as wide "
+			    "as its share of the state's time off the CPU, with the functions it called below it; on "
+			    "top, the command and the state. Hover over a bar for its full name and time."),
+			  "</p>\n");
 	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
 		state_flame(o, w, order[k]);
 	if (w->lost) {
