@@ -207,7 +207,8 @@ int htmlfile_command(struct report *r, FILE *f)
 		html_wrap(&o, "<p class=\"none\">", _("No task waited in this window."), "</p>\n");
 	out_str(&o, "</section>\n");
 	command_line(line, sizeof(line), r->argv);
-	htmlrep_run_stacks(&o, &(struct htmlrep_run){ line, r->stacks, r->nstacks, r->stacks_lost, r->why, r->why_off });
+	htmlrep_run_stacks(&o, &(struct htmlrep_run){ .command = line, .stacks = r->stacks, .nstacks = r->nstacks,
+						      .lost = r->stacks_lost, .why = r->why, .why_off = r->why_off });
 	htmlrep_page_end(&o);
 	rc = out_flush(&o, f);
 	out_free(&o);

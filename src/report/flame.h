@@ -78,7 +78,8 @@ void flame_add_list(struct flame *f, const char *group, const struct stk_list *l
 /* Adds the stacks of a command run (stackrun.h: their time in ns, frames innermost first) that
  * are in state state (STK_STATES: in any) under the group named group (NULL: none); returns how
  * many it added. */
-size_t flame_add_run(struct flame *f, const char *group, const struct stackrun_stack *s, size_t n, uint32_t state);
+size_t flame_add_run(struct flame *f, const char *group, const struct stackrun_stack *s, size_t n,
+		     uint32_t state);
 /* The time of every stack added, ms. */
 double flame_ms(const struct flame *f);
 

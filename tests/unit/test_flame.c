@@ -455,7 +455,8 @@ static void test_run(void)
 
 		flame_figure(&a, &f, "x", "c");
 		flame_figure(&b, &g, "x", "c");
-		ok(a.len == b.len && memcmp(a.data, b.data, a.len) == 0, "the same figure as the stk_stacks it stands for");
+		ok(a.len == b.len && memcmp(a.data, b.data, a.len) == 0,
+		   "the same figure as the stk_stacks it stands for");
 		out_free(&a);
 		out_free(&b);
 	}
@@ -471,7 +472,8 @@ static void test_run(void)
 	is_num(flame_ms(&f), 0, 0, "an empty tree");
 	flame_free(&f);
 	flame_init(&f, "sh -c ...");
-	is_int(flame_add_run(&f, "g", run, 4, STK_STATES), 4, "STK_STATES: every stack, the unknown state too");
+	is_int(flame_add_run(&f, "g", run, 4, STK_STATES), 4,
+	       "STK_STATES: every stack, the unknown state too");
 	is_num(flame_ms(&f), 1162.527, 1e-9, "the run's whole time");
 	flame_free(&f);
 }

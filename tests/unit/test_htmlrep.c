@@ -413,7 +413,9 @@ static void test_run_stacks(void)
 	static char *io[] = { "io_schedule_timeout+0x51", "__write" };
 	static char *rq[] = { "__cond_resched+0x35", "exit_mmap" };
 	const struct stackrun_stack st[] = {
-		{ STK_S, 1000000000, 1, 3, sl }, { STK_D, 25000000, 100, 2, io }, { STK_S, 500000000, 2, 1, sl + 2 },
+		{ STK_S, 1000000000, 1, 3, sl },
+		{ STK_D, 25000000, 100, 2, io },
+		{ STK_S, 500000000, 2, 1, sl + 2 },
 		{ STK_RUNNABLE, 100000, 1, 2, rq },
 	};
 	struct htmlrep_run w = { "sh -c \"sleep 1\" <x>", st, 4, 0, 1, 0 };
@@ -425,13 +427,15 @@ static void test_run_stacks(void)
 	d = strstr(o.data, "<figure class=\"flame\" id=\"flame-state-D\" data-ms=\"25.000\"");
 	s = strstr(o.data, "<figure class=\"flame\" id=\"flame-state-S\" data-ms=\"1500.000\"");
 	r = strstr(o.data, "<figure class=\"flame\" id=\"flame-state-R\" data-ms=\"0.100\"");
-	ok(d && s && r && d < s && s < r, "a graph per state, D (25 ms), S (1500 ms: both S stacks), R (0.1 ms), in that order");
+	ok(d && s && r && d < s && s < r,
+	   "a graph per state, D (25 ms), S (1500 ms: both S stacks), R (0.1 ms), in that order");
 	ok(strstr(o.data, "State S: 1500.0 ms off the CPU in the command&#39;s processes; different stacks: 2.") != NULL,
 	   "S's caption: its time and its 2 stacks");
 	ok(strstr(o.data, "<title>sh -c &quot;sleep 1&quot; &lt;x&gt;\n") && !strstr(o.data, "<x>") &&
 		   !strstr(o.data, "<b>main"),
 	   "the root is the command line, and it and the frames are text");
-	ok(!strstr(o.data, "stacks-none") && !strstr(o.data, "stacks-lost"), "no sentence of missing or lost stacks");
+	ok(!strstr(o.data, "stacks-none") && !strstr(o.data, "stacks-lost"),
+	   "no sentence of missing or lost stacks");
 	out_free(&o);
 
 	w.stacks = st + 1;
