@@ -1,5 +1,6 @@
 /* htmlfile.c — --format html with -r: a recording's window read into the HTML report, the page
- * written where --output says. */
+ * written where --output says; and command mode's page of its run (with --why, the flame graphs
+ * of its off-CPU stacks, htmlstacks.c). */
 #include "config.h"
 
 #include <errno.h>
@@ -126,7 +127,7 @@ static void command_facts(struct outbuf *o, const struct report *r, const struct
 			       "kernel.task_delayacct was 0 when they were forked"));
 	html_wrap(o, "</table>\n<p class=\"none\">",
 		  _("Command mode counts each task once, from its exit record: it keeps no readings over "
-		    "time, so this page has tables and no charts."),
+		    "time, so this page has no charts over time."),
 		  "</p></section>\n");
 }
 
@@ -185,6 +186,7 @@ int htmlfile_command(struct report *r, FILE *f)
 	const struct report_cgroup **c = xcalloc(r->ncgroups + 1, sizeof(*c));
 	struct outbuf o = { 0 };
 	struct utsname u;
+	char line[4096];
 	int rc, any = 0;
 
 	if (uname(&u) < 0)
@@ -204,6 +206,9 @@ int htmlfile_command(struct report *r, FILE *f)
 	if (!any)
 		html_wrap(&o, "<p class=\"none\">", _("No task waited in this window."), "</p>\n");
 	out_str(&o, "</section>\n");
+	command_line(line, sizeof(line), r->argv);
+	htmlrep_run_stacks(&o, &(struct htmlrep_run){ .command = line, .stacks = r->stacks, .nstacks = r->nstacks,
+						      .lost = r->stacks_lost, .why = r->why, .why_off = r->why_off });
 	htmlrep_page_end(&o);
 	rc = out_flush(&o, f);
 	out_free(&o);

@@ -16,9 +16,10 @@
 int htmlfile_replay(const struct options *o, struct replay *r, int stop_fd);
 
 /* Command mode's --format html: the run's report (report.h) as a page of the same look: the
- * host, the command and how it ended, and per delay kind the command names and cgroups that
- * waited most. Command mode counts each task once, from its exit record, and keeps no readings
- * over time: the page has tables, no charts. Returns 0, or -1 when writing failed. */
+ * host, the command and how it ended, per delay kind the command names and cgroups that waited
+ * most, and with --why a flame graph of the run's off-CPU stacks per state (htmlrep_run_stacks).
+ * Command mode counts each task once, from its exit record, and keeps no readings over time: the
+ * page has no charts over time. Returns 0, or -1 when writing failed. */
 int htmlfile_command(struct report *r, FILE *f);
 
 #endif

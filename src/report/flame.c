@@ -102,6 +102,23 @@ void flame_add_list(struct flame *f, const char *group, const struct stk_list *l
 		flame_add(f, group, &l->s[i]);
 }
 
+size_t flame_add_run(struct flame *f, const char *group, const struct stackrun_stack *s, size_t n,
+		     uint32_t state)
+{
+	size_t added = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct stk_stack one = { .ms = s[i].ns / 1e6, .count = s[i].count, .state = s[i].state,
+					 .nframes = s[i].nframes, .frames = (const char *const *)s[i].frames };
+
+		if (state < STK_STATES && s[i].state != state)
+			continue;
+		flame_add(f, group, &one);
+		added++;
+	}
+	return added;
+}
+
 double flame_ms(const struct flame *f)
 {
 	return f->root.ms;

@@ -1,13 +1,13 @@
-/* flame.h — flame graphs of off-CPU stacks (stacks.h) for the HTML report, as inline SVG that
- * needs no script: the stacks of a task or of a trigger event merged into a tree (a level per
- * group, such as the task, then per state, R, D or S, then the frames from the outermost down,
- * each weighted by the milliseconds spent off the CPU), drawn as an icicle, the root on top and
- * each frame a rectangle as wide as its share of the time. Each rectangle's <title> (the
- * tooltip) gives the frame's full name, its milliseconds and its share; its label is the name cut
- * to what fits in its width; its colour says the state the task waited in. Children narrower
- * than FLAME_MIN_W are merged into one "…" where together they are wide enough, and otherwise
- * left out, and the figure says how much time was left out. Pure code; the output depends only
- * on the stacks and the order they came in. */
+/* flame.h — flame graphs of off-CPU stacks (stacks.h; a command run's, stackrun.h) for the HTML
+ * reports, as inline SVG that needs no script: the stacks of a task, of a trigger event or of a
+ * command run in one state merged into a tree (a level per group, such as the task, then per
+ * state, R, D or S, then the frames from the outermost down, each weighted by the milliseconds
+ * spent off the CPU), drawn as an icicle, the root on top and each frame a rectangle as wide as
+ * its share of the time. Each rectangle's <title> (the tooltip) gives the frame's full name, its
+ * milliseconds and its share; its label is the name cut to what fits in its width; its colour
+ * says the state the task waited in. Children narrower than FLAME_MIN_W are merged into one "…"
+ * where together they are wide enough, and otherwise left out, and the figure says how much time
+ * was left out. Pure code; the output depends only on the stacks and the order they came in. */
 #ifndef DELAYTOP_FLAME_H
 #define DELAYTOP_FLAME_H
 
@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "format.h"
+#include "stackrun.h"
 #include "stacks.h"
 
 /* The drawing's geometry, in the SVG's own units (the page scales it to its width). */
@@ -74,6 +75,11 @@ void flame_drop(struct flame *f);
 void flame_add(struct flame *f, const char *group, const struct stk_stack *s);
 /* Adds each stack of a list. */
 void flame_add_list(struct flame *f, const char *group, const struct stk_list *l);
+/* Adds the stacks of a command run (stackrun.h: their time in ns, frames innermost first) that
+ * are in state state (STK_STATES: in any) under the group named group (NULL: none); returns how
+ * many it added. */
+size_t flame_add_run(struct flame *f, const char *group, const struct stackrun_stack *s, size_t n,
+		     uint32_t state);
 /* The time of every stack added, ms. */
 double flame_ms(const struct flame *f);
 

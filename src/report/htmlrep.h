@@ -176,4 +176,17 @@ void htmlrep_heatmaps(struct outbuf *o, const struct htmlrep *h);
 /* The section of the off-CPU stacks' flame graphs (htmlstacks.c). */
 void htmlrep_stacks(struct outbuf *o, const struct htmlrep *h);
 
+/* What command mode's --why took of a run (stackrun.h), for its page. */
+struct htmlrep_run {
+	const char *command;                 /* the command line: the root of each flame graph */
+	const struct stackrun_stack *stacks; /* by time, longest first */
+	size_t nstacks;
+	uint64_t lost;                       /* off-CPU times and stacks that did not fit */
+	int why, why_off;                    /* --why asked for; it could not run */
+};
+/* Command mode's section of off-CPU stacks (htmlstacks.c): a flame graph of the run's stacks in
+ * each state they were taken in, D, S then R, each as wide as the page; without --why, where it
+ * could not run, or where no stack was taken, one sentence saying so. */
+void htmlrep_run_stacks(struct outbuf *o, const struct htmlrep_run *w);
+
 #endif

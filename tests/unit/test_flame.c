@@ -1,10 +1,12 @@
 /* test_flame.c — flame.c, the HTML report's flame graphs of off-CPU stacks: stacks merged into a
- * tree by state and frames from the outermost (their ms added up every node of the path); the
- * layout's arithmetic (each rectangle inside its parent, its children side by side and together
- * no wider, each as wide as its share of the root; the same for 2,000 random stacks); frames too
- * narrow merged into "…" or left out with the time left out said; labels cut to the width by
- * columns (a wide character takes two); names that are markup, quotes or a bidi override
- * written as text, never cut inside a character reference; the same stacks drawn the same. */
+ * tree by state and frames from the outermost (their ms added up every node of the path); a
+ * command run's stacks (stackrun.h) of one state taken as their ns in ms, drawn as the same
+ * stacks given to flame_add would be, the other states' left out; the layout's arithmetic (each
+ * rectangle inside its parent, its children side by side and together no wider, each as wide as
+ * its share of the root; the same for 2,000 random stacks); frames too narrow merged into "…" or
+ * left out with the time left out said; labels cut to the width by columns (a wide character
+ * takes two); names that are markup, quotes or a bidi override written as text, never cut inside
+ * a character reference; the same stacks drawn the same. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -417,8 +419,68 @@ static void test_deterministic(void)
 	flame_free(&e);
 }
 
+/* A command run's stacks (stackrun.h: ns, mutable frames): those of one state added, their ns as
+ * ms, each the same as the stk_stack it stands for; STK_STATES adds them all. */
+static void test_run(void)
+{
+	static char *w1[] = { "do_nanosleep+0x5e", "__x64_sys_clock_nanosleep+0xde", "main" };
+	static char *w2[] = { "io_schedule_timeout+0x51", "iomap_dio_rw+0xe", "main" };
+	static char *w3[] = { "do_wait+0x53", "main" };
+	const struct stackrun_stack run[] = {
+		{ STK_S, 1000068000, 1, 3, w1 },
+		{ STK_D, 91663000, 168, 3, w2 },
+		{ STK_S, 65796000, 2, 2, w3 },
+		{ STK_STATES + 3, 5000000, 1, 2, w3 }, /* a state not known: only with STK_STATES */
+	};
+	const struct flame_rect *r;
+	struct flame_layout l;
+	struct flame f, g;
+	size_t n;
+
+	flame_init(&f, "sh -c ...");
+	n = flame_add_run(&f, NULL, run, 4, STK_S);
+	is_int(n, 2, "state S: its 2 stacks added");
+	is_num(flame_ms(&f), 1065.864, 1e-9, "their time in ms: 1000.068 + 65.796");
+	flame_lay_out(&f, &l);
+	ok(find(&l, 1, "S") && !find(&l, 1, "D") && !find(&l, 1, "?"), "only the state S drawn");
+	r = find(&l, 3, "__x64_sys_clock_nanosleep+0xde");
+	ok(r && r->ms == 1000.068 && r->count == 1 && find(&l, 4, "do_nanosleep+0x5e"),
+	   "its frames from the outermost, as flame_add puts them");
+	flame_layout_free(&l);
+	flame_init(&g, "sh -c ...");
+	flame_add(&g, NULL, &(struct stk_stack){ 1000.068, 1, STK_S, 3, (const char *const *)w1, 0 });
+	flame_add(&g, NULL, &(struct stk_stack){ 65.796, 2, STK_S, 2, (const char *const *)w3, 0 });
+	{
+		struct outbuf a = { 0 }, b = { 0 };
+
+		flame_figure(&a, &f, "x", "c");
+		flame_figure(&b, &g, "x", "c");
+		ok(a.len == b.len && memcmp(a.data, b.data, a.len) == 0,
+		   "the same figure as the stk_stacks it stands for");
+		out_free(&a);
+		out_free(&b);
+	}
+	flame_free(&g);
+	flame_free(&f);
+
+	flame_init(&f, "sh -c ...");
+	is_int(flame_add_run(&f, NULL, run, 4, STK_D), 1, "state D: 1 stack");
+	is_num(flame_ms(&f), 91.663, 1e-9, "91.663 ms");
+	flame_free(&f);
+	flame_init(&f, "sh -c ...");
+	is_int(flame_add_run(&f, NULL, run, 4, STK_RUNNABLE), 0, "state R: none");
+	is_num(flame_ms(&f), 0, 0, "an empty tree");
+	flame_free(&f);
+	flame_init(&f, "sh -c ...");
+	is_int(flame_add_run(&f, "g", run, 4, STK_STATES), 4,
+	       "STK_STATES: every stack, the unknown state too");
+	is_num(flame_ms(&f), 1162.527, 1e-9, "the run's whole time");
+	flame_free(&f);
+}
+
 int main(void)
 {
+	test_run();
 	test_merge();
 	test_random();
 	test_fit();

@@ -2,7 +2,8 @@
  * of readings draws as at most 600 points, the totals exact), the tasks, command names and cgroups
  * that waited most, the pressure, the trigger events with who stalled, the off-CPU stacks (a flame
  * graph of each event's and of the tasks' whose stacks add up longest, or the sentence of readings
- * without any), and the page. */
+ * without any), and the page; command mode's section of stacks (a graph per state, or a
+ * sentence). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -403,8 +404,81 @@ static void test_event_cap(void)
 	free(h);
 }
 
+/* Command mode's section (htmlrep_run_stacks): a graph per state present, D, S then R, rooted at
+ * the command line (escaped); the sentences without --why, where it could not run, without a
+ * stack; the stacks that did not fit said. */
+static void test_run_stacks(void)
+{
+	static char *sl[] = { "do_nanosleep+0x5e", "clock_nanosleep", "<b>main</b>" };
+	static char *io[] = { "io_schedule_timeout+0x51", "__write" };
+	static char *rq[] = { "__cond_resched+0x35", "exit_mmap" };
+	const struct stackrun_stack st[] = {
+		{ STK_S, 1000000000, 1, 3, sl },
+		{ STK_D, 25000000, 100, 2, io },
+		{ STK_S, 500000000, 2, 1, sl + 2 },
+		{ STK_RUNNABLE, 100000, 1, 2, rq },
+	};
+	struct htmlrep_run w = { "sh -c \"sleep 1\" <x>", st, 4, 0, 1, 0 };
+	struct outbuf o = { 0 };
+	const char *d, *s, *r;
+
+	htmlrep_run_stacks(&o, &w);
+	out_char(&o, '\0');
+	d = strstr(o.data, "<figure class=\"flame\" id=\"flame-state-D\" data-ms=\"25.000\"");
+	s = strstr(o.data, "<figure class=\"flame\" id=\"flame-state-S\" data-ms=\"1500.000\"");
+	r = strstr(o.data, "<figure class=\"flame\" id=\"flame-state-R\" data-ms=\"0.100\"");
+	ok(d && s && r && d < s && s < r,
+	   "a graph per state, D (25 ms), S (1500 ms: both S stacks), R (0.1 ms), in that order");
+	ok(strstr(o.data, "State S: 1500.0 ms off the CPU in the command&#39;s processes; different stacks: 2.") != NULL,
+	   "S's caption: its time and its 2 stacks");
+	ok(strstr(o.data, "<title>sh -c &quot;sleep 1&quot; &lt;x&gt;\n") && !strstr(o.data, "<x>") &&
+		   !strstr(o.data, "<b>main"),
+	   "the root is the command line, and it and the frames are text");
+	ok(!strstr(o.data, "stacks-none") && !strstr(o.data, "stacks-lost"),
+	   "no sentence of missing or lost stacks");
+	out_free(&o);
+
+	w.stacks = st + 1;
+	w.nstacks = 1;
+	w.lost = 7;
+	htmlrep_run_stacks(&o, &w);
+	out_char(&o, '\0');
+	ok(strstr(o.data, "id=\"flame-state-D\"") && !strstr(o.data, "id=\"flame-state-S\"") &&
+		   !strstr(o.data, "id=\"flame-state-R\""),
+	   "only the states present have a graph");
+	ok(strstr(o.data, "<p class=\"none\" id=\"stacks-lost\">7 off-CPU times or stacks did not fit") != NULL,
+	   "the stacks that did not fit are said");
+	out_free(&o);
+
+	w.nstacks = 0;
+	htmlrep_run_stacks(&o, &w);
+	out_char(&o, '\0');
+	ok(strstr(o.data, "id=\"stacks-none\">The command&#39;s processes did not leave a CPU") &&
+		   strstr(o.data, "id=\"stacks-lost\">7 ") && !strstr(o.data, "<figure"),
+	   "no stack: one sentence, the lost ones said, no graph");
+	out_free(&o);
+
+	w.why_off = 1;
+	htmlrep_run_stacks(&o, &w);
+	out_char(&o, '\0');
+	ok(strstr(o.data, "id=\"stacks-none\">--why could not run here") && !strstr(o.data, "<figure") &&
+		   !strstr(o.data, "stacks-lost"),
+	   "--why could not run: one sentence");
+	out_free(&o);
+
+	w.why = 0;
+	w.why_off = 0;
+	htmlrep_run_stacks(&o, &w);
+	out_char(&o, '\0');
+	ok(strstr(o.data, "id=\"stacks-none\">This run took no off-CPU stacks: run the command with --why") &&
+		   !strstr(o.data, "<figure"),
+	   "without --why: one sentence saying how to get them");
+	out_free(&o);
+}
+
 int main(void)
 {
+	test_run_stacks();
 	test_day();
 	test_commands();
 	test_gap();
