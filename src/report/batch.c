@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "batch.h"
-#include "cgtree.h"
 #include "csv.h"
 #include "i18n.h"
 #include "json.h"
