@@ -301,6 +301,41 @@ start_workload() {
 	track_pid "$WORKLOAD_PID"
 }
 
+# idle_threads PROCS THREADS: starts the workload's PROCS processes of THREADS sleeping threads
+# each (states.sh, stateiter.sh), tracked, and waits until all their threads exist; skips the
+# test when they do not. Sets L (the workload), kids (its processes, by spaces) and pids (by
+# commas, for -p).
+idle_threads() {
+	local want=$(($1 * $2)) n=0 c
+	"$WORKLOAD" idle "$1" "$2" 0 >"$TMPDIR_TEST/idle.out" 2>&1 9>&- &
+	L=$!
+	track_pid "$L"
+	kids=
+	for _ in $(seq 300); do
+		kids=$(cat "/proc/$L/task/$L/children" 2>/dev/null)
+		n=0
+		for c in $kids; do n=$((n + $(ls "/proc/$c/task" 2>/dev/null | wc -l))); done
+		[ "$n" -ge "$want" ] && break
+		sleep 0.05
+	done
+	[ "$n" -eq "$want" ] || skip_all "workload idle $1 $2 did not start its $want threads (got $n)"
+	pids=$(tr ' ' ',' <<<"$kids" | sed 's/,$//')
+}
+
+# freeze_thread TID MS: the workload stops thread TID by ptrace (state t) for MS ms, tracked;
+# sets F (its pid) and returns 0 once TID is stopped, else 1 (what it said is in
+# $TMPDIR_TEST/freeze.out).
+freeze_thread() {
+	"$WORKLOAD" freeze "$1" "$2" >"$TMPDIR_TEST/freeze.out" 2>&1 9>&- &
+	F=$!
+	track_pid "$F"
+	for _ in $(seq 60); do
+		grep -q frozen "$TMPDIR_TEST/freeze.out" && break
+		sleep 0.05
+	done
+	grep -q frozen "$TMPDIR_TEST/freeze.out"
+}
+
 # stop_pid PID: stops one tracked workload now.
 stop_pid() {
 	kill -TERM "$1" 2>/dev/null

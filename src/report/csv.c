@@ -197,7 +197,7 @@ static void csv_task(struct outbuf *o, const char *when, const struct snapshot *
 	csv_why(o, snap, r, d);
 	out_str(o, r->exited ? ",1," : ",0,");
 	out_str(o, r->partial ? "1," : "0,");
-	rowval_carried(o, column_carried(r, d), "", " ");
+	rowval_kinds(o, column_carried(r, d), "", " ");
 	out_char(o, ',');
 	if (r->cgroup)
 		out_csv_field(o, r->cgroup);
@@ -252,7 +252,7 @@ static void csv_command(struct outbuf *o, const char *when, const struct snapsho
 	csv_kinds(o, r, d);
 	out_str(o, r->exited ? ",1," : ",0,");
 	out_str(o, r->partial ? "1," : "0,");
-	rowval_carried(o, column_carried(r, d), "", " ");
+	rowval_kinds(o, column_carried(r, d), "", " ");
 	csv_acct(o, r, d);
 	out_char(o, '\n');
 }
@@ -260,6 +260,7 @@ static void csv_command(struct outbuf *o, const char *when, const struct snapsho
 void csv_report(struct outbuf *o, const struct snapshot *snap, const struct row *const *rows, size_t n,
                 const struct display *d, int *header_done)
 {
+	static const struct rowval_writers writers = { csv_cgroup, csv_command, csv_task };
 	char when[48];
 
 	if (!*header_done) {
@@ -267,13 +268,5 @@ void csv_report(struct outbuf *o, const struct snapshot *snap, const struct row 
 		*header_done = 1;
 	}
 	timing_iso8601(&snap->wall, when, sizeof(when));
-	for (size_t i = 0; i < n; i++) {
-		if (d->cgroups)
-			csv_cgroup(o, when, snap, rows[i], d);
-		else if (d->commands)
-			csv_command(o, when, snap, rows[i], d);
-		else
-			csv_task(o, when, snap, rows[i], d);
-		out_spill(o);
-	}
+	rowval_each(o, when, snap, rows, n, d, &writers);
 }

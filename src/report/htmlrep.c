@@ -598,24 +598,40 @@ static size_t top_insert(const void **items, double *keys, size_t n, size_t max,
 	return n;
 }
 
-/* rank_fn: whether a task or group ranks in kind k (its delays d, its --why waits lat), and by
- * which key. */
-typedef int rank_fn(const struct hr_delays *d, const struct hr_lat *lat, int k, double *key);
+/* rank_fn: whether a task or group ranks in kind k (its delays d, its --why waits lat, a task's
+ * --why stacks f, a group's NULL), and by which key. */
+typedef int rank_fn(const struct hr_delays *d, const struct hr_lat *lat, const struct flame *f, int k,
+		    double *key);
 
 /* Ranks by the delay of kind k: those that waited in it. */
-static int delay_rank(const struct hr_delays *d, const struct hr_lat *lat, int k, double *key)
+static int delay_rank(const struct hr_delays *d, const struct hr_lat *lat, const struct flame *f, int k,
+		      double *key)
 {
 	(void)lat;
+	(void)f;
 	*key = d->total_ns[k];
 	return d->total_ns[k] > 0;
 }
 
 /* Ranks by the waits of latency kind k that --why measured: those that had any. */
-static int lat_rank(const struct hr_delays *d, const struct hr_lat *lat, int k, double *key)
+static int lat_rank(const struct hr_delays *d, const struct hr_lat *lat, const struct flame *f, int k,
+		    double *key)
 {
 	(void)d;
+	(void)f;
 	*key = lat ? (double)lat->k[k].total_ns : 0;
 	return lat && lat->k[k].count;
+}
+
+/* Ranks by the off-CPU time of the --why stacks (any kind): those that have any. */
+static int stack_rank(const struct hr_delays *d, const struct hr_lat *lat, const struct flame *f, int k,
+		      double *key)
+{
+	(void)d;
+	(void)lat;
+	(void)k;
+	*key = f ? flame_ms(f) : 0;
+	return f && flame_ms(f) > 0;
 }
 
 /* The tasks that rank highest in kind k by rank, at most max (and HTMLREP_TABLE). */
@@ -630,7 +646,7 @@ static size_t top_tasks(const struct htmlrep *h, rank_fn *rank, int k, const str
 		max = HTMLREP_TABLE;
 	while (max && idmap_next(&h->tasks, &pos, &id, &val))
 		for (const struct hr_task *t = val; t; t = t->next)
-			if (rank(&t->d, t->lat, k, &key))
+			if (rank(&t->d, t->lat, t->flame, k, &key))
 				n = top_insert((const void **)out, keys, n, max, t, key);
 	return n;
 }
@@ -644,7 +660,7 @@ static size_t top_groups(const struct hr_groups *gs, rank_fn *rank, int k, const
 	if (max > HTMLREP_TABLE)
 		max = HTMLREP_TABLE;
 	for (size_t i = 0; max && i < gs->n; i++)
-		if (rank(&gs->g[i].d, gs->g[i].lat, k, &key))
+		if (rank(&gs->g[i].d, gs->g[i].lat, NULL, k, &key))
 			n = top_insert((const void **)out, keys, n, max, &gs->g[i], key);
 	return n;
 }
@@ -671,18 +687,7 @@ size_t htmlrep_top_lat_tasks(const struct htmlrep *h, int k, const struct hr_tas
 
 size_t htmlrep_top_stack_tasks(const struct htmlrep *h, const struct hr_task **out, size_t max)
 {
-	double keys[HTMLREP_TABLE];
-	size_t n = 0, pos = 0;
-	uint32_t id;
-	void *val;
-
-	if (max > HTMLREP_TABLE)
-		max = HTMLREP_TABLE;
-	while (max && idmap_next(&h->tasks, &pos, &id, &val))
-		for (const struct hr_task *t = val; t; t = t->next)
-			if (t->flame && flame_ms(t->flame) > 0)
-				n = top_insert((const void **)out, keys, n, max, t, flame_ms(t->flame));
-	return n;
+	return top_tasks(h, stack_rank, 0, out, max);
 }
 
 size_t htmlrep_top_lat_cgroups(const struct htmlrep *h, int k, const struct hr_group **out, size_t max)

@@ -1,4 +1,4 @@
-/* rowvalues.c — a row's values as the JSON and CSV reports write them. */
+/* rowvalues.c — a row's values as the JSON and CSV reports write them, and their rows written. */
 #include "config.h"
 
 #include <math.h>
@@ -7,14 +7,26 @@
 #include "rowvalues.h"
 #include "timing.h"
 
-/* The kinds marked carried, by key, separated by sep. */
-void rowval_carried(struct outbuf *o, unsigned carried, const char *quote, const char *sep)
+/* The delay kinds of a mask, by key, separated by sep. */
+void rowval_kinds(struct outbuf *o, unsigned kinds, const char *quote, const char *sep)
 {
 	const char *between = "";
 
 	for (int k = 0; k < DK_COUNT; k++)
-		if (carried & (1u << k)) {
+		if (kinds & (1u << k)) {
 			out_printf(o, "%s%s%s%s", between, quote, delay_kinds[k].key, quote);
+			between = sep;
+		}
+}
+
+/* The kinds of waits of a mask, by key, separated by sep. */
+void rowval_lat_kinds(struct outbuf *o, lat_mask kinds, const char *quote, const char *sep)
+{
+	const char *between = "";
+
+	for (int k = 0; k < LAT_KINDS; k++)
+		if (kinds & (1u << k)) {
+			out_printf(o, "%s%s%s%s", between, quote, lat_kind_key(k), quote);
 			between = sep;
 		}
 }
@@ -139,4 +151,15 @@ void rowval_ident(const char *path, struct cgident *id, const char *v[ROWVAL_IDE
 	v[2] = id->container[0] ? id->container : NULL;
 	v[3] = id->pod_uid[0] ? id->pod_uid : NULL;
 	v[4] = id->qos;
+}
+
+void rowval_each(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *const *rows,
+		 size_t n, const struct display *d, const struct rowval_writers *w)
+{
+	rowval_writer *write = d->cgroups ? w->cgroup : d->commands ? w->command : w->task;
+
+	for (size_t i = 0; i < n; i++) {
+		write(o, when, snap, rows[i], d);
+		out_spill(o);
+	}
 }

@@ -1,8 +1,8 @@
 /* rowvalues.h — a row's values as the JSON and CSV reports write them, the same in both: each
  * delay kind's four numbers and the first metric's total under a display, when the longest waits
- * happened, the accounting fields' numbers, the kinds whose wait was carried over, and the row
- * fields that end a task (rowfield.h's SHOW_NUM and SHOW_DEPTH), what the cgroup's path names
- * (the unit, the container, the pod) and who could have named it. Pure code. */
+ * happened, the accounting fields' numbers, the kinds of a mask by key (delay kinds, kinds of
+ * waits), the row fields that end a task (rowfield.h's SHOW_NUM and SHOW_DEPTH), what the
+ * cgroup's path names (the unit, the container, the pod) and who could have named it. Pure code. */
 #ifndef DELAYTOP_ROWVALUES_H
 #define DELAYTOP_ROWVALUES_H
 
@@ -42,8 +42,11 @@ extern const double rowval_lat_quantiles[3];
 /* Accounting field f's number under d: whole bytes and counts in totals and for the high-water
  * marks, else up to 3 decimals; none when unavailable. */
 void rowval_acct(struct outbuf *o, const struct row *r, int f, const struct display *d, const char *none);
-/* The kinds marked carried, by key, each between quotes, separated by sep. */
-void rowval_carried(struct outbuf *o, unsigned carried, const char *quote, const char *sep);
+/* The delay kinds of a mask (the kinds carried over, a trigger's kinds), by key, each between
+ * quotes, separated by sep. */
+void rowval_kinds(struct outbuf *o, unsigned kinds, const char *quote, const char *sep);
+/* The kinds of waits of a mask (latency.h), the same way. */
+void rowval_lat_kinds(struct outbuf *o, lat_mask kinds, const char *quote, const char *sep);
 
 /* A row field that ends a task record: its name, whether it is known, its value. */
 struct rowval_tail {
@@ -70,5 +73,17 @@ void rowval_ident(const char *path, struct cgident *id, const char *v[ROWVAL_IDE
 /* The name of the number after them: the uid the row's cgroup is delegated to, unknown (null,
  * empty) where it is not (model/rowfield.h's identity_uid 0). */
 #define ROWVAL_IDENTITY_UID "identity_uid"
+
+/* A report's writer of one row: its line into o, the reading made at when (ISO 8601). */
+typedef void rowval_writer(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *r,
+			   const struct display *d);
+/* A report's writers of a row by what d shows: cgroups, commands, or tasks. */
+struct rowval_writers {
+	rowval_writer *cgroup, *command, *task;
+};
+/* Each of rows[0..n) of snap (made at when) written into o by the writer of what d shows, o
+ * spilled after each. */
+void rowval_each(struct outbuf *o, const char *when, const struct snapshot *snap, const struct row *const *rows,
+		 size_t n, const struct display *d, const struct rowval_writers *w);
 
 #endif

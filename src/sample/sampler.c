@@ -2,8 +2,8 @@
  * and PSI), collect (readings of every selected task, then the exit records queued since), build
  * (the snapshot's header and rows). The pieces: the process table (proctable.c), the task table
  * (tasktable.c), the collectors (collect.c), the exit queue (exitqueue.c), the exited tasks kept
- * for totals (departed.c), the rows (rowbuild.c). The kernel is reached only through the instance
- * of the seam the sampler was made with (kernelops.h). */
+ * for totals (departed.c), the rows (rowbuild.c), the eBPF side of --why (whyside.c). The kernel
+ * is reached only through the instance of the seam the sampler was made with (kernelops.h). */
 #include "config.h"
 
 #include <errno.h>
@@ -22,9 +22,6 @@
 #include "forkedoff.h"
 #include "i18n.h"
 #include "kernelops.h"
-#include "latrows.h"
-#include "stackrows.h"
-#include "stallwatch.h"
 #include "proctable.h"
 #include "rowbuild.h"
 #include "sampler.h"
@@ -32,6 +29,7 @@
 #include "tasktable.h"
 #include "timing.h"
 #include "users.h"
+#include "whyside.h"
 #include "xalloc.h"
 
 struct sampler {
@@ -62,21 +60,7 @@ struct sampler {
 	struct cgtable cgroups;   /* the cgroup view's cgroups */
 	struct cgtree tree;       /* and its rows */
 
-	/* --why */
-	int why_loaded;           /* the eBPF side is loaded */
-	int why_failed;           /* its load failed: not tried again until switched off and on */
-	char why_notice[512];     /* why it failed, or the kinds it cannot measure; "" */
-	lat_mask why_attached;    /* the kinds it measures */
-	struct lat_batch lat;     /* this interval's waits */
-	uint64_t why_lost_prev;   /* lat.not_fitted at the last reading */
-	struct latrows latrows;   /* and the rows' */
-	uint32_t *stk_sel;        /* the ids whose stacks are taken in this interval, sorted */
-	size_t nstk_sel, capstk_sel;
-	struct stackrows stackrows; /* the rows' stacks */
-	struct stallwatch stall;  /* --trigger: the tasks that stalled most lately */
-	int (*stk_match)(void *arg, const struct row *r);
-	void *stk_arg;
-	uint32_t stk_task;        /* the front end's task whose stacks are taken (0: none) */
+	struct whyside why;       /* --why */
 };
 
 /* ---- prepare ---- */
@@ -142,211 +126,28 @@ static void prepare(struct sampler *s, struct snapshot *snap)
 	read_psi(s, snap);
 }
 
-/* ---- the eBPF side (--why) ---- */
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Whether off-CPU stacks are taken: asked for, and the kernel edge has them. */
-static int stacks_wanted(const struct sampler *s)
-{
-	return s->o.why && s->o.why_stacks && s->k->ops->why_select;
-}
-
-/* The ids whose stacks are taken from now on. */
-static void stacks_select(struct sampler *s, const uint32_t *ids, size_t n)
-{
-	if (n > STK_SELECT_MAX)
-		n = STK_SELECT_MAX;
-	if (n > s->capstk_sel) {
-		s->capstk_sel = 2 * n;
-		s->stk_sel = xrealloc(s->stk_sel, s->capstk_sel * sizeof(*s->stk_sel));
-	}
-	if (n) { /* memcpy and qsort take no NULL, even for nothing */
-		size_t kept = 1;
-
-		memcpy(s->stk_sel, ids, n * sizeof(*ids));
-		qsort(s->stk_sel, n, sizeof(*s->stk_sel), cmp_u32);
-		for (size_t i = 1; i < n; i++) /* each once: chosen and stalled too */
-			if (s->stk_sel[i] != s->stk_sel[kept - 1])
-				s->stk_sel[kept++] = s->stk_sel[i];
-		n = kept;
-	}
-	s->nstk_sel = n;
-	s->k->ops->why_select(s->k, s->stk_sel, n, s->o.threads);
-}
-
-static const char *name_frame(void *arg, uint32_t tgid, uint64_t addr, int user, char *buf, size_t size)
-{
-	struct sampler *s = arg;
-
-	return s->k->ops->why_frame(s->k, tgid, addr, user, buf, size);
-}
-
-/* The interval's stacks of the ids selected at its start, named as they are read (on the thread
- * that reads, before the rows are made: the screen makes them later). */
-static void stacks_take(struct sampler *s, struct snapshot *snap)
-{
-	const struct stk_batch *b = s->k->ops->why_stacks(s->k);
-
-	if (!b)
-		return;
-	snap->why.stacks = 1;
-	snap->why.stacks_lost = b->lost_entries + b->lost_stacks;
-	stackrows_name(&s->stackrows, b, s->stk_sel, s->nstk_sel, name_frame, s);
-	s->k->ops->why_frames_done(s->k);
-}
-
-/* Adds id to ids[0..n) unless it is there (or 0); the new count. */
-static size_t add_id(uint32_t *ids, size_t n, uint32_t id)
-{
-	for (size_t i = 0; i < n; i++)
-		if (ids[i] == id)
-			return n;
-	if (id && n < STK_SELECT_MAX)
-		ids[n++] = id;
-	return n;
-}
-
-/* The rows their stacks (stacks_take's), then the ids selected for the next interval: the tasks
- * that stalled most lately (--trigger), the rows the options chose, and the front end's task. */
-static void stacks_give(struct sampler *s, struct snapshot *snap)
-{
-	uint32_t *ids, task = 0;
-	size_t n = 0;
-
-	stackrows_give(&s->stackrows, snap->rows, snap->nrows, s->o.threads);
-	ids = xmalloc((snap->nrows + STALL_WATCH_MAX + 1) * sizeof(*ids));
-	/* the stallers first: they fit, whatever the choice */
-	if (s->stall.nkinds) {
-		stallwatch_update(&s->stall, snap);
-		n = stallwatch_ids(&s->stall, ids);
-	}
-	for (size_t i = 0; i < snap->nrows; i++) {
-		const struct row *r = &snap->rows[i];
-		uint32_t id = s->o.threads ? r->tid : r->pid;
-
-		if (r->departed)
-			continue;
-		if (id == s->stk_task)
-			task = id; /* alive: a pid reused after it ends is not followed */
-		if (n < STK_SELECT_MAX && (s->stk_match ? s->stk_match(s->stk_arg, r) : s->o.npids > 0))
-			ids[n++] = id;
-	}
-	n = add_id(ids, n, task);
-	stacks_select(s, ids, n);
-	free(ids);
-}
+/* ---- the eBPF side (--why): whyside.c ---- */
 
 void sampler_set_stack_task(struct sampler *s, uint32_t id)
 {
-	uint32_t *ids;
-	size_t n;
-
-	s->stk_task = id;
-	if (!id || !s->why_loaded || !stacks_wanted(s))
-		return;
-	/* from now on, not from the next interval: added to those selected now */
-	ids = xmalloc((s->nstk_sel + 1) * sizeof(*ids));
-	if (s->nstk_sel)
-		memcpy(ids, s->stk_sel, s->nstk_sel * sizeof(*ids));
-	n = add_id(ids, s->nstk_sel, id);
-	if (n != s->nstk_sel)
-		stacks_select(s, ids, n);
-	free(ids);
+	whyside_set_task(&s->why, id);
 }
 
 void sampler_set_stack_match(struct sampler *s, int (*match)(void *arg, const struct row *r), void *arg)
 {
-	s->stk_match = match;
-	s->stk_arg = arg;
-}
-
-/* Loads the eBPF side when it is wanted and not loaded, unloads it when it is not wanted. */
-static void why_follow(struct sampler *s)
-{
-	if (!s->o.why && s->why_loaded) {
-		s->k->ops->why_close(s->k);
-		s->why_loaded = 0;
-	}
-	if (!s->o.why || s->why_loaded || s->why_failed)
-		return;
-	if (s->k->ops->why_open(s->k, &s->why_attached, stacks_wanted(s), s->why_notice, sizeof(s->why_notice)) <
-	    0) {
-		s->why_failed = 1;
-		return;
-	}
-	s->why_loaded = 1;
-	s->why_lost_prev = 0;
-	s->nstk_sel = 0;
-	/* the processes asked for, from the first interval on (threads: from the rows), and the
-	 * front end's task (chosen before --why was switched on) */
-	if (stacks_wanted(s) && !s->o.threads && s->o.npids)
-		stacks_select(s, s->o.pids, s->o.npids);
-	sampler_set_stack_task(s, s->stk_task);
-}
-
-/* The waits since the last reading. A read that fails ends the eBPF side, said in the notice. */
-static void why_collect(struct sampler *s)
-{
-	char why[256];
-	int rc;
-
-	s->lat.n = 0;
-	if (!s->why_loaded)
-		return;
-	rc = s->k->ops->why_read(s->k, &s->lat);
-	if (rc == 0)
-		return;
-	snprintf(why, sizeof(why), "%s", strerror(-rc));
-	snprintf(s->why_notice, sizeof(s->why_notice),
-		 F_(N_("reading the eBPF maps failed (%s): wait latencies are not measured")), why);
-	s->k->ops->why_close(s->k);
-	s->why_loaded = 0;
-	s->why_failed = 1;
-	s->lat.n = 0;
-}
-
-/* The snapshot's word on the eBPF side: off, unavailable and why, or the kinds it measured in
- * the interval (the delayacct kinds only while kernel.task_delayacct is on) and what did not fit. */
-static void why_header(struct sampler *s, struct snapshot *snap)
-{
-	struct why_header *h = &snap->why;
-
-	memset(h, 0, sizeof(*h));
-	if (!s->o.why)
-		return;
-	if (!s->why_loaded) {
-		h->state = WHY_UNAVAILABLE;
-		h->reason = s->why_notice;
-		return;
-	}
-	h->state = WHY_ON;
-	h->reason = s->why_notice[0] ? s->why_notice : NULL; /* the kinds left out, and why */
-	h->attached = s->why_attached;
-	h->measured = s->why_attached;
-	if (s->rules.delayacct == DELAYACCT_OFF)
-		h->measured &= (lat_mask)~LAT_DELAYACCT_KINDS;
-	h->not_fitted_total = s->lat.not_fitted;
-	h->not_fitted = s->lat.not_fitted - s->why_lost_prev;
-	s->why_lost_prev = s->lat.not_fitted;
+	s->why.match = match;
+	s->why.match_arg = arg;
 }
 
 const char *sampler_why_notice(const struct sampler *s)
 {
-	return s->o.why && s->why_notice[0] ? s->why_notice : NULL;
+	return whyside_notice(&s->why);
 }
 
 void sampler_set_why(struct sampler *s, int on)
 {
-	if (on && !s->o.why) { /* asked for anew: a load that failed is tried again */
-		s->why_failed = 0;
-		s->why_notice[0] = '\0';
-	}
+	if (on && !s->o.why) /* asked for anew: a load that failed is tried again */
+		whyside_retry(&s->why);
 	s->o.why = !!on;
 }
 
@@ -462,10 +263,7 @@ static void build_rows(struct sampler *s, struct snapshot *snap, struct rowbuf *
 {
 	snap->nrows = rowbuild(b, &s->tasks, &s->departed, s->tt.tick, s->o.threads, _("(other exited)"));
 	snap->rows = b->rows;
-	if (snap->why.state == WHY_ON)
-		latrows_attach(&s->latrows, &s->lat, snap->rows, snap->nrows, s->o.threads, snap->why.measured);
-	if (snap->why.stacks)
-		stacks_give(s, snap);
+	whyside_give(&s->why, snap);
 	if (s->o.cgroups)
 		build_cgroups(s, snap);
 }
@@ -480,15 +278,13 @@ int sampler_tick(struct sampler *s, struct snapshot *snap, char *err, size_t err
 	s->deferred = 0;
 	prepare(s, snap);
 	t0 = s->tt.now_mono;
-	why_follow(s);
+	whyside_follow(&s->why);
 	rc = collect(s, err, errlen);
 	if (rc < 0)
 		return rc;
-	why_collect(s); /* the same interval as the readings' */
+	whyside_collect(&s->why); /* the same interval as the readings' */
 	fill_header(s, snap);
-	why_header(s, snap);
-	if (snap->why.state == WHY_ON && stacks_wanted(s))
-		stacks_take(s, snap);
+	whyside_header(&s->why, s->rules.delayacct, snap);
 	s->deferred = s->defer && !s->o.cgroups; /* the cgroup view reads the cgroups the rows name */
 	if (s->deferred)
 		rowbuf_free(&s->rows);
@@ -627,7 +423,7 @@ int sampler_open_kernel(struct sampler **out, const struct sampler_opts *o, stru
 	exitqueue_init(&s->exits);
 	forkedoff_init(&s->off);
 	selection_init(&s->sel);
-	stallwatch_init(&s->stall, o->stall_kinds, o->why_stacks ? o->nstall_kinds : 0);
+	whyside_init(&s->why, k, &s->o);
 	cgtable_init(&s->cgroups);
 	k->ops->cgroup_detect(k, &s->hier);
 	cgpath_normalize(o->cgroup_root ? o->cgroup_root : "/", s->cgroup_root, sizeof(s->cgroup_root));
@@ -638,7 +434,7 @@ int sampler_open_kernel(struct sampler **out, const struct sampler_opts *o, stru
 	open_listener(s);
 	boot_window(s);
 	wire_collector(s);
-	why_follow(s); /* now, so that its notice is there before the first reading */
+	whyside_follow(&s->why); /* now, so that its notice is there before the first reading */
 	*out = s;
 	return 0;
 }
@@ -729,10 +525,7 @@ void sampler_close(struct sampler *s)
 	rowbuf_free(&s->rows);
 	cgtable_free(&s->cgroups);
 	cgtree_free(&s->tree);
-	lat_batch_free(&s->lat);
-	latrows_free(&s->latrows);
-	stackrows_free(&s->stackrows);
-	free(s->stk_sel);
+	whyside_free(&s->why);
 	if (s->k)
 		s->k->ops->close(s->k);
 	free(s);

@@ -19,33 +19,14 @@ enable_delayacct
 grep -q "built without eBPF" "$TMPDIR_TEST/probe.err" && skip_all "$(head -1 "$TMPDIR_TEST/probe.err")"
 [ -r /sys/kernel/btf/vmlinux ] || skip_all "the kernel has no BTF"
 
-"$WORKLOAD" idle 10 300 0 >"$TMPDIR_TEST/idle.out" 2>&1 9>&- &
-L=$!
-track_pid "$L"
-kids=
-for _ in $(seq 300); do
-	kids=$(cat "/proc/$L/task/$L/children" 2>/dev/null)
-	n=0
-	for c in $kids; do n=$((n + $(ls "/proc/$c/task" 2>/dev/null | wc -l))); done
-	[ "$n" -ge 3000 ] && break
-	sleep 0.05
-done
-[ "$n" -eq 3000 ] || skip_all "workload idle 10 300 did not start its 3,000 threads (got $n)"
-pids=$(tr ' ' ',' <<<"$kids" | sed 's/,$//')
+idle_threads 10 300
 P1=$(awk '{ print $1 }' <<<"$kids")
 P2=$(awk '{ print $2 }' <<<"$kids")
 T=$(ls "/proc/$P2/task" | sort -n | sed -n 100p)
 
 kill -STOP "$P1"
 track_pid "$P1" # cleanup continues it
-"$WORKLOAD" freeze "$T" 120000 >"$TMPDIR_TEST/freeze.out" 2>&1 9>&- &
-F=$!
-track_pid "$F"
-for _ in $(seq 60); do
-	grep -q frozen "$TMPDIR_TEST/freeze.out" && break
-	sleep 0.05
-done
-grep -q frozen "$TMPDIR_TEST/freeze.out"
+freeze_thread "$T" 120000
 tap_ok $? "thread $T is traced and stopped, process $P1 stopped" "$(cat "$TMPDIR_TEST/freeze.out")"
 
 # proc_states FILE: every thread of the workload's processes and its state letter, one a line.

@@ -12,29 +12,11 @@ require_taskstats
 lock_global
 enable_delayacct
 
-"$WORKLOAD" idle 3 1000 0 >"$TMPDIR_TEST/idle.out" 2>&1 9>&- &
-L=$!
-track_pid "$L"
-kids=
-for _ in $(seq 300); do
-	kids=$(cat "/proc/$L/task/$L/children" 2>/dev/null)
-	n=0
-	for c in $kids; do n=$((n + $(ls "/proc/$c/task" 2>/dev/null | wc -l))); done
-	[ "$n" -ge 3000 ] && break
-	sleep 0.05
-done
-[ "$n" -eq 3000 ] || skip_all "workload idle 3 1000 did not start its 3,000 threads (got $n)"
-pids=$(tr ' ' ',' <<<"$kids" | sed 's/,$//')
+idle_threads 3 1000
 P2=$(awk '{ print $2 }' <<<"$kids")
 T=$(ls "/proc/$P2/task" | sort -n | sed -n 500p)
 
-"$WORKLOAD" freeze "$T" 5000 >"$TMPDIR_TEST/freeze.out" 2>&1 9>&- &
-track_pid $!
-for _ in $(seq 60); do
-	grep -q frozen "$TMPDIR_TEST/freeze.out" && break
-	sleep 0.05
-done
-grep -q frozen "$TMPDIR_TEST/freeze.out"
+freeze_thread "$T" 5000
 tap_ok $? "thread $T is stopped" "$(cat "$TMPDIR_TEST/freeze.out")"
 
 "$DELAYTOP" -b -H -n 1 -d 0.2 --format json -p "$pids" >"$TMPDIR_TEST/out.json" 2>"$TMPDIR_TEST/err"

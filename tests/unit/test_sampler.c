@@ -680,6 +680,38 @@ static void test_states(void)
 	}
 }
 
+/* The prestate tests' fixture: FK_PROCS processes of FK_THREADS threads each, all new, in the
+ * states R, S, D and T in turn. */
+static void prestate_fixture(struct fake_kernel *fk)
+{
+	static const char states[] = "RSDT";
+
+	fk_init(fk, 100);
+	for (int i = 0; i < FK_PROCS; i++) {
+		struct fk_proc *p = fk_add_proc(fk, 1000 + 10 * (uint32_t)i, 1, 0, 10, "busy", NULL);
+
+		for (int j = 0; j < FK_THREADS; j++)
+			fk_add_thread(p, p->pid + (uint32_t)j, 10, "busy")->state = states[(i + j) % 4];
+	}
+}
+
+/* A sampler in thread mode on the fixture, whose first reading of many threads reads their
+ * states beside the queries from min new threads on, and that reading into snap; NULL (said)
+ * when it does not open. */
+static struct sampler *prestate_read(struct fake_kernel *fk, size_t min, struct snapshot *snap)
+{
+	struct sampler_opts o = { .threads = 1, .listen = 1, .prestate_min = min };
+	struct sampler *s = NULL;
+	char err[256] = "";
+
+	if (sampler_open_kernel(&s, &o, &fk->k, err, sizeof(err)) < 0) {
+		ok(0, "the sampler opens on the fake kernel: %s", err);
+		return NULL;
+	}
+	tick(s, fk, 1, snap);
+	return s;
+}
+
 /* A first reading of many threads reads their states on a second thread while the sampler's asks
  * taskstats (prestate.h); the threshold, 2,048 new threads on a real machine, is lowered to 8 so
  * that the fake's 128 threads take that path. Every thread's state is read once, the reads and
@@ -688,29 +720,17 @@ static void test_states(void)
  * (a threshold above the 128). */
 static void test_prestate(void)
 {
-	static const char states[] = "RSDT";
-
 	for (int two = 0; two <= 1; two++) {
-		struct sampler_opts o = { .threads = 1, .listen = 1, .prestate_min = two ? 8 : 100000 };
 		struct fake_kernel fk;
 		struct snapshot snap;
-		struct sampler *s = NULL;
-		char err[256] = "";
+		struct sampler *s;
 		int rows = 0, right = 0;
 
-		fk_init(&fk, 100);
-		for (int i = 0; i < FK_PROCS; i++) {
-			struct fk_proc *p = fk_add_proc(&fk, 1000 + 10 * (uint32_t)i, 1, 0, 10, "busy", NULL);
-
-			for (int j = 0; j < FK_THREADS; j++)
-				fk_add_thread(p, p->pid + (uint32_t)j, 10, "busy")->state = states[(i + j) % 4];
-		}
+		prestate_fixture(&fk);
 		fk.overlap = two;
-		if (sampler_open_kernel(&s, &o, &fk.k, err, sizeof(err)) < 0) {
-			ok(0, "the sampler opens on the fake kernel: %s", err);
+		s = prestate_read(&fk, two ? 8 : 100000, &snap);
+		if (!s)
 			return;
-		}
-		tick(s, &fk, 1, &snap);
 		for (int i = 0; i < FK_PROCS; i++)
 			for (int j = 0; j < FK_THREADS; j++) {
 				const struct row *r = row_of(&snap, fk.p[i].pid, fk.p[i].t[j].tid, LIVE);
@@ -736,48 +756,41 @@ static void test_prestate(void)
 	}
 }
 
+/* Whether the table of test_prestate_table lacks the thread j of process i. */
+static int table_lacks(int i, int j)
+{
+	return (i == 3 && j == 2) || (i == 7 && j == 0) || (i == 15 && j == 7);
+}
+
 /* With the kernel's table of every task's state (kernelops.h's all_states), the first reading of
  * many threads takes their states from it: the table says I for every thread but three it lacks,
  * whose states are read from /proc (the fixture's letters), and nothing else is read there. */
 static void test_prestate_table(void)
 {
-	static const char states[] = "RSDT";
-	struct sampler_opts o = { .threads = 1, .listen = 1, .prestate_min = 8 };
 	struct tid_state table[FK_PROCS * FK_THREADS];
 	struct fake_kernel fk;
 	struct snapshot snap;
-	struct sampler *s = NULL;
-	char err[256] = "";
+	struct sampler *s;
 	int rows = 0, from_table = 0, from_proc = 0;
 	size_t nt = 0;
 
-	fk_init(&fk, 100);
-	for (int i = 0; i < FK_PROCS; i++) {
-		struct fk_proc *p = fk_add_proc(&fk, 1000 + 10 * (uint32_t)i, 1, 0, 10, "busy", NULL);
-
-		for (int j = 0; j < FK_THREADS; j++) {
-			uint32_t tid = p->pid + (uint32_t)j;
-
-			fk_add_thread(p, tid, 10, "busy")->state = states[(i + j) % 4];
-			if (!(i == 3 && j == 2) && !(i == 7 && j == 0) && !(i == 15 && j == 7))
-				table[nt++] = (struct tid_state){ .tid = tid, .state = 'I' };
-		}
-	}
+	prestate_fixture(&fk);
+	for (int i = 0; i < FK_PROCS; i++)
+		for (int j = 0; j < FK_THREADS; j++)
+			if (!table_lacks(i, j))
+				table[nt++] = (struct tid_state){ .tid = fk.p[i].t[j].tid, .state = 'I' };
 	fk.table = table;
 	fk.ntable = nt;
-	if (sampler_open_kernel(&s, &o, &fk.k, err, sizeof(err)) < 0) {
-		ok(0, "the sampler opens on the fake kernel: %s", err);
+	s = prestate_read(&fk, 8, &snap);
+	if (!s)
 		return;
-	}
-	tick(s, &fk, 1, &snap);
 	for (int i = 0; i < FK_PROCS; i++)
 		for (int j = 0; j < FK_THREADS; j++) {
 			const struct row *r = row_of(&snap, fk.p[i].pid, fk.p[i].t[j].tid, LIVE);
-			int lacked = (i == 3 && j == 2) || (i == 7 && j == 0) || (i == 15 && j == 7);
 
 			rows += r != NULL;
-			from_table += r && !lacked && r->state == 'I';
-			from_proc += r && lacked && r->state == fk.p[i].t[j].state;
+			from_table += r && !table_lacks(i, j) && r->state == 'I';
+			from_proc += r && table_lacks(i, j) && r->state == fk.p[i].t[j].state;
 		}
 	ok(rows == 128 && from_table == 125 && from_proc == 3 && fk.nstates == 3 && fk.all_states_calls == 1,
 	   "128 new threads with a table of 125 states: 125 taken from it (%d), the 3 it lacks read from "
