@@ -12,6 +12,9 @@
 require_root
 require_cmd jq dd python3
 require_taskstats
+# --why's programs run at every context switch of the machine: beside an exit storm or a
+# timing test they slow what that test measures (exit_storm.sh lost records beside this one)
+lock_global
 T=$TMPDIR_TEST
 
 "$DELAYTOP" -b --why --format json -n 1 -d 0.2 -p 1 >"$T/probe.json" 2>"$T/probe.err"

@@ -14,6 +14,9 @@
 require_root
 require_cmd jq setpriv
 require_taskstats
+# --why's programs run at every context switch of the machine: beside an exit storm or a
+# timing test they slow what that test measures (exit_storm.sh lost records beside this one)
+lock_global
 
 SW=${top_builddir:-.}/tests/stackwait
 [ -x "$SW" ] || skip_all "tests/stackwait was not built"
