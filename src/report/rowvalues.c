@@ -7,28 +7,34 @@
 #include "rowvalues.h"
 #include "timing.h"
 
-/* The delay kinds of a mask, by key, separated by sep. */
-void rowval_kinds(struct outbuf *o, unsigned kinds, const char *quote, const char *sep)
+/* The keys of the kinds set in mask (count of them, key_of naming each), separated by sep. */
+static void mask_keys(struct outbuf *o, unsigned mask, int count, const char *(*key_of)(int kind),
+		      const char *quote, const char *sep)
 {
 	const char *between = "";
 
-	for (int k = 0; k < DK_COUNT; k++)
-		if (kinds & (1u << k)) {
-			out_printf(o, "%s%s%s%s", between, quote, delay_kinds[k].key, quote);
+	for (int k = 0; k < count; k++)
+		if (mask & (1u << k)) {
+			out_printf(o, "%s%s%s%s", between, quote, key_of(k), quote);
 			between = sep;
 		}
+}
+
+static const char *delay_key(int kind)
+{
+	return delay_kinds[kind].key;
+}
+
+/* The delay kinds of a mask, by key, separated by sep. */
+void rowval_kinds(struct outbuf *o, unsigned kinds, const char *quote, const char *sep)
+{
+	mask_keys(o, kinds, DK_COUNT, delay_key, quote, sep);
 }
 
 /* The kinds of waits of a mask, by key, separated by sep. */
 void rowval_lat_kinds(struct outbuf *o, lat_mask kinds, const char *quote, const char *sep)
 {
-	const char *between = "";
-
-	for (int k = 0; k < LAT_KINDS; k++)
-		if (kinds & (1u << k)) {
-			out_printf(o, "%s%s%s%s", between, quote, lat_kind_key(k), quote);
-			between = sep;
-		}
+	mask_keys(o, kinds, LAT_KINDS, lat_kind_key, quote, sep);
 }
 
 /* In totals since the start the third number is a count of waits: a whole number. */
