@@ -12,6 +12,7 @@
 #include "html.h"
 #include "htmlrep.h"
 #include "i18n.h"
+#include "strip.h"
 #include "timing.h"
 #include "xalloc.h"
 
@@ -180,17 +181,6 @@ static void write_pressure(struct outbuf *o, const struct htmlrep *h, struct poi
 	out_str(o, "</section>\n");
 }
 
-/* The peak of a series. */
-static double series_peak(const double *v, size_t n)
-{
-	double m = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (v[i] > m)
-			m = v[i];
-	return m;
-}
-
 /* A number cell with decimals. */
 static void num_cell(struct outbuf *o, int decimals, double v)
 {
@@ -204,7 +194,7 @@ static size_t top_series(const struct htmlrep *h, int k, const struct hr_delays 
 {
 	for (size_t i = 0; i < n; i++) {
 		p->n[i] = htmlrep_delay_series(h, d[i], k, p->t[i], p->v[i]);
-		p->peak[i] = series_peak(p->v[i], p->n[i]);
+		p->peak[i] = strip_max(p->v[i], p->n[i]);
 		if (i < HTMLREP_CHART)
 			s[i] = (struct svg_series){ names[i], p->t[i], p->v[i], p->n[i] };
 	}

@@ -62,17 +62,6 @@ static int chart_width(const struct history *h, int indent, int tail)
 	return width;
 }
 
-/* The highest of n values, 0 when none is known. */
-static double highest(const double *vals, int n)
-{
-	double top = 0;
-
-	for (int i = 0; i < n; i++)
-		if (vals[i] > top)
-			top = vals[i];
-	return top;
-}
-
 /* A chart's place for a kind that is unavailable: the word, centred in width cells (cut when
  * narrower). */
 static void unavailable_strip(char *buf, size_t size, int width)
@@ -116,7 +105,7 @@ void detailchart_kinds(const struct chart_span *c, const struct task_history *t,
 		double top;
 
 		history_kind_series(c->h, t, r, k, vals, (size_t)width);
-		top = highest(vals, width);
+		top = strip_max(vals, (size_t)width);
 		if (kind_unavailable(r, k) && !(top > 0)) {
 			unavailable_strip(strip, sizeof(strip), width);
 			top = NAN;
@@ -157,7 +146,7 @@ void detailchart_pressure(const struct chart_span *c, const struct task_history 
 			history_kind_series(c->h, t, NULL, history_psi_line(res, full), vals, (size_t)width);
 			strip_render(strip, sizeof(strip), vals, (size_t)width, 100, strip_glyphs_for_locale());
 			fmt_cell(now, full ? p->full.pct : p->some.pct, 1, 6);
-			fmt_cell(peak, t ? highest(vals, width) : NAN, 1, 6);
+			fmt_cell(peak, t ? strip_max(vals, (size_t)width) : NAN, 1, 6);
 			struct outbuf label = { 0 };
 
 			out_padded(&label, _(psi_label(res)), psi_label_width(), 0);

@@ -28,6 +28,16 @@ enum strip_glyphs strip_glyphs_for_locale(void)
 	return MB_CUR_MAX > 1 ? STRIP_UTF8 : STRIP_ASCII;
 }
 
+double strip_max(const double *values, size_t n)
+{
+	double top = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (values[i] > top)
+			top = values[i];
+	return top;
+}
+
 int strip_levels(enum strip_glyphs g)
 {
 	return sets[g].levels;

@@ -18,6 +18,10 @@ enum strip_glyphs strip_glyphs_for_locale(void);
  * 0 for v <= 0, levels - 1 for v >= max, else at least 1; -1 for NAN. */
 int strip_level(double v, double max, int levels);
 
+/* The highest of values[0..n), the scale a chart of them needs: 0 when none is above 0 (a NAN,
+ * a value not known, is passed over). */
+double strip_max(const double *values, size_t n);
+
 /* How many glyphs a set has. */
 int strip_levels(enum strip_glyphs g);
 

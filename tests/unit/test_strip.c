@@ -44,9 +44,17 @@ static void test_render(void)
 	is_str(out, "=#", "the scale is the max given (10), not the values'");
 }
 
+static void test_max(void)
+{
+	ok(strip_max((double[]){ 3, NAN, 7.5, -2 }, 4) == 7.5, "the scale is the highest value, NAN passed over");
+	ok(strip_max((double[]){ NAN, -1 }, 2) == 0, "none above 0: the scale is 0");
+	ok(strip_max(NULL, 0) == 0, "no values: 0");
+}
+
 int main(void)
 {
 	test_levels();
+	test_max();
 	test_render();
 	return tap_done();
 }
