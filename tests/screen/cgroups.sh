@@ -60,7 +60,8 @@ screen_ok $? "Esc goes back to -c's cgroup" "header: $(header)"
 
 # the command view: the two sleepers, both named workload, as one row
 keys g g g
-wait_for_screen '^ *[▼▲]?PROCS USER .* COMMAND *$' 3 && header | grep -q 'processes summed by command'
+# the PROCS column comes at once, over the last reading's threads; the processes with the next
+wait_for_screen 'processes summed by command' 5 && screen_has '^ *[▼▲]?PROCS USER .* COMMAND *$'
 screen_ok $? "g after the cgroup view: the command view" "header: $(header)"
 wait_for_screen '^ +2 root .* workload$' 3
 screen_ok $? "the two workload sleepers of -c's cgroup as one row of 2 processes"
