@@ -27,8 +27,12 @@ openssl apache2-utils chromium python3-html5lib"
 # Test packages whose service the package enables: the tests run their own.
 SERVICE_PACKAGES="prometheus prometheus-alertmanager"
 
+started=$(date +%s)
+
+# A line of progress, with the minutes and seconds since the start (where a check's time goes).
 say() {
-	printf 'quickstart: %s\n' "$*"
+	t=$(($(date +%s) - started))
+	printf 'quickstart: [%d:%02d] %s\n' $((t / 60)) $((t % 60)) "$*"
 }
 
 need_root() {
