@@ -18,6 +18,7 @@ TMPDIR_TEST=$(mktemp -d "${TMPDIR:-/tmp}/delaytop-$TEST_NAME.XXXXXX")
 
 cleanup() {
 	local pid kv
+	lock_times
 	for pid in $TRACKED_PIDS; do
 		kill -TERM "$pid" 2>/dev/null
 		kill -CONT "$pid" 2>/dev/null # one a test holds still (SIGSTOP) gets the TERM too
@@ -108,8 +109,17 @@ require_cpus() {
 # lock_global: serialises tests that load CPUs or flip sysctls. Programs a test starts should not
 # inherit fd 9 (start_workload closes it), or one left running would hold the lock.
 lock_global() {
+	LOCK_ASKED=$SECONDS
 	exec 9>"${TMPDIR:-/tmp}/delaytop-tests.lock"
 	flock 9
+	LOCK_TAKEN=$SECONDS
+}
+
+# The lock's times in the test's log: the suite's length is about the sum of the times held.
+lock_times() {
+	if [ -n "${LOCK_TAKEN:-}" ]; then
+		echo "# the tests' lock: waited $((LOCK_TAKEN - LOCK_ASKED)) s, held $((SECONDS - LOCK_TAKEN)) s"
+	fi
 }
 
 # netlink_sockets PID: how many generic netlink sockets (protocol 16) the process holds: its
