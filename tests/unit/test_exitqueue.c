@@ -51,6 +51,16 @@ static void test_peaks(void)
 	exitqueue_free(&q);
 }
 
+/* Pushes x n times; returns how many pushes the queue refused. */
+static int fill(struct exitqueue *q, const struct exit_choice *x, int n)
+{
+	int refused = 0;
+
+	for (int i = 0; i < n; i++)
+		refused += exitqueue_push(q, x, 2) < 0;
+	return refused;
+}
+
 int main(void)
 {
 	struct ts_record leader = record(50, 50, 0, 3000, 1), worker = record(51, 50, 0, 1000, 0);
@@ -74,18 +84,8 @@ int main(void)
 	exitqueue_init(&q);
 	exitqueue_choose(&worker, NULL, 1, &x);
 	x.age_ns = 1;
-	{
-		int refused = 0, taken = 0;
-
-		for (int i = 0; i < EXITQUEUE_MAX + 5; i++) {
-			if (exitqueue_push(&q, &x, 2) < 0)
-				refused++;
-			else
-				taken++;
-		}
-		ok(q.n == EXITQUEUE_MAX && taken == EXITQUEUE_MAX && refused == 5,
-		   "a full queue refuses each record it has no room for, and says so");
-	}
+	ok(fill(&q, &x, EXITQUEUE_MAX + 5) == 5 && q.n == EXITQUEUE_MAX,
+	   "a full queue refuses each record it has no room for, and says so");
 	ok(q.items[0].recv_mono == 2 && q.items[0].age_ns == 1 && q.items[0].ppid == 7,
 	   "a queued record keeps when it came, its age and its parent");
 	exitqueue_clear(&q);
