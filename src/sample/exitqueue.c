@@ -71,14 +71,12 @@ int exitqueue_choose_peak(const struct ts_record *thread, const struct ts_record
 	return 0;
 }
 
-void exitqueue_push(struct exitqueue *q, const struct exit_choice *x, uint64_t recv_mono)
+int exitqueue_push(struct exitqueue *q, const struct exit_choice *x, uint64_t recv_mono)
 {
 	struct pending_exit *p;
 
-	if (q->n >= EXITQUEUE_MAX) {
-		q->lost++;
-		return;
-	}
+	if (q->n >= EXITQUEUE_MAX)
+		return -1;
 	q->items = xgrow(q->items, &q->cap, q->n + 1, sizeof(*q->items));
 	p = &q->items[q->n++];
 	p->id = x->id;
@@ -88,6 +86,7 @@ void exitqueue_push(struct exitqueue *q, const struct exit_choice *x, uint64_t r
 	p->peak_only = (uint8_t)x->peak_only;
 	p->recv_mono = recv_mono;
 	p->c = x->rec->c;
+	return 0;
 }
 
 void exitqueue_clear(struct exitqueue *q)

@@ -1,6 +1,6 @@
 /* exitqueue.h — exit records waiting for the next tick: which record of an exit message the
- * current mode shows, and how many were lost (by the kernel, or because too many waited). Pure
- * code. */
+ * current mode shows, and how many exit messages were received and lost (by the kernel, or
+ * because too many waited). Pure code. */
 #ifndef DELAYTOP_EXITQUEUE_H
 #define DELAYTOP_EXITQUEUE_H
 
@@ -9,7 +9,7 @@
 
 #include "taskstats.h"
 
-/* Records kept until the next tick (a long pause); more are counted as lost. */
+/* Records kept until the next tick (a long pause); the messages of more are counted as lost. */
 #define EXITQUEUE_MAX 65536
 
 /* What an exit message says of the task the mode shows. */
@@ -36,8 +36,9 @@ struct pending_exit {
 struct exitqueue {
 	struct pending_exit *items;
 	size_t n, cap;
-	uint64_t exits; /* exit messages received, since the start */
-	uint64_t lost;  /* records the kernel dropped or the queue had no room for */
+	/* Since the start, each exit message counted once: received and kept, or lost. */
+	uint64_t exits; /* exit messages received whose records the queue took */
+	uint64_t lost;  /* messages the kernel dropped, or whose record the queue had no room for */
 };
 
 void exitqueue_init(struct exitqueue *q);
@@ -51,14 +52,15 @@ void exitqueue_free(struct exitqueue *q);
 int exitqueue_choose(const struct ts_record *thread, const struct ts_record *process, int threads,
 		     struct exit_choice *out);
 
-/* Queues a chosen record received at recv_mono; counts it as lost when the queue is full. */
 /* Process mode: the record of a thread whose longest waits its process's row needs, as the row's
  * own record (the process aggregate, or none while other threads live) lacks them: a thread
  * record with longest waits that exitqueue_choose does not take. Returns 0, or -1. */
 int exitqueue_choose_peak(const struct ts_record *thread, const struct ts_record *process, int threads,
 			  struct exit_choice *out);
 
-void exitqueue_push(struct exitqueue *q, const struct exit_choice *x, uint64_t recv_mono);
+/* Queues a chosen record received at recv_mono; returns 0, or -1 when the queue is full (the
+ * caller counts its message as lost, once however many of its records found no room). */
+int exitqueue_push(struct exitqueue *q, const struct exit_choice *x, uint64_t recv_mono);
 
 
 

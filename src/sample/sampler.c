@@ -153,19 +153,25 @@ void sampler_set_why(struct sampler *s, int on)
 
 /* ---- collect ---- */
 
-/* Keeps the record of an exit message that the mode shows, for the selected tasks. */
+/* Keeps the record of an exit message that the mode shows, for the selected tasks. The message
+ * counts once: as received, or as lost when a record of it found the queue full (it was read,
+ * but its task's waits will not be shown), so that received and lost add up to the exits. */
 static void on_exit_message(void *arg, const struct ts_record *thread, const struct ts_record *process)
 {
 	struct sampler *s = arg;
 	struct exit_choice x;
+	int full = 0;
 
-	s->exits.exits++;
 	/* a thread's longest waits go first, so that its process's final row has them */
 	if ((s->o.wants & WANT_PEAKS) && exitqueue_choose_peak(thread, process, s->o.threads, &x) == 0 &&
 	    selection_has(&s->sel, x.pid, x.id, 0))
-		exitqueue_push(&s->exits, &x, s->k->ops->mono_ns(s->k));
+		full |= exitqueue_push(&s->exits, &x, s->k->ops->mono_ns(s->k)) < 0;
 	if (exitqueue_choose(thread, process, s->o.threads, &x) == 0 && selection_has(&s->sel, x.pid, x.id, s->o.threads))
-		exitqueue_push(&s->exits, &x, s->k->ops->mono_ns(s->k));
+		full |= exitqueue_push(&s->exits, &x, s->k->ops->mono_ns(s->k)) < 0;
+	if (full)
+		s->exits.lost++;
+	else
+		s->exits.exits++;
 }
 
 void sampler_drain(struct sampler *s)

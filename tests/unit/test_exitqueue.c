@@ -1,5 +1,5 @@
 /* test_exitqueue.c — which record of an exit message each mode keeps, and that a full queue
- * counts what it drops. */
+ * says which records it had no room for. */
 #include "config.h"
 
 #include <string.h>
@@ -51,6 +51,16 @@ static void test_peaks(void)
 	exitqueue_free(&q);
 }
 
+/* Pushes x n times; returns how many pushes the queue refused. */
+static int fill(struct exitqueue *q, const struct exit_choice *x, int n)
+{
+	int refused = 0;
+
+	for (int i = 0; i < n; i++)
+		refused += exitqueue_push(q, x, 2) < 0;
+	return refused;
+}
+
 int main(void)
 {
 	struct ts_record leader = record(50, 50, 0, 3000, 1), worker = record(51, 50, 0, 1000, 0);
@@ -74,9 +84,8 @@ int main(void)
 	exitqueue_init(&q);
 	exitqueue_choose(&worker, NULL, 1, &x);
 	x.age_ns = 1;
-	for (int i = 0; i < EXITQUEUE_MAX + 5; i++)
-		exitqueue_push(&q, &x, 2);
-	ok(q.n == EXITQUEUE_MAX && q.lost == 5, "a full queue counts each record it has no room for as lost");
+	ok(fill(&q, &x, EXITQUEUE_MAX + 5) == 5 && q.n == EXITQUEUE_MAX,
+	   "a full queue refuses each record it has no room for, and says so");
 	ok(q.items[0].recv_mono == 2 && q.items[0].age_ns == 1 && q.items[0].ppid == 7,
 	   "a queued record keeps when it came, its age and its parent");
 	exitqueue_clear(&q);

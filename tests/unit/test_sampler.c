@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exitqueue.h"
 #include "fakekernel.h"
 #include "sampler.h"
 #include "snapcopy.h"
@@ -1040,6 +1041,45 @@ static void test_deferred_rows(void)
 		sampler_close(s[i]);
 }
 
+/* An exit storm between two readings: more exit messages than the queue keeps. Each message
+ * counts once, as received or as lost, whether the kernel dropped it or it found the queue full:
+ * received and lost add up to the exits, as the kernel's count of tasks created can check. */
+static void test_exits_counted_once(void)
+{
+	enum { BATCHES = EXITQUEUE_MAX / FK_EXITS + 10, KERNEL_DROPS = 3 };
+	struct fake_kernel fk;
+	struct snapshot snap;
+	struct sampler *s;
+	uint64_t exits0, lost0, sent = 0;
+
+	fixture(&fk);
+	s = open_on(&fk, 1);
+	tick(s, &fk, 0, &snap);
+	exits0 = snap.exits;
+	lost0 = snap.exits_lost;
+	for (int b = 0; b < BATCHES; b++) {
+		for (int i = 0; i < FK_EXITS; i++, sent++) {
+			struct fk_exit *x = &fk.exits[fk.nexits++];
+
+			memset(x, 0, sizeof(*x));
+			fk_thread_record(&fk, &fk.p[0], &fk.p[0].t[1], &x->thread);
+			x->thread.id = x->thread.c.pid = 1000 + (uint32_t)(sent % 1000);
+		}
+		if (b == BATCHES - 1)
+			fk.lost = KERNEL_DROPS;
+		sampler_drain(s);
+	}
+	tick(s, &fk, 2, &snap);
+	printf("# sent %llu, received %llu, lost %llu\n", (unsigned long long)sent, (unsigned long long)(snap.exits - exits0),
+	     (unsigned long long)(snap.exits_lost - lost0));
+	is_int((int)(snap.exits - exits0), EXITQUEUE_MAX, "the messages whose records were kept count as received");
+	is_int((int)(snap.exits_lost - lost0), (int)sent - EXITQUEUE_MAX + KERNEL_DROPS,
+	       "those that found the queue full count as lost, beside those the kernel dropped");
+	is_int((int)(snap.exits - exits0 + snap.exits_lost - lost0), (int)sent + KERNEL_DROPS,
+	       "received and lost add up to the messages the kernel sent, none counted twice");
+	sampler_close(s);
+}
+
 int main(void)
 {
 	test_processes();
@@ -1051,6 +1091,7 @@ int main(void)
 	test_pid_reuse();
 	test_late_answers();
 	test_process_exits();
+	test_exits_counted_once();
 	test_delayacct_off();
 	test_limited();
 	test_states();
