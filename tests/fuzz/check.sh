@@ -8,8 +8,9 @@
 
 [ -n "${FUZZ_HARNESSES:-}" ] || skip_all "no fuzz harnesses named (FUZZ_HARNESSES)"
 # A budget of 1 s (libFuzzer stops in the second second: it counts whole seconds) is 26,000 to
-# 450,000 runs of each harness but the two that decode a recording, 300 to 1,200 runs a second:
-# they keep 3 s, 1,900 to 3,500 runs (FUZZ_CHECK_SECONDS sets them all).
+# 450,000 runs of each harness (8,000 and more beside two CPU hogs) but the two that decode a
+# recording, a few hundred runs a second: they keep 3 s, 1,900 to 3,500 runs (600 to 1,400
+# beside the hogs). FUZZ_CHECK_SECONDS sets them all.
 SLOW_HARNESSES="recording recrecord"
 
 for name in $FUZZ_HARNESSES; do
