@@ -37,10 +37,12 @@ done
 tap_ok $? "the exporter starts with basic auth and serves the right user" "$(cat exporter.err)"
 
 # The flood: CLIENTS threads on ADDRESSES loopback addresses from 127.0.0.FIRST, each sending alice
-# with wrong passwords on a kept-alive connection for SECONDS; prints the answers' counts.
+# with wrong passwords on a kept-alive connection until the file STOP exists, for SECONDS at most;
+# prints the answers' counts.
 cat >flood.py <<'PY'
-import base64, http.client, sys, threading, time
+import base64, http.client, os, sys, threading, time
 port, clients, addresses, first, seconds = (int(a) for a in sys.argv[1:6])
+stop = sys.argv[6]
 end = time.monotonic() + seconds
 counts = {}
 lock = threading.Lock()
@@ -48,7 +50,7 @@ lock = threading.Lock()
 def flood(i):
     addr = "127.0.0.%d" % (first + i % addresses)
     c, n = None, 0
-    while time.monotonic() < end:
+    while time.monotonic() < end and not os.path.exists(stop):
         n += 1
         auth = base64.b64encode(b"alice:wrong %d %d" % (i, n)).decode()
         try:
@@ -77,11 +79,13 @@ print(" ".join("%s:%d" % (k, v) for k, v in sorted(counts.items(), key=str)))
 PY
 
 # flood_and_scrape ADDRESSES FIRST WARM USER0: the flood from ADDRESSES addresses from
-# 127.0.0.FIRST; after WARM s, users USER0 to USER0+TRIES-1 ask once each, half a second apart.
+# 127.0.0.FIRST; after WARM s, users USER0 to USER0+TRIES-1 ask once each, half a second apart,
+# and the flood stops once the last has its answer (or after WARM + 2 s per user at most).
 # Prints "passed slowest codes..."; the flood's counts go to flood-FIRST.out.
 flood_and_scrape() {
 	local addresses=$1 first=$2 warm=$3 user0=$4 pid passed=0 slowest=0 codes="" code t k
-	timeout 120 python3 flood.py "$PORT" 32 "$addresses" "$first" $((warm + TRIES * 2)) >"flood-$first.out" 2>&1 9>&- &
+	timeout 120 python3 flood.py "$PORT" 32 "$addresses" "$first" $((warm + TRIES * 2)) "stop-$first" \
+		>"flood-$first.out" 2>&1 9>&- &
 	pid=$!
 	track_pid "$pid"
 	sleep "$warm"
@@ -92,6 +96,7 @@ flood_and_scrape() {
 		slowest=$(awk -v a="$slowest" -v b="$t" 'BEGIN { print (b + 0 > a + 0) ? b : a }')
 		sleep 0.5
 	done
+	: >"stop-$first"
 	wait "$pid"
 	echo "$passed $slowest$codes"
 }
