@@ -122,6 +122,27 @@ lock_times() {
 	fi
 }
 
+# require_why [--loose]: takes the global lock (a --why delaytop beside exit_storm.sh under ASan made
+# it lose exit records, and the probe below is one), then probes --why with one reading: its JSON and
+# stderr in $TMPDIR_TEST/probe.json and probe.err, its why.state in WHY_STATE. Skips the test, with
+# the probe's reason, unless --why is on; with --loose only where the eBPF side cannot run at all (a
+# build without it, a kernel without BTF), so that a --why failing otherwise fails the test. Call it
+# in the test's own shell (not in $(...) or a pipe), as the lock is fd 9 of that shell.
+require_why() {
+	local p=$TMPDIR_TEST/probe
+	require_cmd jq
+	lock_global
+	"$DELAYTOP" -b --why --format json -n 1 -d 0.2 -p 1 >"$p.json" 2>"$p.err" 9>&-
+	WHY_STATE=$(jq -r 'select(.type == "psi") | .why.state' "$p.json" 2>/dev/null | tail -1)
+	[ "$WHY_STATE" = on ] && return 0
+	if [ "${1:-}" = --loose ]; then
+		grep -q "built without eBPF" "$p.err" && skip_all "$(head -1 "$p.err")"
+		[ -r /sys/kernel/btf/vmlinux ] || skip_all "the kernel has no BTF: $(head -1 "$p.err")"
+		return 0
+	fi
+	skip_all "--why is not on here: $(head -1 "$p.err")"
+}
+
 # netlink_sockets PID: how many generic netlink sockets (protocol 16) the process holds: its
 # taskstats socket for queries and its exit listeners.
 netlink_sockets() {

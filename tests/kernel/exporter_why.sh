@@ -14,12 +14,7 @@ require_cmd curl awk jq promtool python3
 require_taskstats
 
 # Skips only where the eBPF side cannot run at all: a build without it, a kernel without BTF.
-"$DELAYTOP" -b --why --format json -n 1 -d 0.2 -p 1 >"$TMPDIR_TEST/probe.json" 2>"$TMPDIR_TEST/probe.err"
-state=$(jq -r 'select(.type == "psi") | .why.state' "$TMPDIR_TEST/probe.json" 2>/dev/null | tail -1)
-if [ "$state" != on ]; then
-	grep -q "built without eBPF" "$TMPDIR_TEST/probe.err" && skip_all "$(head -1 "$TMPDIR_TEST/probe.err")"
-	[ -r /sys/kernel/btf/vmlinux ] || skip_all "the kernel has no BTF: $(head -1 "$TMPDIR_TEST/probe.err")"
-fi
+require_why --loose # and the global lock, which the spinners below want too
 
 V2=$(awk '{ for (i = 7; $i != "-"; i++); if ($(i + 1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo)
 [ -n "$V2" ] || skip_all "no cgroup v2 hierarchy is mounted"
@@ -30,7 +25,6 @@ T=$TMPDIR_TEST
 H=delaytop_cgroup_wait_seconds
 CG="cgroup=\"/$NAME\""
 
-lock_global # the spinners load CPU 1
 wait_cpu_quiet 1
 start_workload spin 1; A=$WORKLOAD_PID
 start_workload spin 1; B=$WORKLOAD_PID

@@ -12,17 +12,10 @@
 require_root
 require_cmd jq dd python3
 require_taskstats
-# --why's programs run at every context switch of the machine: beside an exit storm or a
-# timing test they slow what that test measures (exit_storm.sh lost records beside this one)
-lock_global
 T=$TMPDIR_TEST
-
-"$DELAYTOP" -b --why --format json -n 1 -d 0.2 -p 1 >"$T/probe.json" 2>"$T/probe.err"
-state=$(jq -r 'select(.type == "psi") | .why.state' "$T/probe.json" 2>/dev/null | tail -1)
-if [ "$state" != on ]; then
-	grep -q "built without eBPF" "$T/probe.err" && skip_all "$(head -1 "$T/probe.err")"
-	[ -r /sys/kernel/btf/vmlinux ] || skip_all "the kernel has no BTF: $(head -1 "$T/probe.err")"
-fi
+# --why's programs run at every context switch of the machine: beside an exit storm or a timing
+# test they slow what that test measures; require_why takes the global lock
+require_why --loose
 DIR=$(disk_dir)
 [ -n "$DIR" ] || skip_all "no writable directory on a disk for O_DIRECT writes"
 FS=$(mktemp "$DIR/delaytop-htmlwhy.XXXXXX")

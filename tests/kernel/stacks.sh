@@ -14,19 +14,13 @@
 require_root
 require_cmd jq setpriv
 require_taskstats
-# --why's programs run at every context switch of the machine: beside an exit storm or a
-# timing test they slow what that test measures (exit_storm.sh lost records beside this one)
-lock_global
 
 SW=${top_builddir:-.}/tests/stackwait
 [ -x "$SW" ] || skip_all "tests/stackwait was not built"
 
-"$DELAYTOP" -b --why --format json -n 1 -d 0.2 -p 1 >"$TMPDIR_TEST/probe.json" 2>"$TMPDIR_TEST/probe.err"
-state=$(jq -r 'select(.type == "psi") | .why.state' "$TMPDIR_TEST/probe.json" 2>/dev/null | tail -1)
-if [ "$state" != on ]; then
-	grep -q "built without eBPF" "$TMPDIR_TEST/probe.err" && skip_all "$(head -1 "$TMPDIR_TEST/probe.err")"
-	[ -r /sys/kernel/btf/vmlinux ] || skip_all "the kernel has no BTF: $(head -1 "$TMPDIR_TEST/probe.err")"
-fi
+# --why's programs run at every context switch of the machine: beside an exit storm or a timing
+# test they slow what that test measures; require_why takes the global lock
+require_why --loose
 
 # start NAME ARGS...: runs stackwait ARGS in the background; its pid (the one it prints) in NAME
 start() {

@@ -19,16 +19,13 @@ SW=${top_builddir:-.}/tests/stackwait
 DIR=$(disk_dir)
 [ -n "$DIR" ] || skip_all "no writable directory on a disk (fsync on tmpfs never waits)"
 
-"$DELAYTOP" -b --why --format json -n 1 -d 0.2 -p 1 >"$TMPDIR_TEST/probe.json" 2>"$TMPDIR_TEST/probe.err"
-state=$(jq -r 'select(.type == "psi") | .why.state' "$TMPDIR_TEST/probe.json" 2>/dev/null | tail -1)
-[ "$state" = on ] || skip_all "--why is not on here: $(head -1 "$TMPDIR_TEST/probe.err")"
+require_why # and the global lock: an I/O load, and the sysctl
 
 mount_of() {
 	awk -v t="$1" '{ for (i = 7; $i != "-"; i++); if ($(i + 1) == t) { print $5; exit } }' /proc/self/mountinfo
 }
 V2=$(mount_of cgroup2)
 [ -n "$V2" ] || skip_all "no cgroup v2 hierarchy is mounted"
-lock_global # an I/O load, and the sysctl
 enable_delayacct
 NAME=delaytop-trigstacks.$$
 CG=$V2/$NAME

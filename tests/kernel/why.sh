@@ -15,20 +15,14 @@ require_cmd jq setpriv flock python3
 require_taskstats
 
 # Skips only where the eBPF side cannot run at all: a build without it, a kernel without BTF.
-"$DELAYTOP" -b --why --format json -n 1 -d 0.2 -p 1 >"$TMPDIR_TEST/probe.json" 2>"$TMPDIR_TEST/probe.err"
-state=$(jq -r 'select(.type == "psi") | .why.state' "$TMPDIR_TEST/probe.json" 2>/dev/null | tail -1)
-if [ "$state" != on ]; then
-	grep -q "built without eBPF" "$TMPDIR_TEST/probe.err" && skip_all "$(head -1 "$TMPDIR_TEST/probe.err")"
-	[ -r /sys/kernel/btf/vmlinux ] || skip_all "the kernel has no BTF: $(head -1 "$TMPDIR_TEST/probe.err")"
-fi
-[ "$state" = on ]
-tap_ok $? "as root --why is on" "expected why.state on, got '$state'" "stderr: $(head -2 "$TMPDIR_TEST/probe.err" | tr '\n' ' ')"
+require_why --loose # and the lock: see require_why
+[ "$WHY_STATE" = on ]
+tap_ok $? "as root --why is on" "expected why.state on, got '$WHY_STATE'" "stderr: $(head -2 "$TMPDIR_TEST/probe.err" | tr '\n' ' ')"
 kinds=$(jq -r 'select(.type == "psi") | .why.kinds | join(",")' "$TMPDIR_TEST/probe.json" 2>/dev/null | tail -1)
 case ",$kinds," in *,cpu,*io,*blocked,*) true ;; *) false ;; esac
 tap_ok $? "cpu, io and blocked are measured (got: $kinds)" "expected at least cpu, io and blocked"
 diag "measured: $kinds; $(jq -r 'select(.type == "psi") | .why.reason // "all kinds attached"' "$TMPDIR_TEST/probe.json" | tail -1)"
 
-lock_global
 enable_delayacct
 
 # ---- two spinners sharing CPU 1 ----

@@ -10,11 +10,7 @@ require_cpus 2
 require_cmd jq
 require_taskstats
 
-"$DELAYTOP" -b --why --format json -n 1 -d 0.2 -p 1 >"$TMPDIR_TEST/probe.json" 2>"$TMPDIR_TEST/probe.err"
-state=$(jq -r 'select(.type == "psi") | .why.state' "$TMPDIR_TEST/probe.json" 2>/dev/null | tail -1)
-[ "$state" = on ] || skip_all "--why is not on here: $(head -1 "$TMPDIR_TEST/probe.err")"
-
-lock_global
+require_why # and the global lock, which the spinners below want too
 enable_delayacct
 wait_cpu_quiet 1
 start_workload spin 1; A=$WORKLOAD_PID

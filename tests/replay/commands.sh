@@ -128,7 +128,8 @@ screen_ok $? "cc1's three processes summed (TOTAL 61.3), sh's three of two users
 [ "$(selected_name)" = cc1 ]
 screen_ok $? "the first row, cc1, is selected" "selected: $(selected_name)"
 keys Down
-wait_until 3 test "$(selected_name)" = postgres
+# (eval: the selection read afresh at each try, not once when wait_until is called)
+wait_until 3 eval '[ "$(selected_name)" = postgres ]'
 keys n
 wait_for_screen '^ +4 alice .*\+ cc1$' 3
 screen_ok $? "the next reading: cc1's four processes, its CPU wait carried over (+)" "cc1: $(crow cc1)"

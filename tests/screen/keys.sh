@@ -151,10 +151,19 @@ clock() { line 1 | grep -o -E '[0-9]{2}:[0-9]{2}:[0-9]{2}' | head -1; }
 keys z
 wait_for_screen '^PAUSED ' 3
 screen_ok $? "z shows PAUSED at the start of the header's second line"
+# A reading asked for before z may still be under way, and lands after PAUSED is drawn (on a
+# loaded machine a reading takes a good part of the 0.5 s): the clock may move that once, never again.
 c1=$(clock)
 sleep 2.2
 capture
 c2=$(clock)
+if [ -n "$c1" ] && [ "$c1" != "$c2" ]; then
+	diag "the reading under way when z came moved the clock from $c1 to $c2"
+	c1=$c2
+	sleep 2.2
+	capture
+	c2=$(clock)
+fi
 screen_has '^PAUSED ' && [ -n "$c1" ] && [ "$c1" = "$c2" ]
 screen_ok $? "while paused the header's clock stays at $c1 (after 2.2 s: $c2)"
 keys z

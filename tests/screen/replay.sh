@@ -198,6 +198,20 @@ quit_ok "q ends the replay with status 0"
 # -w with the screen: the screen's readings are recorded as it takes them, and replay.
 start_screen -- -w "$TMPDIR_TEST/screen.rec" -d 0.5
 wait_for_screen '^ +PID .*TOTAL' 5
+# three readings shown (three times in the header's clock, which has seconds): the first and two
+# with rates, each recorded as it was taken; then a while more, as before
+CLOCKS=""
+three_shown() {
+	local c
+	c=$(line 1 | awk '{ print $1 }')
+	case " $CLOCKS " in
+	*" $c "*) ;;
+	*) CLOCKS="$CLOCKS $c" ;;
+	esac
+	[ "$(echo $CLOCKS | wc -w)" -ge 3 ]
+}
+wait_for_screen_fn three_shown 10
+screen_ok $? "the live screen with -w shows readings (three times:$CLOCKS)"
 sleep 2
 quit_ok "the live screen with -w ends with status 0"
 n=$("$DELAYTOP" -r "$TMPDIR_TEST/screen.rec" --format json 2>/dev/null | jq -r 'select(.type == "psi") | .time' | wc -l)

@@ -16,9 +16,7 @@ require_cmd jq bpftool setpriv
 
 SW=${top_builddir:-.}/tests/stackwait
 [ -x "$SW" ] || skip_all "tests/stackwait was not built"
-"$DELAYTOP" -b --why --format json -n 1 -d 0.2 -p 1 >"$TMPDIR_TEST/probe.json" 2>"$TMPDIR_TEST/probe.err"
-state=$(jq -r 'select(.type == "psi") | .why.state' "$TMPDIR_TEST/probe.json" 2>/dev/null | tail -1)
-[ "$state" = on ] || skip_all "--why is not on here: $(head -1 "$TMPDIR_TEST/probe.err")"
+require_why # and the global lock: its --why programs run at every context switch
 
 CFG=$TMPDIR_TEST/cfg # no settings file of the machine's
 NAME=swpane$$
