@@ -130,7 +130,8 @@ void collect_list_threads(struct collector *c, enum list_answer with_answer)
 	size_t nprocs = c->nids;
 	struct proc **procs = xmalloc((nprocs ? nprocs : 1) * sizeof(*procs));
 
-	memcpy(procs, c->owner, nprocs * sizeof(*procs));
+	if (nprocs) /* owner may be NULL when there are none */
+		memcpy(procs, c->owner, nprocs * sizeof(*procs));
 	c->nids = 0;
 	for (size_t i = 0; i < nprocs; i++) {
 		struct proc *p = procs[i];
@@ -227,25 +228,27 @@ static void apply_process_reply(struct collector *c, struct proc *p, const struc
 	task_read(t, cnt, when, (uint32_t)p->nlwp, start >= c->tt->prev_boot, 1, c->tt, c->rules);
 }
 
-/* Makes room for an answer per id. */
-static void grow_replies(struct collector *c)
+/* Makes room for an answer per id, none answered yet. With no ids there may be no room at all
+ * (answered NULL), and memset must not be given NULL even for 0 bytes. */
+static void ready_replies(struct collector *c)
 {
-	if (c->nids <= c->capreplies)
-		return;
-	c->capreplies = c->nids;
-	free(c->replies);
-	free(c->answered_at);
-	c->replies = xmalloc(c->capreplies * sizeof(*c->replies));
-	c->answered_at = xmalloc(c->capreplies * sizeof(*c->answered_at));
-	c->answered = xrealloc(c->answered, c->capreplies);
+	if (c->nids > c->capreplies) {
+		c->capreplies = c->nids;
+		free(c->replies);
+		free(c->answered_at);
+		c->replies = xmalloc(c->capreplies * sizeof(*c->replies));
+		c->answered_at = xmalloc(c->capreplies * sizeof(*c->answered_at));
+		c->answered = xrealloc(c->answered, c->capreplies);
+	}
+	if (c->nids)
+		memset(c->answered, 0, c->nids);
 }
 
 /* One per-process (TGID) answer for each of the first n ids, kept in replies until its process
  * is read. */
 int collect_ask_processes(struct collector *c, size_t n)
 {
-	grow_replies(c);
-	memset(c->answered, 0, c->nids);
+	ready_replies(c);
 	return c->k->ops->query(c->k, TS_BY_TGID, c->ids, n, keep_reply, c);
 }
 
@@ -312,8 +315,7 @@ int collect_processes(struct collector *c, char *err, size_t errlen)
 	if (!follow)
 		rc = collect_ask_processes(c, c->nids);
 	else {
-		grow_replies(c);
-		memset(c->answered, 0, c->nids);
+		ready_replies(c);
 		rc = threadnotes_split(c);
 		if (rc >= 0)
 			rc = ask_rest(c);

@@ -278,6 +278,26 @@ static void test_vanishing(void)
 	sampler_close(s);
 }
 
+/* A walk that lists no process (a -p selection all gone): readings with no rows, in both modes.
+ * The collector then has made no room for answers; a sanitizer build fails here if any of its
+ * calls is given that null room, even for 0 bytes (collect.c's memset did). */
+static void test_nothing_listed(void)
+{
+	struct fake_kernel fk;
+	struct snapshot snap;
+	struct sampler *s;
+
+	for (int threads = 0; threads <= 1; threads++) {
+		fk_init(&fk, 100);
+		s = open_on(&fk, threads);
+		is_int(tick(s, &fk, 0, &snap), 0, threads ? "thread mode: a first reading of nothing" :
+							     "a first reading of nothing");
+		is_int(tick(s, &fk, 2, &snap), 0, threads ? "thread mode: and the next" : "and the next");
+		is_int(snap.nrows, 0, threads ? "thread mode: no rows" : "no rows");
+		sampler_close(s);
+	}
+}
+
 /* A pid reused between two readings: the old process's exit record ends its row, the new one is
  * another task, with rates from zero as it was born in the interval. */
 static void test_pid_reuse(void)
@@ -1088,6 +1108,7 @@ int main(void)
 	test_first_guess();
 	test_newly_wanted();
 	test_vanishing();
+	test_nothing_listed();
 	test_pid_reuse();
 	test_late_answers();
 	test_process_exits();
