@@ -19,9 +19,12 @@ TMPDIR_TEST=$(mktemp -d "${TMPDIR:-/tmp}/delaytop-$TEST_NAME.XXXXXX")
 cleanup() {
 	local pid kv
 	lock_times
+	# CONT before TERM: one a test holds still (SIGSTOP) runs to take the TERM. Not after it: a
+	# SIGCONT throws away a pending SIGSTOP, and a sanitizer build's delaytop, exiting on the
+	# TERM, may by then have had one sent by LeakSanitizer's tracer, which waits for it forever.
 	for pid in $TRACKED_PIDS; do
+		kill -CONT "$pid" 2>/dev/null
 		kill -TERM "$pid" 2>/dev/null
-		kill -CONT "$pid" 2>/dev/null # one a test holds still (SIGSTOP) gets the TERM too
 	done
 	for pid in $TRACKED_PIDS; do
 		wait "$pid" 2>/dev/null
