@@ -1,9 +1,9 @@
 #!/bin/bash
 # capture.sh — --capture 2 with a PSI trigger on a test cgroup: readings are kept in memory and
 # written only around the moments the trigger fires. delaytop runs 3 s with the cgroup idle,
-# then two spinners pinned to CPU 1 in the cgroup stall for 4.5 s (the trigger fires about every
-# 2 s, each firing just after the window of the one before ends), then stop, and delaytop runs
-# on. The events are printed; the file holds the readings from about 2 s before the first firing
+# then two spinners pinned to CPU 1 in the cgroup stall for 4.5 s, or until the trigger has fired
+# (at most 10 s; it fires about every 2 s, each firing just after the window of the one before
+# ends), then stop, and delaytop runs on. The events are printed; the file holds the readings from about 2 s before the first firing
 # to 2 s after the last and no others, every reading in between once; its first reading is a key
 # reading that replays with its rates, as the live run printed it. A trigger that does not fire
 # leaves a file without readings.
@@ -37,14 +37,25 @@ spinner() {
 }
 
 SPIN=""
-"$DELAYTOP" -w "$T/cap.rec" --capture 2 --trigger "cpu some 100ms 2s /$NAME" -d 0.5 -n 28 -b --format json \
+# the cgroup's CPU "some" stall so far, in microseconds: the kernel's own count
+stalled_us() { awk '$1 == "some" { sub("total=", "", $5); print $5 }' "$CG/cpu.pressure"; }
+
+"$DELAYTOP" -w "$T/cap.rec" --capture 2 --trigger "cpu some 100ms 2s /$NAME" -d 0.5 -n 36 -b --format json \
 	>"$T/live.json" 2>"$T/live.err" 9>&- &
 DT=$!
 track_pid "$DT"
 sleep 3
+s0=$(stalled_us)
 spinner
 spinner
 sleep 4.5
+# on a loaded machine the first firing may come late: the stall goes on until it has (up to 10 s
+# in all; the run's 18 s leave 2 s and more after it)
+for _ in $(seq 55); do
+	grep -q '"type":"event"' "$T/live.json" && break
+	sleep 0.1
+done
+diag "the spinners' cgroup: $(wc -l <"$CG/cgroup.procs") tasks, CPU some stall $((($(stalled_us) - s0) / 1000)) ms by the kernel's count"
 for p in $SPIN; do stop_pid "$p"; done
 wait "$DT"
 rc=$?
@@ -63,6 +74,7 @@ rc=$?
 mapfile -t rt < <(jq -r 'select(.type == "psi") | .time' "$T/rep.json")
 [ "$rc" = 0 ] && [ ! -s "$T/rep.err" ] && [ "${#rt[@]}" -ge 4 ]
 tap_ok $? "the capture replays: status 0, readings" "status $rc; ${#rt[@]} readings; $(head -2 "$T/rep.err")"
+[ "${#rt[@]}" -gt 0 ] || rt=(none) # the points below then fail, rather than the script
 diag "replayed: ${rt[0]:-none} .. ${rt[-1]:-none}"
 dups=$(printf '%s\n' "${rt[@]}" | sort | uniq -d)
 [ -z "$dups" ] && [ "$(printf '%s\n' "${rt[@]}" | sort -c 2>&1)" = "" ]
