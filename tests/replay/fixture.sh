@@ -65,6 +65,11 @@ open_replay() {
 	wait_for_screen_not '^delaytop help' 3 && wait_for_screen '^RECORDING ' 3
 }
 
+# at_time HH:MM:SS: waits until the header shows the reading of that time (the fixtures' readings
+# are whole seconds apart, the first at 00:00:00: n moves one on). A key's effect is read after
+# it: a screen that still shows the reading before may already match what is waited for.
+at_time() { wait_for_screen "^RECORDING 2026-01-01 $1\\.0( |\$)" 3; }
+
 # rows_are "ID ID ... ": waits until the table's rows are these, in this order.
 ids() { row_ids | tr '\n' ' '; }
 want_rows=""

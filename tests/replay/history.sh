@@ -55,8 +55,8 @@ keys n
 wait_for_screen '^It ended during the last interval\.$' 3
 screen_ok $? "its exit in the third reading is said"
 keys n
-wait_for_screen '^IRQ +\|' 3 && screen_has '^Process 1310 \(as\) ended: its last minutes as kept; Esc returns$' &&
-	screen_has '^IO +\|'
+wait_for_screen '^Process 1310 \(as\) ended: its last minutes as kept; Esc returns$' 3 && screen_has '^IO +\|' &&
+	screen_has '^IRQ +\|'
 screen_ok $? "gone from the next reading: the view says it ended and keeps its charts"
 keys Escape
 wait_for_screen_not '^Process 1310' 3
@@ -91,7 +91,7 @@ screen_ok $? "80x24: the command line is cut at the edge, not wrapped onto the n
 
 open_replay -u LANG LANG=C -- -r "$FIX/procs.rec" --columns=pid,total,trend,command
 keys n n n
-wait_for_screen '^ +PID +vTOTAL TREND +COMMAND$' 3 && row_of 1301 | grep -q -E '^ +1301 +[0-9.]+\+? +\.?-#- cc1$'
+at_time 00:00:03 && screen_has '^ +PID +vTOTAL TREND +COMMAND$' && row_of 1301 | grep -q -E '^ +1301 +[0-9.]+\+? +\.?-#- cc1$'
 screen_ok $? "LANG=C: TREND in _.-=#" "cc1: $(row_of 1301)"
 
 # ---- narrow: 40x24 ----

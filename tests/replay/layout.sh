@@ -24,7 +24,7 @@ screen_ok $? "200 columns: the CGROUP column, its paths cut from the left with �
 SCREEN_W=60 SCREEN_H=14
 open_replay -- -r "$FIX/procs.rec"
 keys n
-wait_for_screen '^ +PID USER +S +CPU% +CPU +IO +▼TOTAL COMMAND$' 3
+at_time 00:00:01 && screen_has '^ +PID USER +S +CPU% +CPU +IO +▼TOTAL COMMAND$'
 screen_ok $? "60 columns: CPU and IO stay with TOTAL and COMMAND, the other kinds go"
 screen_has '^CPU    some   12\.5%  avg10' && ! printf '%s\n' "$SCREEN" | sed -n 3,8p | grep -q '\['
 screen_ok $? "60 columns: the PSI lines lose their bars"
@@ -38,7 +38,7 @@ wait_for_screen '^ +PID +vTOTAL COMM' 3 && line 1 | grep -q '^RECORDING 2026-01-
 screen_ok $? "20x5: the header cut to the width, the title with the ASCII marker (LANG=C)"
 tm resize-window -t dt -x 100 -y 20
 keys n
-wait_for_screen '^ +PID USER .* vTOTAL COMMAND$' 3 && screen_has '^ +480 postgres D '
+at_time 00:00:01 && screen_has '^ +PID USER .* vTOTAL COMMAND$' && screen_has '^ +480 postgres D '
 screen_ok $? "grown to 100x20: the whole table is back"
 table_rows | grep -q -E ' cc1$' && table_rows | grep -q -F ' x?[31mred?'
 screen_ok $? "LANG=C: ASCII names as they are, control characters as '?'"

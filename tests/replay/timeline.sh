@@ -28,7 +28,6 @@ cursor() {
 }
 # The bucket of second S of 0..119 on a line of W cells (timeline.c's bucket_of), plus the label.
 col_of() { awk -v s="$1" -v w="$2" 'BEGIN { print 9 + int(s * 1e9 / (119e9 + 1) * w) }'; }
-at_time() { wait_for_screen "^RECORDING 2026-01-01 $1\\.0 " 3; }
 said() { wait_for_screen "$1" 3; }
 
 # ---- 80x24, UTF-8 ----

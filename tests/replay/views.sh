@@ -22,7 +22,7 @@ marked() { title_words | tr ' ' '\n' | grep -E '▼|▲' | sed 's/[▼▲]//'; }
 # ---- threads ----
 open_replay -- -r "$FIX/threads.rec"
 keys n
-wait_for_screen '^ +TID USER ' 3 && [ "$(row_of 1501 | awk '{ print $NF }')" = "Thread#0" ] &&
+at_time 00:00:01 && screen_has '^ +TID USER ' && [ "$(row_of 1501 | awk '{ print $NF }')" = "Thread#0" ] &&
 	row_of 1502 | grep -q 'C2 CompilerThre$' && row_of 1500 | grep -q ' java$'
 screen_ok $? "threads.rec: TID rows, java's threads under their own names" "rows: $(ids)"
 keys t
