@@ -61,17 +61,6 @@ bg_start() {
 	printf -v "$var" '%s' "$!"
 }
 
-# wait_until SECONDS COMMAND...: polls COMMAND every 0.1 s until it succeeds or time is up.
-wait_until() {
-	local end=$((SECONDS + $1 + 1))
-	shift
-	while :; do
-		"$@" && return 0
-		[ "$SECONDS" -lt "$end" ] || return 1
-		sleep 0.1
-	done
-}
-
 # start_screen [VAR=VALUE | -u VAR ...] [-- DELAYTOP-ARGS...]: delaytop in a new SCREEN_W x
 # SCREEN_H session of its own, with LANG=C.UTF-8 unless a VAR=VALUE says otherwise (-u VAR:
 # without VAR); kills the previous one. Sets SCREEN_PID; returns 1 when delaytop did not start.
@@ -139,7 +128,8 @@ screen_has() {
 # SCREEN holds the capture. (When the pane's program has ended, tmux scrolls its last lines up to
 # write "Pane is dead": capture with -S - to see them.)
 wait_for_screen() {
-	local end=$((SECONDS + $2 + 1)) re=$1
+	local end re=$1
+	end=$(wait_end "$2")
 	shift 2
 	while :; do
 		capture "$@"
@@ -151,7 +141,8 @@ wait_for_screen() {
 
 # wait_for_screen_not ERE SECONDS: captures until the screen no longer matches ERE.
 wait_for_screen_not() {
-	local end=$((SECONDS + $2 + 1))
+	local end
+	end=$(wait_end "$2")
 	while :; do
 		capture
 		screen_has "$1" || return 0
@@ -162,7 +153,8 @@ wait_for_screen_not() {
 
 # wait_for_screen_fn FUNCTION SECONDS: captures until FUNCTION (which reads SCREEN) succeeds.
 wait_for_screen_fn() {
-	local end=$((SECONDS + $2 + 1))
+	local end
+	end=$(wait_end "$2")
 	while :; do
 		capture
 		"$1" && return 0
