@@ -44,6 +44,7 @@ now() { date +%s.%N; }
 R=$!
 TZ=UTC "$DELAYTOP" -b --group=cgroup --format json -d 0.25 -n 36 -c "/$NAME" >"$T/live.json" 2>"$T/live.err" &
 V=$!
+wait_first_reading "$R" && wait_first_reading "$V" # a slow build takes a while to its first
 sleep 1.5
 t_stop=$(now)
 kill -STOP "$P"

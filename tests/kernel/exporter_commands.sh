@@ -40,7 +40,7 @@ run_as dtspin spin 1; S2=$LAST
 run_as dtwrite odirect "$WDIR/data"; W=$LAST
 sleep 0.3
 kill -0 "$W" 2>/dev/null || skip_all "O_DIRECT writes fail on $DIR ($(stat -f -c %T "$DIR"))"
-[ "$(cat /proc/$S1/comm)" = dtspin ] || skip_all "a link does not name the task here: $(cat /proc/$S1/comm)"
+wait_until 5 comm_is "$S1" dtspin || skip_all "a link does not name the task here: $(cat /proc/$S1/comm)"
 
 w0=$(($(schedstat_wait "$S1") + $(schedstat_wait "$S2")))
 start_exporter --readings 4 -d 0.5 || skip_all "the exporter did not answer: $(head -2 "$T/exporter.err")"

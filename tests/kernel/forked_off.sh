@@ -37,10 +37,31 @@ T=$TMPDIR_TEST
 "$DELAYTOP" -b -H -d 0.5 -n 16 --format csv >"$T/thr.csv" 2>/dev/null & C=$!
 "$DELAYTOP" -b -d 0.5 -n 16 --accumulate >"$T/acc.txt" 2>/dev/null & A=$!
 "$DELAYTOP" -b -H -d 0.5 -n 16 --accumulate --format json >"$T/acc.json" 2>/dev/null & AJ=$!
-sleep 1.2
+for p in $J $C $A $AJ; do
+	wait_first_reading "$p"
+done
+sleep 0.7 # and a report each with the switch off
+# reports FILE: how many reports FILE has (JSON: its psi lines; CSV: its times; text: headers).
+reports() {
+	case $1 in
+	*.json) grep -c '^{"type":"psi"' "$1" ;;
+	*.csv) grep -o '^[0-9][^,]*' "$1" | uniq | wc -l ;;
+	*) grep -c '^delaytop - ' "$1" ;;
+	esac
+}
+OUTS="$T/proc.json $T/thr.csv $T/acc.txt $T/acc.json"
 set_sysctl kernel.task_delayacct 1
 ON=$(date +%s.%N)
-sleep 1.5 # every run has read the switch on by now
+declare -A AT_ON
+for f in $OUTS; do AT_ON[$f]=$(reports "$f"); done
+# two more reports of each run: the second read the switch on
+read_on() {
+	local f
+	for f in $OUTS; do
+		[ "$(reports "$f")" -ge $((AT_ON[$f] + 2)) ] || return 1
+	done
+}
+wait_until 10 read_on
 start_workload odirect "$WDIR/new"; NEW=$WORKLOAD_PID
 wait $J $C $A $AJ
 stop_pid "$OLD"

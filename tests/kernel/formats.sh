@@ -20,9 +20,8 @@ ln -s "$WORKLOAD" "$TMPDIR_TEST/$COMMA"
 ln -s "$WORKLOAD" "$TMPDIR_TEST/$ESCN"
 WORKLOAD="$TMPDIR_TEST/$COMMA" start_workload sleep 60; PC=$WORKLOAD_PID
 WORKLOAD="$TMPDIR_TEST/$ESCN" start_workload sleep 60; PE=$WORKLOAD_PID
-sleep 0.2
-[ "$(cat "/proc/$PC/comm")" = "$COMMA" ] || skip_all "could not name a process '$COMMA'"
-[ "$(cat "/proc/$PE/comm")" = "$ESCN" ] || skip_all "could not name a process with an escape character"
+wait_until 5 comm_is "$PC" "$COMMA" || skip_all "could not name a process '$COMMA'"
+wait_until 5 comm_is "$PE" "$ESCN" || skip_all "could not name a process with an escape character"
 
 # ---- JSON ----
 "$DELAYTOP" -b -n 2 -d 0.5 --format json >"$TMPDIR_TEST/all.json" 2>"$TMPDIR_TEST/err"

@@ -19,9 +19,8 @@ done
 WORKLOAD="$TMPDIR_TEST/$C1N" start_workload sleep 60; P1=$WORKLOAD_PID
 WORKLOAD="$TMPDIR_TEST/$FFN" start_workload sleep 60; P2=$WORKLOAD_PID
 WORKLOAD="$TMPDIR_TEST/$LONE" start_workload sleep 60; P3=$WORKLOAD_PID
-sleep 0.2
-[ "$(cat "/proc/$P1/comm")" = "$C1N" ] || skip_all "could not name a process with U+009B"
-[ "$(cat "/proc/$P2/comm")" = "$FFN" ] || skip_all "could not name a process with a \\xff byte"
+wait_until 5 comm_is "$P1" "$C1N" || skip_all "could not name a process with U+009B"
+wait_until 5 comm_is "$P2" "$FFN" || skip_all "could not name a process with a \\xff byte"
 PIDS=$P1,$P2,$P3
 
 # inert FILE: "OK", or what in FILE is not inert display text (strict UTF-8 with no control

@@ -28,6 +28,7 @@ t_start=$(now_s)
 # pid A is marked all along: A's counters first, then B's
 follow_start "$TMPDIR_TEST/out.json" "$TMPDIR_TEST/err" "$A" -- "$DELAYTOP" -b -d 1 -n 4 --format json -p "$A"
 {
+	wait_first_reading "$DT_PID" # then halfway between its first two reports
 	sleep 1.5
 	schedstat_wait "$A" >"$TMPDIR_TEST/a_wait"
 	kill -TERM "$A"

@@ -188,13 +188,17 @@ if __name__ == '__main__':
 PY
 
 # ---- killed writers ----
+# printed FILE N: whether FILE has N reports or more.
+printed() { [ "$(grep -c '^delaytop - ' "$1")" -ge "$2" ]; }
 F=$T/kill.rec
 : >"$T/rep.0"
 for i in 1 2 3 4 5; do
 	"$DELAYTOP" -w "$F" -b -d 0.1 >"$T/live.$i" 2>"$T/err.$i" 9>&- &
 	pid=$!
 	track_pid "$pid"
-	sleep "$(awk -v r="$RANDOM" 'BEGIN { printf "%.2f", 0.5 + r / 32768 * 1.5 }')"
+	# three reports printed (a slow build takes a while to its first), then a moment in 0-1.5 s
+	wait_until 20 printed "$T/live.$i" 3
+	sleep "$(awk -v r="$RANDOM" 'BEGIN { printf "%.2f", r / 32768 * 1.5 }')"
 	kill -KILL "$pid"
 	wait "$pid" 2>/dev/null
 	"$DELAYTOP" -r "$F" -b >"$T/rep.$i" 2>"$T/rerr.$i"
@@ -280,7 +284,7 @@ if mount -t tmpfs -o size=${size_k}k delaytop-test "$MNT" 2>"$T/mount.err"; then
 		sleep 0.1
 	done
 	before=$(grep -c '^delaytop - ' "$T/bfull.out")
-	sleep 0.5
+	wait_until 10 printed "$T/bfull.out" $((before + 1))
 	kill -TERM "$bpid"
 	wait "$bpid"
 	rc=$?

@@ -96,7 +96,7 @@ buffers_of() {
 		"$2" -b -n 2 -d 2 --exit-buffer 1G >/dev/null 2>&1 &
 	fi
 	pid=$!
-	sleep 1
+	wait_first_reading "$pid" # its exit sockets are open and sized by then
 	exit_rcvbufs "$pid" | sort -n | tr '\n' ' ' | sed 's/ $//'
 	echo "|$(exit_rcvbufs "$pid" 11 connector | sort -u | tr '\n' ' ' | sed 's/ $//')"
 	wait "$pid"

@@ -17,7 +17,7 @@ P=$!
 H=$!
 track_pid "$P"
 track_pid "$H"
-sleep 0.7
+wait_first_reading "$P" && wait_first_reading "$H" # the children start in a run's interval
 # The first child runs 1.2 s, read alive twice or more; the second, 1.5 s in, lives 0.15 s.
 "$WORKLOAD" zombies 1200 1500 150 >"$T/pids" 2>/dev/null 9>&- &
 W=$!

@@ -13,8 +13,8 @@ ln -s "$WORKLOAD" "$TMPDIR_TEST/$C1N"
 ln -s "$WORKLOAD" "$TMPDIR_TEST/$FFN"
 bg_start P1 "$TMPDIR_TEST/$C1N" sleep 60
 bg_start P2 "$TMPDIR_TEST/$FFN" sleep 60
-sleep 0.2
-[ "$(cat "/proc/$P1/comm")" = "$C1N" ] || skip_all "could not name a process with U+009B"
+wait_until 5 comm_is "$P1" "$C1N" || skip_all "could not name a process with U+009B"
+wait_until 5 comm_is "$P2" "$FFN" || skip_all "could not name a process with a \\xff byte"
 
 start_screen -- -d 0.5 -p "$P1,$P2"
 both_rows() { [ -n "$(row_of "$P1")" ] && [ -n "$(row_of "$P2")" ]; }

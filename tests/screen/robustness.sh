@@ -174,7 +174,7 @@ for f in cpu:1 memory:2 io:2 irq:1; do
 done
 SCREEN_H=$((HEADER_LINES + nbars + 1 + 4 + 1)) # the title, four rows, the footer
 start_screen -- -d 0.5 -p "1,$SA,$SB,$SC,$SD"
-rated() { [ -n "$(cell "$(row_ids | head -1)" TOTAL)" ]; }
+rated() { [[ "$(cell "$(row_ids | head -1)" TOTAL)" =~ ^[0-9] ]]; } # the first reading shows -
 wait_for_screen_fn rated 5
 sleep 1.2 # a couple more readings
 capture
