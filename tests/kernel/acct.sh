@@ -35,7 +35,7 @@ track_pid "$dt2"
 track_pid "$dt3"
 
 # /proc before the burst (at 2.5 s), after every reader's first reading: the workers sleep.
-sleep 1
+wait_first_reading "$dt1" && wait_first_reading "$dt2" && wait_first_reading "$dt3"
 cp "/proc/$pid/io" "$T/io.before"
 cp "/proc/$pid/stat" "$T/stat.before"
 for t in $workers; do

