@@ -109,22 +109,18 @@ require_cpus() {
 	[ "$(nproc)" -ge "$1" ] || skip_all "needs $1 CPUs"
 }
 
-# wait_until and the screen's waits (tests/screen/tmux.sh) give up after their SECONDS times
-# TEST_WAIT_SCALE (1 unless set; the sanitizer pass sets 3 for the screen tests, as its delaytop
-# draws several times slower). A wait that succeeds ends as soon as it does, so a longer bound
-# costs time only when the test fails.
+# wait_until (and the screen's waits, tests/screen/tmux.sh, built on it) give up after their
+# SECONDS times TEST_WAIT_SCALE (1 unless set; the sanitizer pass sets 3 for the screen tests, as
+# its delaytop draws several times slower). A wait that succeeds ends as soon as it does, so a
+# longer bound costs time only when the test fails.
 WAIT_SCALE=${TEST_WAIT_SCALE:-1}
 case $WAIT_SCALE in
 '' | *[!0-9]* | 0) echo "Bail out! TEST_WAIT_SCALE must be a whole number from 1: '$WAIT_SCALE'"; exit 1 ;;
 esac
 
-# wait_end SECONDS: the value of $SECONDS at which a wait of SECONDS (scaled) gives up.
-wait_end() { echo $((SECONDS + $1 * WAIT_SCALE + 1)); }
-
 # wait_until SECONDS COMMAND...: polls COMMAND every 0.1 s until it succeeds or time is up.
 wait_until() {
-	local end
-	end=$(wait_end "$1")
+	local end=$((SECONDS + $1 * WAIT_SCALE + 1))
 	shift
 	while :; do
 		"$@" && return 0

@@ -126,41 +126,35 @@ screen_has() {
 
 # wait_for_screen ERE SECONDS [capture-pane options]: captures until the screen matches ERE;
 # SCREEN holds the capture. (When the pane's program has ended, tmux scrolls its last lines up to
-# write "Pane is dead": capture with -S - to see them.)
+# write "Pane is dead": capture with -S - to see them.) The three waits poll as wait_until does.
 wait_for_screen() {
-	local end re=$1
-	end=$(wait_end "$2")
+	local re=$1 seconds=$2
 	shift 2
-	while :; do
-		capture "$@"
-		screen_has "$re" && return 0
-		[ "$SECONDS" -lt "$end" ] || return 1
-		sleep 0.1
-	done
+	wait_until "$seconds" captured_has "$re" "$@"
+}
+captured_has() {
+	local re=$1
+	shift
+	capture "$@"
+	screen_has "$re"
 }
 
 # wait_for_screen_not ERE SECONDS: captures until the screen no longer matches ERE.
 wait_for_screen_not() {
-	local end
-	end=$(wait_end "$2")
-	while :; do
-		capture
-		screen_has "$1" || return 0
-		[ "$SECONDS" -lt "$end" ] || return 1
-		sleep 0.1
-	done
+	wait_until "$2" captured_lacks "$1"
+}
+captured_lacks() {
+	capture
+	! screen_has "$1"
 }
 
 # wait_for_screen_fn FUNCTION SECONDS: captures until FUNCTION (which reads SCREEN) succeeds.
 wait_for_screen_fn() {
-	local end
-	end=$(wait_end "$2")
-	while :; do
-		capture
-		"$1" && return 0
-		[ "$SECONDS" -lt "$end" ] || return 1
-		sleep 0.1
-	done
+	wait_until "$2" captured "$1"
+}
+captured() {
+	capture
+	"$1"
 }
 
 # keys KEY...: send-keys to the pane (tmux key names: Escape, Enter, C-u...).
