@@ -129,6 +129,16 @@ wait_until() {
 	done
 }
 
+# reports_in FILE: how many reports of a batch run FILE holds so far, by its name: *.json (its psi
+# lines), *.csv (its distinct times), else text (its headers).
+reports_in() {
+	case $1 in
+	*.json) grep -c '^{"type":"psi"' "$1" ;;
+	*.csv) grep -o '^[0-9][^,]*' "$1" | uniq | wc -l ;;
+	*) grep -c '^delaytop - ' "$1" ;;
+	esac
+}
+
 # comm_is PID NAME: whether PID's command name is NAME (wait_until 5 comm_is ...: until its exec).
 comm_is() {
 	[ "$(cat "/proc/$1/comm" 2>/dev/null)" = "$2" ]
@@ -360,24 +370,30 @@ start_workload() {
 	track_pid "$WORKLOAD_PID"
 }
 
+# child_threads PID: sets kids (PID's child processes, by spaces) and CHILD_THREADS (their
+# threads, all told).
+child_threads() {
+	local c
+	kids=$(cat "/proc/$1/task/$1/children" 2>/dev/null)
+	CHILD_THREADS=0
+	for c in $kids; do CHILD_THREADS=$((CHILD_THREADS + $(ls "/proc/$c/task" 2>/dev/null | wc -l))); done
+}
+
 # idle_threads PROCS THREADS: starts the workload's PROCS processes of THREADS sleeping threads
 # each (states.sh, stateiter.sh), tracked, and waits until all their threads exist; skips the
 # test when they do not. Sets L (the workload), kids (its processes, by spaces) and pids (by
 # commas, for -p).
 idle_threads() {
-	local want=$(($1 * $2)) n=0 c
+	local want=$(($1 * $2))
 	"$WORKLOAD" idle "$1" "$2" 0 >"$TMPDIR_TEST/idle.out" 2>&1 9>&- &
 	L=$!
 	track_pid "$L"
-	kids=
 	for _ in $(seq 300); do
-		kids=$(cat "/proc/$L/task/$L/children" 2>/dev/null)
-		n=0
-		for c in $kids; do n=$((n + $(ls "/proc/$c/task" 2>/dev/null | wc -l))); done
-		[ "$n" -ge "$want" ] && break
+		child_threads "$L"
+		[ "$CHILD_THREADS" -ge "$want" ] && break
 		sleep 0.05
 	done
-	[ "$n" -eq "$want" ] || skip_all "workload idle $1 $2 did not start its $want threads (got $n)"
+	[ "$CHILD_THREADS" -eq "$want" ] || skip_all "workload idle $1 $2 did not start its $want threads (got $CHILD_THREADS)"
 	pids=$(tr ' ' ',' <<<"$kids" | sed 's/,$//')
 }
 

@@ -3,8 +3,8 @@
 # written only around the moments the trigger fires. delaytop runs 3 s with the cgroup idle,
 # then two spinners pinned to CPU 1 in the cgroup stall for 4.5 s, or until the trigger has fired
 # (at most 10 s; it fires about every 2 s, each firing just after the window of the one before
-# ends), then stop, and delaytop runs on. The events are printed; the file holds the readings from about 2 s before the first firing
-# to 2 s after the last and no others, every reading in between once; its first reading is a key
+# ends), then stop, and delaytop runs on. The events are printed; the file holds the readings
+# from about 2 s before the first firing to 2 s after the last and no others, every reading in between once; its first reading is a key
 # reading that replays with its rates, as the live run printed it. A trigger that does not fire
 # leaves a file without readings.
 . "$top_srcdir/tests/lib.sh"
@@ -51,10 +51,7 @@ spinner
 sleep 4.5
 # on a loaded machine the first firing may come late: the stall goes on until it has (up to 10 s
 # in all; the run's 18 s leave 2 s and more after it)
-for _ in $(seq 55); do
-	grep -q '"type":"event"' "$T/live.json" && break
-	sleep 0.1
-done
+wait_until 5 grep -q '"type":"event"' "$T/live.json"
 diag "the spinners' cgroup: $(wc -l <"$CG/cgroup.procs") tasks, CPU some stall $((($(stalled_us) - s0) / 1000)) ms by the kernel's count"
 for p in $SPIN; do stop_pid "$p"; done
 wait "$DT"

@@ -185,12 +185,7 @@ dt=$!
 track_pid "$dt"
 wait_listening "$dt"
 start_workload idle 2 200; burst=$WORKLOAD_PID
-burst_up() { # its 2 processes with their 200 threads each
-	local c n=0
-	kids=$(cat "/proc/$burst/task/$burst/children" 2>/dev/null)
-	for c in $kids; do n=$((n + $(ls "/proc/$c/task" 2>/dev/null | wc -l))); done
-	[ "$n" -ge 400 ]
-}
+burst_up() { child_threads "$burst" && [ "$CHILD_THREADS" -ge 400 ]; } # 2 processes of 200
 wait_until 10 burst_up
 kill -STOP "$dt" # held still while the burst ends, as above
 stop_pid "$burst"

@@ -41,24 +41,16 @@ for p in $J $C $A $AJ; do
 	wait_first_reading "$p"
 done
 sleep 0.7 # and a report each with the switch off
-# reports FILE: how many reports FILE has (JSON: its psi lines; CSV: its times; text: headers).
-reports() {
-	case $1 in
-	*.json) grep -c '^{"type":"psi"' "$1" ;;
-	*.csv) grep -o '^[0-9][^,]*' "$1" | uniq | wc -l ;;
-	*) grep -c '^delaytop - ' "$1" ;;
-	esac
-}
 OUTS="$T/proc.json $T/thr.csv $T/acc.txt $T/acc.json"
 set_sysctl kernel.task_delayacct 1
 ON=$(date +%s.%N)
 declare -A AT_ON
-for f in $OUTS; do AT_ON[$f]=$(reports "$f"); done
+for f in $OUTS; do AT_ON[$f]=$(reports_in "$f"); done
 # two more reports of each run: the second read the switch on
 read_on() {
 	local f
 	for f in $OUTS; do
-		[ "$(reports "$f")" -ge $((AT_ON[$f] + 2)) ] || return 1
+		[ "$(reports_in "$f")" -ge $((AT_ON[$f] + 2)) ] || return 1
 	done
 }
 wait_until 10 read_on

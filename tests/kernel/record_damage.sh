@@ -189,7 +189,7 @@ PY
 
 # ---- killed writers ----
 # printed FILE N: whether FILE has N reports or more.
-printed() { [ "$(grep -c '^delaytop - ' "$1")" -ge "$2" ]; }
+printed() { [ "$(reports_in "$1")" -ge "$2" ]; }
 F=$T/kill.rec
 : >"$T/rep.0"
 for i in 1 2 3 4 5; do
@@ -279,11 +279,8 @@ if mount -t tmpfs -o size=${size_k}k delaytop-test "$MNT" 2>"$T/mount.err"; then
 	"$DELAYTOP" -b -w "$MNT/brec" -d 0.1 </dev/null >"$T/bfull.out" 2>"$T/bfull.err" &
 	bpid=$!
 	track_pid "$bpid"
-	for _ in $(seq 500); do # up to 50 s for the disk to fill
-		grep -q "stopped" "$T/bfull.err" && break
-		sleep 0.1
-	done
-	before=$(grep -c '^delaytop - ' "$T/bfull.out")
+	wait_until 50 grep -q "stopped" "$T/bfull.err" # the disk fills
+	before=$(reports_in "$T/bfull.out")
 	wait_until 10 printed "$T/bfull.out" $((before + 1))
 	kill -TERM "$bpid"
 	wait "$bpid"
