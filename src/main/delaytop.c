@@ -420,8 +420,8 @@ static struct sampler *open_sampler(const struct options *o)
 	 * metrics keep them, CSV and JSON say when the longest waits were; batch text as it shows */
 	so.why = o->why;
 	so.why_stacks = stacks_chosen(o) || runs_screen(o);
-	for (int i = 0; i < o->ntriggers && i < TRIGGER_MAX; i++)
-		so.stall_kinds[so.nstall_kinds++] = trigger_kinds(o->triggers[i].resource);
+	so.stall_triggers = o->triggers;
+	so.nstall_triggers = o->ntriggers < TRIGGER_MAX ? o->ntriggers : TRIGGER_MAX;
 	so.no_totals = o->batch && !o->write && !o->listen && o->format == FORMAT_TEXT && !listing_reads_totals(&shown);
 	/* the screen keeps a task's totals only once it has any (most threads of a big machine never
 	 * run while it looks); a recording and the metrics keep every task's as it was */

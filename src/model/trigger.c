@@ -123,11 +123,39 @@ static void keep_largest(const void **items, double *pcts, size_t *n, const void
 	pcts[at] = pct;
 }
 
-void trigger_stallers(const struct snapshot *snap, kind_mask kinds, struct trigger_stallers *out)
+/* Whether a task row is waiting now where the trigger's resource stalls it and within its cgroup:
+ * in D for io and memory (a runnable task may be running; irq waits are not a state). */
+static int waits_now(const struct row *r, const struct trigger_spec *t)
+{
+	if (t->resource != PSI_IO && t->resource != PSI_MEMORY)
+		return 0;
+	if (r->departed || r->state != 'D')
+		return 0;
+	return !t->cgroup[0] || (r->cgroup && cgpath_within(r->cgroup, t->cgroup));
+}
+
+/* The rows waiting now that are not among the stalled, in the reading's order. */
+static void find_waiting(const struct snapshot *snap, const struct trigger_spec *t, struct trigger_stallers *out)
+{
+	for (size_t i = 0; i < snap->nrows && out->nwaiting < TRIGGER_TOP; i++) {
+		const struct row *r = &snap->rows[i];
+		size_t k = 0;
+
+		if (!waits_now(r, t))
+			continue;
+		while (k < out->ntasks && out->task[k] != r)
+			k++;
+		if (k == out->ntasks)
+			out->waiting[out->nwaiting++] = r;
+	}
+}
+
+void trigger_stallers(const struct snapshot *snap, const struct trigger_spec *t, struct trigger_stallers *out)
 {
 	const void *tasks[TRIGGER_TOP], *groups[TRIGGER_TOP];
 	const char **paths = xcalloc(snap->nrows + 1, sizeof(*paths));
 	double *sums = xcalloc(snap->nrows + 1, sizeof(*sums));
+	kind_mask kinds = trigger_kinds(t->resource);
 	size_t npaths = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -153,8 +181,20 @@ void trigger_stallers(const struct snapshot *snap, kind_mask kinds, struct trigg
 		out->task[i] = tasks[i];
 	for (size_t i = 0; i < out->ncgroups; i++)
 		out->cgroup[i] = groups[i];
+	find_waiting(snap, t, out);
 	free(paths);
 	free(sums);
+}
+
+size_t trigger_named(const struct trigger_stallers *st, const struct row **out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < st->ntasks; i++)
+		out[n++] = st->task[i];
+	for (size_t i = 0; i < st->nwaiting; i++)
+		out[n++] = st->waiting[i];
+	return n;
 }
 
 double trigger_row_pct(const struct row *r, kind_mask kinds)

@@ -48,19 +48,29 @@ kind_mask trigger_kinds(int resource);
 double trigger_row_pct(const struct row *r, kind_mask kinds);
 
 /* Who stalled: the rows of a reading (not those that ended before it) with the largest share in
- * the kinds, and the cgroups whose task rows add up to the largest share; those above 0, largest
- * first, at most TRIGGER_TOP of each. Pure. */
+ * the trigger's kinds, and the cgroups whose task rows add up to the largest share; those above
+ * 0, largest first, at most TRIGGER_TOP of each. And who is stalled now: delay accounting counts
+ * a wait when it ends, so a task blocked since before the reading shows no share while PSI counts
+ * its stall. For io and memory, the task rows in state D (the process's main thread in process
+ * mode) in the trigger's cgroup or below it (any, for the system's), not among the first, at most
+ * TRIGGER_TOP in the reading's order, are named as waiting. Pure. */
 #define TRIGGER_TOP 5
 
 struct trigger_stallers {
 	const struct row *task[TRIGGER_TOP];
 	double task_pct[TRIGGER_TOP];
 	size_t ntasks;
+	const struct row *waiting[TRIGGER_TOP]; /* in the resource's stall state now */
+	size_t nwaiting;
 	const char *cgroup[TRIGGER_TOP]; /* the rows' strings */
 	double cgroup_pct[TRIGGER_TOP];
 	size_t ncgroups;
 };
 
-void trigger_stallers(const struct snapshot *snap, kind_mask kinds, struct trigger_stallers *out);
+void trigger_stallers(const struct snapshot *snap, const struct trigger_spec *t, struct trigger_stallers *out);
+
+/* The rows an event names, the stalled then the waiting, into out (2 * TRIGGER_TOP of room);
+ * how many. */
+size_t trigger_named(const struct trigger_stallers *st, const struct row **out);
 
 #endif

@@ -317,8 +317,9 @@ static const struct snapshot *chosen(struct recorder *r, const struct snapshot *
 }
 
 /* --why --trigger: the rows whose off-CPU stacks a reading made when triggers fired keeps, into
- * out (TRIGGER_MAX * TRIGGER_TOP at most): those its events name as the tasks that stalled most
+ * out (STALLED_ROWS_MAX at most): those its events name as the tasks that stalled most or wait now
  * (trigger_stallers, as a replay names them), when their stacks were taken. How many. */
+#define STALLED_ROWS_MAX (TRIGGER_MAX * 2 * TRIGGER_TOP)
 static size_t stalled_rows(const struct snapshot *snap, const struct row **out)
 {
 	const char *line = snap->events;
@@ -331,19 +332,22 @@ static size_t stalled_rows(const struct snapshot *snap, const struct row **out)
 		char text[1100], why[256];
 		struct trigger_spec t;
 		struct trigger_stallers st;
+		const struct row *named[2 * TRIGGER_TOP];
+		size_t nnamed;
 
 		snprintf(text, sizeof(text), "%.*s", (int)len, line);
 		line += len + (line[len] == '\n');
 		if (trigger_parse(text, &t, why, sizeof(why)) < 0)
 			continue;
-		trigger_stallers(snap, trigger_kinds(t.resource), &st);
-		for (size_t i = 0; i < st.ntasks && n < TRIGGER_MAX * TRIGGER_TOP; i++) {
+		trigger_stallers(snap, &t, &st);
+		nnamed = trigger_named(&st, named);
+		for (size_t i = 0; i < nnamed && n < STALLED_ROWS_MAX; i++) {
 			size_t j = 0;
 
-			while (j < n && out[j] != st.task[i])
+			while (j < n && out[j] != named[i])
 				j++;
-			if (j == n && st.task[i]->stacks)
-				out[n++] = st.task[i];
+			if (j == n && named[i]->stacks)
+				out[n++] = named[i];
 		}
 	}
 	return n;
@@ -355,7 +359,7 @@ int recorder_write(struct recorder *r, const struct snapshot *all, const char *e
 	struct snapshot some;
 	const struct snapshot *snap = chosen(r, all, &some, events);
 	int rc, key, fired = events && events[0];
-	const struct row *stalled[TRIGGER_MAX * TRIGGER_TOP];
+	const struct row *stalled[STALLED_ROWS_MAX];
 
 	if (r->failed)
 		return 0;

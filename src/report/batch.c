@@ -201,17 +201,19 @@ void batch_format(struct batch_printer *b, const struct snapshot *snap)
 	}
 }
 
-/* With --why's stacks: each task the event names with its top stack of the window in the state
- * its resource stalls in (R for cpu, D for the others), or its top one, a line each:
- * "  stack of PID: STATE MS ms frame < frame < ...", innermost first. */
+/* With --why's stacks: each task the event names (the stalled, then the waiting) with its top
+ * stack of the window in the state its resource stalls in (R for cpu, D for the others), or its
+ * top one, a line each: "  stack of PID: STATE MS ms frame < frame < ...", innermost first. */
 static void text_event_stacks(struct outbuf *o, const struct snapshot *snap, const struct trigger_spec *t,
 			      const struct trigger_stallers *st)
 {
 	uint32_t stalls = t->resource == PSI_CPU ? STK_RUNNABLE : STK_D;
+	const struct row *named[2 * TRIGGER_TOP];
+	size_t n = trigger_named(st, named);
 	char buf[32];
 
-	for (size_t i = 0; i < st->ntasks; i++) {
-		const struct stk_list *l = st->task[i]->stacks;
+	for (size_t i = 0; i < n; i++) {
+		const struct stk_list *l = named[i]->stacks;
 		const struct stk_stack *s;
 		size_t k = 0;
 
@@ -220,7 +222,7 @@ static void text_event_stacks(struct outbuf *o, const struct snapshot *snap, con
 		while (k < l->n && l->s[k].state != stalls)
 			k++;
 		s = &l->s[k < l->n ? k : 0];
-		out_printf(o, F_(N_("  stack of %u: %s ")), snap->threads ? st->task[i]->tid : st->task[i]->pid,
+		out_printf(o, F_(N_("  stack of %u: %s ")), snap->threads ? named[i]->tid : named[i]->pid,
 			   stk_state_name(s->state));
 		out_mem(o, buf, fmt_fixed(buf, s->ms, 1));
 		out_str(o, " ms ");
@@ -251,6 +253,13 @@ static void text_event(struct outbuf *o, const char *when, const struct snapshot
 	}
 	if (!st->ntasks)
 		out_printf(o, "  %s", _("none"));
+	if (st->nwaiting) {
+		out_printf(o, "\n  %s:", _("waiting now in state D, not yet counted"));
+		for (size_t i = 0; i < st->nwaiting; i++) {
+			out_printf(o, "  %u ", snap->threads ? st->waiting[i]->tid : st->waiting[i]->pid);
+			out_text(o, st->waiting[i]->comm);
+		}
+	}
 	out_printf(o, "\n  %s:", _("cgroups"));
 	for (size_t i = 0; i < st->ncgroups; i++) {
 		out_char(o, ' ');
@@ -273,7 +282,7 @@ void batch_format_event(struct batch_printer *b, const struct snapshot *snap, co
 
 	timing_iso8601(&snap->wall, when, sizeof(when));
 	trigger_file(t, file, sizeof(file));
-	trigger_stallers(snap, trigger_kinds(t->resource), &st);
+	trigger_stallers(snap, t, &st);
 	if (b->format == FORMAT_JSON)
 		json_event(&b->out, when, snap, t, &st, file);
 	else

@@ -352,10 +352,12 @@ static void add_row_stacks(struct htmlrep *h, const struct row *r)
 static struct flame *stallers_flame(const struct trigger_stallers *st, const char *root)
 {
 	struct flame *f = NULL;
+	const struct row *named[2 * TRIGGER_TOP];
+	size_t n = trigger_named(st, named);
 	char name[256];
 
-	for (size_t i = 0; i < st->ntasks; i++) {
-		const struct row *r = st->task[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct row *r = named[i];
 
 		if (r->departed || !r->stacks || !r->stacks->n)
 			continue;
@@ -400,6 +402,7 @@ static void keep_event_flame(struct htmlrep *h, size_t i)
 static void add_event(struct htmlrep *h, const struct snapshot *snap, const struct trigger_spec *spec)
 {
 	struct trigger_stallers st;
+	const struct row *named[2 * TRIGGER_TOP];
 	struct hr_event *e;
 
 	h->events = xgrow(h->events, &h->capevents, h->nevents + 1, sizeof(*h->events));
@@ -407,13 +410,14 @@ static void add_event(struct htmlrep *h, const struct snapshot *snap, const stru
 	memset(e, 0, sizeof(*e));
 	e->t = (double)snap->wall.tv_sec + snap->wall.tv_nsec / 1e9;
 	e->spec = *spec;
-	trigger_stallers(snap, trigger_kinds(spec->resource), &st);
-	for (size_t i = 0; i < st.ntasks; i++) {
-		e->task[i] = xstrdup(st.task[i]->comm ? st.task[i]->comm : "?");
-		e->task_pid[i] = st.task[i]->tid ? st.task[i]->tid : st.task[i]->pid;
-		e->task_pct[i] = st.task_pct[i];
+	trigger_stallers(snap, spec, &st);
+	e->ntasks = trigger_named(&st, named);
+	for (size_t i = 0; i < e->ntasks; i++) {
+		e->task[i] = xstrdup(named[i]->comm ? named[i]->comm : "?");
+		e->task_pid[i] = named[i]->tid ? named[i]->tid : named[i]->pid;
+		e->task_pct[i] = i < st.ntasks ? st.task_pct[i] : 0;
+		e->task_waiting[i] = i >= st.ntasks;
 	}
-	e->ntasks = st.ntasks;
 	for (size_t i = 0; i < st.ncgroups; i++) {
 		e->cgroup[i] = xstrdup(st.cgroup[i] ? st.cgroup[i] : "?");
 		e->cgroup_pct[i] = st.cgroup_pct[i];

@@ -78,9 +78,10 @@ struct hr_groups {
 struct hr_event {
 	double t;          /* seconds since the epoch */
 	struct trigger_spec spec;
-	char *task[TRIGGER_TOP];
-	uint32_t task_pid[TRIGGER_TOP];
-	double task_pct[TRIGGER_TOP];
+	char *task[2 * TRIGGER_TOP]; /* the tasks that stalled, then those waiting now */
+	uint32_t task_pid[2 * TRIGGER_TOP];
+	double task_pct[2 * TRIGGER_TOP];
+	uint8_t task_waiting[2 * TRIGGER_TOP]; /* waiting now: no share yet */
 	size_t ntasks;
 	char *cgroup[TRIGGER_TOP];
 	double cgroup_pct[TRIGGER_TOP];

@@ -366,6 +366,28 @@ void json_report(struct outbuf *o, const struct snapshot *snap, const struct row
 	rowval_each(o, when, snap, rows, n, d, &writers);
 }
 
+/* A task an event names, the i-th of its list: its ids, command, cgroup, share (pct, when not
+ * NULL) and with --why's stacks its stacks of the window. */
+static void json_event_task(struct outbuf *o, const struct snapshot *snap, const struct row *r, const double *pct,
+			    size_t i)
+{
+	out_str(o, i ? ",{" : "{");
+	json_ids(o, r, snap->threads);
+	out_str(o, ",\"command\":");
+	out_json_string(o, r->comm);
+	out_str(o, ",\"cgroup\":");
+	json_string_or_null(o, r->cgroup);
+	if (pct) {
+		out_str(o, ",\"pct\":");
+		json_number(o, *pct);
+	}
+	if (snap->why.state == WHY_ON && snap->why.stacks) { /* its stacks of the window */
+		out_str(o, ",\"stacks\":");
+		json_stacks(o, r->stacks);
+	}
+	out_char(o, '}');
+}
+
 /* The trigger's event: see json.h. */
 void json_event(struct outbuf *o, const char *when, const struct snapshot *snap, const struct trigger_spec *t,
 		const struct trigger_stallers *st, const char *file)
@@ -381,23 +403,11 @@ void json_event(struct outbuf *o, const char *when, const struct snapshot *snap,
 	out_str(o, ",\"kinds\":[");
 	rowval_kinds(o, trigger_kinds(t->resource), "\"", ",");
 	out_str(o, "],\"tasks\":[");
-	for (size_t i = 0; i < st->ntasks; i++) {
-		const struct row *r = st->task[i];
-
-		out_str(o, i ? ",{" : "{");
-		json_ids(o, r, snap->threads);
-		out_str(o, ",\"command\":");
-		out_json_string(o, r->comm);
-		out_str(o, ",\"cgroup\":");
-		json_string_or_null(o, r->cgroup);
-		out_str(o, ",\"pct\":");
-		json_number(o, st->task_pct[i]);
-		if (snap->why.state == WHY_ON && snap->why.stacks) { /* its stacks of the window */
-			out_str(o, ",\"stacks\":");
-			json_stacks(o, r->stacks);
-		}
-		out_char(o, '}');
-	}
+	for (size_t i = 0; i < st->ntasks; i++)
+		json_event_task(o, snap, st->task[i], &st->task_pct[i], i);
+	out_str(o, "],\"waiting\":[");
+	for (size_t i = 0; i < st->nwaiting; i++)
+		json_event_task(o, snap, st->waiting[i], NULL, i);
 	out_str(o, "],\"cgroups\":[");
 	for (size_t i = 0; i < st->ncgroups; i++) {
 		out_printf(o, "%s{\"cgroup\":", i ? "," : "");

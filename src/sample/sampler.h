@@ -42,10 +42,11 @@ struct sampler_opts {
 	int why_stacks;       /* with why: the off-CPU stacks of the selected tasks (the pids, or
 				 the rows sampler_set_stack_match chooses, and the stallers below),
 				 each such row its top stacks (row.stacks) */
-	kind_mask stall_kinds[TRIGGER_MAX]; /* with why_stacks: --trigger's kinds, whose tasks that
-					       stalled most in a reading are chosen for the next
-					       ones too (stallwatch.h) */
-	int nstall_kinds;
+	const struct trigger_spec *stall_triggers; /* with why_stacks: --trigger's, whose tasks
+						      that stalled most in a reading (or wait now)
+						      are chosen for the next ones too
+						      (stallwatch.h) */
+	int nstall_triggers;
 };
 
 

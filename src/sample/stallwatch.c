@@ -5,11 +5,11 @@
 
 #include "stallwatch.h"
 
-void stallwatch_init(struct stallwatch *w, const kind_mask *kinds, int n)
+void stallwatch_init(struct stallwatch *w, const struct trigger_spec *triggers, int n)
 {
 	memset(w, 0, sizeof(*w));
 	for (int i = 0; i < n && i < TRIGGER_MAX; i++)
-		w->kinds[w->nkinds++] = kinds[i];
+		w->triggers[w->ntriggers++] = triggers[i];
 }
 
 /* Names id in this reading: kept again, or added in the place of the one named longest ago
@@ -48,12 +48,15 @@ void stallwatch_update(struct stallwatch *w, const struct snapshot *snap)
 			w->seen[kept++] = w->seen[i];
 		}
 	w->n = kept;
-	for (int k = 0; k < w->nkinds; k++) {
+	for (int k = 0; k < w->ntriggers; k++) {
 		struct trigger_stallers st;
+		const struct row *named[2 * TRIGGER_TOP];
+		size_t n;
 
-		trigger_stallers(snap, w->kinds[k], &st);
-		for (size_t i = 0; i < st.ntasks; i++)
-			name(w, snap->threads ? st.task[i]->tid : st.task[i]->pid);
+		trigger_stallers(snap, &w->triggers[k], &st);
+		n = trigger_named(&st, named);
+		for (size_t i = 0; i < n; i++)
+			name(w, snap->threads ? named[i]->tid : named[i]->pid);
 	}
 }
 

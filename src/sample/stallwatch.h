@@ -1,6 +1,7 @@
 /* stallwatch.h — the tasks whose off-CPU stacks --why takes because they stalled (with
- * --trigger): the tasks that stalled most in each reading in each trigger's delay kinds (the
- * tasks an event would name, trigger.h's trigger_stallers) stay chosen for the next STALL_KEEP
+ * --trigger): the tasks that stalled most in each reading in each trigger's delay kinds and those
+ * waiting in its stall state (the tasks an event would name, trigger.h's trigger_stallers) stay
+ * chosen for the next STALL_KEEP
  * readings, at most STALL_WATCH_MAX at once, so that when a trigger fires, the stacks of its
  * window exist for the tasks its event names. Pure code. */
 #ifndef DELAYTOP_STALLWATCH_H
@@ -19,16 +20,16 @@
 #define STALL_WATCH_MAX 32
 
 struct stallwatch {
-	kind_mask kinds[TRIGGER_MAX]; /* each trigger's kinds (trigger_kinds) */
-	int nkinds;
+	struct trigger_spec triggers[TRIGGER_MAX];
+	int ntriggers;
 	uint32_t id[STALL_WATCH_MAX]; /* tids (thread rows) or pids */
 	uint64_t seen[STALL_WATCH_MAX]; /* the reading that named it last */
 	size_t n;
 	uint64_t reading; /* readings so far */
 };
 
-/* Watches the kinds[0..n) (at most TRIGGER_MAX). */
-void stallwatch_init(struct stallwatch *w, const kind_mask *kinds, int n);
+/* Watches for the triggers[0..n) (at most TRIGGER_MAX). */
+void stallwatch_init(struct stallwatch *w, const struct trigger_spec *triggers, int n);
 /* Takes a reading: the tasks it names join (or stay), those not named for STALL_KEEP readings
  * leave. */
 void stallwatch_update(struct stallwatch *w, const struct snapshot *snap);

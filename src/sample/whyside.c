@@ -16,7 +16,7 @@ void whyside_init(struct whyside *w, struct kernel *k, const struct sampler_opts
 {
 	w->k = k;
 	w->o = o;
-	stallwatch_init(&w->stall, o->stall_kinds, o->why_stacks ? o->nstall_kinds : 0);
+	stallwatch_init(&w->stall, o->stall_triggers, o->why_stacks ? o->nstall_triggers : 0);
 }
 
 void whyside_free(struct whyside *w)
@@ -105,7 +105,7 @@ static void stacks_give(struct whyside *w, struct snapshot *snap)
 	stackrows_give(&w->stackrows, snap->rows, snap->nrows, w->o->threads);
 	ids = xmalloc((snap->nrows + STALL_WATCH_MAX + 1) * sizeof(*ids));
 	/* the stallers first: they fit, whatever the choice */
-	if (w->stall.nkinds) {
+	if (w->stall.ntriggers) {
 		stallwatch_update(&w->stall, snap);
 		n = stallwatch_ids(&w->stall, ids);
 	}

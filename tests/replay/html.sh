@@ -2,16 +2,17 @@
 # real browser: headless Chromium loads the page from a file and gives back its DOM, in which the
 # pressure and delay charts have the points the readings make (long.rec: 599 readings with an
 # interval, one point each), the first task of the CPU table is the one that waited most, the
-# trigger events name who stalled, the I/O table of commands (build.rec) adds the waits of a name's
-# processes (cc1's four, one waiting less than postgres, all of them more) and keeps cc1plus apart,
-# and a process named <img src=x onerror=alert(1)> (hostile.rec) is text, in the commands' table
-# too: no element and no event handler comes from a name, a command line, a cgroup or a user.
-# stacks.rec's page (off-CPU stacks kept with its trigger events) draws a flame graph of each
-# event and of the five tasks whose stacks add up longest, each bar's tooltip naming its frame,
-# the bars of a task or event as the JSON of the same recording gives its stacks, each bar inside
-# its parent, and, laid out by Chromium, every label inside its bar; a recording without stacks
-# has one sentence instead. The page also parses as HTML5 without a single error (html5lib, strict), and a
-# screenshot of it is kept in the build directory (tests/report.png, for doc/report.png).
+# trigger events name who stalled (and who waits in D, build.rec), the I/O table of commands
+# (build.rec) adds the waits of a name's processes (cc1's four, one waiting less than postgres, all
+# of them more) and keeps cc1plus apart, and a process named <img src=x onerror=alert(1)>
+# (hostile.rec) is text, in the commands' table too: no element and no event handler comes from a
+# name, a command line, a cgroup or a user. stacks.rec's page (off-CPU stacks kept with its trigger
+# events) draws a flame graph of each event and of the five tasks whose stacks add up longest, each
+# bar's tooltip naming its frame, the bars of a task or event as the JSON of the same recording
+# gives its stacks, each bar inside its parent, and, laid out by Chromium, every label inside its
+# bar; a recording without stacks has one sentence instead. The page also parses as HTML5 without a
+# single error (html5lib, strict), and a screenshot of it is kept in the build directory
+# (tests/report.png, for doc/report.png).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/replay/fixture.sh"
 
@@ -149,6 +150,14 @@ else:
 ')
 	tap_ok $([ -z "$out" ] && echo 0 || echo 1) "the trigger events, the memory one with postgres among who stalled" "$out"
 
+	out=$(dom_check "$TMPDIR_TEST/build.dom" '
+ev = [r for r in by_id("event-list").iter("tr") if r.get("class") == "event"] if by_id("event-list") is not None else []
+cell = " ".join(text(ev[0].findall("td")[3]).split()) if ev else ""
+if cell != "postgres (900) waiting now (D)":
+    print("build.rec, the memory event (nobody stalled, postgres in D): " + repr(cell))
+')
+	tap_ok $([ -z "$out" ] && echo 0 || echo 1) "build.rec: an event names a task in D as waiting now, with no share" "$out"
+
 	out=$(dom_check "$TMPDIR_TEST/hostile.dom" '
 bad = [e.tag for e in doc.iter() if e.tag in ("img", "script", "b", "iframe", "object", "embed", "link")]
 bad += [e.tag + " " + a for e in doc.iter() if isinstance(e.tag, str) for a in e.attrib if a.lower().startswith("on")]
@@ -268,7 +277,7 @@ for line in open(os.environ["STACKS_JSON"]):
     if r.get("type") != "event":
         continue
     ev = {}
-    for t in r["tasks"]:
+    for t in r["tasks"] + r["waiting"]:
         if t.get("stacks"):
             name = "%s (%d)" % (t["command"], t["tid"] or t["pid"])
             ev[name] = t["stacks"]

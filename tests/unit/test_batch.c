@@ -150,7 +150,8 @@ static void build_cgroups(void)
 	snap.cgroup_rows = tree.rows;
 }
 
-/* The event of the options' first trigger firing, with the snapshot's rows as who stalled. */
+/* The event of the options' first trigger firing, with the snapshot's rows as who stalled, and
+ * ann's process (in her session's scope) blocked in D since before the reading. */
 static char *event_with(int argc, char **argv)
 {
 	struct options o;
@@ -162,7 +163,9 @@ static char *event_with(int argc, char **argv)
 		return strdup("");
 	}
 	batch_init(&b, &o);
+	rows[2].state = 'D';
 	batch_format_event(&b, &snap, &o.triggers[0]);
+	rows[2].state = 'S';
 	text = strndup(b.out.data ? b.out.data : "", b.out.len);
 	batch_free(&b);
 	options_free(&o);
@@ -208,7 +211,8 @@ int main(void)
 	golden("batch-total.csv", format_with(3, csv_acc));
 	golden("batch-total.json", format_with(3, json_acc));
 	{
-		/* a trigger on I/O fired: the writer stalled most, in its service's cgroup */
+		/* a trigger on I/O fired: the writer stalled most, in its service's cgroup; ann's
+		 * process waits, outside /system.slice */
 		char *text_ev[] = { "delaytop", "-b", "--trigger=io some 500ms 2s", NULL };
 		char *json_ev[] = { "delaytop", "--format=json", "--trigger=io some 500ms 2s /system.slice", NULL };
 

@@ -1,8 +1,8 @@
 /* test_stallwatch.c — the tasks --why --trigger keeps chosen for their stacks (stallwatch.h): the
- * five that stalled most in a reading in a trigger's kinds join, in thread mode by tid; they stay
- * for the next readings and leave once not named for STALL_KEEP; no task that did not stall is
- * named; two triggers' kinds each name their own; at most STALL_WATCH_MAX, the latest named
- * kept first. */
+ * five that stalled most in a reading in a trigger's kinds join, and a task waiting in D for an
+ * io trigger, in thread mode by tid; they stay for the next readings and leave once not named for
+ * STALL_KEEP; no task that did not stall is named; two triggers' kinds each name their own; at
+ * most STALL_WATCH_MAX, the latest named kept first. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -61,11 +61,20 @@ static const char *ids(const struct stallwatch *w)
 
 int main(void)
 {
-	kind_mask io = trigger_kinds(PSI_IO), both[2] = { trigger_kinds(PSI_IO), trigger_kinds(PSI_CPU) };
+	struct trigger_spec io, both[2], four[4];
 	struct stallwatch w;
 	struct snapshot s;
 	const double seven[] = { 1, 50, 0, 3, 9, 20, 7, 2 };
 	const double none[] = { 0 };
+	char err[256];
+
+	trigger_parse("io some 100ms 1s", &io, err, sizeof(err));
+	both[0] = io;
+	trigger_parse("cpu some 100ms 1s", &both[1], err, sizeof(err));
+	four[0] = both[1];
+	four[1] = io;
+	trigger_parse("memory some 100ms 1s", &four[2], err, sizeof(err));
+	trigger_parse("irq full 100ms 1s", &four[3], err, sizeof(err));
 
 	stallwatch_init(&w, &io, 1);
 	reading(&s, 8, 100, seven, 8, NULL, 0, 0);
@@ -83,6 +92,12 @@ int main(void)
 	reading(&s, 8, 100, seven, 8, NULL, 0, 1);
 	stallwatch_update(&w, &s);
 	ok(strcmp(ids(&w), "10101 10103 10104 10105 10106") == 0, "thread rows: by tid: %s", ids(&w));
+
+	stallwatch_init(&w, &io, 1);
+	reading(&s, 3, 500, none, 1, NULL, 0, 0);
+	rows[1].state = 'D'; /* blocked since before the reading: no share yet */
+	stallwatch_update(&w, &s);
+	ok(strcmp(ids(&w), "501") == 0, "a task waiting in D with nothing counted yet joins: %s", ids(&w));
 
 	stallwatch_init(&w, both, 2);
 	{
@@ -103,8 +118,6 @@ int main(void)
 	ok(w.n == 3 * 5 && strcmp(ids(&w), "350 351 352 353 354 360 361 362 363 364 370 371 372 373 374") == 0,
 	   "five new a reading: the last %d readings' named stay: %s", STALL_KEEP, ids(&w));
 	{ /* four triggers naming 20 new tasks a reading: 60 named in 3 readings */
-		kind_mask four[4] = { trigger_kinds(PSI_CPU), trigger_kinds(PSI_IO), trigger_kinds(PSI_MEMORY),
-				      trigger_kinds(PSI_IRQ) };
 		int res_kind[4] = { DK_CPU, DK_IO, DK_RECLAIM, DK_IRQ }, latest = 1;
 		size_t most = 0;
 

@@ -71,6 +71,8 @@ static void test_stallers(void)
 	struct row rows[8];
 	struct snapshot snap;
 	struct trigger_stallers st;
+	struct trigger_spec t;
+	char err[256];
 	const char *names[8] = { "a", "b", "c", "d", "e", "f", "g", "h" };
 
 	for (int i = 0; i < 8; i++) {
@@ -83,15 +85,60 @@ static void test_stallers(void)
 	memset(&snap, 0, sizeof(snap));
 	snap.rows = rows;
 	snap.nrows = 8;
-	trigger_stallers(&snap, 1u << DK_CPU, &st);
+	trigger_parse("cpu some 100ms 1s", &t, err, sizeof(err));
+	trigger_stallers(&snap, &t, &st);
 	ok(st.ntasks == 4 && st.task[0]->pid == 104 && st.task[1]->pid == 103 && st.task[3]->pid == 101,
 	   "the tasks by CPU delay, largest first, without the departed, the fresh, the unavailable and 0%%");
 	is_num(st.task_pct[0], 40.0, 1e-6, "with their share");
 	ok(st.ncgroups == 2 && strcmp(st.cgroup[0], "/even") == 0 && fabs(st.cgroup_pct[0] - 60.0) < 1e-6 &&
 		   strcmp(st.cgroup[1], "/odd") == 0 && fabs(st.cgroup_pct[1] - 40.0) < 1e-6,
 	   "cgroups sum their tasks' shares, largest first: /even 0+20+40, /odd 10+30");
-	trigger_stallers(&snap, 1u << DK_SWAPIN, &st);
-	ok(st.ntasks == 0 && st.ncgroups == 0, "a kind no task has: nobody");
+	ok(st.nwaiting == 0, "a cpu trigger names nobody as waiting (R may be running)");
+	trigger_parse("memory some 100ms 1s", &t, err, sizeof(err));
+	trigger_stallers(&snap, &t, &st);
+	ok(st.ntasks == 0 && st.ncgroups == 0 && st.nwaiting == 0, "kinds no task has, nobody in D: nobody");
+}
+
+/* Who waits now: rows in D for io and memory, within the trigger's cgroup, not named already. */
+static void test_waiting(void)
+{
+	struct row rows[9];
+	struct snapshot snap;
+	struct trigger_stallers st;
+	struct trigger_spec t;
+	const struct row *named[2 * TRIGGER_TOP];
+	char err[256];
+
+	for (int i = 0; i < 9; i++) {
+		rows[i] = make_row((uint32_t)(200 + i), 0, "w", 0, 0);
+		rows[i].state = 'D';
+		rows[i].cgroup = i < 7 ? "/app/web" : "/application";
+	}
+	rows[0].r.kind[DK_IO].pct = 30; /* stalled and still in D: named once, among the stalled */
+	rows[1].state = 'S';
+	rows[2].departed = 1;
+	rows[3].fresh = 1; /* new in the reading: its state is known */
+	memset(&snap, 0, sizeof(snap));
+	snap.rows = rows;
+	snap.nrows = 9;
+	trigger_parse("io some 100ms 1s /app", &t, err, sizeof(err));
+	trigger_stallers(&snap, &t, &st);
+	ok(st.ntasks == 1 && st.task[0]->pid == 200, "the one that stalled: 200");
+	ok(st.nwaiting == 4 && st.waiting[0]->pid == 203 && st.waiting[1]->pid == 204 && st.waiting[3]->pid == 206,
+	   "waiting in /app and below, in D, not departed, not already named: 203..206 (%zu)", st.nwaiting);
+	ok(trigger_named(&st, named) == 5 && named[0]->pid == 200 && named[1]->pid == 203,
+	   "named: the stalled, then the waiting");
+	trigger_parse("io some 100ms 1s", &t, err, sizeof(err));
+	trigger_stallers(&snap, &t, &st);
+	ok(st.nwaiting == TRIGGER_TOP && st.waiting[4]->pid == 207,
+	   "the system's trigger: any cgroup (/application too), at most %d", TRIGGER_TOP);
+	trigger_parse("memory full 100ms 1s /app/web", &t, err, sizeof(err));
+	trigger_stallers(&snap, &t, &st);
+	ok(st.ntasks == 0 && st.nwaiting == 5 && st.waiting[0]->pid == 200,
+	   "memory waits in D too; 200 stalled on I/O, not memory, is waiting");
+	trigger_parse("cpu some 100ms 1s /app", &t, err, sizeof(err));
+	trigger_stallers(&snap, &t, &st);
+	ok(st.nwaiting == 0, "cpu: nobody waiting");
 }
 
 int main(void)
@@ -99,5 +146,6 @@ int main(void)
 	test_parse();
 	test_kinds();
 	test_stallers();
+	test_waiting();
 	return tap_done();
 }

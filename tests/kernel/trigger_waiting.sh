@@ -1,0 +1,96 @@
+#!/bin/bash
+# trigger_waiting.sh — a trigger's event names a task blocked since before its reading: the
+# kernel counts a wait when it ends, so a task whose fsync outlasts a reading has no share in
+# it while PSI counts its stall. tests/stackwait fsyncs a file again and again in a test cgroup
+# whose writes the block layer holds to one a second (cgroup v1 blkio.throttle, or v2 io.max),
+# so each fsync blocks in D for a second or more; an "io some 100ms 2s" trigger watches the
+# cgroup's io.pressure. Every event names the loop, among the tasks that stalled or among those
+# waiting now (with the loop's own state D read from /proc after the run), and names no task
+# outside the trigger's cgroup as waiting; the text event says "waiting now" where JSON does.
+. "$top_srcdir/tests/lib.sh"
+
+require_root
+require_taskstats
+require_cmd jq awk
+SW=${top_builddir:-.}/tests/stackwait
+[ -x "$SW" ] || skip_all "tests/stackwait was not built"
+[ -w /proc/pressure/io ] || skip_all "no writable /proc/pressure/io (PSI off, or too old for triggers)"
+DIR=$(disk_dir)
+[ -n "$DIR" ] || skip_all "no writable directory on a disk (fsync on tmpfs never waits)"
+
+lock_global # an I/O load, and the sysctl
+enable_delayacct
+
+mount_of() { # mount_of FSTYPE [OPTION]: where a hierarchy of that type (with that option) is
+	awk -v t="$1" -v o="${2:-}" '{ for (i = 7; $i != "-"; i++);
+		if ($(i + 1) == t && (o == "" || ("," $(i + 3) ",") ~ ("," o ","))) { print $5; exit } }' /proc/self/mountinfo
+}
+V2=$(mount_of cgroup2)
+[ -n "$V2" ] || skip_all "no cgroup v2 hierarchy is mounted"
+# The disk under DIR (a partition's whole disk: the throttle is the disk's).
+DEV=$(stat -c '%Hd:%Ld' "$DIR")
+[ -e "/sys/dev/block/$DEV/partition" ] && DEV=$(cat "/sys/dev/block/$DEV/../dev")
+[ -e "/sys/dev/block/$DEV" ] || skip_all "no block device under $DIR ($DEV)"
+
+NAME=delaytop-trigwait.$$
+CG=$V2/$NAME
+mkdir "$CG" || skip_all "cannot create a cgroup under $V2"
+V1=$(mount_of cgroup blkio)
+if [ -n "$V1" ]; then
+	BL=$V1/$NAME
+	mkdir "$BL" || skip_all "cannot create a cgroup under $V1"
+	THROTTLE=$BL/blkio.throttle.write_iops_device LIMIT="$DEV 1" UNLIMIT="$DEV 0"
+elif grep -qw io "$V2/cgroup.subtree_control" 2>/dev/null; then
+	BL=
+	THROTTLE=$CG/io.max LIMIT="$DEV wiops=1" UNLIMIT="$DEV wiops=max"
+else
+	rmdir "$CG"
+	skip_all "no blkio hierarchy and no io controller in $V2 to hold the writes back"
+fi
+# The loop is freed (the throttle lifted) before it is stopped: a task held by it ends only when
+# its writes go out.
+trap 'echo "$UNLIMIT" >"$THROTTLE" 2>/dev/null; cleanup; rmdir "$CG" ${BL:+"$BL"} 2>/dev/null' EXIT
+T=$TMPDIR_TEST
+
+FS=$(mktemp "$DIR/delaytop-trigwait.XXXXXX")
+EXTRA_DIRS="$EXTRA_DIRS $FS"
+"$SW" fsync "$FS" >"$T/sw.pid" 2>"$T/sw.err" 9>&- &
+track_pid $!
+wait_until 2.5 test -s "$T/sw.pid"
+PID=$(head -1 "$T/sw.pid")
+[ -n "$PID" ] && echo "$PID" >"$CG/cgroup.procs" && { [ -z "$BL" ] || echo "$PID" >"$BL/cgroup.procs"; } ||
+	skip_all "cannot start the fsync loop in $CG: $(cat "$T/sw.err")"
+echo "$LIMIT" >"$THROTTLE" || skip_all "the kernel refuses '$LIMIT' in $THROTTLE"
+
+"$DELAYTOP" -b --format json -d 1 -n 8 --trigger "io some 100ms 2s /$NAME" >"$T/live.json" 2>"$T/live.err"
+tap_ok $? "delaytop -b --format json --trigger exits 0" "$(head -3 "$T/live.err")"
+state=$(awk '{ sub(/^.*\) /, ""); print $1 }' "/proc/$PID/stat")
+
+# Each event: its time, whether it names the loop among the stalled (s), the waiting (w), and
+# the waiting outside the trigger's cgroup.
+jq -r --argjson p "$PID" --arg cg "/$NAME" 'select(.type == "event") | "\(.time) "
+	+ (if any(.tasks[]; .pid == $p) then "s" elif any(.waiting[]; .pid == $p) then "w" else "-" end) + " "
+	+ ([.waiting[] | select(.cgroup != $cg and (.cgroup | startswith($cg + "/") | not)) | .pid] | join(","))' \
+	"$T/live.json" >"$T/events"
+events=$(tr '\n' ' ' <"$T/events")
+n=$(wc -l <"$T/events")
+named=$(awk '$2 != "-"' "$T/events" | wc -l)
+[ "$n" -gt 0 ] && [ "$named" = "$n" ]
+tap_ok $? "every event names the fsync loop ($PID), stalled or waiting ($n events)" "events: $events"
+[ "$state" = D ] && grep -q ' w' "$T/events"
+tap_ok $? "blocked in D ($state in /proc), an event names it as waiting, not among the stalled" \
+	"events: $events"
+awk 'NF > 2 { exit 1 }' "$T/events"
+tap_ok $? "no task outside /$NAME is named as waiting by its trigger" "events: $events"
+
+"$DELAYTOP" -b -d 1 -n 6 --trigger "io some 100ms 2s /$NAME" >"$T/live.txt" 2>"$T/live.err"
+# Each text event: "named" when it names the loop, stalled or as the one waiting; "other" when
+# its waiting line names anything else.
+awk -v p="$PID" '/^event / { if (ev) print st; ev = 1; st = "unnamed" }
+	ev && /^  stalled on io / && index($0, "  " p " stackwait ") { st = "named" }
+	ev && /^  waiting now in state D, not yet counted:/ { st = ($0 ~ (":  " p " stackwait$")) ? "named" : "other" }
+	END { if (ev) print st }' "$T/live.txt" >"$T/text_events"
+[ -s "$T/text_events" ] && ! grep -vq '^named$' "$T/text_events"
+tap_ok $? "each text event names it the same way, its waiting line the loop alone" \
+	"$(tr '\n' ' ' <"$T/text_events")" "$(grep -A3 '^event' "$T/live.txt" | head -12)"
+done_testing
