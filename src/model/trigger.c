@@ -124,12 +124,15 @@ static void keep_largest(const void **items, double *pcts, size_t *n, const void
 }
 
 /* Whether a task row is waiting now where the trigger's resource stalls it and within its cgroup:
- * in D for io and memory (a runnable task may be running; irq waits are not a state). */
+ * in D for io and memory (a runnable task may be running; irq waits are not a state); a process
+ * row when its main thread is, or any thread where its threads' states were read. */
 static int waits_now(const struct row *r, const struct trigger_spec *t)
 {
+	int in_d = r->state == 'D' || (r->have_states && r->states[CG_UNINTERRUPTIBLE] > 0);
+
 	if (t->resource != PSI_IO && t->resource != PSI_MEMORY)
 		return 0;
-	if (r->departed || r->state != 'D')
+	if (r->departed || !in_d)
 		return 0;
 	return !t->cgroup[0] || (r->cgroup && cgpath_within(r->cgroup, t->cgroup));
 }

@@ -51,9 +51,10 @@ double trigger_row_pct(const struct row *r, kind_mask kinds);
  * the trigger's kinds, and the cgroups whose task rows add up to the largest share; those above
  * 0, largest first, at most TRIGGER_TOP of each. And who is stalled now: delay accounting counts
  * a wait when it ends, so a task blocked since before the reading shows no share while PSI counts
- * its stall. For io and memory, the task rows in state D (the process's main thread in process
- * mode) in the trigger's cgroup or below it (any, for the system's), not among the first, at most
- * TRIGGER_TOP in the reading's order, are named as waiting. Pure. */
+ * its stall. For io and memory, the task rows in state D (a process's main thread, or any of its
+ * threads where their states were read) in the trigger's cgroup or below it (any, for the
+ * system's), not among the first, at most TRIGGER_TOP in the reading's order, are named as
+ * waiting. Pure. */
 #define TRIGGER_TOP 5
 
 struct trigger_stallers {

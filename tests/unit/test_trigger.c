@@ -118,20 +118,31 @@ static void test_waiting(void)
 	rows[1].state = 'S';
 	rows[2].departed = 1;
 	rows[3].fresh = 1; /* new in the reading: its state is known */
+	rows[4].state = 'S'; /* a process whose main thread sleeps, one of its threads in D */
+	rows[4].have_states = 1;
+	rows[4].states[CG_UNINTERRUPTIBLE] = 1;
+	rows[5].state = 'S'; /* ... and one whose threads are all asleep */
+	rows[5].have_states = 1;
+	rows[5].states[CG_SLEEPING] = 3;
+	rows[6].state = 'S'; /* ... and one whose threads' states were not read */
 	memset(&snap, 0, sizeof(snap));
 	snap.rows = rows;
 	snap.nrows = 9;
 	trigger_parse("io some 100ms 1s /app", &t, err, sizeof(err));
 	trigger_stallers(&snap, &t, &st);
 	ok(st.ntasks == 1 && st.task[0]->pid == 200, "the one that stalled: 200");
-	ok(st.nwaiting == 4 && st.waiting[0]->pid == 203 && st.waiting[1]->pid == 204 && st.waiting[3]->pid == 206,
-	   "waiting in /app and below, in D, not departed, not already named: 203..206 (%zu)", st.nwaiting);
-	ok(trigger_named(&st, named) == 5 && named[0]->pid == 200 && named[1]->pid == 203,
+	ok(st.nwaiting == 2 && st.waiting[0]->pid == 203 && st.waiting[1]->pid == 204,
+	   "waiting in /app and below, in D (a thread of 204), not departed, not already named: 203, 204 (%zu)",
+	   st.nwaiting);
+	ok(trigger_named(&st, named) == 3 && named[0]->pid == 200 && named[1]->pid == 203,
 	   "named: the stalled, then the waiting");
 	trigger_parse("io some 100ms 1s", &t, err, sizeof(err));
 	trigger_stallers(&snap, &t, &st);
-	ok(st.nwaiting == TRIGGER_TOP && st.waiting[4]->pid == 207,
-	   "the system's trigger: any cgroup (/application too), at most %d", TRIGGER_TOP);
+	ok(st.nwaiting == 4 && st.waiting[2]->pid == 207 && st.waiting[3]->pid == 208,
+	   "the system's trigger: any cgroup (/application too)");
+	rows[5].state = rows[6].state = 'D';
+	trigger_stallers(&snap, &t, &st);
+	ok(st.nwaiting == TRIGGER_TOP && st.waiting[4]->pid == 207, "at most %d", TRIGGER_TOP);
 	trigger_parse("memory full 100ms 1s /app/web", &t, err, sizeof(err));
 	trigger_stallers(&snap, &t, &st);
 	ok(st.ntasks == 0 && st.nwaiting == 5 && st.waiting[0]->pid == 200,
