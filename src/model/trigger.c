@@ -1,5 +1,5 @@
 /* trigger.c — PSI triggers: their syntax, the file each watches, the delay kinds of a stall, who
- * stalled. Pure; trigwatch.c registers them. */
+ * stalled and who waits now. Pure; trigwatch.c registers them. */
 #include "config.h"
 
 #include <math.h>
@@ -132,7 +132,7 @@ static int waits_now(const struct row *r, const struct trigger_spec *t)
 
 	if (t->resource != PSI_IO && t->resource != PSI_MEMORY)
 		return 0;
-	if (r->departed || !in_d)
+	if (r->departed || r->exited || !in_d) /* an exited row keeps its last states */
 		return 0;
 	return !t->cgroup[0] || (r->cgroup && cgpath_within(r->cgroup, t->cgroup));
 }

@@ -365,9 +365,10 @@ static void write_event(struct outbuf *o, const struct hr_event *e)
 		out_str(o, i ? "<br>" : "");
 		out_str(o, "<span class=\"staller\">");
 		html_text(o, e->task[i]);
-		if (e->task_waiting[i])
-			out_printf(o, "</span> (%u) %s", e->task_pid[i], _("waiting now (D)"));
-		else
+		if (e->task_waiting[i]) {
+			out_printf(o, "</span> (%u) ", e->task_pid[i]);
+			html_text(o, _("waiting now (D)"));
+		} else
 			out_printf(o, "</span> (%u) %.1f%%", e->task_pid[i], e->task_pct[i]);
 	}
 	out_str(o, "</td><td>");

@@ -15,8 +15,8 @@ void json_report(struct outbuf *o, const struct snapshot *snap, const struct row
 		 const struct display *d);
 
 /* The event of trigger t firing as a JSON line (type "event"): when, the trigger and its file
- * (the pressure file it watches), its kinds, the tasks and cgroups that stalled most (st), with
- * their stacks where --why took them. */
+ * (the pressure file it watches), its kinds, the tasks and cgroups that stalled most and the
+ * tasks waiting now (st), with their stacks where --why took them. */
 void json_event(struct outbuf *o, const char *when, const struct snapshot *snap, const struct trigger_spec *t,
 		const struct trigger_stallers *st, const char *file);
 

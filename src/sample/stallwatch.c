@@ -39,6 +39,7 @@ static void name(struct stallwatch *w, uint32_t id)
 
 void stallwatch_update(struct stallwatch *w, const struct snapshot *snap)
 {
+	struct trigger_stallers st[TRIGGER_MAX];
 	size_t kept = 0;
 
 	w->reading++;
@@ -48,16 +49,14 @@ void stallwatch_update(struct stallwatch *w, const struct snapshot *snap)
 			w->seen[kept++] = w->seen[i];
 		}
 	w->n = kept;
-	for (int k = 0; k < w->ntriggers; k++) {
-		struct trigger_stallers st;
-		const struct row *named[2 * TRIGGER_TOP];
-		size_t n;
-
-		trigger_stallers(snap, &w->triggers[k], &st);
-		n = trigger_named(&st, named);
-		for (size_t i = 0; i < n; i++)
-			name(w, snap->threads ? named[i]->tid : named[i]->pid);
-	}
+	for (int k = 0; k < w->ntriggers; k++)
+		trigger_stallers(snap, &w->triggers[k], &st[k]);
+	for (int k = 0; k < w->ntriggers; k++) /* every trigger's stalled first, then the waiting */
+		for (size_t i = 0; i < st[k].ntasks; i++)
+			name(w, snap->threads ? st[k].task[i]->tid : st[k].task[i]->pid);
+	for (int k = 0; k < w->ntriggers; k++)
+		for (size_t i = 0; i < st[k].nwaiting; i++)
+			name(w, snap->threads ? st[k].waiting[i]->tid : st[k].waiting[i]->pid);
 }
 
 size_t stallwatch_ids(const struct stallwatch *w, uint32_t *out)

@@ -1,9 +1,9 @@
 /* stallwatch.h — the tasks whose off-CPU stacks --why takes because they stalled (with
  * --trigger): the tasks that stalled most in each reading in each trigger's delay kinds and those
  * waiting in its stall state (the tasks an event would name, trigger.h's trigger_stallers) stay
- * chosen for the next STALL_KEEP
- * readings, at most STALL_WATCH_MAX at once, so that when a trigger fires, the stacks of its
- * window exist for the tasks its event names. Pure code. */
+ * chosen for the next STALL_KEEP readings, at most STALL_WATCH_MAX at once (every trigger's
+ * stalled before any waiting), so that when a trigger fires, the stacks of its window exist for
+ * the tasks its event names. Pure code. */
 #ifndef DELAYTOP_STALLWATCH_H
 #define DELAYTOP_STALLWATCH_H
 

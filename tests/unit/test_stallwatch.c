@@ -5,6 +5,7 @@
  * most STALL_WATCH_MAX, the latest named kept first. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,6 +99,37 @@ int main(void)
 	rows[1].state = 'D'; /* blocked since before the reading: no share yet */
 	stallwatch_update(&w, &s);
 	ok(strcmp(ids(&w), "501") == 0, "a task waiting in D with nothing counted yet joins: %s", ids(&w));
+
+	{ /* seven io triggers with five waiting each, and a cpu trigger's five stalled: 40 > 32 */
+		struct trigger_spec eight[8];
+		static char paths[7][8];
+		uint32_t id[STALL_WATCH_MAX];
+		size_t n, stalled = 0;
+
+		reading(&s, 40, 600, NULL, 0, NULL, 0, 0);
+		for (int k = 0; k < 7; k++) {
+			char spec[64];
+
+			snprintf(paths[k], sizeof(paths[k]), "/c%d", k);
+			snprintf(spec, sizeof(spec), "io some 100ms 1s /c%d", k);
+			trigger_parse(spec, &eight[k], err, sizeof(err));
+		}
+		eight[7] = both[1];
+		for (int i = 0; i < 35; i++) {
+			rows[i].state = 'D';
+			rows[i].cgroup = paths[i / 5];
+		}
+		for (int i = 35; i < 40; i++)
+			rows[i].r.kind[DK_CPU].pct = 10;
+		stallwatch_init(&w, eight, 8);
+		stallwatch_update(&w, &s);
+		n = stallwatch_ids(&w, id);
+		for (size_t i = 0; i < n; i++)
+			stalled += id[i] >= 635;
+		ok(n == STALL_WATCH_MAX && stalled == 5,
+		   "full: the last trigger's stalled come before the others' waiting (%zu of 5, %zu in all)", stalled,
+		   n);
+	}
 
 	stallwatch_init(&w, both, 2);
 	{

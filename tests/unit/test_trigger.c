@@ -125,6 +125,7 @@ static void test_waiting(void)
 	rows[5].have_states = 1;
 	rows[5].states[CG_SLEEPING] = 3;
 	rows[6].state = 'S'; /* ... and one whose threads' states were not read */
+	rows[8].exited = 1; /* its last state was D */
 	memset(&snap, 0, sizeof(snap));
 	snap.rows = rows;
 	snap.nrows = 9;
@@ -138,8 +139,8 @@ static void test_waiting(void)
 	   "named: the stalled, then the waiting");
 	trigger_parse("io some 100ms 1s", &t, err, sizeof(err));
 	trigger_stallers(&snap, &t, &st);
-	ok(st.nwaiting == 4 && st.waiting[2]->pid == 207 && st.waiting[3]->pid == 208,
-	   "the system's trigger: any cgroup (/application too)");
+	ok(st.nwaiting == 3 && st.waiting[2]->pid == 207,
+	   "the system's trigger: any cgroup (/application too), not the exited (208)");
 	rows[5].state = rows[6].state = 'D';
 	trigger_stallers(&snap, &t, &st);
 	ok(st.nwaiting == TRIGGER_TOP && st.waiting[4]->pid == 207, "at most %d", TRIGGER_TOP);
