@@ -5,8 +5,8 @@
 # whose writes the block layer holds to one a second (cgroup v1 blkio.throttle, or v2 io.max),
 # so each fsync blocks in D for a second or more; an "io some 100ms 2s" trigger watches the
 # cgroup's io.pressure. Every event names the loop, among the tasks that stalled or among those
-# waiting now (with the loop's own state D read from /proc after the run), and names no task
-# outside the trigger's cgroup as waiting; the text event says "waiting now" where JSON does.
+# waiting now (the loop in D most of the run by /proc), and names no task outside the trigger's
+# cgroup as waiting; the text event says "waiting now" where JSON does.
 . "$top_srcdir/tests/lib.sh"
 
 require_root
@@ -34,63 +34,77 @@ DEV=$(stat -c '%Hd:%Ld' "$DIR")
 
 NAME=delaytop-trigwait.$$
 CG=$V2/$NAME
+BL= THROTTLE=
 mkdir "$CG" || skip_all "cannot create a cgroup under $V2"
-V1=$(mount_of cgroup blkio)
-if [ -n "$V1" ]; then
-	BL=$V1/$NAME
-	mkdir "$BL" || skip_all "cannot create a cgroup under $V1"
-	THROTTLE=$BL/blkio.throttle.write_iops_device LIMIT="$DEV 1" UNLIMIT="$DEV 0"
-elif grep -qw io "$V2/cgroup.subtree_control" 2>/dev/null; then
-	BL=
-	THROTTLE=$CG/io.max LIMIT="$DEV wiops=1" UNLIMIT="$DEV wiops=max"
-else
-	rmdir "$CG"
-	skip_all "no blkio hierarchy and no io controller in $V2 to hold the writes back"
-fi
 # The loop is freed (the throttle lifted) before it is stopped: a task held by it ends only when
 # its writes go out.
-trap 'echo "$UNLIMIT" >"$THROTTLE" 2>/dev/null; cleanup; rmdir "$CG" ${BL:+"$BL"} 2>/dev/null' EXIT
+trap '[ -z "$THROTTLE" ] || echo "$UNLIMIT" >"$THROTTLE"; cleanup; rmdir "$CG" ${BL:+"$BL"} 2>/dev/null' EXIT
+V1=$(mount_of cgroup blkio)
+if [ -n "$V1" ]; then
+	mkdir "$V1/$NAME" || skip_all "cannot create a cgroup under $V1"
+	BL=$V1/$NAME
+	THROTTLE=$BL/blkio.throttle.write_iops_device LIMIT="$DEV 1" UNLIMIT="$DEV 0"
+elif grep -qw io "$V2/cgroup.subtree_control" 2>/dev/null; then
+	THROTTLE=$CG/io.max LIMIT="$DEV wiops=1" UNLIMIT="$DEV wiops=max"
+else
+	skip_all "no blkio hierarchy and no io controller in $V2 to hold the writes back"
+fi
+echo "$LIMIT" >"$THROTTLE" || skip_all "the kernel refuses '$LIMIT' in $THROTTLE"
 T=$TMPDIR_TEST
+export LC_ALL=C
 
+# The loop starts in its cgroups, so that its first page and all its writes are theirs.
 FS=$(mktemp "$DIR/delaytop-trigwait.XXXXXX")
 EXTRA_DIRS="$EXTRA_DIRS $FS"
-"$SW" fsync "$FS" >"$T/sw.pid" 2>"$T/sw.err" 9>&- &
+# shellcheck disable=SC2016 # the inner shell expands them
+sh -c 'echo $$ >"$1/cgroup.procs" && { [ -z "$2" ] || echo $$ >"$2/cgroup.procs"; } && exec "$3" fsync "$4"' \
+	sh "$CG" "$BL" "$SW" "$FS" >"$T/sw.pid" 2>"$T/sw.err" 9>&- &
 track_pid $!
-wait_until 2.5 test -s "$T/sw.pid"
+wait_until 3 test -s "$T/sw.pid"
 PID=$(head -1 "$T/sw.pid")
-[ -n "$PID" ] && echo "$PID" >"$CG/cgroup.procs" && { [ -z "$BL" ] || echo "$PID" >"$BL/cgroup.procs"; } ||
-	skip_all "cannot start the fsync loop in $CG: $(cat "$T/sw.err")"
-echo "$LIMIT" >"$THROTTLE" || skip_all "the kernel refuses '$LIMIT' in $THROTTLE"
+[ -n "$PID" ] || skip_all "cannot start the fsync loop in $CG: $(cat "$T/sw.err")"
 
+# The loop's state as /proc gives it, every 0.1 s while delaytop runs.
+(while :; do awk '{ sub(/^.*\) /, ""); print $1 }' "/proc/$PID/stat" 2>/dev/null; sleep 0.1; done) >"$T/states" &
+track_pid $!
+STATES=$!
 "$DELAYTOP" -b --format json -d 1 -n 8 --trigger "io some 100ms 2s /$NAME" >"$T/live.json" 2>"$T/live.err"
 tap_ok $? "delaytop -b --format json --trigger exits 0" "$(head -3 "$T/live.err")"
-state=$(awk '{ sub(/^.*\) /, ""); print $1 }' "/proc/$PID/stat")
+kill "$STATES"
+in_d=$(grep -c '^D$' "$T/states")
+all=$(wc -l <"$T/states")
 
 # Each event: its time, whether it names the loop among the stalled (s), the waiting (w), and
 # the waiting outside the trigger's cgroup.
 jq -r --argjson p "$PID" --arg cg "/$NAME" 'select(.type == "event") | "\(.time) "
 	+ (if any(.tasks[]; .pid == $p) then "s" elif any(.waiting[]; .pid == $p) then "w" else "-" end) + " "
-	+ ([.waiting[] | select(.cgroup != $cg and (.cgroup | startswith($cg + "/") | not)) | .pid] | join(","))' \
+	+ ([.waiting[] | select(.cgroup != $cg and (.cgroup | startswith($cg + "/") | not)) | .pid | tostring] | join(","))' \
 	"$T/live.json" >"$T/events"
 events=$(tr '\n' ' ' <"$T/events")
 n=$(wc -l <"$T/events")
 named=$(awk '$2 != "-"' "$T/events" | wc -l)
 [ "$n" -gt 0 ] && [ "$named" = "$n" ]
 tap_ok $? "every event names the fsync loop ($PID), stalled or waiting ($n events)" "events: $events"
-[ "$state" = D ] && grep -q ' w' "$T/events"
-tap_ok $? "blocked in D ($state in /proc), an event names it as waiting, not among the stalled" \
+[ "$in_d" -gt $((all / 2)) ] && grep -q ' w' "$T/events"
+tap_ok $? "in D most of the run ($in_d of $all looks at /proc), an event names it as waiting, not among the stalled" \
 	"events: $events"
 awk 'NF > 2 { exit 1 }' "$T/events"
 tap_ok $? "no task outside /$NAME is named as waiting by its trigger" "events: $events"
 
-"$DELAYTOP" -b -d 1 -n 6 --trigger "io some 100ms 2s /$NAME" >"$T/live.txt" 2>"$T/live.err"
+"$DELAYTOP" -b -d 1 -n 8 --trigger "io some 100ms 2s /$NAME" >"$T/live.txt" 2>"$T/live.err"
+st=$?
 # Each text event: "named" when it names the loop, stalled or as the one waiting; "other" when
 # its waiting line names anything else.
 awk -v p="$PID" '/^event / { if (ev) print st; ev = 1; st = "unnamed" }
 	ev && /^  stalled on io / && index($0, "  " p " stackwait ") { st = "named" }
 	ev && /^  waiting now in state D, not yet counted:/ { st = ($0 ~ (":  " p " stackwait$")) ? "named" : "other" }
 	END { if (ev) print st }' "$T/live.txt" >"$T/text_events"
-[ -s "$T/text_events" ] && ! grep -vq '^named$' "$T/text_events"
-tap_ok $? "each text event names it the same way, its waiting line the loop alone" \
-	"$(tr '\n' ' ' <"$T/text_events")" "$(grep -A3 '^event' "$T/live.txt" | head -12)"
+if [ "$st" = 0 ] && [ ! -s "$T/text_events" ]; then
+	tap_skip "each text event names it the same way" "the trigger did not fire in the text run's 8 readings"
+else
+	[ "$st" = 0 ] && ! grep -vq '^named$' "$T/text_events"
+	tap_ok $? "each text event names it the same way, its waiting line the loop alone" \
+		"status $st: $(head -2 "$T/live.err")" "$(tr '\n' ' ' <"$T/text_events")" \
+		"$(grep -A3 '^event' "$T/live.txt" | head -12)"
+fi
 done_testing
