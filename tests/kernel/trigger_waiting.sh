@@ -68,18 +68,29 @@ PID=$(head -1 "$T/sw.pid")
 (while :; do awk '{ sub(/^.*\) /, ""); print $1 }' "/proc/$PID/stat" 2>/dev/null; sleep 0.1; done) >"$T/states" &
 track_pid $!
 STATES=$!
-"$DELAYTOP" -b --format json -d 1 -n 8 --trigger "io some 100ms 2s /$NAME" >"$T/live.json" 2>"$T/live.err"
-tap_ok $? "delaytop -b --format json --trigger exits 0" "$(head -3 "$T/live.err")"
+# Each event: its time, whether it names the loop among the stalled (s), the waiting (w), and
+# the waiting outside the trigger's cgroup.
+event_lines() {
+	jq -r --argjson p "$PID" --arg cg "/$NAME" 'select(.type == "event") | "\(.time) "
+		+ (if any(.tasks[]; .pid == $p) then "s" elif any(.waiting[]; .pid == $p) then "w" else "-" end) + " "
+		+ ([.waiting[] | select(.cgroup != $cg and (.cgroup | startswith($cg + "/") | not)) | .pid | tostring]
+		| join(","))' "$1"
+}
+# Runs of 8 readings, up to three, until an event comes while no fsync of the loop ended in its
+# reading (it is then named as waiting): events come at most once a window, and can fall in step
+# with the fsyncs' ends.
+: >"$T/events"
+status=0
+for run in 1 2 3; do
+	"$DELAYTOP" -b --format json -d 1 -n 8 --trigger "io some 100ms 2s /$NAME" >"$T/live$run.json" 2>"$T/live.err" ||
+		status=$?
+	event_lines "$T/live$run.json" >>"$T/events"
+	grep -q ' w' "$T/events" && break
+done
+tap_ok "$status" "delaytop -b --format json --trigger exits 0 ($run runs)" "$(head -3 "$T/live.err")"
 kill "$STATES"
 in_d=$(grep -c '^D$' "$T/states")
 all=$(wc -l <"$T/states")
-
-# Each event: its time, whether it names the loop among the stalled (s), the waiting (w), and
-# the waiting outside the trigger's cgroup.
-jq -r --argjson p "$PID" --arg cg "/$NAME" 'select(.type == "event") | "\(.time) "
-	+ (if any(.tasks[]; .pid == $p) then "s" elif any(.waiting[]; .pid == $p) then "w" else "-" end) + " "
-	+ ([.waiting[] | select(.cgroup != $cg and (.cgroup | startswith($cg + "/") | not)) | .pid | tostring] | join(","))' \
-	"$T/live.json" >"$T/events"
 events=$(tr '\n' ' ' <"$T/events")
 n=$(wc -l <"$T/events")
 named=$(awk '$2 != "-"' "$T/events" | wc -l)
