@@ -3,7 +3,9 @@
 # pointers (tests/stackwait.c, a PIE binary, and its shared library): a reader of a pipe written
 # every 10 ms has as its top stack the kernel's pipe read under wait_on_pipe, in S, and the
 # stacks through the pipe read hold most of its time off the CPU (its interval less its CPU time
-# from /proc/PID/schedstat); an fsync loop shows do_fsync under wait_on_fsync, in D; a sleeper
+# from /proc/PID/schedstat); an fsync loop shows do_fsync under wait_on_fsync, in D, in a report
+# holding the end of a wait of it that began after it was chosen (by its /proc/PID/stat field 42;
+# the run lasts until one came, 30 s at most, as on a slow disk an fsync outlasts reports); a sleeper
 # shows the nanosleep path under wait_in_nanosleep; a function of the shared library is named; 8
 # processes of the binary (names shared through the build id cache) are each named right; a
 # deleted binary's frames are its module and offset, not names read from whatever is at its
@@ -21,6 +23,7 @@ SW=${top_builddir:-.}/tests/stackwait
 # --why's programs run at every context switch of the machine: beside an exit storm or a timing
 # test they slow what that test measures; require_why takes the global lock
 require_why --loose
+enable_delayacct # the loop's field 42 below counts only with it on
 
 # start NAME ARGS...: runs stackwait ARGS in the background; its pid (the one it prints) in NAME
 start() {
@@ -36,6 +39,13 @@ start() {
 	printf -v "$name" '%s' "$pid"
 }
 
+# running PID: whether PID is there and not a zombie
+running() {
+	local line st=Z
+	{ read -r line <"/proc/$1/stat" && st=${line##*) } && st=${st%% *}; } 2>/dev/null
+	[ "$st" != Z ]
+}
+
 # the pipe's writer is the reader's child: stopped with it (it exits on EPIPE)
 start PIPE pipe
 start SLEEP sleep
@@ -48,12 +58,45 @@ if [ -n "$DIR" ]; then
 fi
 sleep 0.3
 
+# The run: until it has printed 3 reports and, with the fsync loop, a report holding the end of a
+# wait of the loop that began after delaytop chose it (30 s at most). The kernel counts a wait,
+# and --why takes its stack, when it ends, and --why's stack of a wait only when the task was
+# chosen at its start: on a slow disk an fsync outlasts several 1 s intervals. The loop's
+# block-I/O delay (/proc/PID/stat field 42) is marked every 50 ms from delaytop's first reading
+# (P0: the chosen tasks are set) on; a step of it is the end of a wait, and the wait ending at
+# the first step may have begun before P0, those ending at later steps began after it.
 run0=$(awk '{ print $1 }' "/proc/$PIPE/schedstat")
-"$DELAYTOP" -b --why --format json -n 3 -d 1 -p "$PIPE,$SLEEP,$LIB${FSYNC:+,$FSYNC},1" >"$TMPDIR_TEST/out.json" \
-	2>"$TMPDIR_TEST/out.err"
+"$DELAYTOP" -b --why --format json -n 40 -d 1 -p "$PIPE,$SLEEP,$LIB${FSYNC:+,$FSYNC},1" >"$TMPDIR_TEST/out.json" \
+	2>"$TMPDIR_TEST/out.err" 9>&- &
+DTP=$!
+track_pid "$DTP"
+wait_first_reading "$DTP"
+mark P0 ${FSYNC:-}
+i=0 STEPS=() SEEN=() last_t=0
+while running "$DTP"; do
+	sleep 0.05
+	i=$((i + 1))
+	n=$(reports_in "$TMPDIR_TEST/out.json")
+	mark "P$i" ${FSYNC:-} # after the count: the reports counted were printed before this mark
+	while [ "${#SEEN[@]}" -lt "$n" ]; do SEEN+=("${MARK_T[P$i]}"); done
+	if [ -n "${FSYNC:-}" ] && [ "${MARK_IO[P$i:$FSYNC]:-}" != "${MARK_IO[P$((i - 1)):$FSYNC]:-}" ]; then
+		STEPS+=("$i")
+	fi
+	if [ "$n" -ge 3 ]; then
+		[ -z "${FSYNC:-}" ] && break
+		if [ "${#STEPS[@]}" -ge 2 ]; then # a report from the second step's mark on has come
+			last_t=$(grep '^{"type":"psi"' "$TMPDIR_TEST/out.json" | tail -1 | jq -r .time | date -f - +%s%6N)
+			[ "$last_t" -ge "${MARK_T[P${STEPS[1]}]}" ] && break
+		fi
+	fi
+	[ $((MARK_T[P$i] - MARK_T[P0])) -lt 30000000 ] || break
+done
+kill -TERM "$DTP" 2>/dev/null
+wait "$DTP"
 rc=$?
 run1=$(awk '{ print $1 }' "/proc/$PIPE/schedstat")
-tap_ok "$rc" "delaytop -b --why --format json -p ... exits 0" "got $rc" "stderr: $(head -3 "$TMPDIR_TEST/out.err" | tr '\n' ' ')"
+diag "$(reports_in "$TMPDIR_TEST/out.json") reports in $(((MARK_T[P$i] - MARK_T[P0]) / 1000)) ms; the fsync loop's field 42 stepped ${#STEPS[@]} times"
+tap_ok "$rc" "delaytop -b --why --format json -p ... exits 0 (stopped by SIGTERM)" "got $rc" "stderr: $(head -3 "$TMPDIR_TEST/out.err" | tr '\n' ' ')"
 h=$(jq -r 'select(.type == "psi") | .why.stacks_not_fitted_total' "$TMPDIR_TEST/out.json" | tail -1)
 [ "$h" = 0 ]
 tap_ok $? "the header counts the stacks that did not fit (none here)" "got '$h'"
@@ -86,13 +129,53 @@ lo=$(awk -v o="$off_ms" 'BEGIN { print o * 0.7 }'); hi=$(awk -v i="$interval_s" 
 within "$pipe_ms" "$lo" "$hi"
 tap_ok $? "its pipe-read stacks hold most of its time off the CPU ($pipe_ms ms of $off_ms ms)" "expected $lo..$hi"
 
+# The reports that may hold the end of a wait that began after delaytop chose the loop: those
+# of its steps of field 42 after the first (from mark P(s-1) to P(s)) that a report printed
+# later than P(s) covers. Report k holds the waits that ended after the reading before it (when
+# its report was printed, at the latest: SEEN) and by its own reading (its time, at the
+# earliest), so that such a step's end is in a report k printed after P(s-1) whose reading
+# before it began before P(s).
+held_reports() {
+	local k s t iv prev times=() ivs=() a b
+	while read -r t iv; do
+		times+=("$(date -d "$t" +%s%6N)")
+		ivs+=("$iv")
+	done < <(jq -r 'select(.type == "psi") | "\(.time) \(.interval_s)"' "$TMPDIR_TEST/out.json")
+	[ "${#times[@]}" -gt 0 ] || return 0
+	# the first reading, which printed nothing: the first report's time less its interval
+	prev=$(awk -v t="${times[0]}" -v iv="${ivs[0]}" 'BEGIN { printf "%d", t - iv * 1e6 }')
+	times=("$prev" "${times[@]}")
+	for s in "${STEPS[@]:1}"; do
+		a=${MARK_T[P$((s - 1))]} b=${MARK_T[P$s]}
+		[ "${times[-1]}" -ge "$b" ] || continue
+		for ((k = 1; k < ${#times[@]}; k++)); do
+			[ "${SEEN[k - 1]:-0}" -gt "$a" ] && [ "${times[k - 1]}" -lt "$b" ] && echo "$k"
+		done
+	done | sort -un | tr '\n' ' '
+}
+
 # ---- fsync, nanosleep, a shared library ----
-if [ -n "${FSYNC:-}" ]; then
+if [ -n "${FSYNC:-}" ] && [ "${#STEPS[@]}" -ge 2 ]; then
 	frames_of "$FSYNC" | grep -q '^do_fsync+0x' && frames_of "$FSYNC" | grep -q '^wait_on_fsync+0x'
 	tap_ok $? "the fsync loop's stacks go through do_fsync, under wait_on_fsync" "got: $(top "$FSYNC")"
-	s=$(jq -r --argjson p "$FSYNC" 'select(.type == "task" and .pid == $p) | [.why.stacks[] | select(.frames | map(test("^do_fsync")) | any) | .state] | unique | join(",")' "$TMPDIR_TEST/out.json" | tail -1)
-	case ",$s," in *,D,*) true ;; *) false ;; esac
-	tap_ok $? "waiting in D" "got states '$s'"
+	held=$(held_reports)
+	# per report (1, 2, ...): the states of its stacks through do_fsync
+	mapfile -t S < <(jq -r --argjson p "$FSYNC" 'select(.type == "task" and .pid == $p)
+		| [.why.stacks // [] | .[] | select(.frames | map(test("^do_fsync\\+")) | any) | .state] | unique | join(",")' \
+		"$TMPDIR_TEST/out.json")
+	got="" d=""
+	for k in $held; do
+		got="$got report $k: '${S[k - 1]:-}';"
+		case ",${S[k - 1]:-}," in *,D,*) d=$k ;; esac
+	done
+	[ -n "$d" ]
+	tap_ok $? "waiting in D: a report holding the end of an fsync begun after the loop was chosen has a D stack through do_fsync" \
+		"reports holding such an end (field 42 stepped at marks ${STEPS[*]:1:6}...): ${held:-none}; their states:$got"
+elif [ -n "${FSYNC:-}" ]; then
+	why="in $(((MARK_T[P$i] - MARK_T[P0]) / 1000000)) s the fsync loop's block-I/O delay (/proc/PID/stat field 42) stepped ${#STEPS[@]} times: no wait begun after the loop was chosen ended (a slow disk)"
+	[ "${#STEPS[@]}" = 0 ] && why="in $(((MARK_T[P$i] - MARK_T[P0]) / 1000000)) s the disk completed no wait of the fsync loop (/proc/PID/stat field 42 never grew)"
+	tap_skip "the fsync loop's stacks go through do_fsync" "$why"
+	tap_skip "waiting in D" "$why"
 else
 	tap_skip "the fsync loop's stacks go through do_fsync" "no directory on a disk"
 	tap_skip "waiting in D" "no directory on a disk"
