@@ -660,6 +660,25 @@ counted_between() {
 	awk -v lo="$lo" -v hi="$hi" 'BEGIN { printf "%.3f %.3f\n", (lo < 0 ? 0 : lo), hi }'
 }
 
+# report_lag K INTERVAL_S: the most (ms) delaytop's clock for its tasks can differ from its clock
+# for report K (of INTERVAL_S) at either end of the report's interval: the REPORT_LAG of the two
+# readings; for the first, which prints nothing, until REPORT_HI[0], and the whole interval
+# without it.
+report_lag() {
+	local k=$1 iv=$2 lag lag0
+	lag=${REPORT_LAG[k]}
+	if [ "$k" -gt 1 ]; then
+		lag0=${REPORT_LAG[k - 1]}
+	elif [ -n "${REPORT_HI[0]:-}" ]; then # the first reading began the interval before report 1
+		lag0=$(awk -v m="${MARK_T[${REPORT_HI[0]}]}" -v t="${REPORT_T[1]}" -v iv="$iv" \
+			'BEGIN { printf "%d", (m - t) / 1000 + iv * 1000 + 1 }')
+	else
+		lag0=$(awk -v iv="$iv" 'BEGIN { printf "%d", iv * 1000 }')
+	fi
+	[ "$lag0" -gt "$lag" ] && lag=$lag0
+	echo "$lag"
+}
+
 # agrees_with_kernel [--total] PCT INTERVAL_S WHAT K TID...: whether PCT over INTERVAL_S,
 # delaytop's number in report K for the TIDs (one row: a task, or a process or cgroup of these
 # tasks), is what the kernel counted for them (counted WHAT K TID...). --total: PCT is instead
@@ -672,21 +691,12 @@ counted_between() {
 # than delaytop takes for possible (a wait that ended in the interval after more than twice its
 # length: a task starved by a real-time one). AGREED says what was compared.
 agrees_with_kernel() {
-	local total=0 pct iv what k range lag lag0 verdict
+	local total=0 pct iv what k range lag verdict
 	[ "$1" = --total ] && total=1 && shift
 	pct=$1 iv=$2 what=$3 k=$4
 	shift 4
 	range=$(counted "$what" "$k" "$@") || { AGREED="no reference for report $k"; return 1; }
-	lag=${REPORT_LAG[k]}
-	if [ "$k" -gt 1 ]; then
-		lag0=${REPORT_LAG[k - 1]}
-	elif [ -n "${REPORT_HI[0]:-}" ]; then # the first reading began the interval before report 1
-		lag0=$(awk -v m="${MARK_T[${REPORT_HI[0]}]}" -v t="${REPORT_T[1]}" -v iv="$iv" \
-			'BEGIN { printf "%d", (m - t) / 1000 + iv * 1000 + 1 }')
-	else
-		lag0=$(awk -v iv="$iv" 'BEGIN { printf "%d", iv * 1000 }')
-	fi
-	[ "$lag0" -gt "$lag" ] && lag=$lag0
+	lag=$(report_lag "$k" "$iv")
 	[ "$total" = 0 ] || lag=0
 	[[ $pct =~ ^[0-9.]+$ ]] || pct=""
 	AGREED=$(awk -v p="$pct" -v iv="$iv" -v r="$range" -v lag="$lag" -v n=$# -v total="$total" 'BEGIN {
