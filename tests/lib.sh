@@ -456,6 +456,20 @@ disk_dir() {
 	done
 }
 
+# mount_of FSTYPE [OPTION]: the mount point of the first mount of that type (with that super
+# option, such as blkio or name=systemd), from /proc/self/mountinfo.
+mount_of() {
+	awk -v t="$1" -v o="${2:-}" '{ for (i = 7; $i != "-"; i++);
+		if ($(i + 1) == t && (o == "" || index("," $(i + 3) ",", "," o ","))) { print $5; exit } }' \
+		/proc/self/mountinfo
+}
+
+# require_v2: sets V2 to where the cgroup v2 hierarchy is mounted, or skips the test.
+require_v2() {
+	V2=$(mount_of cgroup2)
+	[ -n "$V2" ] || skip_all "no cgroup v2 hierarchy is mounted"
+}
+
 # within VALUE LOW HIGH: true when LOW <= VALUE <= HIGH (decimals allowed).
 within() {
 	awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v != "" && v + 0 >= lo + 0 && v + 0 <= hi + 0) }'

@@ -19,8 +19,7 @@ require_taskstats
 
 RULES=$top_srcdir/contrib/prometheus/delaytop-rules.yml
 DASH=$top_srcdir/contrib/grafana/delaytop.json
-V2=$(awk '{ for (i = 7; $i != "-"; i++); if ($(i + 1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo)
-[ -n "$V2" ] || skip_all "no cgroup v2 hierarchy is mounted"
+require_v2
 # O_DIRECT writes need a disk-backed directory
 DIR=$(disk_dir)
 [ -n "$DIR" ] || skip_all "no disk-backed writable directory (only tmpfs among /var/tmp, builddir, /tmp)"

@@ -15,12 +15,7 @@ require_cmd jq unshare awk
 require_taskstats
 lock_global # the spinners load CPU 1
 
-# mount_of FSTYPE [OPTION]: the mount point of the first such mount, from mountinfo.
-mount_of() {
-	awk -v t="$1" -v o="${2:-}" '{ for (i = 7; $i != "-"; i++); if ($(i + 1) == t && (o == "" || index("," $(i + 3) ",", "," o ","))) { print $5; exit } }' /proc/self/mountinfo
-}
-V2=$(mount_of cgroup2)
-[ -n "$V2" ] || skip_all "no cgroup v2 hierarchy is mounted"
+require_v2
 NAME=delaytop-test.$$
 CG=$V2/$NAME
 mkdir "$CG" "$CG/a" "$CG/b" || skip_all "cannot create cgroups under $V2"

@@ -16,11 +16,7 @@ require_taskstats
 lock_global # it switches kernel.task_delayacct on and back: never beside a test that switches it off
 enable_delayacct
 
-mount_of() {
-	awk -v t="$1" '{ for (i = 7; $i != "-"; i++); if ($(i + 1) == t) { print $5; exit } }' /proc/self/mountinfo
-}
-V2=$(mount_of cgroup2)
-[ -n "$V2" ] || skip_all "no cgroup v2 hierarchy is mounted"
+require_v2
 NAME=delaytop-test.$$
 CG=$V2/$NAME
 mkdir "$CG" || skip_all "cannot create a cgroup under $V2"

@@ -12,8 +12,7 @@ require_cmd curl promtool jq awk
 require_taskstats
 lock_global # the spinners load CPU 1
 
-V2=$(awk '{ for (i = 7; $i != "-"; i++); if ($(i + 1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo)
-[ -n "$V2" ] || skip_all "no cgroup v2 hierarchy is mounted"
+require_v2
 NAME=delaytop-exp.$$
 mkdir "$V2/$NAME" || skip_all "cannot create a cgroup under $V2"
 trap 'cleanup; rmdir "$V2/$NAME" 2>/dev/null' EXIT

@@ -9,8 +9,7 @@ require_root
 require_cmd curl python3 awk
 require_taskstats
 
-V2=$(awk '{ for (i = 7; $i != "-"; i++); if ($(i + 1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo)
-[ -n "$V2" ] || skip_all "no cgroup v2 hierarchy is mounted"
+require_v2
 P=delaytop-expiry.$$
 mkdir "$V2/$P" "$V2/$P/live" || skip_all "cannot create cgroups under $V2"
 for i in 1 2 3 4 5; do mkdir "$V2/$P/gone$i"; done

@@ -9,8 +9,7 @@ require_root
 require_cmd curl python3 promtool awk
 require_taskstats
 
-V2=$(awk '{ for (i = 7; $i != "-"; i++); if ($(i + 1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo)
-[ -n "$V2" ] || skip_all "no cgroup v2 hierarchy is mounted"
+require_v2
 P=delaytop-labels.$$
 NAMES=($'tab\tx' 'tab?x' $'b\xffc')
 mkdir "$V2/$P" || skip_all "cannot create a cgroup under $V2"

@@ -16,8 +16,7 @@ require_taskstats
 # Skips only where the eBPF side cannot run at all: a build without it, a kernel without BTF.
 require_why --loose # and the global lock, which the spinners below want too
 
-V2=$(awk '{ for (i = 7; $i != "-"; i++); if ($(i + 1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo)
-[ -n "$V2" ] || skip_all "no cgroup v2 hierarchy is mounted"
+require_v2
 NAME=delaytop-expwhy.$$
 mkdir "$V2/$NAME" || skip_all "cannot create a cgroup under $V2"
 trap 'cleanup; rmdir "$V2/$NAME" 2>/dev/null' EXIT

@@ -14,12 +14,7 @@ require_root
 require_cmd jq python3 promtool curl awk unshare
 require_taskstats
 
-# mount_of FSTYPE [OPTION]: the mount point of the first such mount, from mountinfo.
-mount_of() {
-	awk -v t="$1" -v o="${2:-}" '{ for (i = 7; $i != "-"; i++); if ($(i + 1) == t && (o == "" || index("," $(i + 3) ",", "," o ","))) { print $5; exit } }' /proc/self/mountinfo
-}
-V2=$(mount_of cgroup2)
-[ -n "$V2" ] || skip_all "no cgroup v2 hierarchy is mounted"
+require_v2
 V1=$(mount_of cgroup name=systemd)
 P=delaytop-ident-$$.slice
 DID=$(printf 'd0c4e5%058x' $$)             # 64 lowercase hex digits

@@ -15,8 +15,7 @@ require_root
 require_cmd jq python3 promtool curl awk
 require_taskstats
 
-V2=$(awk '{ for (i = 7; $i != "-"; i++); if ($(i + 1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo)
-[ -n "$V2" ] || skip_all "no cgroup v2 hierarchy is mounted"
+require_v2
 P=delaytop-identity-$$.slice
 DID=$(printf 'fa4e1d%058x' $$) # 64 lowercase hex digits
 POD_UID=5b2e9c1a-7d3f-4e6a-8b9c-$(printf '%012x' $$)

@@ -23,11 +23,7 @@ DIR=$(disk_dir)
 
 require_why # and the global lock: an I/O load, and the sysctl
 
-mount_of() {
-	awk -v t="$1" '{ for (i = 7; $i != "-"; i++); if ($(i + 1) == t) { print $5; exit } }' /proc/self/mountinfo
-}
-V2=$(mount_of cgroup2)
-[ -n "$V2" ] || skip_all "no cgroup v2 hierarchy is mounted"
+require_v2
 enable_delayacct
 NAME=delaytop-trigstacks.$$
 CG=$V2/$NAME

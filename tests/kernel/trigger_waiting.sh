@@ -21,12 +21,7 @@ DIR=$(disk_dir)
 lock_global # an I/O load, and the sysctl
 enable_delayacct
 
-mount_of() { # mount_of FSTYPE [OPTION]: where a hierarchy of that type (with that option) is
-	awk -v t="$1" -v o="${2:-}" '{ for (i = 7; $i != "-"; i++);
-		if ($(i + 1) == t && (o == "" || ("," $(i + 3) ",") ~ ("," o ","))) { print $5; exit } }' /proc/self/mountinfo
-}
-V2=$(mount_of cgroup2)
-[ -n "$V2" ] || skip_all "no cgroup v2 hierarchy is mounted"
+require_v2
 # The disk under DIR (a partition's whole disk: the throttle is the disk's).
 DEV=$(stat -c '%Hd:%Ld' "$DIR")
 [ -e "/sys/dev/block/$DEV/partition" ] && DEV=$(cat "/sys/dev/block/$DEV/../dev")

@@ -12,8 +12,7 @@ require_root
 require_taskstats
 require_cmd awk
 
-V2=$(awk '{ for (i = 7; $i != "-"; i++); if ($(i + 1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo)
-[ -n "$V2" ] || skip_all "no cgroup v2 hierarchy is mounted"
+require_v2
 NAME=dt-screen.$$
 DID=$(printf 'd5c4ee%058x' $$)
 BOX=docker-$DID.scope

@@ -10,12 +10,7 @@
 require_root
 require_cmd awk
 
-# mount_of FSTYPE: the mount point of the first such mount, from mountinfo.
-mount_of() {
-	awk -v t="$1" '{ for (i = 7; $i != "-"; i++); if ($(i + 1) == t) { print $5; exit } }' /proc/self/mountinfo
-}
-V2=$(mount_of cgroup2)
-[ -n "$V2" ] || skip_all "no cgroup v2 hierarchy is mounted"
+require_v2
 V1=$(mount_of cgroup)
 CG=$V2/delaytop-hybrid.$$
 trap 'screen_cleanup; cleanup; rmdir "$CG" 2>/dev/null' EXIT

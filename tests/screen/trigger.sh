@@ -27,7 +27,7 @@ stop_pid "$A"
 stop_pid "$B"
 
 # A trigger whose cgroup is removed: the header says it ended, and the screen goes on.
-V2=$(awk '{ for (i = 7; $i != "-"; i++); if ($(i + 1) == "cgroup2") { print $5; exit } }' /proc/self/mountinfo)
+V2=$(mount_of cgroup2)
 CG=$V2/delaytop-screen-trigger.$$
 if [ -n "$V2" ] && mkdir "$CG"; then
 	trap 'screen_cleanup; cleanup; rmdir "$CG" 2>/dev/null' EXIT
