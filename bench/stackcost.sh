@@ -6,12 +6,13 @@
 # tool's own CPU time (user + system, from /usr/bin/time -v) and peak memory. Rounds alternate
 # the tools, so that a noisy neighbour spreads over all of them. "trigger" is --why with a --trigger
 # that does not fire: the stacks of the tasks that stalled most lately (up to 32), the storm's
-# among them.
+# among them. "stacks_base" is "stacks" with the build BASE, to compare two builds side by side.
 #
 #   bench/stackcost.sh [DELAYTOP]
 #
 # Environment: ROUNDS (3), SECS (6: the storm's length; the tools follow it for SECS-2 s), CPU
-# (1), OFFCPUTIME (offcputime in PATH or /usr/sbin). Needs root.
+# (1), OFFCPUTIME (offcputime in PATH or /usr/sbin), TOOLS (none offcputime stacks trigger why),
+# BASE (another delaytop, for stacks_base). Needs root.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -22,12 +23,15 @@ SECS=${SECS:-6}
 CPU=${CPU:-1}
 CC=${CC:-cc}
 OFFCPUTIME=${OFFCPUTIME:-$(command -v offcputime || echo /usr/sbin/offcputime)}
+TOOLS=${TOOLS:-none offcputime stacks trigger why}
+BASE=${BASE:-}
 
 die() { echo "stackcost.sh: $*" >&2; exit 1; }
 
 [ "$(id -u)" = 0 ] || die "run as root"
 [ -x "$delaytop" ] || die "no delaytop binary at $delaytop"
 [ -x "$OFFCPUTIME" ] || die "no offcputime (apt-get install libbpf-tools)"
+case " $TOOLS " in *" stacks_base "*) [ -x "$BASE" ] || die "stacks_base needs BASE=DELAYTOP" ;; esac
 [ -x /usr/bin/time ] || die "no /usr/bin/time (apt-get install time)"
 tmp=$(mktemp -d)
 . "$here/lock.sh"
@@ -49,6 +53,8 @@ run() {
 		>/dev/null 2>&1 ;;
 	stacks) /usr/bin/time -v -o "$tmp/time" "$delaytop" -b --why --format json -d 1 -n "$follow" -p "$pp" \
 		>/dev/null 2>&1 ;;
+	stacks_base) /usr/bin/time -v -o "$tmp/time" "$BASE" -b --why --format json -d 1 -n "$follow" -p "$pp" \
+		>/dev/null 2>&1 ;;
 	# the stacks of the tasks that stalled most (the storm's, on a CPU it shares), for a
 	# trigger's event: a trigger that never fires, so that only the choice costs
 	trigger) /usr/bin/time -v -o "$tmp/time" "$delaytop" -b --why --format json -d 1 -n "$follow" \
@@ -67,7 +73,7 @@ run() {
 
 printf '%-11s %5s %16s %10s %12s\n' tool round round_trips_per_s cpu_s max_rss_kb
 for r in $(seq "$ROUNDS"); do
-	for tool in none offcputime stacks trigger why; do
+	for tool in $TOOLS; do
 		read -r rate cpu rss <<<"$(run "$tool")"
 		printf '%-11s %5s %16s %10s %12s\n' "$tool" "$r" "$rate" "$cpu" "$rss"
 	done

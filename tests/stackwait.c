@@ -8,6 +8,8 @@
  *   stackwait lib       calls stackwait_lib_wait() of libstackwaitlib.so, which sleeps in
  *                       nanosleep
  *   stackwait exit S    sleeps S seconds in nanosleep, then exits
+ *   stackwait paths B   sleeps 1 ms at the end of each of 2^B call paths in turn (B levels of
+ *                       path_a or path_b by the bits of the path's number): 2^B user stacks
  *
  * Each prints its pid (the parent's for pipe) on stdout and runs until killed. */
 #define _GNU_SOURCE
@@ -78,6 +80,32 @@ __attribute__((noinline)) static void wait_in_nanosleep(long ms)
 	__asm__ volatile(""); /* not a tail call */
 }
 
+static void path_step(unsigned path, int level);
+
+__attribute__((noinline)) static void path_a(unsigned path, int level)
+{
+	path_step(path, level);
+	__asm__ volatile("");
+}
+
+__attribute__((noinline)) static void path_b(unsigned path, int level)
+{
+	path_step(path, level);
+	__asm__ volatile("");
+}
+
+/* Walks down level more calls, path_b where the path's bit (level - 1) is set, then sleeps. */
+__attribute__((noinline)) static void path_step(unsigned path, int level)
+{
+	if (level == 0)
+		sleep_ms(1);
+	else if (path >> (level - 1) & 1)
+		path_b(path, level - 1);
+	else
+		path_a(path, level - 1);
+	__asm__ volatile("");
+}
+
 static void writer(int fd)
 {
 	for (;;) {
@@ -110,6 +138,12 @@ int main(int argc, char **argv)
 		printf("%d\n", (int)getpid());
 		for (;;)
 			wait_in_nanosleep(5);
+	} else if (strcmp(mode, "paths") == 0 && argc > 2 && atoi(argv[2]) > 0 && atoi(argv[2]) < 20) {
+		int bits = atoi(argv[2]);
+
+		printf("%d\n", (int)getpid());
+		for (unsigned n = 0;; n++)
+			path_step(n & ((1u << bits) - 1), bits);
 	} else if (strcmp(mode, "exit") == 0 && argc > 2) {
 		printf("%d\n", (int)getpid());
 		wait_in_nanosleep(atol(argv[2]) * 1000);
@@ -121,6 +155,6 @@ int main(int argc, char **argv)
 			stackwait_lib_wait();
 #endif
 	}
-	fprintf(stderr, "usage: stackwait pipe | fsync FILE | sleep | lib | exit SECONDS\n");
+	fprintf(stderr, "usage: stackwait pipe | fsync FILE | sleep | lib | exit SECONDS | paths BITS\n");
 	return 2;
 }

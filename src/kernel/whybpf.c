@@ -420,9 +420,9 @@ static int drain(struct whybpf *w, int fd, struct lat_batch *b)
 	}
 }
 
-/* A stack's frames from the stack map into pc (up to WHY_STACK_DEPTH): their number, or -1 when
- * the id names none (a stack lost, or none taken). */
-static int stack_frames(struct whybpf *w, int id, uint64_t *pc)
+/* A stack's frames from the stacks' map into pc (up to WHY_STACK_DEPTH): their number, or -1
+ * when the id names none (a stack lost, or none taken). */
+static int stack_frames(struct whybpf *w, long long id, uint64_t *pc)
 {
 	int n = 0;
 
@@ -433,8 +433,8 @@ static int stack_frames(struct whybpf *w, int id, uint64_t *pc)
 	return n;
 }
 
-/* Reads and empties the off-CPU map of fd into w->stk, with each entry's stacks. The stack map
- * is not emptied: a task off the CPU now holds ids in it. */
+/* Reads and empties the off-CPU map of fd into w->stk, with each entry's stacks. The stacks'
+ * maps are not emptied: a task off the CPU now holds ids in them. */
 static int drain_stacks(struct whybpf *w, int fd)
 {
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);

@@ -9,8 +9,9 @@
 # shows the nanosleep path under wait_in_nanosleep; a function of the shared library is named; 8
 # processes of the binary (names shared through the build id cache) are each named right; a
 # deleted binary's frames are its module and offset, not names read from whatever is at its
-# old path now; a task that exits mid-interval leaves the run whole; a process not chosen has
-# "stacks": null. Without privileges: one sentence, "why": null.
+# old path now; 2,048 stacks of one task are each kept, none lost; a task that exits mid-interval
+# leaves the run whole; a process not chosen has "stacks": null. Without privileges: one
+# sentence, "why": null.
 . "$top_srcdir/tests/lib.sh"
 
 require_root
@@ -211,6 +212,29 @@ echo "$f" | grep -q '|stackwait_lib_wait+0x' && echo "$f" | grep -q '|main+0x' |
 [ -z "$bad" ]
 tap_ok $? "8 readers of one binary and the library's caller: each names wait_on_pipe, main, stackwait_lib_wait" \
 	"wrong:$bad"
+
+# ---- 2,048 stacks of one task, none lost ----
+# (the kernel's stack-trace map drops a stack whose bucket another holds: of 2,048 stacks in its
+# 8,192 buckets, some 250 would go; delaytop keeps each stack by its frames, so none may)
+start PATHS paths 11
+vcs() { awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$PATHS/status"; }
+"$DELAYTOP" -b --why --format json -d 1 -p "$PATHS" >"$TMPDIR_TEST/paths.json" 2>"$TMPDIR_TEST/paths.err" 9>&- &
+DTP=$!
+track_pid "$DTP"
+wait_first_reading "$DTP"
+v0=$(vcs)
+# every path twice after the first reading, and a report after that
+wait_until 20 eval '[ $(($(vcs) - v0)) -ge 4096 ]'
+v1=$(vcs) n1=$(reports_in "$TMPDIR_TEST/paths.json")
+wait_until 5 eval '[ "$(reports_in "$TMPDIR_TEST/paths.json")" -gt "$n1" ]'
+kill -TERM "$DTP" "$PATHS" 2>/dev/null
+wait "$DTP"
+h=$(jq -r 'select(.type == "psi") | .why.stacks_not_fitted_total' "$TMPDIR_TEST/paths.json" | tail -1)
+s=$(jq -r --argjson p "$PATHS" 'select(.type == "task" and .pid == $p) | .why.stacks[]
+	| select(.frames | map(test("^path_[ab]\\+")) | length >= 11) | .count' "$TMPDIR_TEST/paths.json" | wc -l)
+[ $((v1 - v0)) -ge 4096 ] && [ "$h" = 0 ] && [ "$s" -gt 0 ]
+tap_ok $? "2,048 user stacks of one task, each path seen twice: none lost" \
+	"$((v1 - v0)) sleeps, stacks_not_fitted_total '$h', $s stacks through 11 path_a/path_b frames"
 
 # ---- the rows -u chooses (from the second report on); none without a choice ----
 setup_nobody

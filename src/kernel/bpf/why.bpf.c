@@ -48,7 +48,7 @@ struct pending {
 	__u64 dk_ns[WHY_KIND_IRQ]; /* the delayacct kinds' waits begun, by kind (0: none) */
 	__u64 off_ns;              /* a selected task: when it left the CPU (0: not selected) */
 	__u32 off_id, off_state;   /* the id it is counted under, the state it left in */
-	__s32 kstack, ustack;      /* its stacks then */
+	__s64 kstack, ustack;      /* its stacks then */
 };
 #define NONE 0xffffffffu
 
@@ -90,13 +90,23 @@ struct {
 	__type(value, __u32);
 } why_select SEC(".maps");
 
-/* The stacks by id. The loader shrinks it to one entry when no stacks are wanted. */
+/* The stacks' frames by id (a hash of the frames). Allocated whole at loading: an entry
+ * allocated when first used may find no memory in sched_switch. The loader shrinks the stack maps
+ * to one entry when no stacks are wanted. */
 struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, WHY_STACKS_MAX);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, WHY_STACK_DEPTH * sizeof(__u64));
+	__type(key, __s64);
+	__type(value, struct why_frames);
 } why_stacks SEC(".maps");
+
+/* Where a stack is taken before it is looked up (a stack is too large for the BPF stack). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct why_frames);
+} why_scratch SEC(".maps");
 
 struct off_generation {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -213,14 +223,59 @@ static __always_inline void off_record(struct pending *w, __u32 tgid, __u64 ns)
 	__sync_fetch_and_add(&v->count, 1);
 }
 
-/* A stack id, counting the stacks the map had no room for. */
-static __always_inline __s32 stack_of(void *ctx, __u64 flags, __u64 *lost)
+/* A stack's id: a hash of its frames, not negative. */
+static __always_inline __s64 stack_hash(const struct why_frames *f)
 {
-	long id = bpf_get_stackid(ctx, &why_stacks, flags);
+	__u64 h = 0x9e3779b97f4a7c15ull;
 
-	if (id == -EEXIST || id == -ENOMEM)
-		__sync_fetch_and_add(lost, 1);
-	return (__s32)id;
+#pragma unroll
+	for (int i = 0; i < WHY_STACK_DEPTH; i++) {
+		h = (h ^ f->pc[i]) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	return (__s64)(h >> 1);
+}
+
+/* Whether two stacks' frames are the same. */
+static __always_inline bool same_frames(const struct why_frames *a, const struct why_frames *b)
+{
+#pragma unroll
+	for (int i = 0; i < WHY_STACK_DEPTH; i++)
+		if (a->pc[i] != b->pc[i])
+			return false;
+	return true;
+}
+
+/* The id of the current stack (the user stack with BPF_F_USER_STACK), its frames kept in
+ * why_stacks under it: -EFAULT when there is none (a kernel thread's user stack), another
+ * negative errno when it was not taken or did not fit (counted in *lost): the map was full, or
+ * another stack has its hash (the frames are compared, so that an id never names two stacks). */
+static __always_inline __s64 stack_of(void *ctx, __u64 flags, __u64 *lost)
+{
+	__u32 zero = 0;
+	struct why_frames *f = bpf_map_lookup_elem(&why_scratch, &zero), *known;
+	__s64 id;
+	long n;
+
+	if (!f)
+		return -ENOMEM;
+	/* the kernel zeroes the buffer past the frames it writes */
+	n = bpf_get_stack(ctx, f->pc, sizeof(f->pc), flags);
+	if (n <= 0)
+		return n < 0 && n != -EFAULT ? n : -EFAULT;
+	id = stack_hash(f);
+	known = bpf_map_lookup_elem(&why_stacks, &id);
+	if (!known) {
+		long err = bpf_map_update_elem(&why_stacks, &id, f, BPF_NOEXIST);
+
+		if (!err)
+			return id;
+		known = err == -EEXIST ? bpf_map_lookup_elem(&why_stacks, &id) : NULL; /* another CPU's */
+	}
+	if (known && same_frames(known, f))
+		return id;
+	__sync_fetch_and_add(lost, 1);
+	return -ENOSPC;
 }
 
 /* prev, leaving the CPU in state, is selected: its stacks and state are kept until it runs. */

@@ -75,14 +75,16 @@ struct why_val {
  *
  * User space names the tasks in a filter map (why_select: an id -> WHY_SEL_TID when the id is a
  * thread, WHY_SEL_TGID when it is a process). When such a task leaves the CPU, the programs take
- * its kernel and user stacks (ids in a stack-trace map) and the state it left in; when it runs
- * again, the time it was off the CPU is added to a hash keyed by (id, state, stacks). Two such
- * hashes take turns, as the latency maps do; the stack-trace map is shared and not emptied. */
+ * its kernel and user stacks and the state it left in; when it runs again, the time it was off the
+ * CPU is added to a hash keyed by (id, state, stack ids). Two such hashes take turns, as the
+ * latency maps do. A stack's id is a hash of its frames, and a map from the id to the frames
+ * holds each stack seen (the frames compared, so that an id names one stack, where the kernel's
+ * stack-trace map would drop a stack whose bucket another holds); it is shared and not emptied. */
 #define WHY_SEL_TID 1
 #define WHY_SEL_TGID 2
 #define WHY_SELECT_MAX 4096  /* tasks or processes selected */
 #define WHY_STACK_DEPTH 48   /* frames kept of a stack (deeper frames are cut) */
-#define WHY_STACKS_MAX 8192  /* distinct stacks, kernel and user together */
+#define WHY_STACKS_MAX 8192  /* distinct stacks, kernel and user together, since loading */
 #define WHY_OFF_MAX 16384    /* (task, state, stacks) entries a generation holds */
 
 /* The state a task left the CPU in. */
@@ -94,7 +96,13 @@ struct why_val {
 struct why_off_key {
 	unsigned int id;    /* a tid or a tgid, as selected */
 	unsigned int state; /* WHY_STATE_* */
-	int kstack, ustack; /* stack ids; negative: none (a kernel thread's user stack) or lost */
+	long long kstack;   /* stack ids; negative: -EFAULT none (a kernel thread's user stack), else lost */
+	long long ustack;
+};
+
+/* A stack's frames, innermost first, zeros after the last. */
+struct why_frames {
+	unsigned long long pc[WHY_STACK_DEPTH];
 };
 
 struct why_off_val {
@@ -105,7 +113,7 @@ struct why_off_val {
 };
 
 /* What did not fit since loading: off-CPU times whose generation's map was full, and stacks
- * the stack-trace map had no room for (a bucket taken by another stack, or no memory). */
+ * that found the stacks' map full (or another stack with their hash). */
 struct why_stack_lost {
 	unsigned long long entries;
 	unsigned long long kstacks;

@@ -25,7 +25,7 @@ typedef _Bool bool;
 /* include/uapi/linux/bpf.h */
 enum {
 	BPF_MAP_TYPE_HASH = 1,
-	BPF_MAP_TYPE_STACK_TRACE = 7,
+	BPF_MAP_TYPE_PERCPU_ARRAY = 6,
 	BPF_MAP_TYPE_ARRAY_OF_MAPS = 12,
 	BPF_MAP_TYPE_TASK_STORAGE = 29,
 };
@@ -33,12 +33,14 @@ enum {
 	BPF_NOEXIST = 1,           /* bpf_map_update_elem: only a new key */
 	BPF_F_NO_PREALLOC = 1,     /* map_flags: entries allocated when first used */
 	BPF_LOCAL_STORAGE_GET_F_CREATE = 1,
-	BPF_F_USER_STACK = 1 << 8, /* bpf_get_stackid: the user stack */
+	BPF_F_USER_STACK = 1 << 8, /* bpf_get_stack: the user stack */
 };
 
 /* include/uapi/asm-generic/errno-base.h, errno.h */
 #define ENOMEM 12
+#define EFAULT 14
 #define EEXIST 17
+#define ENOSPC 28
 
 /* include/linux/sched.h: the task states a task leaves the CPU in */
 #define TASK_RUNNING 0x0000
