@@ -127,11 +127,26 @@ static uint32_t threads_of(const struct sample *prev, const struct sample *cur)
 	return threads ? threads : 1;
 }
 
-/* The most a task can wait in one kind over wall_s: every thread the whole time, with room for
- * threads that came and went in between and for the readings not being taken at one instant. */
-static double most_waited_ns(const struct sample *prev, const struct sample *cur, double wall_s)
+/* How long before cur a wait of kind k counted in it may have begun (0: not known): since the
+ * task began, and since the switch was last found off, for a kind the switch gates. */
+static uint64_t wait_span_ns(const struct sample *cur, int k)
 {
-	return wall_s * 1e9 * (threads_of(prev, cur) + 1) * 1.1 + 5e6;
+	uint64_t span = cur->age_ns;
+
+	if (k != DK_CPU && cur->off_ns && cur->when_ns > cur->off_ns && (!span || cur->when_ns - cur->off_ns < span))
+		span = cur->when_ns - cur->off_ns;
+	return span;
+}
+
+/* The most a task can wait in kind k over wall_s (rates_compute). */
+static double most_waited_ns(const struct sample *prev, const struct sample *cur, int k, double wall_s)
+{
+	uint64_t span = wait_span_ns(cur, k);
+	uint32_t threads = threads_of(prev, cur);
+
+	if (!span)
+		return wall_s * 1e9 * (threads + 1) * 1.1 + 5e6;
+	return (double)span * threads + wall_s * 1e9 * 1.1 + 5e6;
 }
 
 /* Returns 0; 1 when the kind's share is above 100% per thread (a wait carried over from an earlier
@@ -161,7 +176,7 @@ static int kind_rate(const struct sample *prev, const struct sample *cur, const 
 			r->per_s = r->avg_ms = 0;
 		return 0;
 	}
-	if (dtotal > most_waited_ns(prev, cur, wall_s))
+	if (dtotal > most_waited_ns(prev, cur, k, wall_s))
 		return -1;
 	r->pct = (float)(dtotal / 1e9 / wall_s * 100.0);
 	if (counted) {

@@ -23,6 +23,8 @@ struct sample {
 	uint64_t total[DK_COUNT];
 	uint64_t run_ns;
 	uint64_t age_ns;  /* how long the task had lived; 0 when unknown */
+	uint64_t off_ns;  /* the latest reading before that found kernel.task_delayacct off (its
+			     CLOCK_MONOTONIC time; 0: none, or not known) */
 	uint32_t threads; /* threads whose delays the counters sum (at least 1) */
 	kind_mask kind_total, kind_count;
 	uint8_t have_run;
@@ -86,11 +88,14 @@ void acct_sample_zero_like(struct acct_sample *zero, const struct acct_sample *c
 /* Rates over prev -> cur, the longest waits from peaks (cur's; NULL: none). A counter that went
  * backwards (a reset, or a transient double count in a process aggregate) gives 0, never a
  * negative or giant rate; a total that overflowed and restarted at zero while its count went on
- * gives the time since the restart. A delta that no task could have waited — more than the
- * interval for one thread more than it has, plus a tenth — is unavailable and marked in
- * impossible: the kernel records such waits when kernel.task_delayacct is switched while a task
- * waits (it then counts from a start it never took). A longest wait longer than the task's life
- * is unavailable for the same reason. A wait is counted in the interval in which it ends, so one
+ * gives the time since the restart. A delta that no task could have waited is unavailable and
+ * marked in impossible: the kernel records such waits when kernel.task_delayacct is switched on
+ * while a task waits (it then counts from a start it never took: boot, or a wait before the
+ * switch went off). A wait counted in the interval began after the task did (cur's age_ns) and,
+ * in a kind other than CPU, after the switch was last found off (cur's off_ns): each thread may
+ * have waited since then, and one that came and went for the interval, plus 5 ms. Knowing
+ * neither, the interval for one thread more than it has, plus a tenth. A longest wait longer than
+ * the task's life is unavailable for the same reason. A wait is counted in the interval in which it ends, so one
  * that began earlier can take a kind above 100% per thread (the larger of prev's and cur's thread
  * count): such a kind keeps its measured value and is marked in carried. The accounting fields
  * are unavailable: rates_compute_acct adds them. */

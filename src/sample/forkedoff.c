@@ -25,6 +25,8 @@ void forkedoff_track(struct forkedoff *f, int state, uint64_t mono, uint64_t boo
 		f->on_boot = boot;
 		return;
 	}
+	if (state == DELAYACCT_OFF)
+		f->off_mono = mono;
 	if (state != DELAYACCT_OFF || f->open)
 		return;
 	if (f->noff == FORKEDOFF_WINDOWS) { /* the two oldest become one, which covers both */

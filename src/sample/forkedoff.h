@@ -20,6 +20,8 @@ struct forkedoff {
 	struct off_window off[FORKEDOFF_WINDOWS]; /* oldest first */
 	int noff, open; /* open: the last window has not ended yet */
 	uint64_t on_mono, on_boot; /* the latest reading that found the switch on, 0 when none */
+	uint64_t off_mono; /* the latest reading that found the switch off, 0 when none: a wait of a
+			      kind other than CPU counted later began after it */
 };
 
 void forkedoff_init(struct forkedoff *f);

@@ -377,12 +377,25 @@ static void read_peaks(struct task *t, const struct task_counters *c, const stru
 	peaks_from_counters(t->peak, c);
 }
 
+/* How long the task had lived at when (mono), by its start (on the boot clock with boot), where
+ * the answer did not say: 0 when not known. A start from /proc is cut to the clock tick, so the
+ * age is at most a tick too long. */
+static uint64_t age_by_start(const struct task *t, uint64_t when, int boot, const struct tick_times *tt)
+{
+	uint64_t now = boot ? when + (tt->now_boot - tt->now_mono) : when;
+
+	return !t->start_guessed && t->start_ns && now > t->start_ns ? now - t->start_ns : 0;
+}
+
 void task_read(struct task *t, const struct task_counters *c, uint64_t when, uint32_t threads, int born_since,
 	       int boot, const struct tick_times *tt, const struct reading_rules *rules)
 {
 	int moving;
 
 	sample_from_counters(&t->last, c, when, threads);
+	if (!t->last.age_ns)
+		t->last.age_ns = age_by_start(t, when, boot, tt);
+	t->last.off_ns = rules->off ? rules->off->off_mono : 0;
 	read_acct(t, c, rules);
 	/* a task born since starts from zero: it moved */
 	moving = rules->peaks_moved && (t->has_base ? sample_moved(&t->base, &t->last) : born_since && tt->tick > 1);
@@ -408,6 +421,7 @@ void task_carry(struct task *t, uint64_t when, int boot, const struct tick_times
 	if (t->last.age_ns && when > t->last.when_ns)
 		t->last.age_ns += when - t->last.when_ns;
 	t->last.when_ns = when;
+	t->last.off_ns = rules->off ? rules->off->off_mono : 0;
 	mask_sample(t, &t->last, boot, rules);
 	t->seen = t->carried = tt->tick;
 }

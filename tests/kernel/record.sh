@@ -96,11 +96,11 @@ for p in "$A" "$B"; do
 done
 # The writer's I/O delay in each replayed report is what the kernel counted for it over that
 # report's interval (stat field 42): a wait counts in the interval in which it ends, so on a slow
-# disk a report may show 0 and the next one far above 100%, or nothing ("-", null) for a wait
-# longer than delaytop takes for possible. Over the whole run the reports add up to what the
-# kernel counted from the first reading to the last (less what it counted over the reports
-# without a number), each report's number within the share of its interval its lag can make;
-# and the writer waits 1% of the time and more.
+# disk a report may show 0 and the next one far above 100%, never nothing (a wait is bounded by
+# the writer's age). Over the whole run the reports add up to what the kernel counted from the
+# first reading to the last (less what it counted over reports without a number, had there been
+# any), each report's number within the share of its interval its lag can make; and the writer
+# waits 1% of the time and more.
 if [ -n "$W" ]; then
 	k=0 rows=0 bad="" sum="0 0 0 0" # ms: delaytop's sum, its slack, the reports without a number (least, most)
 	while read -r iv io; do

@@ -21,43 +21,18 @@ DIR=$(disk_dir)
 lock_global # an I/O load, and the sysctl
 enable_delayacct
 
-require_v2
-# The disk under DIR (a partition's whole disk: the throttle is the disk's).
-DEV=$(stat -c '%Hd:%Ld' "$DIR")
-[ -e "/sys/dev/block/$DEV/partition" ] && DEV=$(cat "/sys/dev/block/$DEV/../dev")
-[ -e "/sys/dev/block/$DEV" ] || skip_all "no block device under $DIR ($DEV)"
-
 NAME=delaytop-trigwait.$$
-CG=$V2/$NAME
-BL= THROTTLE=
-mkdir "$CG" || skip_all "cannot create a cgroup under $V2"
-# The loop is freed (the throttle lifted) before it is stopped: a task held by it ends only when
-# its writes go out.
-trap '[ -z "$THROTTLE" ] || echo "$UNLIMIT" >"$THROTTLE"; cleanup; rmdir "$CG" ${BL:+"$BL"} 2>/dev/null' EXIT
-V1=$(mount_of cgroup blkio)
-if [ -n "$V1" ]; then
-	mkdir "$V1/$NAME" || skip_all "cannot create a cgroup under $V1"
-	BL=$V1/$NAME
-	THROTTLE=$BL/blkio.throttle.write_iops_device LIMIT="$DEV 1" UNLIMIT="$DEV 0"
-elif grep -qw io "$V2/cgroup.subtree_control" 2>/dev/null; then
-	THROTTLE=$CG/io.max LIMIT="$DEV wiops=1" UNLIMIT="$DEV wiops=max"
-else
-	skip_all "no blkio hierarchy and no io controller in $V2 to hold the writes back"
-fi
-echo "$LIMIT" >"$THROTTLE" || skip_all "the kernel refuses '$LIMIT' in $THROTTLE"
+slow_disk "$NAME" "$DIR"
 T=$TMPDIR_TEST
 export LC_ALL=C
 
 # The loop starts in its cgroups, so that its first page and all its writes are theirs.
 FS=$(mktemp "$DIR/delaytop-trigwait.XXXXXX")
 EXTRA_DIRS="$EXTRA_DIRS $FS"
-# shellcheck disable=SC2016 # the inner shell expands them
-sh -c 'echo $$ >"$1/cgroup.procs" && { [ -z "$2" ] || echo $$ >"$2/cgroup.procs"; } && exec "$3" fsync "$4"' \
-	sh "$CG" "$BL" "$SW" "$FS" >"$T/sw.pid" 2>"$T/sw.err" 9>&- &
-track_pid $!
+slow_start "$T/sw.pid" "$SW" fsync "$FS"
 wait_until 3 test -s "$T/sw.pid"
 PID=$(head -1 "$T/sw.pid")
-[ -n "$PID" ] || skip_all "cannot start the fsync loop in $CG: $(cat "$T/sw.err")"
+[ -n "$PID" ] || skip_all "cannot start the fsync loop in $THR_CG: $(cat "$T/sw.pid.err")"
 
 # The loop's state as /proc gives it, every 0.1 s while delaytop runs.
 (while :; do awk '{ sub(/^.*\) /, ""); print $1 }' "/proc/$PID/stat" 2>/dev/null; sleep 0.1; done) >"$T/states" &

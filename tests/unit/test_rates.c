@@ -382,6 +382,59 @@ static void test_carried(void)
 	is_int(r.carried, 0, "rates_unavailable clears the carried marks");
 }
 
+/* A wait longer than the interval is real where the task lived long enough for it, and since
+ * boot where it did not; in a kind the switch gates, it began after the switch was last found
+ * off. */
+static void test_wait_span(void)
+{
+	struct sample prev, cur;
+	struct task_rates r;
+
+	both_available(&prev, &cur, (1 << DK_CPU) | (1 << DK_IO));
+	prev.when_ns = 100 * SEC;
+	cur.when_ns = 100 * SEC + SEC / 2; /* a 0.5 s interval */
+	prev.threads = cur.threads = 1;
+	cur.total[DK_IO] = 155 * SEC / 100; /* one 1.55 s wait on a slow disk ends in it */
+	cur.count[DK_IO] = 1;
+	rates_compute(&prev, &cur, &pk, &r);
+	ok(isnan(r.kind[DK_IO].pct) && r.impossible == 1 << DK_IO,
+	   "its age unknown, a thread's 1.55 s in 0.5 s is more than the interval allows: unavailable");
+	cur.age_ns = 60 * SEC;
+	rates_compute(&prev, &cur, &pk, &r);
+	is_num(r.kind[DK_IO].pct, 310.0, 1e-3, "a thread 60 s old: the 1.55 s wait is shown, 310%");
+	ok(r.impossible == 0 && r.carried == 1 << DK_IO, "marked carried, not impossible");
+	cur.total[DK_IO] = 4300 * SEC; /* counted from boot */
+	rates_compute(&prev, &cur, &pk, &r);
+	ok(isnan(r.kind[DK_IO].pct) && r.impossible == 1 << DK_IO, "4300 s in a thread 60 s old: unavailable");
+	cur.total[DK_IO] = 61 * SEC; /* a little more than it lived, more than the slack of the interval */
+	rates_compute(&prev, &cur, &pk, &r);
+	ok(r.impossible == 1 << DK_IO, "61 s in a thread 60 s old and a 0.5 s interval: unavailable");
+	prev.threads = cur.threads = 3;
+	cur.total[DK_IO] = 150 * SEC;
+	rates_compute(&prev, &cur, &pk, &r);
+	ok(r.impossible == 0 && !isnan(r.kind[DK_IO].pct), "three threads 60 s old may have waited 150 s");
+
+	prev.threads = cur.threads = 1;
+	cur.off_ns = cur.when_ns - 2 * SEC; /* the switch was found off 2 s ago */
+	cur.total[DK_IO] = 30 * SEC;        /* from the start of a wait before it went off */
+	cur.total[DK_CPU] = 30 * SEC;       /* CPU delay does not depend on the switch */
+	cur.count[DK_CPU] = 1;
+	rates_compute(&prev, &cur, &pk, &r);
+	ok(isnan(r.kind[DK_IO].pct) && r.impossible == 1 << DK_IO,
+	   "30 s of I/O delay, the switch found off 2 s ago: unavailable");
+	is_num(r.kind[DK_CPU].pct, 6000.0, 1e-3, "30 s of CPU delay in a thread 60 s old: shown");
+	cur.total[DK_IO] = 155 * SEC / 100;
+	rates_compute(&prev, &cur, &pk, &r);
+	is_num(r.kind[DK_IO].pct, 310.0, 1e-3, "1.55 s of I/O delay, found off 2 s ago: shown");
+	cur.age_ns = 0;
+	cur.total[DK_IO] = 19 * SEC / 10; /* the age unknown, the switch's bound alone */
+	rates_compute(&prev, &cur, &pk, &r);
+	ok(r.impossible == 1 << DK_CPU, "the age unknown: 1.9 s of I/O since the switch was off is kept, 30 s of CPU is not");
+	cur.total[DK_IO] = 3 * SEC;
+	rates_compute(&prev, &cur, &pk, &r);
+	ok(r.impossible & (1 << DK_IO), "and 3 s of I/O is not");
+}
+
 int main(void)
 {
 	test_arithmetic();
@@ -394,5 +447,6 @@ int main(void)
 	test_unavailable();
 	test_impossible();
 	test_carried();
+	test_wait_span();
 	return tap_done();
 }

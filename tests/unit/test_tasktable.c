@@ -161,6 +161,17 @@ static void test_read(void)
 	c = counters(2000000, 5000);
 	task_read(b, &c, tt.now_mono, 1, 0, 0, &tt, &rules);
 	ok(b->accounted && (b->last.kind_total & (1u << DK_IO)), "until it shows a non-CPU wait: then it is accounted");
+	ok(b->last.off_ns == 11 * SEC, "a reading carries the time the switch was last found off");
+
+	/* a process's age from its start on the boot clock, 5 s ahead of the monotonic one */
+	tt = (struct tick_times){ 4, 20 * SEC, 25 * SEC, 12 * SEC, 17 * SEC };
+	b = tasktable_lookup(&t, 13, 21 * SEC);
+	task_read(b, &c, tt.now_mono, 2, 1, 1, &tt, &rules);
+	ok(b->last.age_ns == 4 * SEC, "a process's age is its start's distance on the boot clock (got %llu ns)",
+	   (unsigned long long)b->last.age_ns);
+	b->start_guessed = 1;
+	task_read(b, &c, tt.now_mono, 2, 0, 1, &tt, &rules);
+	ok(b->last.age_ns == 0, "a guessed start gives no age");
 	free_kept();
 	tasktable_free(&t);
 }
