@@ -8,8 +8,10 @@
  *   stackwait lib       calls stackwait_lib_wait() of libstackwaitlib.so, which sleeps in
  *                       nanosleep
  *   stackwait exit S    sleeps S seconds in nanosleep, then exits
- *   stackwait paths B   sleeps 1 ms at the end of each of 2^B call paths in turn (B levels of
- *                       path_a or path_b by the bits of the path's number): 2^B user stacks
+ *   stackwait paths B [US]
+ *                       sleeps US µs (1000) at the end of each of 2^B call paths in turn (B
+ *                       levels of path_a or path_b by the bits of the path's number): 2^B user
+ *                       stacks
  *
  * Each prints its pid (the parent's for pipe) on stdout and runs until killed. */
 #define _GNU_SOURCE
@@ -81,6 +83,7 @@ __attribute__((noinline)) static void wait_in_nanosleep(long ms)
 }
 
 static void path_step(unsigned path, int level);
+static long path_us = 1000; /* the sleep at the end of each path */
 
 __attribute__((noinline)) static void path_a(unsigned path, int level)
 {
@@ -97,8 +100,11 @@ __attribute__((noinline)) static void path_b(unsigned path, int level)
 /* Walks down level more calls, path_b where the path's bit (level - 1) is set, then sleeps. */
 __attribute__((noinline)) static void path_step(unsigned path, int level)
 {
-	if (level == 0)
-		sleep_ms(1);
+	if (level == 0) {
+		struct timespec ts = { 0, path_us * 1000 };
+
+		nanosleep(&ts, NULL);
+	}
 	else if (path >> (level - 1) & 1)
 		path_b(path, level - 1);
 	else
@@ -141,6 +147,8 @@ int main(int argc, char **argv)
 	} else if (strcmp(mode, "paths") == 0 && argc > 2 && atoi(argv[2]) > 0 && atoi(argv[2]) < 20) {
 		int bits = atoi(argv[2]);
 
+		if (argc > 3 && atol(argv[3]) > 0 && atol(argv[3]) < 1000000)
+			path_us = atol(argv[3]);
 		printf("%d\n", (int)getpid());
 		for (unsigned n = 0;; n++)
 			path_step(n & ((1u << bits) - 1), bits);
@@ -155,6 +163,6 @@ int main(int argc, char **argv)
 			stackwait_lib_wait();
 #endif
 	}
-	fprintf(stderr, "usage: stackwait pipe | fsync FILE | sleep | lib | exit SECONDS | paths BITS\n");
+	fprintf(stderr, "usage: stackwait pipe | fsync FILE | sleep | lib | exit SECONDS | paths BITS [US]\n");
 	return 2;
 }

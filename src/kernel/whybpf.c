@@ -65,6 +65,7 @@ struct whybpf {
 	uint32_t *sel;   /* the ids in why_select, sorted */
 	size_t nsel;
 	struct stk_batch stk; /* the last generation's stacks */
+	uint64_t evicted;     /* stacks read after they made room for newer ones, since loading */
 	struct why_off_key *okeys;
 	struct why_off_val *ovals;
 	struct bpf_link *links[NSCHED + 2 * NPAIRS];
@@ -433,8 +434,9 @@ static int stack_frames(struct whybpf *w, long long id, uint64_t *pc)
 	return n;
 }
 
-/* Reads and empties the off-CPU map of fd into w->stk, with each entry's stacks. The stacks'
- * maps are not emptied: a task off the CPU now holds ids in them. */
+/* Reads and empties the off-CPU map of fd into w->stk, with each entry's stacks. The stacks' map
+ * is not emptied: a task off the CPU now holds ids in it. A stack whose id is not there any more
+ * made room for newer ones while its task was off the CPU: counted in w->evicted. */
 static int drain_stacks(struct whybpf *w, int fd)
 {
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
@@ -459,6 +461,7 @@ static int drain_stacks(struct whybpf *w, int fd)
 			e->count = w->ovals[i].count;
 			e->klost = nk < 0 && k->kstack != -EFAULT;
 			e->ulost = nu < 0 && k->ustack != -EFAULT;
+			w->evicted += (nk < 0 && k->kstack >= 0) + (nu < 0 && k->ustack >= 0);
 		}
 		if (rc == -ENOENT)
 			return 0;
@@ -490,7 +493,7 @@ int whybpf_read(struct whybpf *w, struct lat_batch *b)
 		rc = drain_stacks(w, bpf_map__fd(offs[off_was ? 1 : 0]));
 	w->stk.lost_entries = __atomic_load_n(&w->skel->bss->stack_lost.entries, __ATOMIC_RELAXED);
 	w->stk.lost_stacks = __atomic_load_n(&w->skel->bss->stack_lost.kstacks, __ATOMIC_RELAXED) +
-			     __atomic_load_n(&w->skel->bss->stack_lost.ustacks, __ATOMIC_RELAXED);
+			     __atomic_load_n(&w->skel->bss->stack_lost.ustacks, __ATOMIC_RELAXED) + w->evicted;
 	return rc;
 }
 

@@ -38,7 +38,7 @@ struct stk_batch {
 	uint64_t *pc; /* the frames' addresses */
 	size_t npc, cappc;
 	uint64_t lost_entries; /* off-CPU times whose map was full */
-	uint64_t lost_stacks;  /* stacks the stack map had no room for */
+	uint64_t lost_stacks;  /* stacks not kept, or gone before they were read */
 };
 
 /* One stack of a row, its frames named. */

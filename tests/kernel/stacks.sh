@@ -9,7 +9,7 @@
 # shows the nanosleep path under wait_in_nanosleep; a function of the shared library is named; 8
 # processes of the binary (names shared through the build id cache) are each named right; a
 # deleted binary's frames are its module and offset, not names read from whatever is at its
-# old path now; 2,048 stacks of one task are each kept, none lost; a task that exits mid-interval
+# old path now; 16,384 stacks of one task are each taken, none lost; a task that exits mid-interval
 # leaves the run whole; a process not chosen has "stacks": null. Without privileges: one
 # sentence, "why": null.
 . "$top_srcdir/tests/lib.sh"
@@ -213,10 +213,11 @@ echo "$f" | grep -q '|stackwait_lib_wait+0x' && echo "$f" | grep -q '|main+0x' |
 tap_ok $? "8 readers of one binary and the library's caller: each names wait_on_pipe, main, stackwait_lib_wait" \
 	"wrong:$bad"
 
-# ---- 2,048 stacks of one task, none lost ----
-# (the kernel's stack-trace map drops a stack whose bucket another holds: of 2,048 stacks in its
-# 8,192 buckets, some 250 would go; delaytop keeps each stack by its frames, so none may)
-start PATHS paths 11
+# ---- 16,384 stacks of one task, twice what the kernel keeps: none lost ----
+# (the kernel's stack-trace map drops a stack whose bucket another holds, and a map that is never
+# emptied drops every new stack once full: delaytop keeps the 8,192 stacks used last, each by its
+# frames, so none may go)
+start PATHS paths 14 100
 vcs() { awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$PATHS/status"; }
 "$DELAYTOP" -b --why --format json -d 1 -p "$PATHS" >"$TMPDIR_TEST/paths.json" 2>"$TMPDIR_TEST/paths.err" 9>&- &
 DTP=$!
@@ -224,17 +225,17 @@ track_pid "$DTP"
 wait_first_reading "$DTP"
 v0=$(vcs)
 # every path twice after the first reading, and a report after that
-wait_until 20 eval '[ $(($(vcs) - v0)) -ge 4096 ]'
+wait_until 30 eval '[ $(($(vcs) - v0)) -ge 32768 ]'
 v1=$(vcs) n1=$(reports_in "$TMPDIR_TEST/paths.json")
 wait_until 5 eval '[ "$(reports_in "$TMPDIR_TEST/paths.json")" -gt "$n1" ]'
 kill -TERM "$DTP" "$PATHS" 2>/dev/null
 wait "$DTP"
 h=$(jq -r 'select(.type == "psi") | .why.stacks_not_fitted_total' "$TMPDIR_TEST/paths.json" | tail -1)
-s=$(jq -r --argjson p "$PATHS" 'select(.type == "task" and .pid == $p) | .why.stacks[]
-	| select(.frames | map(test("^path_[ab]\\+")) | length >= 11) | .count' "$TMPDIR_TEST/paths.json" | wc -l)
-[ $((v1 - v0)) -ge 4096 ] && [ "$h" = 0 ] && [ "$s" -gt 0 ]
-tap_ok $? "2,048 user stacks of one task, each path seen twice: none lost" \
-	"$((v1 - v0)) sleeps, stacks_not_fitted_total '$h', $s stacks through 11 path_a/path_b frames"
+s=$(jq -r --argjson p "$PATHS" 'select(.type == "task" and .pid == $p) | [.why.stacks[]
+	| select(.frames | map(test("^path_[ab]\\+")) | length >= 14)] | length' "$TMPDIR_TEST/paths.json" | tail -1)
+[ $((v1 - v0)) -ge 32768 ] && [ "$h" = 0 ] && [ "$s" -gt 0 ]
+tap_ok $? "16,384 user stacks of one task, each path seen twice: none lost, the last report's stacks named" \
+	"$((v1 - v0)) sleeps, stacks_not_fitted_total '$h', $s stacks through 14 path_a/path_b frames in the last report"
 
 # ---- the rows -u chooses (from the second report on); none without a choice ----
 setup_nobody

@@ -90,11 +90,11 @@ struct {
 	__type(value, __u32);
 } why_select SEC(".maps");
 
-/* The stacks' frames by id (a hash of the frames). Allocated whole at loading: an entry
- * allocated when first used may find no memory in sched_switch. The loader shrinks the stack maps
- * to one entry when no stacks are wanted. */
+/* The stacks' frames by id (a hash of the frames): the WHY_STACKS_MAX used last, so that a long
+ * run goes on taking new stacks; a lookup marks a stack used. Allocated whole at loading (an LRU
+ * map always is). The loader shrinks the stack maps to one entry when no stacks are wanted. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, WHY_STACKS_MAX);
 	__type(key, __s64);
 	__type(value, struct why_frames);
@@ -248,8 +248,8 @@ static __always_inline bool same_frames(const struct why_frames *a, const struct
 
 /* The id of the current stack (the user stack with BPF_F_USER_STACK), its frames kept in
  * why_stacks under it: -EFAULT when there is none (a kernel thread's user stack), another
- * negative errno when it was not taken or did not fit (counted in *lost): the map was full, or
- * another stack has its hash (the frames are compared, so that an id never names two stacks). */
+ * negative errno when it was not taken or did not fit (counted in *lost): no memory, or another
+ * stack has its hash (the frames are compared, so that an id never names two stacks). */
 static __always_inline __s64 stack_of(void *ctx, __u64 flags, __u64 *lost)
 {
 	__u32 zero = 0;

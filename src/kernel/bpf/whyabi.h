@@ -78,13 +78,14 @@ struct why_val {
  * its kernel and user stacks and the state it left in; when it runs again, the time it was off the
  * CPU is added to a hash keyed by (id, state, stack ids). Two such hashes take turns, as the
  * latency maps do. A stack's id is a hash of its frames, and a map from the id to the frames
- * holds each stack seen (the frames compared, so that an id names one stack, where the kernel's
- * stack-trace map would drop a stack whose bucket another holds); it is shared and not emptied. */
+ * holds the stacks used last (the frames compared, so that an id names one stack, where the
+ * kernel's stack-trace map would drop a stack whose bucket another holds); it is shared, and the
+ * least used stacks make room for new ones. */
 #define WHY_SEL_TID 1
 #define WHY_SEL_TGID 2
 #define WHY_SELECT_MAX 4096  /* tasks or processes selected */
 #define WHY_STACK_DEPTH 48   /* frames kept of a stack (deeper frames are cut) */
-#define WHY_STACKS_MAX 8192  /* distinct stacks, kernel and user together, since loading */
+#define WHY_STACKS_MAX 8192  /* distinct stacks kept, kernel and user together: the used last */
 #define WHY_OFF_MAX 16384    /* (task, state, stacks) entries a generation holds */
 
 /* The state a task left the CPU in. */
@@ -113,7 +114,7 @@ struct why_off_val {
 };
 
 /* What did not fit since loading: off-CPU times whose generation's map was full, and stacks
- * that found the stacks' map full (or another stack with their hash). */
+ * not kept (no memory, or another stack with their hash). */
 struct why_stack_lost {
 	unsigned long long entries;
 	unsigned long long kstacks;
