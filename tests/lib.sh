@@ -470,16 +470,20 @@ require_v2() {
 	[ -n "$V2" ] || skip_all "no cgroup v2 hierarchy is mounted"
 }
 
-# slow_disk NAME DIR: a cgroup NAME under the v2 hierarchy (THR_CG) whose writes the block layer
-# holds to one a second on the disk under DIR: by cgroup v1's blkio.throttle where blkio is
-# mounted (its group THR_BL, by the same name), else by v2's io.max. Skips the test when it
-# cannot. Sets the EXIT trap to slow_disk_release, which lifts the throttle before cleanup stops
-# the tests' processes (a task held by it ends only when its writes go out), then removes the
-# groups. slow_start OUT COMMAND... then starts a command in them.
-slow_disk() {
-	local name=$1 dir=$2 dev v1 limit
+# slow_fsync NAME: tests/stackwait's fsync loop (SLOW_PID) on a disk, in a cgroup NAME under the
+# v2 hierarchy (THR_CG) whose writes the block layer holds to one a second, so that each fsync
+# blocks for a second or more: by cgroup v1's blkio.throttle where blkio is mounted (its group
+# THR_BL, by the same name), else by v2's io.max. The loop starts in its cgroups, so that its
+# first page and all its writes are theirs. Skips the test when it cannot. Sets the EXIT trap to
+# slow_disk_release, which lifts the throttle before cleanup stops the tests' processes (a task
+# held by it ends only when its writes go out), then removes the groups.
+slow_fsync() {
+	local name=$1 dir dev v1 limit sw=${top_builddir:-.}/tests/stackwait fs out=$TMPDIR_TEST/$1.pid
+	[ -x "$sw" ] || skip_all "tests/stackwait was not built"
+	dir=$(disk_dir)
+	[ -n "$dir" ] || skip_all "no writable directory on a disk (fsync on tmpfs never waits)"
 	require_v2
-	# the disk under DIR (a partition's whole disk: the throttle is the disk's)
+	# the disk under it (a partition's whole disk: the throttle is the disk's)
 	dev=$(stat -c '%Hd:%Ld' "$dir")
 	[ -e "/sys/dev/block/$dev/partition" ] && dev=$(cat "/sys/dev/block/$dev/../dev")
 	[ -e "/sys/dev/block/$dev" ] || skip_all "no block device under $dir ($dev)"
@@ -496,24 +500,22 @@ slow_disk() {
 	else
 		skip_all "no blkio hierarchy and no io controller in $V2 to hold the writes back"
 	fi
-	echo "$limit" >"$THR_FILE" || { skip_all "the kernel refuses '$limit' in $THR_FILE"; }
+	echo "$limit" >"$THR_FILE" || skip_all "the kernel refuses '$limit' in $THR_FILE"
+	fs=$(mktemp "$dir/$name.XXXXXX")
+	EXTRA_DIRS="$EXTRA_DIRS $fs"
+	# shellcheck disable=SC2016 # the inner shell expands them
+	sh -c 'echo $$ >"$1/cgroup.procs" && { [ -z "$2" ] || echo $$ >"$2/cgroup.procs"; } && exec "$3" fsync "$4"' \
+		sh "$THR_CG" "$THR_BL" "$sw" "$fs" >"$out" 2>"$out.err" 9>&- &
+	track_pid $!
+	wait_until 3 test -s "$out"
+	SLOW_PID=$(head -1 "$out")
+	[ -n "$SLOW_PID" ] || skip_all "cannot start the fsync loop in $THR_CG: $(cat "$out.err")"
 }
 
 slow_disk_release() {
 	[ -z "${THR_FILE:-}" ] || echo "$THR_UNLIMIT" >"$THR_FILE"
 	cleanup
 	rmdir "$THR_CG" ${THR_BL:+"$THR_BL"} 2>/dev/null
-}
-
-# slow_start OUT COMMAND...: runs COMMAND in slow_disk's cgroups from its start (so that all its
-# writes are theirs), tracked, its stdout into OUT and its stderr into OUT.err.
-slow_start() {
-	local out=$1
-	shift
-	# shellcheck disable=SC2016 # the inner shell expands them
-	sh -c 'echo $$ >"$1/cgroup.procs" && { [ -z "$2" ] || echo $$ >"$2/cgroup.procs"; } && shift 2 && exec "$@"' \
-		sh "$THR_CG" "$THR_BL" "$@" >"$out" 2>"$out.err" 9>&- &
-	track_pid $!
 }
 
 # within VALUE LOW HIGH: true when LOW <= VALUE <= HIGH (decimals allowed).

@@ -95,10 +95,10 @@ void acct_sample_zero_like(struct acct_sample *zero, const struct acct_sample *c
  * in a kind other than CPU, after the switch was last found off (cur's off_ns): each thread may
  * have waited since then, and one that came and went for the interval, plus 5 ms. Knowing
  * neither, the interval for one thread more than it has, plus a tenth. A longest wait longer than
- * the task's life is unavailable for the same reason. A wait is counted in the interval in which it ends, so one
- * that began earlier can take a kind above 100% per thread (the larger of prev's and cur's thread
- * count): such a kind keeps its measured value and is marked in carried. The accounting fields
- * are unavailable: rates_compute_acct adds them. */
+ * the task's life is unavailable for the same reason. A wait is counted in the interval in which
+ * it ends, so one that began earlier can take a kind above 100% per thread (the larger of prev's
+ * and cur's thread count): such a kind keeps its measured value and is marked in carried. The
+ * accounting fields are unavailable: rates_compute_acct adds them. */
 void rates_compute(const struct sample *prev, const struct sample *cur, const struct peaks *peaks,
 		   struct task_rates *out);
 

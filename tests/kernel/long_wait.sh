@@ -1,7 +1,7 @@
 #!/bin/bash
 # long_wait.sh — a wait much longer than delaytop's interval is shown as the kernel counted it,
 # not as unavailable: tests/stackwait fsyncs a file again and again in a cgroup whose writes the
-# block layer holds to one a second (slow_disk), so that each fsync blocks for about a second;
+# block layer holds to one a second (slow_fsync), so that each fsync blocks for about a second;
 # delaytop -b -d 0.3 follows it, as a process and as a thread (-H). In each report its I/O delay
 # is a number and agrees with what the kernel counted for it over the interval (/proc/PID/stat
 # field 42), and in some report a wait ended that the kernel counted as more than twice the
@@ -12,21 +12,11 @@
 require_root
 require_taskstats
 require_cmd jq awk
-SW=${top_builddir:-.}/tests/stackwait
-[ -x "$SW" ] || skip_all "tests/stackwait was not built"
-DIR=$(disk_dir)
-[ -n "$DIR" ] || skip_all "no writable directory on a disk (fsync on tmpfs never waits)"
 
 lock_global # an I/O load, and the sysctl
 enable_delayacct
-slow_disk "delaytop-longwait.$$" "$DIR"
-T=$TMPDIR_TEST
-FS=$(mktemp "$DIR/delaytop-longwait.XXXXXX")
-EXTRA_DIRS="$EXTRA_DIRS $FS"
-slow_start "$T/sw.pid" "$SW" fsync "$FS"
-wait_until 3 test -s "$T/sw.pid"
-PID=$(head -1 "$T/sw.pid")
-[ -n "$PID" ] || skip_all "cannot start the fsync loop in $THR_CG: $(cat "$T/sw.pid.err")"
+slow_fsync "delaytop-longwait.$$"
+PID=$SLOW_PID T=$TMPDIR_TEST
 sleep 1 # its first writes, which the throttle's budget lets through at once
 
 IV=0.3

@@ -3,7 +3,7 @@
 # kernel.task_delayacct turned off, a task's block-I/O waits begin unseen, and when the switch
 # goes on during one the kernel counts it from the start of the task's last wait before the
 # switch went off. tests/stackwait fsyncs a file again and again in a cgroup whose writes the
-# block layer holds to one a second (slow_disk), so that it is in such a wait when the switch
+# block layer holds to one a second (slow_fsync), so that it is in such a wait when the switch
 # goes on after 2.5 s off. delaytop -b -d 0.3 follows it as a process and as a thread (-H) through
 # the switch: after the switch went on, the loop's I/O delay in its reports adds up to no more
 # than the time since (one thread cannot wait longer), while the kernel (/proc/PID/stat field
@@ -13,22 +13,12 @@
 require_root
 require_taskstats
 require_cmd jq awk
-SW=${top_builddir:-.}/tests/stackwait
-[ -x "$SW" ] || skip_all "tests/stackwait was not built"
 [ -e /proc/sys/kernel/task_delayacct ] || skip_all "this kernel has no kernel.task_delayacct"
-DIR=$(disk_dir)
-[ -n "$DIR" ] || skip_all "no writable directory on a disk (fsync on tmpfs never waits)"
 
 lock_global # an I/O load, and the sysctl
 enable_delayacct
-slow_disk "delaytop-switchon.$$" "$DIR"
-T=$TMPDIR_TEST
-FS=$(mktemp "$DIR/delaytop-switchon.XXXXXX")
-EXTRA_DIRS="$EXTRA_DIRS $FS"
-slow_start "$T/sw.pid" "$SW" fsync "$FS"
-wait_until 3 test -s "$T/sw.pid"
-PID=$(head -1 "$T/sw.pid")
-[ -n "$PID" ] || skip_all "cannot start the fsync loop in $THR_CG: $(cat "$T/sw.pid.err")"
+slow_fsync "delaytop-switchon.$$"
+PID=$SLOW_PID T=$TMPDIR_TEST
 sleep 2 # waits whose starts the kernel takes
 
 io_ms() { awk -v t="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print $40 * 1000 / t }' "/proc/$PID/stat"; }

@@ -12,27 +12,14 @@
 require_root
 require_taskstats
 require_cmd jq awk
-SW=${top_builddir:-.}/tests/stackwait
-[ -x "$SW" ] || skip_all "tests/stackwait was not built"
 [ -w /proc/pressure/io ] || skip_all "no writable /proc/pressure/io (PSI off, or too old for triggers)"
-DIR=$(disk_dir)
-[ -n "$DIR" ] || skip_all "no writable directory on a disk (fsync on tmpfs never waits)"
 
 lock_global # an I/O load, and the sysctl
 enable_delayacct
-
 NAME=delaytop-trigwait.$$
-slow_disk "$NAME" "$DIR"
-T=$TMPDIR_TEST
+slow_fsync "$NAME"
+PID=$SLOW_PID T=$TMPDIR_TEST
 export LC_ALL=C
-
-# The loop starts in its cgroups, so that its first page and all its writes are theirs.
-FS=$(mktemp "$DIR/delaytop-trigwait.XXXXXX")
-EXTRA_DIRS="$EXTRA_DIRS $FS"
-slow_start "$T/sw.pid" "$SW" fsync "$FS"
-wait_until 3 test -s "$T/sw.pid"
-PID=$(head -1 "$T/sw.pid")
-[ -n "$PID" ] || skip_all "cannot start the fsync loop in $THR_CG: $(cat "$T/sw.pid.err")"
 
 # The loop's state as /proc gives it, every 0.1 s while delaytop runs.
 (while :; do awk '{ sub(/^.*\) /, ""); print $1 }' "/proc/$PID/stat" 2>/dev/null; sleep 0.1; done) >"$T/states" &
